@@ -1,0 +1,99 @@
+/**
+ * `npm run dev`: the one-command local run. Creates and migrates the database, starts (or reuses)
+ * a local Temporal dev server with its Web UI, then the worker and the api in this process with the
+ * development identity provider, and prints where everything is.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError, loadConfig, type Config } from '../src/config.js';
+import { createLogger, type Logger } from '../src/logger.js';
+import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
+import { installTemporalRuntime } from '../src/temporal/runtime.js';
+import { startService } from '../src/startup.js';
+import { resolveTemporalCli } from './lib/temporalCli.js';
+import { portOpen, startTemporalDevServer, waitForTemporal, type TemporalDevServer } from './lib/temporalDevServer.js';
+
+const TEMPORAL_PORT = 7233;
+const TEMPORAL_UI_PORT = 8233;
+
+async function localTemporal(config: Config, logger: Logger): Promise<{ address: string; uiUrl: string | undefined; server?: TemporalDevServer }> {
+  if (config.temporal.address) return { address: config.temporal.address, uiUrl: undefined };
+  if (await portOpen(TEMPORAL_PORT)) {
+    const address = `127.0.0.1:${TEMPORAL_PORT}`;
+    await waitForTemporal(address, config.temporal.namespace, 10_000);
+    logger.info({ address }, 'reusing the Temporal server already listening');
+    return { address, uiUrl: `http://127.0.0.1:${TEMPORAL_UI_PORT}` };
+  }
+  const cliPath = await resolveTemporalCli((line) => logger.info(line));
+  const server = await startTemporalDevServer({
+    cliPath,
+    port: TEMPORAL_PORT,
+    uiPort: TEMPORAL_UI_PORT,
+    namespace: config.temporal.namespace,
+    dbFile: path.resolve(config.dataDir, 'temporal.sqlite'),
+    logFile: path.resolve(config.dataDir, 'temporal.log'),
+  });
+  logger.info({ address: server.address, cliPath: cliPath ?? 'SDK download' }, 'started Temporal dev server');
+  return { address: server.address, uiUrl: server.uiUrl, server };
+}
+
+async function main(): Promise<void> {
+  const baseConfig = loadConfig({ NODE_ENV: 'development', ...process.env });
+  if (baseConfig.env === 'production') throw new ConfigError(['NODE_ENV: npm run dev refuses production']);
+  const logger = createLogger(baseConfig, { role: 'dev' });
+  installTemporalRuntime(logger);
+  await mkdir(baseConfig.dataDir, { recursive: true });
+
+  await ensureDatabase(baseConfig.databaseUrl);
+  const applied = await migrateUp(baseConfig.databaseUrl, logger);
+  logger.info({ applied }, 'database migrated');
+
+  const temporal = await localTemporal(baseConfig, logger);
+  const config: Config = { ...baseConfig, temporal: { ...baseConfig.temporal, address: temporal.address } };
+  const service = await startService({ config, logger, role: 'all' });
+
+  const token = service.deps.devIdentity
+    ? await service.deps.devIdentity.issueToken({ email: 'dev@example.com', name: 'Dev User' })
+    : undefined;
+  const lines = [
+    '',
+    'Domain service is running (Ctrl-C stops it).',
+    `  API:          ${service.apiUrl}/api/v1`,
+    `  Reference:    ${service.apiUrl}/docs`,
+    `  Readiness:    ${service.apiUrl}/readyz`,
+    `  Temporal:     ${temporal.address} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})`,
+    `  Temporal UI:  ${temporal.uiUrl ?? 'see your Temporal deployment'}`,
+    ...(token
+      ? [
+          '',
+          'Session token for dev@example.com (12 h; more with `npm run token -- --email you@example.com`):',
+          `  export TOKEN=${token}`,
+          '',
+          'First call:',
+          `  curl -s ${service.apiUrl}/readyz`,
+          `  curl -s -H "Authorization: Bearer $TOKEN" ${service.apiUrl}/api/v1/me`,
+        ]
+      : []),
+    '',
+  ];
+  console.log(lines.join('\n'));
+
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void (async () => {
+        await service.stop();
+        await temporal.server?.stop();
+      })();
+    });
+  }
+  await service.stopped;
+  await temporal.server?.stop();
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,67 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { randomBase62 } from '../../ids.js';
+
+/**
+ * The development identity provider: stands in for the external one when `AUTH_JWKS_URL` is unset
+ * outside production. It signs session JWTs with an ES256 key kept in DATA_DIR and publishes the
+ * public half as a JWKS, so tokens are verified exactly as real ones are.
+ */
+export const DEV_ISSUER = 'urn:domain-service:dev-idp';
+export const DEV_AUDIENCE = 'domain-service';
+const ALG = 'ES256';
+
+interface StoredKey {
+  kid: string;
+  privateJwk: JWK;
+  publicJwk: JWK;
+}
+
+export interface DevIdentityProvider {
+  issuer: string;
+  audience: string;
+  jwks(): { keys: JWK[] };
+  issueToken(props: { email: string; name?: string; ttlSeconds?: number }): Promise<string>;
+}
+
+async function loadOrCreateKey(dataDir: string): Promise<StoredKey> {
+  const file = path.join(dataDir, 'dev-idp-signing-key.json');
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as StoredKey;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
+  const kid = `dev-${randomBase62(8)}`;
+  const stored: StoredKey = {
+    kid,
+    privateJwk: { ...(await exportJWK(privateKey)), kid, alg: ALG },
+    publicJwk: { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' },
+  };
+  await mkdir(dataDir, { recursive: true });
+  // Write then rename, so a concurrent `npm run token` never reads half a file.
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, JSON.stringify(stored, null, 2), { mode: 0o600 });
+  await rename(temp, file);
+  return stored;
+}
+
+export async function loadDevIdentityProvider(dataDir: string): Promise<DevIdentityProvider> {
+  const stored = await loadOrCreateKey(dataDir);
+  const privateKey = await importJWK(stored.privateJwk, ALG);
+  return {
+    issuer: DEV_ISSUER,
+    audience: DEV_AUDIENCE,
+    jwks: () => ({ keys: [stored.publicJwk] }),
+    issueToken: async ({ email, name, ttlSeconds = 12 * 3600 }) =>
+      new SignJWT({ email, name: name ?? email.split('@')[0], sid: `sess_${randomBase62(16)}` })
+        .setProtectedHeader({ alg: ALG, kid: stored.kid, typ: 'JWT' })
+        .setSubject(`dev|${email.toLowerCase()}`)
+        .setIssuer(DEV_ISSUER)
+        .setAudience(DEV_AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(`${ttlSeconds}s`)
+        .sign(privateKey),
+  };
+}

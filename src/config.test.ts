@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('applies the contract defaults', () => {
+    const config = loadConfig({});
+    expect(config.http).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(config.databaseUrl).toBe('postgres://localhost:5432/domains');
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.temporal).toEqual({ address: undefined, namespace: 'default', taskQueue: 'domains', cliPath: undefined });
+    expect(config.auth).toBeUndefined();
+    expect(config.github.apiUrl).toBe('https://api.github.com');
+    expect(config.leakScanIntervalMs).toBe(15 * 60_000);
+    expect(config.dataDir).toBe('.data');
+  });
+
+  it('names each bad variable', () => {
+    expect(problems({ PORT: 'eighty', DATABASE_URL: 'not a url', LEAK_SCAN_INTERVAL: 'often' })).toEqual([
+      expect.stringMatching(/^PORT: /),
+      expect.stringMatching(/^DATABASE_URL: /),
+      expect.stringMatching(/^LEAK_SCAN_INTERVAL: must be a duration/),
+    ]);
+  });
+
+  it('parses durations', () => {
+    expect(loadConfig({ LEAK_SCAN_INTERVAL: '30s' }).leakScanIntervalMs).toBe(30_000);
+    expect(loadConfig({ LEAK_SCAN_INTERVAL: '2h' }).leakScanIntervalMs).toBe(7_200_000);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ TEMPORAL_ADDRESS: '', PORT: '' }).temporal.address).toBeUndefined();
+  });
+
+  it('needs the identity-provider variables together', () => {
+    expect(problems({ AUTH_JWKS_URL: 'https://idp.example.com/.well-known/jwks.json' })).toEqual([
+      expect.stringMatching(/^AUTH_ISSUER: is required when AUTH_JWKS_URL is set/),
+      expect.stringMatching(/^AUTH_AUDIENCE: /),
+    ]);
+  });
+
+  it('refuses the development identity provider and a missing hash secret in production', () => {
+    expect(problems({ NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(/^AUTH_JWKS_URL: is required in production/),
+      expect.stringMatching(/^KEY_HASH_SECRET: is required in production/),
+    ]);
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      AUTH_JWKS_URL: 'https://idp.example.com/jwks.json',
+      AUTH_ISSUER: 'https://idp.example.com/',
+      AUTH_AUDIENCE: 'domain-service',
+      KEY_HASH_SECRET: 'x'.repeat(32),
+    });
+    expect(config.auth).toEqual({ jwksUrl: 'https://idp.example.com/jwks.json', issuer: 'https://idp.example.com/', audience: 'domain-service' });
+  });
+});

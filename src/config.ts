@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+/** Durations such as `15m`, `30s`, `2h`, `500ms`, parsed to milliseconds. */
+const duration = z
+  .string()
+  .regex(/^\d+(ms|s|m|h|d)$/, 'must be a duration such as 30s, 15m or 2h')
+  .transform((value) => {
+    const [, amount, unit] = /^(\d+)(ms|s|m|h|d)$/.exec(value) as RegExpExecArray;
+    const unitMs = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as 'ms'];
+    return Number(amount) * unitMs;
+  });
+
+const optionalString = z.string().min(1).optional();
+const optionalUrl = z.url().optional();
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: z.url().default('postgres://localhost:5432/domains'),
+    REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+    TEMPORAL_ADDRESS: optionalString,
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default('domains'),
+    TEMPORAL_CLI_PATH: optionalString,
+    AUTH_JWKS_URL: optionalUrl,
+    AUTH_ISSUER: optionalString,
+    AUTH_AUDIENCE: optionalString,
+    KEY_HASH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    REGISTRAR_URL: optionalUrl,
+    REGISTRAR_ACCOUNT: optionalString,
+    REGISTRAR_TOKEN: optionalString,
+    DNS_PROVIDER_URL: optionalUrl,
+    DNS_PROVIDER_TOKEN: optionalString,
+    SMTP_URL: optionalUrl,
+    MAIL_FROM: z.string().min(3).default('Domain Service <no-reply@localhost>'),
+    GITHUB_API_URL: z.url().default('https://api.github.com'),
+    GITHUB_TOKEN: optionalString,
+    LEAK_SCAN_INTERVAL: duration.default(15 * 60_000),
+    DATA_DIR: z.string().min(1).default('.data'),
+  })
+  .superRefine((env, ctx) => {
+    const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
+    const authSet = authVars.filter((name) => env[name] !== undefined);
+    if (authSet.length > 0 && authSet.length < authVars.length) {
+      for (const name of authVars.filter((n) => env[n] === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `is required when ${authSet.join(', ')} is set` });
+      }
+    }
+    if (env.NODE_ENV === 'production') {
+      if (authSet.length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['AUTH_JWKS_URL'],
+          message: 'is required in production (the development identity provider is refused)',
+        });
+      }
+      if (env.KEY_HASH_SECRET === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['KEY_HASH_SECRET'], message: 'is required in production' });
+      }
+    }
+  });
+
+export type Env = z.output<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  http: { host: string; port: number };
+  logLevel: Env['LOG_LEVEL'];
+  databaseUrl: string;
+  redisUrl: string;
+  temporal: { address: string | undefined; namespace: string; taskQueue: string; cliPath: string | undefined };
+  /** Absent: the development identity provider signs and verifies session JWTs. */
+  auth: { jwksUrl: string; issuer: string; audience: string } | undefined;
+  keyHashSecret: string | undefined;
+  registrar: { url: string; account: string | undefined; token: string | undefined } | undefined;
+  dnsProvider: { url: string; token: string | undefined } | undefined;
+  mail: { smtpUrl: string | undefined; from: string };
+  github: { apiUrl: string; token: string | undefined };
+  leakScanIntervalMs: number;
+  dataDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means "not set", as most deployment tools write it.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const env = parsed.data;
+  return {
+    env: env.NODE_ENV,
+    http: { host: env.HOST, port: env.PORT },
+    logLevel: env.LOG_LEVEL,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+      cliPath: env.TEMPORAL_CLI_PATH,
+    },
+    auth:
+      env.AUTH_JWKS_URL && env.AUTH_ISSUER && env.AUTH_AUDIENCE
+        ? { jwksUrl: env.AUTH_JWKS_URL, issuer: env.AUTH_ISSUER, audience: env.AUTH_AUDIENCE }
+        : undefined,
+    keyHashSecret: env.KEY_HASH_SECRET,
+    registrar: env.REGISTRAR_URL
+      ? { url: env.REGISTRAR_URL, account: env.REGISTRAR_ACCOUNT, token: env.REGISTRAR_TOKEN }
+      : undefined,
+    dnsProvider: env.DNS_PROVIDER_URL ? { url: env.DNS_PROVIDER_URL, token: env.DNS_PROVIDER_TOKEN } : undefined,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },
+    leakScanIntervalMs: env.LEAK_SCAN_INTERVAL,
+    dataDir: env.DATA_DIR,
+  };
+}
+
+/** The address of the Temporal frontend this process talks to. */
+export function temporalAddress(config: Config): string {
+  return config.temporal.address ?? '127.0.0.1:7233';
+}

@@ -1,0 +1,83 @@
+/**
+ * Every error the API renders is an ApiError: it carries its HTTP status and stable `code`,
+ * so the one error middleware never has to guess.
+ */
+export interface FieldError {
+  loc: string[];
+  msg: string;
+  type: string;
+}
+
+export type ErrorDetail = string | FieldError[];
+
+export class ApiError extends Error {
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: ErrorDetail,
+    headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === 'string' ? detail : `${code}: ${detail.map((e) => e.msg).join('; ')}`);
+    this.name = new.target.name;
+    this.headers = headers;
+  }
+
+  toBody(): { detail: ErrorDetail; code: string } {
+    return { detail: this.detail, code: this.code };
+  }
+}
+
+/** 400: the body could not be read as JSON (malformed, or not sent as application/json). */
+export class InvalidJsonError extends ApiError {
+  constructor(msg: string, type = 'json_invalid') {
+    super(400, 'INVALID_JSON', [{ loc: ['body'], msg, type }]);
+  }
+}
+
+/** 422: the input parsed but does not match the route's schema. */
+export class ValidationError extends ApiError {
+  constructor(errors: FieldError[]) {
+    super(422, 'VALIDATION_ERROR', errors);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(detail = 'Not found') {
+    super(404, 'NOT_FOUND', detail);
+  }
+}
+
+export class MethodNotAllowedError extends ApiError {
+  constructor(allowed: string[]) {
+    super(405, 'METHOD_NOT_ALLOWED', `Method not allowed. Allowed: ${allowed.join(', ')}`, {
+      Allow: allowed.join(', '),
+    });
+  }
+}
+
+export class PayloadTooLargeError extends ApiError {
+  constructor(limitBytes: number) {
+    super(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`);
+  }
+}
+
+export class ConflictError extends ApiError {
+  constructor(code: string, detail: string) {
+    super(409, code, detail);
+  }
+}
+
+/** 503 for a dependency that is down; safe to retry. */
+export class ServiceUnavailableError extends ApiError {
+  constructor(code: string, detail: string, retryAfterSeconds?: number) {
+    super(503, code, detail, retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {});
+  }
+}
+
+export class InternalError extends ApiError {
+  constructor(requestId: string) {
+    super(500, 'INTERNAL', `Internal server error. Quote request id ${requestId} when reporting it.`);
+  }
+}

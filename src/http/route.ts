@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { AppContext } from './context.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The parts of a request a route may declare a schema for; `loc[0]` in field errors names them. */
+export interface RequestSchemas {
+  path?: z.ZodObject;
+  query?: z.ZodObject;
+  header?: z.ZodObject;
+  body?: z.ZodType;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteInput<R extends RequestSchemas> {
+  path: Parsed<R['path']>;
+  query: Parsed<R['query']>;
+  header: Parsed<R['header']>;
+  body: Parsed<R['body']>;
+}
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** Response body content type, when it is not JSON. */
+  contentType?: string;
+  headers?: z.ZodObject;
+}
+
+/**
+ * One route: everything the router needs to serve it and everything the OpenAPI document
+ * says about it come from this one object, so the reference cannot drift from the code.
+ */
+export interface RouteSpec<R extends RequestSchemas = RequestSchemas> {
+  method: HttpMethod;
+  /** OpenAPI-style path, e.g. `/api/v1/orgs/{org_oid}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  request?: R;
+  /** Successful responses by status; the standard error responses are added automatically. */
+  responses: Record<number, ResponseSpec>;
+  /** Left out of the OpenAPI document (development-only helpers). */
+  hidden?: boolean;
+  handler: (ctx: AppContext, input: RouteInput<R>) => Promise<void> | void;
+}
+
+/** Identity function that lets TypeScript infer the input types of a route's handler. */
+export function defineRoute<R extends RequestSchemas>(spec: RouteSpec<R>): RouteSpec {
+  return spec;
+}
+
+/** `/orgs/{org_oid}` → `/orgs/:org_oid` */
+export function koaPath(openApiPath: string): string {
+  return openApiPath.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}

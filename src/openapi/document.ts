@@ -1,0 +1,68 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { RouteSpec, ResponseSpec } from '../http/route.js';
+import { ErrorSchema } from './errorSchemas.js';
+
+type ResponseConfig = RouteConfig['responses'][string];
+
+function errorResponse(description: string): ResponseConfig {
+  return { description, content: { 'application/json': { schema: ErrorSchema } } };
+}
+
+function successResponse(spec: ResponseSpec): ResponseConfig {
+  return {
+    description: spec.description,
+    ...(spec.headers ? { headers: spec.headers } : {}),
+    ...(spec.schema ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema } } } : {}),
+  };
+}
+
+/** The error answers every route of a given shape can give, so no route has to list them. */
+function standardErrors(route: RouteSpec): Record<string, ResponseConfig> {
+  const errors: Record<string, ResponseConfig> = {};
+  const request = route.request ?? {};
+  if (request.body) {
+    errors['400'] = errorResponse('The body is not valid JSON, or not sent as `application/json`');
+    errors['413'] = errorResponse('The body is larger than 1 MB');
+  }
+  if (request.body || request.path || request.query || request.header) {
+    errors['422'] = errorResponse('Schema validation failed: one field error per problem');
+  }
+  errors['500'] = errorResponse('Server fault; the body carries the request id, never internals');
+  return errors;
+}
+
+export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string): object {
+  const registry = new OpenAPIRegistry();
+  for (const route of routes.filter((r) => !r.hidden)) {
+    const request = route.request ?? {};
+    const responses: Record<string, ResponseConfig> = standardErrors(route);
+    for (const [status, spec] of Object.entries(route.responses)) responses[status] = successResponse(spec);
+    registry.registerPath({
+      method: route.method,
+      path: route.path,
+      operationId: route.operationId,
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: route.tags,
+      request: {
+        ...(request.path ? { params: request.path } : {}),
+        ...(request.query ? { query: request.query } : {}),
+        ...(request.header ? { headers: request.header } : {}),
+        ...(request.body ? { body: { required: true, content: { 'application/json': { schema: request.body } } } } : {}),
+      },
+      responses,
+    });
+  }
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Domain Service API',
+      version: '1.0.0',
+      description:
+        'Register, renew and transfer domains, edit DNS records, manage contacts, check availability, ' +
+        'keep a billing balance and group it all in organisations. Every error body is `{detail, code}`; ' +
+        'every response carries `X-Request-Id`.',
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+  });
+}

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+export const FieldErrorSchema = z
+  .object({
+    loc: z.array(z.string()).describe('Path to the offending input: `body`, `query`, `path` or `header`, then the field'),
+    msg: z.string(),
+    type: z.string().describe('Error type token'),
+  })
+  .meta({ id: 'FieldError' });
+
+export const ErrorSchema = z
+  .object({
+    detail: z.union([z.string(), z.array(FieldErrorSchema)]).describe('Human-readable message, or field errors for 400 and 422'),
+    code: z.string().describe('Stable machine token, e.g. `VALIDATION_ERROR`, `NOT_FOUND`'),
+  })
+  .meta({ id: 'Error' });

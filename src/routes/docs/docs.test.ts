@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { validate as validateOpenApi } from '@readme/openapi-parser';
+import { defineRoute } from '../../http/route.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+
+const widgetRoute = defineRoute({
+  method: 'post',
+  path: '/api/v1/test-widgets/{widget_id}',
+  operationId: 'createTestWidget',
+  summary: 'A route that exists only in this test',
+  tags: ['test'],
+  request: {
+    path: z.object({ widget_id: z.string().describe('Widget id') }),
+    body: z.object({ colour: z.enum(['red', 'blue']) }).meta({ id: 'TestWidgetInput' }),
+  },
+  responses: { 201: { description: 'Created', schema: z.object({ id: z.string() }) } },
+  handler: (ctx) => {
+    ctx.status = 201;
+  },
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON document, inspected field by field
+type OpenApiDoc = any;
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ extraRoutes: [widgetRoute] });
+});
+afterAll(async () => app?.close());
+
+describe('GET /api/v1/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const res = await app.fetch('/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const document: OpenApiDoc = await res.json();
+    expect(document.openapi).toBe('3.1.0');
+    const result = await validateOpenApi(structuredClone(document));
+    expect(result.valid ? [] : result.errors).toEqual([]);
+  });
+
+  it('documents every registered route, with its schemas and the standard errors, by construction', async () => {
+    const document: OpenApiDoc = await (await app.fetch('/api/v1/openapi.json')).json();
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/healthz', '/readyz', '/api/v1/openapi.json', '/docs', '/api/v1/test-widgets/{widget_id}']),
+    );
+    expect(document.paths['/dev/jwks.json']).toBeUndefined();
+    const op = document.paths['/api/v1/test-widgets/{widget_id}'].post;
+    expect(op.operationId).toBe('createTestWidget');
+    expect(op.parameters).toEqual([expect.objectContaining({ name: 'widget_id', in: 'path', required: true })]);
+    expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TestWidgetInput' });
+    expect(Object.keys(op.responses).sort()).toEqual(['201', '400', '413', '422', '500']);
+    expect(op.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(document.components.schemas.TestWidgetInput.properties.colour.enum).toEqual(['red', 'blue']);
+  });
+});
+
+describe('GET /docs', () => {
+  it('renders a readable page listing every documented operation', async () => {
+    const res = await app.fetch('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await res.text();
+    const document: OpenApiDoc = await (await app.fetch('/api/v1/openapi.json')).json();
+    for (const [path, methods] of Object.entries<Record<string, { operationId: string }>>(document.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        expect(html).toContain(`id="${op.operationId}"`);
+        expect(html).toContain(`${method.toUpperCase()}</span> <code>${path}</code>`);
+      }
+    }
+    expect(html).toContain('id="schema-TestWidgetInput"');
+  });
+});

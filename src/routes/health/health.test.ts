@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLOSED_PORT_URL, startTestApp, type TestApp } from '../../../test/support/testApp.js';
+
+describe('health endpoints', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ worker: true });
+  });
+  afterAll(async () => app?.close());
+
+  it('answers liveness without checking dependencies', async () => {
+    const res = await app.fetch('/healthz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('is ready when PostgreSQL, Redis, Temporal and a worker all answer', async () => {
+    // The worker's first poll reaches the server within moments of starting.
+    await expect
+      .poll(async () => (await app.fetch('/readyz')).status, { timeout: 10_000, interval: 200 })
+      .toBe(200);
+    expect(await (await app.fetch('/readyz')).json()).toEqual({
+      status: 'ready',
+      checks: { postgres: 'ok', redis: 'ok', temporal: 'ok', worker: 'ok' },
+    });
+  });
+});
+
+describe('readiness with a dependency down', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ env: { REDIS_URL: CLOSED_PORT_URL } });
+  });
+  afterAll(async () => app?.close());
+
+  it('answers 503 naming Redis and the missing worker, and stays alive', async () => {
+    const res = await app.fetch('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    const body = (await res.json()) as { detail: string; checks: Record<string, string> };
+    expect(body).toMatchObject({ status: 'not_ready', code: 'NOT_READY' });
+    expect(body.detail).toMatch(/^Not ready: .*redis/);
+    expect(body.detail).toMatch(/worker \(no worker is polling task queue/);
+    expect(body.checks).toMatchObject({ postgres: 'ok', temporal: 'ok' });
+    expect(body.checks.redis).not.toBe('ok');
+    expect((await app.fetch('/healthz')).status).toBe(200);
+  });
+
+  it('names Temporal when its frontend is unreachable', async () => {
+    const noTemporal = await startTestApp({ env: { TEMPORAL_ADDRESS: '127.0.0.1:1' } });
+    try {
+      const body = (await (await noTemporal.fetch('/readyz')).json()) as { detail: string; checks: Record<string, string> };
+      expect(body.detail).toMatch(/temporal/);
+      expect(body.checks).toMatchObject({ postgres: 'ok', redis: 'ok' });
+      expect(body.checks.temporal).not.toBe('ok');
+    } finally {
+      await noTemporal.close();
+    }
+  });
+});

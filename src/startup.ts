@@ -1,0 +1,85 @@
+import type { WorkflowBundleOption } from '@temporalio/worker';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import type { RouteSpec } from './http/route.js';
+import { closeDeps, createDeps, type AppDeps } from './deps.js';
+import { createApp } from './app.js';
+import { listen, type ListeningServer } from './http/listen.js';
+import { createWorker, type RunningWorker } from './worker/worker.js';
+import { ensureSearchAttributes } from './temporal/client.js';
+
+export type Role = 'api' | 'worker' | 'all';
+
+export interface RunningService {
+  deps: AppDeps;
+  apiUrl: string | undefined;
+  /** Resolves when the service has stopped, by `stop()` or because the worker failed. */
+  stopped: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface StartServiceProps {
+  config: Config;
+  logger: Logger;
+  role: Role;
+  workflowBundle?: WorkflowBundleOption;
+  /** Routes only a test registers. */
+  extraRoutes?: RouteSpec[];
+}
+
+async function registerSearchAttributes(deps: AppDeps): Promise<void> {
+  try {
+    const added = await ensureSearchAttributes(deps.temporal.connection, deps.config.temporal.namespace);
+    if (added.length > 0) deps.logger.info({ added }, 'registered Temporal search attributes');
+  } catch (err) {
+    // Temporal Cloud has no operator API: there the attributes are created in its console.
+    deps.logger.warn({ err }, 'could not register Temporal search attributes; create them on the cluster');
+  }
+}
+
+/** Starts the api, the worker or both in this process, sharing one set of dependencies. */
+export async function startService({ config, logger, role, workflowBundle, extraRoutes }: StartServiceProps): Promise<RunningService> {
+  const deps = await createDeps(config, logger);
+  let worker: RunningWorker | undefined;
+  let http: ListeningServer | undefined;
+  let workerRun: Promise<void> = Promise.resolve();
+  let stopping: Promise<void> | undefined;
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      logger.info('shutting down: no new requests, draining in-flight work');
+      await http?.close();
+      if (worker && worker.worker.getState() === 'RUNNING') worker.worker.shutdown();
+      await workerRun.catch(() => undefined);
+      await worker?.connection.close();
+      await closeDeps(deps);
+      logger.info('stopped');
+      resolveStopped();
+    })();
+    return stopping;
+  };
+
+  try {
+    if (role !== 'api') {
+      await registerSearchAttributes(deps);
+      worker = await createWorker(deps, workflowBundle);
+      workerRun = worker.worker.run();
+      workerRun.catch((err: unknown) => {
+        logger.fatal({ err }, 'worker failed; stopping');
+        process.exitCode = 1;
+        void stop();
+      });
+      logger.info({ taskQueue: config.temporal.taskQueue }, 'worker polling');
+    }
+    if (role !== 'worker') {
+      http = await listen(createApp(deps, { extraRoutes: extraRoutes ?? [] }), config.http.host, config.http.port);
+      logger.info({ url: http.url }, 'api listening');
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { deps, apiUrl: http?.url, stopped, stop };
+}

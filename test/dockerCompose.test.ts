@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadConfig } from '../src/config.js';
+import { REPO_ROOT } from './support/processes.js';
+
+interface Service {
+  image?: string;
+  build?: string;
+  command?: string[];
+  environment?: Record<string, string | number>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+  ports?: string[];
+}
+
+/** What `docker compose` does to `${VAR:-default}` with none of the variables set. */
+function interpolate(value: string | number): string {
+  return String(value).replace(/\$\{([A-Z_]+)(?::-([^}]*))?\}/g, (_, _name: string, fallback?: string) => fallback ?? '');
+}
+
+const compose = parse(await readFile(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+};
+const { services } = compose;
+
+describe('docker-compose.yml', () => {
+  it('has PostgreSQL, Redis, Temporal with its own PostgreSQL, the Web UI, migrations, api and worker', () => {
+    expect(Object.keys(services).sort()).toEqual(
+      ['api', 'migrate', 'postgres', 'redis', 'temporal', 'temporal-postgres', 'temporal-ui', 'worker'].sort(),
+    );
+    expect(services.temporal!.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'temporal-postgres' });
+  });
+
+  it('gives every long-running service a health check, and starts each only after what it needs is healthy', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (name === 'migrate') continue;
+      expect(service.healthcheck?.test, name).toBeDefined();
+    }
+    for (const name of ['api', 'worker']) {
+      expect(services[name]!.depends_on).toEqual({
+        migrate: { condition: 'service_completed_successfully' },
+        redis: { condition: 'service_healthy' },
+        temporal: { condition: 'service_healthy' },
+      });
+    }
+    expect(services.migrate!.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(services.temporal!.depends_on).toEqual({ 'temporal-postgres': { condition: 'service_healthy' } });
+  });
+
+  it('runs the built entry points that exist in this repository', async () => {
+    const commands = ['api', 'worker', 'migrate'].map((name) => services[name]!.command!);
+    expect(commands).toEqual([
+      ['node', 'dist/src/main.js', '--role', 'api'],
+      ['node', 'dist/src/main.js', '--role', 'worker'],
+      ['node', 'dist/src/cli/migrate.js'],
+    ]);
+    for (const source of ['src/main.ts', 'src/cli/migrate.ts', 'src/cli/workerHealth.ts', 'src/cli/token.ts']) {
+      await expect(readFile(path.join(REPO_ROOT, source))).resolves.toBeDefined();
+    }
+    expect(services.api!.healthcheck!.test.join(' ')).toContain('/readyz');
+  });
+
+  it('configures api and worker with an environment our config accepts, pointing at the compose services', () => {
+    const envOf = (name: string) =>
+      Object.fromEntries(Object.entries(services[name]!.environment!).map(([k, v]) => [k, interpolate(v)]));
+    for (const name of ['api', 'worker', 'migrate']) {
+      const config = loadConfig(envOf(name));
+      expect(config.databaseUrl).toBe('postgres://domains:domains@postgres:5432/domains');
+      expect(config.redisUrl).toBe('redis://redis:6379');
+      expect(config.temporal.address).toBe('temporal:7233');
+    }
+    expect(loadConfig(envOf('api')).http).toEqual({ host: '0.0.0.0', port: 8080 });
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Once per `npm test`: a real Temporal dev server (the pinned CLI, built if needed), a fresh
+ * PostgreSQL database with every migration applied, and one workflow bundle shared by all files.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { createLogger } from '../src/logger.js';
+import { connectionConfig } from '../src/db/pool.js';
+import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
+import { WORKFLOWS_PATH } from '../src/worker/worker.js';
+import { randomBase62 } from '../src/ids.js';
+import { resolveTemporalCli } from '../scripts/lib/temporalCli.js';
+import { freePort, startTemporalDevServer } from '../scripts/lib/temporalDevServer.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    redisUrl: string;
+    temporalAddress: string;
+    workflowBundlePath: string;
+  }
+}
+
+const log = (line: string) => console.log(`[test setup] ${line}`);
+
+function testDatabaseUrl(): string {
+  const base = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://127.0.0.1:5432/postgres');
+  base.pathname = `/domains_test_${randomBase62(8).toLowerCase()}`;
+  return base.toString();
+}
+
+async function dropDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const admin = new pg.Client(connectionConfig(url.toString()));
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const started = Date.now();
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'domain-service-test-'));
+
+  const databaseUrl = testDatabaseUrl();
+  await ensureDatabase(databaseUrl);
+  const applied = await migrateUp(databaseUrl, createLogger({ logLevel: 'warn' }));
+  log(`database ${new URL(databaseUrl).pathname.slice(1)} migrated (${applied.length} migrations)`);
+
+  const cliPath = await resolveTemporalCli(log);
+  const temporal = await startTemporalDevServer({
+    cliPath,
+    port: await freePort(),
+    namespace: 'default',
+    logFile: path.join(scratch, 'temporal.log'),
+  });
+  log(`Temporal dev server at ${temporal.address} (${cliPath ?? 'SDK download'})`);
+
+  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { info() {}, warn: log, error: log, debug() {}, trace() {}, log() {} } });
+  const workflowBundlePath = path.join(scratch, 'workflow-bundle.js');
+  await writeFile(workflowBundlePath, bundle.code);
+
+  project.provide('databaseUrl', databaseUrl);
+  project.provide('redisUrl', process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+  project.provide('temporalAddress', temporal.address);
+  project.provide('workflowBundlePath', workflowBundlePath);
+  log(`ready in ${Date.now() - started} ms`);
+
+  return async () => {
+    await temporal.stop();
+    await dropDatabase(databaseUrl);
+    await rm(scratch, { recursive: true, force: true });
+  };
+}

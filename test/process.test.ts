@@ -1,0 +1,117 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { z } from 'zod';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { defineRoute } from '../src/http/route.js';
+import { createLogger } from '../src/logger.js';
+import { startService } from '../src/startup.js';
+import { randomBase62 } from '../src/ids.js';
+import { DEV_AUDIENCE, DEV_ISSUER } from '../src/auth/dev/devIdentityProvider.js';
+import { freePort } from '../scripts/lib/temporalDevServer.js';
+import { runTs } from './support/processes.js';
+import { sharedWorkflowBundle, startTestApp, testConfig } from './support/testApp.js';
+
+async function serviceEnv(): Promise<Record<string, string>> {
+  return {
+    NODE_ENV: 'test',
+    PORT: String(await freePort()),
+    DATABASE_URL: inject('databaseUrl'),
+    REDIS_URL: inject('redisUrl'),
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: `test-${randomBase62(10)}`,
+    DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'domain-service-data-')),
+  };
+}
+
+describe('the service process', () => {
+  it('refuses to start on bad configuration and names the variable', async () => {
+    const proc = runTs('src/main.ts', [], { ...(await serviceEnv()), PORT: 'eighty', REDIS_URL: 'nope' });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toMatch(/Invalid configuration:\n {2}- PORT: .*\n {2}- REDIS_URL: /);
+    expect(proc.output()).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('serves, becomes ready, and exits cleanly on SIGTERM', async () => {
+    const env = await serviceEnv();
+    const proc = runTs('src/main.ts', [], env);
+    await proc.waitForOutput(/"msg":"api listening"/);
+    const url = `http://127.0.0.1:${env.PORT}`;
+    await expect.poll(async () => (await fetch(`${url}/readyz`)).status, { timeout: 15_000, interval: 250 }).toBe(200);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    expect(proc.output()).toMatch(/"msg":"shutting down[^"]*".*"msg":"stopped"/s);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('stops accepting, lets the in-flight request finish, then stops the worker', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slowRoute = defineRoute({
+      method: 'get',
+      path: '/test/slow',
+      operationId: 'testSlow',
+      summary: 'Answers when the test lets it',
+      tags: ['test'],
+      responses: { 200: { description: 'Done', schema: z.object({ done: z.boolean() }) } },
+      handler: async (ctx) => {
+        await gate;
+        ctx.body = { done: true };
+      },
+    });
+    const config = await testConfig();
+    const service = await startService({
+      config,
+      logger: createLogger(config),
+      role: 'all',
+      workflowBundle: sharedWorkflowBundle(),
+      extraRoutes: [slowRoute],
+    });
+    const inFlight = fetch(`${service.apiUrl}/test/slow`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stopping = service.stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect(fetch(`${service.apiUrl}/healthz`)).rejects.toThrow();
+    release();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await stopping;
+    await service.stopped;
+  });
+});
+
+describe('development identity provider', () => {
+  it('`npm run token` prints a session JWT that verifies against the served JWKS', async () => {
+    const env = await serviceEnv();
+    const proc = runTs('src/cli/token.ts', ['--email', 'Alice@Example.com', '--name', 'Alice'], { DATA_DIR: env.DATA_DIR! });
+    expect(await proc.exited).toBe(0);
+    const token = proc.output().trim();
+    const app = await startTestApp({ env: { DATA_DIR: env.DATA_DIR! } });
+    try {
+      const jwks = createRemoteJWKSet(new URL(`${app.url}/dev/jwks.json`));
+      const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: DEV_ISSUER, audience: DEV_AUDIENCE });
+      expect(protectedHeader.alg).toBe('ES256');
+      expect(payload).toMatchObject({ sub: 'dev|alice@example.com', email: 'Alice@Example.com', name: 'Alice' });
+      expect(payload.exp! - payload.iat!).toBe(12 * 3600);
+      expect(payload.sid).toMatch(/^sess_/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('`npm run token` refuses a missing e-mail and a configured external provider', async () => {
+    const noEmail = runTs('src/cli/token.ts', [], {});
+    expect(await noEmail.exited).toBe(1);
+    expect(noEmail.output()).toContain('--email');
+    const external = runTs('src/cli/token.ts', ['--email', 'a@example.com'], {
+      AUTH_JWKS_URL: 'https://idp.example.com/jwks.json',
+      AUTH_ISSUER: 'https://idp.example.com/',
+      AUTH_AUDIENCE: 'domain-service',
+    });
+    expect(await external.exited).toBe(1);
+    expect(external.output()).toContain('development identity provider is off');
+  });
+});

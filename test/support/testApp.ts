@@ -1,0 +1,76 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import type { WorkflowBundleOption } from '@temporalio/worker';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { closeDeps, createDeps, type AppDeps } from '../../src/deps.js';
+import { createApp } from '../../src/app.js';
+import { listen } from '../../src/http/listen.js';
+import type { RouteSpec } from '../../src/http/route.js';
+import { createWorker, type RunningWorker } from '../../src/worker/worker.js';
+import { randomBase62 } from '../../src/ids.js';
+
+/** Configuration pointing at the test run's database, Redis and Temporal, with its own data dir and task queue. */
+export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'domain-service-data-'));
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PORT: '0',
+    DATABASE_URL: inject('databaseUrl'),
+    REDIS_URL: inject('redisUrl'),
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: `test-${randomBase62(10)}`,
+    DATA_DIR: dataDir,
+    ...env,
+  });
+}
+
+export function sharedWorkflowBundle(): WorkflowBundleOption {
+  return { codePath: inject('workflowBundlePath') };
+}
+
+export interface TestApp {
+  url: string;
+  deps: AppDeps;
+  worker: RunningWorker | undefined;
+  fetch(pathname: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  extraRoutes?: RouteSpec[];
+  /** Also run a worker on the app's task queue (with the shared workflow bundle). */
+  worker?: boolean;
+}
+
+/** The real app on a real port, with real PostgreSQL, Redis and Temporal behind it. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = await testConfig(options.env);
+  const deps = await createDeps(config, createLogger(config));
+  const worker = options.worker ? await createWorker(deps, sharedWorkflowBundle()) : undefined;
+  const workerRun = worker?.worker.run();
+  const http = await listen(createApp(deps, { extraRoutes: options.extraRoutes ?? [] }), '127.0.0.1', 0);
+  return {
+    url: http.url,
+    deps,
+    worker,
+    fetch: (pathname, init) => fetch(`${http.url}${pathname}`, init),
+    close: async () => {
+      await http.close(1_000);
+      if (worker) {
+        worker.worker.shutdown();
+        await workerRun;
+        await worker.connection.close();
+      }
+      await closeDeps(deps);
+      await rm(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A port nothing listens on, for pointing a dependency at a dead address. */
+export const CLOSED_PORT_URL = 'redis://127.0.0.1:1';

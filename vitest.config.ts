@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'activities/**/*.test.ts', 'workflows/**/*.test.ts'],
+    globalSetup: ['test/globalSetup.ts'],
+    setupFiles: ['test/setup.ts'],
+    // The Temporal SDK's native runtime is per process and does not suit worker threads.
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    reporters: ['default', './test/support/summaryReporter.ts'],
+  },
+});
