@@ -14,7 +14,7 @@ export interface CreateAppOptions {
 
 export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Koa<AppState> {
   const app = new Koa<AppState>();
-  const router = buildRouter(buildRoutes(deps, options.extraRoutes));
+  const router = buildRouter(buildRoutes(deps, options.extraRoutes), deps);
   app.use(requestContext(deps.logger));
   app.use(errorHandler());
   app.use(router.routes());

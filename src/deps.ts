@@ -6,6 +6,8 @@ import { createRedis, redisReady } from './redis.js';
 import { createTemporal, type Temporal } from './temporal/client.js';
 import { loadDevIdentityProvider, type DevIdentityProvider } from './auth/dev/devIdentityProvider.js';
 import { resolveKeyHashSecret } from './auth/dev/keyHashSecret.js';
+import { ApiKeyVerifier } from './auth/apiKeyVerifier.js';
+import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerifier.js';
 
 /** Everything the api and the worker share, created once per process. */
 export interface AppDeps {
@@ -17,23 +19,45 @@ export interface AppDeps {
   keyHashSecret: string;
   /** Present when the development identity provider is on (no `AUTH_JWKS_URL`, not production). */
   devIdentity: DevIdentityProvider | undefined;
+  apiKeys: ApiKeyVerifier;
+  verifySession: SessionVerifier;
+  /** The Redis connection in subscriber mode (pub/sub needs one of its own). */
+  subscriber: Redis;
 }
 
 export async function createDeps(config: Config, logger: Logger): Promise<AppDeps> {
   const redis = createRedis(config.redisUrl, logger);
+  // Subscribing waits for a connection instead of failing: it must survive Redis restarts.
+  const subscriber = createRedis(config.redisUrl, logger, { enableOfflineQueue: true, maxRetriesPerRequest: null });
   await redisReady(redis, 2_000);
+  const db = createPool(config.databaseUrl, logger);
+  const keyHashSecret = await resolveKeyHashSecret(config);
+  const devIdentity = config.auth ? undefined : await loadDevIdentityProvider(config.dataDir);
+  const apiKeys = new ApiKeyVerifier({ db, redis, subscriber, keyHashSecret, logger });
+  // Bounded wait: with Redis down the subscription completes once it is back; the cache TTL covers the gap.
+  const subscribed = apiKeys.start().then(
+    () => true,
+    (err: unknown) => logger.warn({ err }, 'API key invalidation subscription failed'),
+  );
+  await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
   return {
     config,
     logger,
-    db: createPool(config.databaseUrl, logger),
+    db,
     redis,
+    subscriber,
     temporal: createTemporal(config),
-    keyHashSecret: await resolveKeyHashSecret(config),
-    devIdentity: config.auth ? undefined : await loadDevIdentityProvider(config.dataDir),
+    keyHashSecret,
+    devIdentity,
+    apiKeys,
+    verifySession: createSessionVerifier(config, devIdentity),
   };
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {
+  await deps.apiKeys.close();
+  // The subscriber queues commands while Redis is away, so a QUIT could wait forever: just disconnect.
+  deps.subscriber.disconnect();
   await Promise.allSettled([deps.db.end(), deps.temporal.connection.close(), deps.redis.quit()]);
   deps.redis.disconnect();
 }

@@ -24,7 +24,7 @@ export class ApiError extends Error {
     this.headers = headers;
   }
 
-  toBody(): { detail: ErrorDetail; code: string } {
+  toBody(): { detail: ErrorDetail; code?: string } {
     return { detail: this.detail, code: this.code };
   }
 }

@@ -1,10 +1,14 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
 
 export type { Logger };
 
-export function createLogger(config: Pick<Config, 'logLevel'>, bindings: Record<string, string> = {}): Logger {
-  return pino({
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  bindings: Record<string, string> = {},
+  destination?: DestinationStream,
+): Logger {
+  const options = {
     level: config.logLevel,
     base: { service: 'domain-service', ...bindings },
     // Belt and braces: nothing that carries a credential is ever written, whatever a caller logs.
@@ -12,5 +16,6 @@ export function createLogger(config: Pick<Config, 'logLevel'>, bindings: Record<
       paths: ['req.headers.authorization', 'headers.authorization', '*.key', '*.secret', '*.token', 'authorization'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,16 +1,17 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from './logger.js';
 
 /**
  * Redis fails fast while it is unreachable (no offline queue), so a Redis outage shows up as an
  * error the caller handles (readiness, limiter fallback) instead of requests hanging.
  */
-export function createRedis(url: string, logger: Logger): Redis {
+export function createRedis(url: string, logger: Logger, overrides: RedisOptions = {}): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 250, 2_000),
+    ...overrides,
   });
   let healthy = true;
   redis.on('error', (err) => {

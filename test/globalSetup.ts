@@ -14,7 +14,7 @@ import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
 import { WORKFLOWS_PATH } from '../src/worker/worker.js';
 import { randomBase62 } from '../src/ids.js';
 import { resolveTemporalCli } from '../scripts/lib/temporalCli.js';
-import { freePort, startTemporalDevServer } from '../scripts/lib/temporalDevServer.js';
+import { startOnFreePort, startTemporalDevServer } from '../scripts/lib/temporalDevServer.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -56,12 +56,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   log(`database ${new URL(databaseUrl).pathname.slice(1)} migrated (${applied.length} migrations)`);
 
   const cliPath = await resolveTemporalCli(log);
-  const temporal = await startTemporalDevServer({
-    cliPath,
-    port: await freePort(),
-    namespace: 'default',
-    logFile: path.join(scratch, 'temporal.log'),
-  });
+  const temporal = await startOnFreePort((port) =>
+    startTemporalDevServer({ cliPath, port, namespace: 'default', logFile: path.join(scratch, 'temporal.log') }),
+  );
   log(`Temporal dev server at ${temporal.address} (${cliPath ?? 'SDK download'})`);
 
   const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { info() {}, warn: log, error: log, debug() {}, trace() {}, log() {} } });

@@ -55,6 +55,7 @@ describe('graceful shutdown', () => {
       operationId: 'testSlow',
       summary: 'Answers when the test lets it',
       tags: ['test'],
+      scope: 'public',
       responses: { 200: { description: 'Done', schema: z.object({ done: z.boolean() }) } },
       handler: async (ctx) => {
         await gate;

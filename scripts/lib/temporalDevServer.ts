@@ -37,6 +37,20 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Starts a server on a free port, trying again on another port when it fails: the dev server also
+ * binds ports derived from `--port`, which another process may have taken in the meantime.
+ */
+export async function startOnFreePort<T>(start: (port: number) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start(await freePort());
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+    }
+  }
+}
+
 export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host });

@@ -1,5 +1,8 @@
 import type { RouterContext } from '@koa/router';
 import type { Logger } from '../logger.js';
+import type { Principal } from '../auth/principal.js';
+import type { Organization } from '../db/repositories/organizations.js';
+import type { OrgRole } from '../db/repositories/memberships.js';
 
 /** What every request carries through the middleware chain. Later layers add to it. */
 export interface AppState {
@@ -9,6 +12,10 @@ export interface AppState {
   rawBody?: Buffer;
   /** The parsed JSON body, for routes that read a body. */
   body?: unknown;
+  /** The authenticated caller, on every route that is not public. */
+  auth?: Principal;
+  /** The organisation of an `/orgs/{org_oid}/…` path and the caller's role in it. */
+  org?: { org: Organization; role: OrgRole };
 }
 
 export type AppContext = RouterContext<AppState>;

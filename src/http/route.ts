@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { AppContext } from './context.js';
+import type { Scope } from '../auth/scopes.js';
+import type { OrgRole } from '../db/repositories/memberships.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -40,6 +42,13 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas> {
   summary: string;
   description?: string;
   tags: string[];
+  /**
+   * Who may call it: `public` (no token), `any` (any valid token), or the scope a token needs.
+   * Paths under `/api/v1/orgs/{org_oid}` also need membership of that organisation.
+   */
+  scope: Scope | 'any' | 'public';
+  /** Organisation roles allowed, for org paths reserved to some roles. */
+  roles?: readonly OrgRole[];
   request?: R;
   /** Successful responses by status; the standard error responses are added automatically. */
   responses: Record<number, ResponseSpec>;

@@ -18,7 +18,7 @@ function toFieldErrors(part: keyof RequestSchemas, error: z.ZodError): FieldErro
  * Parses path, query, headers and body against the route's schemas and reports every problem
  * at once as the spec's 422 list. The parsed values land in `ctx.state.input`.
  */
-export function validate(schemas: RequestSchemas): RouterMiddleware<InputState> {
+export function validate(schemas: RequestSchemas): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     const sources: Record<keyof RequestSchemas, unknown> = {
       path: ctx.params,
@@ -36,7 +36,7 @@ export function validate(schemas: RequestSchemas): RouterMiddleware<InputState> 
       else errors.push(...toFieldErrors(part, result.error));
     }
     if (errors.length > 0) throw new ValidationError(errors);
-    ctx.state.input = input as unknown as RouteInput<RequestSchemas>;
+    (ctx.state as InputState).input = input as unknown as RouteInput<RequestSchemas>;
     await next();
   };
 }

@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { RouteSpec, ResponseSpec } from '../http/route.js';
+import { isOrgPath } from '../http/router.js';
 import { ErrorSchema } from './errorSchemas.js';
 
 type ResponseConfig = RouteConfig['responses'][string];
@@ -20,6 +21,18 @@ function successResponse(spec: ResponseSpec): ResponseConfig {
 function standardErrors(route: RouteSpec): Record<string, ResponseConfig> {
   const errors: Record<string, ResponseConfig> = {};
   const request = route.request ?? {};
+  if (route.scope !== 'public') {
+    errors['401'] = errorResponse(
+      'Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); ' +
+        'without an Authorization header the body is exactly `{"detail": "Not authenticated"}`',
+    );
+    const reasons = [
+      ...(route.scope !== 'any' ? [`the key lacks \`${route.scope}\` (\`INSUFFICIENT_SCOPE\`)`] : []),
+      ...(isOrgPath(route.path) ? ['the caller is not a member of the organisation (`NOT_ORG_MEMBER`)'] : []),
+      ...(route.roles ? [`the caller's role is not ${route.roles.join(' or ')} (\`FORBIDDEN\`)`] : []),
+    ];
+    if (reasons.length > 0) errors['403'] = errorResponse(`Forbidden: ${reasons.join('; ')}`);
+  }
   if (request.body) {
     errors['400'] = errorResponse('The body is not valid JSON, or not sent as `application/json`');
     errors['413'] = errorResponse('The body is larger than 1 MB');
@@ -33,6 +46,13 @@ function standardErrors(route: RouteSpec): Record<string, ResponseConfig> {
 
 export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string): object {
   const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An API key (`svc_live_…` calls the real registrar, `svc_test_…` gets synthetic answers) or a session JWT ' +
+      'from the identity provider. The server picks the verifier from the token shape.',
+  });
   for (const route of routes.filter((r) => !r.hidden)) {
     const request = route.request ?? {};
     const responses: Record<string, ResponseConfig> = standardErrors(route);
@@ -42,8 +62,17 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string): o
       path: route.path,
       operationId: route.operationId,
       summary: route.summary,
-      ...(route.description ? { description: route.description } : {}),
+      description: [
+        route.scope === 'public' ? 'No authentication.' : route.scope === 'any' ? 'Any valid token.' : `Requires scope \`${route.scope}\`.`,
+        route.roles ? `Organisation role: ${route.roles.join(' or ')}.` : '',
+        route.description ?? '',
+      ]
+        .filter(Boolean)
+        .join(' '),
       tags: route.tags,
+      ...(route.scope === 'public'
+        ? { security: [] }
+        : { security: [{ bearerAuth: [] }], 'x-required-scope': route.scope, ...(route.roles ? { 'x-required-roles': route.roles } : {}) }),
       request: {
         ...(request.path ? { params: request.path } : {}),
         ...(request.query ? { query: request.query } : {}),

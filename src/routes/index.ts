@@ -3,12 +3,20 @@ import type { RouteSpec } from '../http/route.js';
 import { healthRoutes } from './health/health.js';
 import { docsRoutes } from './docs/docs.js';
 import { devIdentityRoutes } from './dev/jwks.js';
+import { meRoutes } from './me/me.js';
+import { apiKeyRoutes } from './apiKeys/apiKeys.js';
+import { organizationRoutes } from './orgs/orgs.js';
+import { memberRoutes } from './orgs/members.js';
 
 /** Every route the api serves; the OpenAPI document is built from this same list. */
 export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): RouteSpec[] {
   const routes: RouteSpec[] = [
     ...healthRoutes(deps),
     ...(deps.devIdentity ? devIdentityRoutes(deps.devIdentity) : []),
+    ...meRoutes(deps),
+    ...apiKeyRoutes(deps),
+    ...organizationRoutes(deps),
+    ...memberRoutes(deps),
     ...extraRoutes,
   ];
   routes.push(...docsRoutes(() => routes));

@@ -11,6 +11,7 @@ const echoRoute = defineRoute({
   operationId: 'testEcho',
   summary: 'Echoes its validated input',
   tags: ['test'],
+  scope: 'public',
   request: {
     path: z.object({ slot: z.coerce.number().int().min(1) }),
     query: z.object({ verbose: z.enum(['true', 'false']).optional() }),
@@ -28,6 +29,7 @@ const boomRoute = defineRoute({
   operationId: 'testBoom',
   summary: 'Fails with an unexpected error',
   tags: ['test'],
+  scope: 'public',
   responses: {},
   handler: () => {
     throw new Error('connection to db-primary.internal:5432 refused (password=hunter2)');
@@ -41,6 +43,7 @@ const duplicateRoute = (app: () => TestApp) =>
     operationId: 'testDuplicate',
     summary: 'Violates a unique constraint',
     tags: ['test'],
+    scope: 'public',
     responses: {},
     handler: async () => {
       await withTransaction(app().deps.db, async (client) => {

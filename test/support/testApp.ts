@@ -43,6 +43,8 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   extraRoutes?: RouteSpec[];
+  /** Where log lines go (with LOG_LEVEL set in env); default: the logger's own stdout. */
+  logDestination?: { write(line: string): void };
   /** Also run a worker on the app's task queue (with the shared workflow bundle). */
   worker?: boolean;
 }
@@ -50,7 +52,7 @@ export interface TestAppOptions {
 /** The real app on a real port, with real PostgreSQL, Redis and Temporal behind it. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = await testConfig(options.env);
-  const deps = await createDeps(config, createLogger(config));
+  const deps = await createDeps(config, createLogger(config, {}, options.logDestination));
   const worker = options.worker ? await createWorker(deps, sharedWorkflowBundle()) : undefined;
   const workerRun = worker?.worker.run();
   const http = await listen(createApp(deps, { extraRoutes: options.extraRoutes ?? [] }), '127.0.0.1', 0);

@@ -11,6 +11,7 @@ export function devIdentityRoutes(devIdentity: DevIdentityProvider) {
       operationId: 'getDevJwks',
       summary: 'Public keys of the development identity provider',
       tags: ['development'],
+      scope: 'public',
       hidden: true,
       responses: { 200: { description: 'JWKS', schema: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }) } },
       handler: (ctx) => {

@@ -10,6 +10,7 @@ const widgetRoute = defineRoute({
   operationId: 'createTestWidget',
   summary: 'A route that exists only in this test',
   tags: ['test'],
+  scope: 'public',
   request: {
     path: z.object({ widget_id: z.string().describe('Widget id') }),
     body: z.object({ colour: z.enum(['red', 'blue']) }).meta({ id: 'TestWidgetInput' }),

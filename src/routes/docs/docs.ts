@@ -20,6 +20,7 @@ export function docsRoutes(allRoutes: () => RouteSpec[]) {
       operationId: 'getOpenApiDocument',
       summary: 'The OpenAPI 3.1 document of this API',
       tags: ['reference'],
+      scope: 'public',
       responses: { 200: { description: 'OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
       handler: (ctx) => {
         ctx.body = reference().document;
@@ -31,6 +32,7 @@ export function docsRoutes(allRoutes: () => RouteSpec[]) {
       operationId: 'getApiReferencePage',
       summary: 'The API reference as a readable page',
       tags: ['reference'],
+      scope: 'public',
       responses: { 200: { description: 'HTML page', contentType: 'text/html', schema: z.string() } },
       handler: (ctx) => {
         ctx.type = 'text/html; charset=utf-8';

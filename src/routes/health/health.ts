@@ -11,6 +11,7 @@ export function healthRoutes(deps: AppDeps) {
       operationId: 'getLiveness',
       summary: 'Liveness: the process is up and serving HTTP',
       tags: ['health'],
+      scope: 'public',
       responses: { 200: { description: 'Alive', schema: LivenessSchema } },
       handler: (ctx) => {
         ctx.body = { status: 'ok' };
@@ -22,6 +23,7 @@ export function healthRoutes(deps: AppDeps) {
       operationId: 'getReadiness',
       summary: 'Readiness: PostgreSQL, Redis, Temporal and a worker on the task queue all answer',
       tags: ['health'],
+      scope: 'public',
       responses: {
         200: { description: 'Every dependency answers', schema: ReadinessSchema },
         503: { description: 'At least one dependency is down; `detail` names them', schema: NotReadySchema },

@@ -1,0 +1,106 @@
+import type { Redis } from 'ioredis';
+import type { Db } from '../db/pool.js';
+import type { Logger } from '../logger.js';
+import { findApiKeyByHash, recordApiKeysLastUsed, type ApiKeyRecord } from '../db/repositories/apiKeys.js';
+import { findUserById, type User } from '../db/repositories/users.js';
+import { hashApiKey, parseApiKey } from './apiKeyFormat.js';
+import { ApiKeyRevokedError, InvalidTokenError } from './errors.js';
+
+export const KEY_INVALIDATION_CHANNEL = 'api-keys:invalidate';
+/** The safety net when an invalidation message is lost (Redis down): no entry lives longer. */
+export const KEY_CACHE_TTL_MS = 10_000;
+const LAST_USED_FLUSH_MS = 15_000;
+
+interface CacheEntry {
+  record: ApiKeyRecord;
+  user: User;
+  expiresAt: number;
+}
+
+export interface ApiKeyVerifierDeps {
+  db: Db;
+  redis: Redis;
+  subscriber: Redis;
+  keyHashSecret: string;
+  logger: Logger;
+}
+
+/**
+ * Verifies API keys with a short in-process cache. Deleting or revoking a key publishes its id on
+ * Redis; every process drops it at once, so the key stops working everywhere within moments.
+ */
+export class ApiKeyVerifier {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly lastUsed = new Map<string, Date>();
+  private readonly flushTimer: NodeJS.Timeout;
+
+  constructor(private readonly deps: ApiKeyVerifierDeps) {
+    deps.subscriber.on('message', (channel: string, keyId: string) => {
+      if (channel === KEY_INVALIDATION_CHANNEL) this.evict(keyId);
+    });
+    // Messages sent while we were disconnected are lost: start from an empty cache after reconnecting.
+    deps.subscriber.on('ready', () => this.cache.clear());
+    this.flushTimer = setInterval(() => void this.flushLastUsed(), LAST_USED_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  async start(): Promise<void> {
+    await this.deps.subscriber.subscribe(KEY_INVALIDATION_CHANNEL);
+  }
+
+  /** The key's record and owner; 401 for a look-alike, an unknown, a deleted or a revoked key. */
+  async verify(token: string): Promise<{ record: ApiKeyRecord; user: User }> {
+    if (!parseApiKey(token)) throw new InvalidTokenError('The API key is malformed');
+    const hash = hashApiKey(this.deps.keyHashSecret, token).toString('hex');
+    const cached = this.cache.get(hash);
+    const entry = cached && cached.expiresAt > Date.now() ? cached : await this.load(hash);
+    this.lastUsed.set(entry.record.id, new Date());
+    return entry;
+  }
+
+  /** Drops the key here and tells every other process to do the same. */
+  async invalidate(keyId: string): Promise<void> {
+    this.evict(keyId);
+    try {
+      await this.deps.redis.publish(KEY_INVALIDATION_CHANNEL, keyId);
+    } catch (err) {
+      this.deps.logger.warn({ err, keyId }, `could not publish key invalidation; other processes drop it within ${KEY_CACHE_TTL_MS} ms`);
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.flushLastUsed();
+  }
+
+  private async load(hash: string): Promise<CacheEntry> {
+    this.cache.delete(hash);
+    const record = await findApiKeyByHash(this.deps.db, Buffer.from(hash, 'hex'));
+    if (!record) throw new InvalidTokenError('Unknown API key');
+    if (record.status === 'revoked') throw new ApiKeyRevokedError(record.revokedReason);
+    if (record.status === 'deleted') throw new InvalidTokenError('This API key was deleted');
+    const user = await findUserById(this.deps.db, record.userId);
+    if (!user) throw new InvalidTokenError('Unknown API key');
+    const entry = { record, user, expiresAt: Date.now() + KEY_CACHE_TTL_MS };
+    this.cache.set(hash, entry);
+    return entry;
+  }
+
+  private evict(keyId: string): void {
+    for (const [hash, entry] of this.cache) {
+      if (entry.record.id === keyId) this.cache.delete(hash);
+    }
+  }
+
+  /** `last_used_at` is written in batches, not on every request. */
+  async flushLastUsed(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const batch = new Map(this.lastUsed);
+    this.lastUsed.clear();
+    try {
+      await recordApiKeysLastUsed(this.deps.db, batch);
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'could not record API key use times');
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import type { RouterMiddleware } from '@koa/router';
+import type { Db } from '../db/pool.js';
+import type { AppState } from '../http/context.js';
+import { findMembership, type OrgRole } from '../db/repositories/memberships.js';
+import { findOrganization } from '../db/repositories/organizations.js';
+import { ForbiddenError, InsufficientScopeError, NotOrgMemberError } from './errors.js';
+import type { Principal } from './principal.js';
+import type { Scope } from './scopes.js';
+
+export function requirePrincipal(state: AppState): Principal {
+  if (!state.auth) throw new Error('route declared no authentication but reads the principal');
+  return state.auth;
+}
+
+export function requireScope(scope: Scope): RouterMiddleware<AppState> {
+  return async (ctx, next) => {
+    if (!requirePrincipal(ctx.state).scopes.has(scope)) throw new InsufficientScopeError(scope);
+    await next();
+  };
+}
+
+/**
+ * For `/orgs/{org_oid}/…`: the caller must be a member. A missing organisation answers exactly like
+ * one the caller does not belong to, so ids cannot be probed.
+ */
+export function requireOrgMember(db: Db, roles: readonly OrgRole[] | undefined): RouterMiddleware<AppState> {
+  return async (ctx, next) => {
+    const orgId = ctx.params.org_oid ?? '';
+    const principal = requirePrincipal(ctx.state);
+    const membership = await findMembership(db, orgId, principal.user.id);
+    const org = membership && (await findOrganization(db, orgId));
+    if (!membership || !org) throw new NotOrgMemberError();
+    if (roles && !roles.includes(membership.role)) {
+      throw new ForbiddenError(`This needs the organisation role ${roles.join(' or ')}; yours is ${membership.role}`);
+    }
+    ctx.state.org = { org, role: membership.role };
+    await next();
+  };
+}

@@ -1,0 +1,54 @@
+import { ApiError } from '../errors.js';
+
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
+
+/** No Authorization header: exactly `{"detail": "Not authenticated"}` (interface, Authentication 9). */
+export class NotAuthenticatedError extends ApiError {
+  constructor() {
+    super(401, 'NOT_AUTHENTICATED', 'Not authenticated', CHALLENGE);
+  }
+
+  override toBody(): { detail: string } {
+    return { detail: 'Not authenticated' };
+  }
+}
+
+export class InvalidTokenError extends ApiError {
+  constructor(detail = 'The bearer token is not valid') {
+    super(401, 'INVALID_TOKEN', detail, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+  }
+}
+
+export class TokenExpiredError extends ApiError {
+  constructor() {
+    super(401, 'TOKEN_EXPIRED', 'The session token has expired; sign in again', {
+      'WWW-Authenticate': 'Bearer error="invalid_token", error_description="expired"',
+    });
+  }
+}
+
+export class ApiKeyRevokedError extends ApiError {
+  constructor(reason: string | null) {
+    super(401, 'API_KEY_REVOKED', `This API key was revoked${reason ? ` (${reason})` : ''}; create a new one`, {
+      'WWW-Authenticate': 'Bearer error="invalid_token", error_description="revoked"',
+    });
+  }
+}
+
+export class InsufficientScopeError extends ApiError {
+  constructor(scope: string) {
+    super(403, 'INSUFFICIENT_SCOPE', `This API key lacks the scope ${scope}`);
+  }
+}
+
+export class NotOrgMemberError extends ApiError {
+  constructor() {
+    super(403, 'NOT_ORG_MEMBER', 'You are not a member of this organisation');
+  }
+}
+
+export class ForbiddenError extends ApiError {
+  constructor(detail: string) {
+    super(403, 'FORBIDDEN', detail);
+  }
+}

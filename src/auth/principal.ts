@@ -1,0 +1,16 @@
+import type { User } from '../db/repositories/users.js';
+import type { KeyMode } from './apiKeyFormat.js';
+import type { Scope } from './scopes.js';
+
+/** Who is calling and what they may do; set on `ctx.state.auth` by authenticate(). */
+export interface Principal {
+  user: User;
+  type: 'session' | 'api_key';
+  keyId: string | undefined;
+  mode: KeyMode;
+  /** Test keys see and create only test-mode objects; sessions and live keys only live ones. */
+  livemode: boolean;
+  scopes: ReadonlySet<Scope>;
+  /** What rate limits count against: the API key, or the browser session. */
+  rateLimitSubject: string;
+}

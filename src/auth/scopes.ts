@@ -1,0 +1,30 @@
+/** The complete set of scopes (contract section 2). A session holds all of them. */
+export const SCOPES = [
+  'domains:read',
+  'domains:write',
+  'dns:read',
+  'dns:write',
+  'contacts:read',
+  'contacts:write',
+  'billing:read',
+  'billing:write',
+  'orgs:read',
+  'orgs:write',
+  'keys:read',
+  'keys:write',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/** Scope sets the dashboard pre-fills per use case: each key only as wide as its job. */
+export const KEY_PRESETS = {
+  ci: ['domains:read', 'dns:read', 'dns:write'],
+  monitoring: ['domains:read', 'dns:read', 'billing:read'],
+  registrar_tooling: ['domains:read', 'domains:write', 'dns:read', 'dns:write', 'contacts:read', 'contacts:write'],
+} as const satisfies Record<string, readonly Scope[]>;
+
+export type KeyPreset = keyof typeof KEY_PRESETS;

@@ -1,0 +1,53 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectionConfig } from './pool.js';
+import { ModeScopedTable } from './modeScope.js';
+
+interface Thing {
+  id: string;
+  label: string;
+  livemode: boolean;
+}
+
+const LIVE = { livemode: true };
+const TEST = { livemode: false };
+const things = new ModeScopedTable<Thing>('mode_scope_things', 'id, label, livemode');
+let client: pg.Client;
+
+beforeAll(async () => {
+  client = new pg.Client(connectionConfig(inject('databaseUrl')));
+  await client.connect();
+  await client.query('CREATE TEMP TABLE mode_scope_things (id text PRIMARY KEY, label text NOT NULL, livemode boolean NOT NULL)');
+  await things.insert(client, LIVE, { id: 'live-1', label: 'real domain' });
+  await things.insert(client, TEST, { id: 'test-1', label: 'sandbox domain' });
+});
+afterAll(async () => client?.end());
+
+describe('ModeScopedTable', () => {
+  it('stamps inserts with the caller mode', async () => {
+    const { rows } = await client.query('SELECT id, livemode FROM mode_scope_things ORDER BY id');
+    expect(rows).toEqual([
+      { id: 'live-1', livemode: true },
+      { id: 'test-1', livemode: false },
+    ]);
+  });
+
+  it('never reads an object of the other mode, even by its id', async () => {
+    expect(await things.findOne(client, TEST, 'id = $2', ['live-1'])).toBeUndefined();
+    expect(await things.findOne(client, LIVE, 'id = $2', ['live-1'])).toMatchObject({ label: 'real domain' });
+    expect((await things.select(client, TEST, 'true', [])).map((t) => t.id)).toEqual(['test-1']);
+  });
+
+  it('never updates or deletes an object of the other mode', async () => {
+    expect(await things.update(client, TEST, 'id = $2', ['live-1'], { label: 'hijacked' })).toEqual([]);
+    expect(await things.delete(client, TEST, 'id = $2', ['live-1'])).toBe(0);
+    const updated = await things.update(client, LIVE, 'id = $2', ['live-1'], { label: 'renamed' });
+    expect(updated).toEqual([{ id: 'live-1', label: 'renamed', livemode: true }]);
+  });
+
+  it('refuses queries that would bypass the mode', async () => {
+    await expect(things.select(client, TEST, 'livemode = $1 OR true', [])).rejects.toThrow(/reserve \$1/);
+    await expect(things.insert(client, TEST, { id: 'x', label: 'x', livemode: true })).rejects.toThrow(/livemode is set/);
+    await expect(things.update(client, TEST, 'id = $2', ['test-1'], { livemode: true })).rejects.toThrow(/livemode is set/);
+  });
+});

@@ -1,0 +1,82 @@
+import type { Queryable } from './pool.js';
+
+/**
+ * Test mode and live mode never see each other's objects. Every table with a `livemode` column is
+ * read and written only through a ModeScopedTable: `$1` is always the caller's mode and every
+ * statement it builds filters or stamps on it, so forgetting the condition is not possible.
+ */
+export interface Mode {
+  readonly livemode: boolean;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+function assertConditionFree(where: string): void {
+  if (/\$1(?!\d)/.test(where)) throw new Error('mode-scoped queries reserve $1 for livemode; number your parameters from $2');
+}
+
+function assertIdentifiers(names: string[]): void {
+  for (const name of names) {
+    if (!IDENTIFIER.test(name)) throw new Error(`not a column name: ${name}`);
+    if (name === 'livemode') throw new Error('livemode is set from the caller’s mode, never from input');
+  }
+}
+
+export class ModeScopedTable<Row> {
+  /** `columns` is the SELECT/RETURNING list, e.g. `id, name, created_at AS "createdAt"`. */
+  constructor(
+    readonly table: string,
+    private readonly columns: string,
+  ) {
+    assertIdentifiers([table]);
+  }
+
+  /** Rows of this mode matching `where` (parameters from `$2`). */
+  async select(db: Queryable, mode: Mode, where: string, params: unknown[], tail = ''): Promise<Row[]> {
+    assertConditionFree(where);
+    const { rows } = await db.query(
+      `SELECT ${this.columns} FROM ${this.table} WHERE livemode = $1 AND (${where}) ${tail}`,
+      [mode.livemode, ...params],
+    );
+    return rows as Row[];
+  }
+
+  async findOne(db: Queryable, mode: Mode, where: string, params: unknown[]): Promise<Row | undefined> {
+    return (await this.select(db, mode, where, params, 'LIMIT 1'))[0];
+  }
+
+  /** Inserts a row stamped with the caller's mode. */
+  async insert(db: Queryable, mode: Mode, values: Record<string, unknown>): Promise<Row> {
+    const names = Object.keys(values);
+    assertIdentifiers(names);
+    const placeholders = names.map((_, i) => `$${i + 2}`);
+    const { rows } = await db.query(
+      `INSERT INTO ${this.table} (livemode, ${names.join(', ')}) VALUES ($1, ${placeholders.join(', ')})
+       RETURNING ${this.columns}`,
+      [mode.livemode, ...Object.values(values)],
+    );
+    return rows[0] as Row;
+  }
+
+  /** Updates rows of this mode matching `where`; `set` values follow the `where` parameters. */
+  async update(db: Queryable, mode: Mode, where: string, params: unknown[], set: Record<string, unknown>): Promise<Row[]> {
+    assertConditionFree(where);
+    const names = Object.keys(set);
+    assertIdentifiers(names);
+    const assignments = names.map((name, i) => `${name} = $${i + 2 + params.length}`);
+    const { rows } = await db.query(
+      `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE livemode = $1 AND (${where}) RETURNING ${this.columns}`,
+      [mode.livemode, ...params, ...Object.values(set)],
+    );
+    return rows as Row[];
+  }
+
+  async delete(db: Queryable, mode: Mode, where: string, params: unknown[]): Promise<number> {
+    assertConditionFree(where);
+    const { rowCount } = await db.query(`DELETE FROM ${this.table} WHERE livemode = $1 AND (${where})`, [
+      mode.livemode,
+      ...params,
+    ]);
+    return rowCount ?? 0;
+  }
+}

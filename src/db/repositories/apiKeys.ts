@@ -1,0 +1,95 @@
+import type { Queryable } from '../pool.js';
+import { keyset, type PageCursor } from '../../http/pagination.js';
+import type { KeyMode } from '../../auth/apiKeyFormat.js';
+
+export type ApiKeyStatus = 'active' | 'revoked' | 'deleted';
+
+export interface ApiKeyRecord {
+  id: string;
+  userId: string;
+  name: string;
+  scopes: string[];
+  mode: KeyMode;
+  prefix: string;
+  status: ApiKeyStatus;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  revokedReason: string | null;
+  revokedSourceUrl: string | null;
+}
+
+// The hash never leaves this module: no caller can present it by accident.
+const COLUMNS = `id, user_id AS "userId", name, scopes, mode, prefix, status, created_at AS "createdAt",
+  last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", revoked_reason AS "revokedReason",
+  revoked_source_url AS "revokedSourceUrl"`;
+
+export async function insertApiKey(
+  db: Queryable,
+  key: { id: string; userId: string; name: string; scopes: string[]; mode: KeyMode; prefix: string; secretHash: Buffer },
+): Promise<ApiKeyRecord> {
+  const { rows } = await db.query<ApiKeyRecord>(
+    `INSERT INTO api_keys (id, user_id, name, scopes, mode, prefix, secret_hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+    [key.id, key.userId, key.name, key.scopes, key.mode, key.prefix, key.secretHash],
+  );
+  return rows[0]!;
+}
+
+export async function findApiKeyByHash(db: Queryable, secretHash: Buffer): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await db.query<ApiKeyRecord>(`SELECT ${COLUMNS} FROM api_keys WHERE secret_hash = $1`, [secretHash]);
+  return rows[0];
+}
+
+export async function findApiKeyOfUser(db: Queryable, userId: string, id: string): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await db.query<ApiKeyRecord>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND user_id = $2 AND status <> 'deleted'`,
+    [id, userId],
+  );
+  return rows[0];
+}
+
+export async function listApiKeysOfUser(
+  db: Queryable,
+  props: { userId: string; mode: KeyMode | undefined; limit: number; after: PageCursor | undefined },
+): Promise<ApiKeyRecord[]> {
+  const page = keyset('created_at', 'id', props.after, 4);
+  const { rows } = await db.query<ApiKeyRecord>(
+    `SELECT ${COLUMNS} FROM api_keys
+     WHERE user_id = $1 AND status <> 'deleted' AND ($3::text IS NULL OR mode = $3) ${page.where}
+     ${page.orderBy} LIMIT $2`,
+    [props.userId, props.limit + 1, props.mode ?? null, ...page.params],
+  );
+  return rows;
+}
+
+export async function markApiKeyDeleted(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE api_keys SET status = 'deleted', deleted_at = now() WHERE id = $1 AND status <> 'deleted'`,
+    [id],
+  );
+  return rowCount === 1;
+}
+
+/** Revokes an active key; returns undefined when it was not active (already revoked or deleted). */
+export async function markApiKeyRevoked(
+  db: Queryable,
+  props: { id: string; reason: string; sourceUrl: string | null },
+): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await db.query<ApiKeyRecord>(
+    `UPDATE api_keys SET status = 'revoked', revoked_at = now(), revoked_reason = $2, revoked_source_url = $3
+     WHERE id = $1 AND status = 'active' RETURNING ${COLUMNS}`,
+    [props.id, props.reason, props.sourceUrl],
+  );
+  return rows[0];
+}
+
+/** Writes buffered last-use times in one statement; never moves a time backwards. */
+export async function recordApiKeysLastUsed(db: Queryable, uses: Map<string, Date>): Promise<void> {
+  if (uses.size === 0) return;
+  await db.query(
+    `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.used_at)
+     FROM unnest($1::text[], $2::timestamptz[]) AS u(id, used_at) WHERE k.id = u.id`,
+    [[...uses.keys()], [...uses.values()]],
+  );
+}

@@ -1,0 +1,61 @@
+import type { Queryable } from '../pool.js';
+import { newId } from '../../ids.js';
+import type { Principal } from '../../auth/principal.js';
+
+export type AuditAction =
+  | 'api_key.created'
+  | 'api_key.deleted'
+  | 'api_key.revoked'
+  | 'org.created'
+  | 'org.member_added'
+  | 'org.member_removed';
+
+export interface AuditEvent {
+  action: AuditAction;
+  actorUserId: string | null;
+  actorKeyId: string | null;
+  orgId: string | null;
+  targetType: 'api_key' | 'organization' | 'membership';
+  targetId: string;
+  data?: Record<string, unknown>;
+  requestId: string | null;
+}
+
+/** The actor fields of an event done by a caller (as opposed to the system, e.g. leak detection). */
+export function actorOf(principal: Principal): Pick<AuditEvent, 'actorUserId' | 'actorKeyId'> {
+  return { actorUserId: principal.user.id, actorKeyId: principal.keyId ?? null };
+}
+
+export async function insertAuditEvent(db: Queryable, event: AuditEvent): Promise<string> {
+  const id = newId('evt');
+  await db.query(
+    `INSERT INTO audit_events (id, action, actor_user_id, actor_key_id, org_id, target_type, target_id, data, request_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      id,
+      event.action,
+      event.actorUserId,
+      event.actorKeyId,
+      event.orgId,
+      event.targetType,
+      event.targetId,
+      JSON.stringify(event.data ?? {}),
+      event.requestId,
+    ],
+  );
+  return id;
+}
+
+export async function listAuditEventsForTarget(
+  db: Queryable,
+  targetType: AuditEvent['targetType'],
+  targetId: string,
+): Promise<(AuditEvent & { id: string; createdAt: Date })[]> {
+  const { rows } = await db.query<AuditEvent & { id: string; createdAt: Date }>(
+    `SELECT id, action, actor_user_id AS "actorUserId", actor_key_id AS "actorKeyId", org_id AS "orgId",
+       target_type AS "targetType", target_id AS "targetId", data, request_id AS "requestId", created_at AS "createdAt"
+     FROM audit_events WHERE target_type = $1 AND target_id = $2 ORDER BY created_at, id`,
+    [targetType, targetId],
+  );
+  return rows;
+}

@@ -1,0 +1,66 @@
+import type { Queryable } from '../pool.js';
+import { keyset, type PageCursor } from '../../http/pagination.js';
+
+export type OrgRole = 'owner' | 'admin' | 'member';
+
+export interface Membership {
+  orgId: string;
+  userId: string;
+  role: OrgRole;
+  createdAt: Date;
+}
+
+export interface MemberView extends Membership {
+  email: string | null;
+  name: string | null;
+}
+
+export async function insertMembership(
+  db: Queryable,
+  props: { orgId: string; userId: string; role: OrgRole },
+): Promise<Membership> {
+  const { rows } = await db.query<Membership>(
+    `INSERT INTO memberships (org_id, user_id, role) VALUES ($1, $2, $3)
+     RETURNING org_id AS "orgId", user_id AS "userId", role, created_at AS "createdAt"`,
+    [props.orgId, props.userId, props.role],
+  );
+  return rows[0]!;
+}
+
+export async function findMembership(db: Queryable, orgId: string, userId: string): Promise<Membership | undefined> {
+  const { rows } = await db.query<Membership>(
+    `SELECT org_id AS "orgId", user_id AS "userId", role, created_at AS "createdAt"
+     FROM memberships WHERE org_id = $1 AND user_id = $2`,
+    [orgId, userId],
+  );
+  return rows[0];
+}
+
+export async function listMembers(
+  db: Queryable,
+  props: { orgId: string; limit: number; after: PageCursor | undefined },
+): Promise<MemberView[]> {
+  const page = keyset('m.created_at', 'm.user_id', props.after, 3);
+  const { rows } = await db.query<MemberView>(
+    `SELECT m.org_id AS "orgId", m.user_id AS "userId", m.role, m.created_at AS "createdAt", u.email, u.name
+     FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.org_id = $1 ${page.where}
+     ${page.orderBy} LIMIT $2`,
+    [props.orgId, props.limit + 1, ...page.params],
+  );
+  return rows;
+}
+
+/** Locks the organisation's owner rows, so two owners cannot both leave at once. */
+export async function lockOwners(db: Queryable, orgId: string): Promise<string[]> {
+  const { rows } = await db.query<{ userId: string }>(
+    `SELECT user_id AS "userId" FROM memberships WHERE org_id = $1 AND role = 'owner' FOR UPDATE`,
+    [orgId],
+  );
+  return rows.map((r) => r.userId);
+}
+
+export async function deleteMembership(db: Queryable, orgId: string, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+  return rowCount === 1;
+}

@@ -1,0 +1,51 @@
+import type { Queryable } from '../pool.js';
+import { keyset, type PageCursor } from '../../http/pagination.js';
+import type { OrgRole } from './memberships.js';
+
+export type Plan = 'free' | 'pro' | 'enterprise';
+
+export interface Organization {
+  id: string;
+  name: string;
+  plan: Plan;
+  createdAt: Date;
+}
+
+const COLUMNS = 'o.id, o.name, o.plan, o.created_at AS "createdAt"';
+
+export async function insertOrganization(db: Queryable, org: { id: string; name: string }): Promise<Organization> {
+  const { rows } = await db.query<Organization>(
+    `INSERT INTO organizations AS o (id, name) VALUES ($1, $2) RETURNING ${COLUMNS}`,
+    [org.id, org.name],
+  );
+  return rows[0]!;
+}
+
+export async function findOrganization(db: Queryable, id: string): Promise<Organization | undefined> {
+  const { rows } = await db.query<Organization>(`SELECT ${COLUMNS} FROM organizations o WHERE o.id = $1`, [id]);
+  return rows[0];
+}
+
+export async function listOrganizationsOfUser(
+  db: Queryable,
+  props: { userId: string; limit: number; after: PageCursor | undefined },
+): Promise<(Organization & { role: OrgRole })[]> {
+  const page = keyset('o.created_at', 'o.id', props.after, 3);
+  const { rows } = await db.query<Organization & { role: OrgRole }>(
+    `SELECT ${COLUMNS}, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id
+     WHERE m.user_id = $1 ${page.where}
+     ${page.orderBy} LIMIT $2`,
+    [props.userId, props.limit + 1, ...page.params],
+  );
+  return rows;
+}
+
+/** The best plan among the user's organisations: what rate limits scale by off org paths. */
+export async function bestPlanOfUser(db: Queryable, userId: string): Promise<Plan> {
+  const { rows } = await db.query<{ plan: Plan }>(
+    `SELECT o.plan FROM memberships m JOIN organizations o ON o.id = m.org_id WHERE m.user_id = $1
+     ORDER BY CASE o.plan WHEN 'enterprise' THEN 3 WHEN 'pro' THEN 2 ELSE 1 END DESC LIMIT 1`,
+    [userId],
+  );
+  return rows[0]?.plan ?? 'free';
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { ApiKeyRecord } from '../db/repositories/apiKeys.js';
+import { SCOPES } from '../auth/scopes.js';
+
+export const ApiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(z.enum(SCOPES)),
+    mode: z.enum(['live', 'test']),
+    prefix: z.string().describe('`svc_<mode>_` and the next 4 characters, to recognise the key'),
+    status: z.enum(['active', 'revoked']),
+    created_at: z.iso.datetime(),
+    last_used_at: z.iso.datetime().nullable().describe('Updated within a minute of use'),
+    revoked_at: z.iso.datetime().nullable(),
+    revoked_reason: z.string().nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const CreatedApiKeySchema = ApiKeySchema.pick({ id: true, name: true, scopes: true, mode: true, prefix: true, created_at: true })
+  .extend({ key: z.string().describe('The full secret. Returned only here, once: store it in a secrets manager.') })
+  .meta({ id: 'CreatedApiKey' });
+
+/** Never includes the secret or its hash: the list shows what identifies a key, nothing that unlocks it. */
+export function presentApiKey(key: ApiKeyRecord): z.infer<typeof ApiKeySchema> {
+  return {
+    id: key.id,
+    name: key.name,
+    scopes: key.scopes as z.infer<typeof ApiKeySchema>['scopes'],
+    mode: key.mode,
+    prefix: key.prefix,
+    status: key.status === 'revoked' ? 'revoked' : 'active',
+    created_at: key.createdAt.toISOString(),
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+    revoked_reason: key.revokedReason,
+  };
+}
+
+export function presentCreatedApiKey(key: ApiKeyRecord, secret: string): z.infer<typeof CreatedApiKeySchema> {
+  return {
+    id: key.id,
+    name: key.name,
+    scopes: key.scopes as z.infer<typeof CreatedApiKeySchema>['scopes'],
+    mode: key.mode,
+    prefix: key.prefix,
+    key: secret,
+    created_at: key.createdAt.toISOString(),
+  };
+}

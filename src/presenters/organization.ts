@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { Organization } from '../db/repositories/organizations.js';
+import type { MemberView, OrgRole } from '../db/repositories/memberships.js';
+
+const RoleSchema = z.enum(['owner', 'admin', 'member']);
+
+export const OrganizationSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    plan: z.enum(['free', 'pro', 'enterprise']),
+    created_at: z.iso.datetime(),
+    role: RoleSchema.optional().describe("The caller's role (in lists)"),
+  })
+  .meta({ id: 'Organization' });
+
+export const MemberSchema = z
+  .object({
+    user_id: z.string(),
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    role: RoleSchema,
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Member' });
+
+export function presentOrganization(org: Organization & { role?: OrgRole }): z.infer<typeof OrganizationSchema> {
+  return {
+    id: org.id,
+    name: org.name,
+    plan: org.plan,
+    created_at: org.createdAt.toISOString(),
+    ...(org.role ? { role: org.role } : {}),
+  };
+}
+
+export function presentMember(member: MemberView): z.infer<typeof MemberSchema> {
+  return {
+    user_id: member.userId,
+    email: member.email,
+    name: member.name,
+    role: member.role,
+    created_at: member.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,96 @@
+import { defineRoute } from '../../http/route.js';
+import type { AppDeps } from '../../deps.js';
+import { requirePrincipal } from '../../auth/authorize.js';
+import { KEY_PRESETS } from '../../auth/scopes.js';
+import { listApiKeysOfUser } from '../../db/repositories/apiKeys.js';
+import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
+import { CreatedApiKeySchema, presentApiKey, presentCreatedApiKey } from '../../presenters/apiKey.js';
+import { createApiKey } from '../../services/apiKeys/createApiKey.js';
+import { deleteApiKey } from '../../services/apiKeys/deleteApiKey.js';
+import { ApiKeyPage, ApiKeyPath, CreateApiKeyBody, PresetsSchema } from './schema.js';
+
+export function apiKeyRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/me/api-keys',
+      operationId: 'createApiKey',
+      summary: 'Create an API key; its secret is returned this once',
+      description:
+        'A key acts as its creator, limited to its scopes and mode. An API key can create keys only with ' +
+        '`keys:write`, only within its own scopes, and only of its own mode.',
+      tags: ['api keys'],
+      scope: 'keys:write',
+      request: { body: CreateApiKeyBody },
+      responses: { 201: { description: 'Created; store `key` in a secrets manager now', schema: CreatedApiKeySchema } },
+      handler: async (ctx, { body }) => {
+        const { record, key } = await createApiKey({
+          db: deps.db,
+          keyHashSecret: deps.keyHashSecret,
+          principal: requirePrincipal(ctx.state),
+          name: body.name,
+          scopes: body.scopes,
+          mode: body.mode,
+          requestId: ctx.state.requestId,
+        });
+        ctx.status = 201;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = presentCreatedApiKey(record, key);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/me/api-keys',
+      operationId: 'listApiKeys',
+      summary: "The caller's keys, newest first, with prefix and metadata (never the secret)",
+      description: 'An API key sees the keys of its own mode; a session sees all.',
+      tags: ['api keys'],
+      scope: 'keys:read',
+      request: { query: PaginationQuery },
+      responses: { 200: { description: 'A page of keys', schema: ApiKeyPage } },
+      handler: async (ctx, { query }) => {
+        const principal = requirePrincipal(ctx.state);
+        const rows = await listApiKeysOfUser(deps.db, {
+          userId: principal.user.id,
+          mode: principal.type === 'api_key' ? principal.mode : undefined,
+          limit: query.limit,
+          after: decodeCursor(query.cursor),
+        });
+        ctx.body = toPage(rows, query.limit, (key) => ({ createdAt: key.createdAt, id: key.id }), presentApiKey);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/me/api-keys/presets',
+      operationId: 'listApiKeyPresets',
+      summary: 'Scope sets pre-filled per use case (CI, monitoring, registrar tooling)',
+      tags: ['api keys'],
+      scope: 'keys:read',
+      responses: { 200: { description: 'The presets', schema: PresetsSchema } },
+      handler: (ctx) => {
+        ctx.body = { data: Object.entries(KEY_PRESETS).map(([id, scopes]) => ({ id, scopes })) };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/v1/me/api-keys/{key_id}',
+      operationId: 'deleteApiKey',
+      summary: 'Delete a key; requests using it get 401 within seconds',
+      description: 'Rotation is: create a new key, deploy it, delete the old one.',
+      tags: ['api keys'],
+      scope: 'keys:write',
+      request: { path: ApiKeyPath },
+      responses: { 204: { description: 'Deleted' } },
+      handler: async (ctx, { path }) => {
+        await deleteApiKey({
+          db: deps.db,
+          apiKeys: deps.apiKeys,
+          principal: requirePrincipal(ctx.state),
+          keyId: path.key_id,
+          requestId: ctx.state.requestId,
+        });
+        ctx.status = 204;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,35 @@
+import { defineRoute } from '../../http/route.js';
+import type { AppDeps } from '../../deps.js';
+import { requirePrincipal } from '../../auth/authorize.js';
+import { listOrganizationsOfUser } from '../../db/repositories/organizations.js';
+import { MeSchema } from './schema.js';
+
+export function meRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/me',
+      operationId: 'getMe',
+      summary: 'The calling identity: user, how it authenticated, and its organisations',
+      tags: ['identity'],
+      scope: 'any',
+      responses: { 200: { description: 'The caller', schema: MeSchema } },
+      handler: async (ctx) => {
+        const principal = requirePrincipal(ctx.state);
+        const orgs = await listOrganizationsOfUser(deps.db, { userId: principal.user.id, limit: 100, after: undefined });
+        ctx.body = {
+          id: principal.user.id,
+          email: principal.user.email,
+          name: principal.user.name,
+          auth: {
+            type: principal.type,
+            ...(principal.keyId ? { key_id: principal.keyId } : {}),
+            mode: principal.mode,
+            scopes: [...principal.scopes],
+          },
+          orgs: orgs.map((org) => ({ id: org.id, name: org.name, role: org.role })),
+        };
+      },
+    }),
+  ];
+}

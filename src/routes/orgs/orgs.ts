@@ -1,0 +1,66 @@
+import { defineRoute } from '../../http/route.js';
+import type { AppDeps } from '../../deps.js';
+import { requirePrincipal } from '../../auth/authorize.js';
+import { listOrganizationsOfUser } from '../../db/repositories/organizations.js';
+import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
+import { OrganizationSchema, presentOrganization } from '../../presenters/organization.js';
+import { createOrganization } from '../../services/orgs/createOrganization.js';
+import { CreateOrganizationBody, OrganizationPage, OrgPath } from './schema.js';
+
+export function organizationRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/orgs',
+      operationId: 'createOrganization',
+      summary: 'Create an organisation; the caller becomes its owner',
+      tags: ['organisations'],
+      scope: 'orgs:write',
+      request: { body: CreateOrganizationBody },
+      responses: { 201: { description: 'Created', schema: OrganizationSchema } },
+      handler: async (ctx, { body }) => {
+        const org = await createOrganization({
+          db: deps.db,
+          principal: requirePrincipal(ctx.state),
+          name: body.name,
+          requestId: ctx.state.requestId,
+        });
+        ctx.status = 201;
+        ctx.set('Location', `/api/v1/orgs/${org.id}`);
+        ctx.body = presentOrganization(org);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs',
+      operationId: 'listOrganizations',
+      summary: "The caller's organisations, newest first, with the caller's role",
+      tags: ['organisations'],
+      scope: 'orgs:read',
+      request: { query: PaginationQuery },
+      responses: { 200: { description: 'A page of organisations', schema: OrganizationPage } },
+      handler: async (ctx, { query }) => {
+        const rows = await listOrganizationsOfUser(deps.db, {
+          userId: requirePrincipal(ctx.state).user.id,
+          limit: query.limit,
+          after: decodeCursor(query.cursor),
+        });
+        ctx.body = toPage(rows, query.limit, (org) => ({ createdAt: org.createdAt, id: org.id }), presentOrganization);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}',
+      operationId: 'getOrganization',
+      summary: 'One organisation the caller belongs to',
+      tags: ['organisations'],
+      scope: 'orgs:read',
+      request: { path: OrgPath },
+      responses: { 200: { description: 'The organisation', schema: OrganizationSchema } },
+      handler: (ctx) => {
+        const { org, role } = ctx.state.org!;
+        ctx.body = presentOrganization({ ...org, role });
+      },
+    }),
+  ];
+}

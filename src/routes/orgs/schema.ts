@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { pageSchema } from '../../http/pagination.js';
+import { MemberSchema, OrganizationSchema } from '../../presenters/organization.js';
+
+export const CreateOrganizationBody = z
+  .object({ name: z.string().trim().min(1).max(100) })
+  .strict()
+  .meta({ id: 'CreateOrganizationInput' });
+
+export const OrgPath = z.object({ org_oid: z.string().describe('Organisation id (`org_…`)') });
+export const MemberPath = OrgPath.extend({ user_id: z.string().min(1).max(64) });
+
+export const AddMemberBody = z
+  .object({
+    email: z.email().max(320),
+    role: z.enum(['admin', 'member']),
+  })
+  .strict()
+  .meta({ id: 'AddMemberInput' });
+
+export const OrganizationPage = pageSchema(OrganizationSchema).meta({ id: 'OrganizationPage' });
+export const MemberPage = pageSchema(MemberSchema).meta({ id: 'MemberPage' });

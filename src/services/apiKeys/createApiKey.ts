@@ -1,0 +1,58 @@
+import { withTransaction, type Db } from '../../db/pool.js';
+import { insertApiKey, type ApiKeyRecord } from '../../db/repositories/apiKeys.js';
+import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { generateApiKey, hashApiKey, type KeyMode } from '../../auth/apiKeyFormat.js';
+import { ForbiddenError, InsufficientScopeError } from '../../auth/errors.js';
+import type { Principal } from '../../auth/principal.js';
+import type { Scope } from '../../auth/scopes.js';
+import { newId } from '../../ids.js';
+
+export interface CreateApiKeyProps {
+  db: Db;
+  keyHashSecret: string;
+  principal: Principal;
+  name: string;
+  scopes: Scope[];
+  /** Defaults to the caller's mode. */
+  mode: KeyMode | undefined;
+  requestId: string;
+}
+
+/**
+ * Creates a key for the caller. A key may create keys only within its own scopes and of its own
+ * mode, so no key can mint a wider one. Returns the secret, which is never stored.
+ */
+export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: ApiKeyRecord; key: string }> {
+  const { principal } = props;
+  const mode = props.mode ?? principal.mode;
+  if (principal.type === 'api_key') {
+    if (mode !== principal.mode) {
+      throw new ForbiddenError(`A ${principal.mode} API key can only create ${principal.mode} keys`);
+    }
+    const missing = props.scopes.find((scope) => !principal.scopes.has(scope));
+    if (missing) throw new InsufficientScopeError(missing);
+  }
+  const { key, prefix } = generateApiKey(mode);
+  const record = await withTransaction(props.db, async (tx) => {
+    const created = await insertApiKey(tx, {
+      id: newId('key'),
+      userId: principal.user.id,
+      name: props.name,
+      scopes: [...new Set(props.scopes)],
+      mode,
+      prefix,
+      secretHash: hashApiKey(props.keyHashSecret, key),
+    });
+    await insertAuditEvent(tx, {
+      action: 'api_key.created',
+      ...actorOf(principal),
+      orgId: null,
+      targetType: 'api_key',
+      targetId: created.id,
+      data: { name: created.name, scopes: created.scopes, mode },
+      requestId: props.requestId,
+    });
+    return created;
+  });
+  return { record, key };
+}

@@ -1,0 +1,34 @@
+import { withTransaction, type Db } from '../../db/pool.js';
+import { findApiKeyOfUser, markApiKeyDeleted } from '../../db/repositories/apiKeys.js';
+import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import type { ApiKeyVerifier } from '../../auth/apiKeyVerifier.js';
+import type { Principal } from '../../auth/principal.js';
+import { NotFoundError } from '../../errors.js';
+
+export interface DeleteApiKeyProps {
+  db: Db;
+  apiKeys: ApiKeyVerifier;
+  principal: Principal;
+  keyId: string;
+  requestId: string;
+}
+
+/** Deletes one of the caller's keys; it stops working on every api process at once. */
+export async function deleteApiKey(props: DeleteApiKeyProps): Promise<void> {
+  const { principal } = props;
+  await withTransaction(props.db, async (tx) => {
+    const key = await findApiKeyOfUser(tx, principal.user.id, props.keyId);
+    // Another user's key, or (for a key caller) one of the other mode, looks exactly like a missing one.
+    if (!key || (principal.type === 'api_key' && key.mode !== principal.mode)) throw new NotFoundError('API key not found');
+    await markApiKeyDeleted(tx, key.id);
+    await insertAuditEvent(tx, {
+      action: 'api_key.deleted',
+      ...actorOf(principal),
+      orgId: null,
+      targetType: 'api_key',
+      targetId: key.id,
+      requestId: props.requestId,
+    });
+  });
+  await props.apiKeys.invalidate(props.keyId);
+}

@@ -1,0 +1,37 @@
+import { withTransaction, type Db } from '../../db/pool.js';
+import { markApiKeyRevoked, type ApiKeyRecord } from '../../db/repositories/apiKeys.js';
+import { insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import type { ApiKeyVerifier } from '../../auth/apiKeyVerifier.js';
+
+export interface RevokeApiKeyProps {
+  db: Db;
+  apiKeys: Pick<ApiKeyVerifier, 'invalidate'>;
+  keyId: string;
+  reason: string;
+  sourceUrl: string | null;
+  requestId: string | null;
+}
+
+/**
+ * Revokes an active key (the leak-detection path; there is no opt-out). Idempotent: a key that is
+ * no longer active is left as it is and undefined is returned. The key stays in its owner's list.
+ */
+export async function revokeApiKey(props: RevokeApiKeyProps): Promise<ApiKeyRecord | undefined> {
+  const revoked = await withTransaction(props.db, async (tx) => {
+    const record = await markApiKeyRevoked(tx, { id: props.keyId, reason: props.reason, sourceUrl: props.sourceUrl });
+    if (!record) return undefined;
+    await insertAuditEvent(tx, {
+      action: 'api_key.revoked',
+      actorUserId: null,
+      actorKeyId: null,
+      orgId: null,
+      targetType: 'api_key',
+      targetId: record.id,
+      data: { reason: props.reason, source_url: props.sourceUrl },
+      requestId: props.requestId,
+    });
+    return record;
+  });
+  await props.apiKeys.invalidate(props.keyId);
+  return revoked;
+}

@@ -1,0 +1,31 @@
+import { withTransaction, type Db } from '../../db/pool.js';
+import { insertOrganization, type Organization } from '../../db/repositories/organizations.js';
+import { insertMembership } from '../../db/repositories/memberships.js';
+import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import type { Principal } from '../../auth/principal.js';
+import { newId } from '../../ids.js';
+
+export interface CreateOrganizationProps {
+  db: Db;
+  principal: Principal;
+  name: string;
+  requestId: string;
+}
+
+/** Creates an organisation with the caller as its owner. */
+export async function createOrganization(props: CreateOrganizationProps): Promise<Organization> {
+  return withTransaction(props.db, async (tx) => {
+    const org = await insertOrganization(tx, { id: newId('org'), name: props.name });
+    await insertMembership(tx, { orgId: org.id, userId: props.principal.user.id, role: 'owner' });
+    await insertAuditEvent(tx, {
+      action: 'org.created',
+      ...actorOf(props.principal),
+      orgId: org.id,
+      targetType: 'organization',
+      targetId: org.id,
+      data: { name: org.name },
+      requestId: props.requestId,
+    });
+    return org;
+  });
+}

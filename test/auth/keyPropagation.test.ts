@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+import { bearer, createKey, sessionToken, uniqueEmail } from '../support/actors.js';
+import { readJson, type MessageErrorBody } from '../support/http.js';
+import { revokeApiKey } from '../../src/services/apiKeys/revokeApiKey.js';
+
+// Two api processes of one deployment: same database, same Redis, same hash secret.
+const shared = { KEY_HASH_SECRET: 'propagation-test-secret-0123456789abcdef' };
+let apiA: TestApp;
+let apiB: TestApp;
+let session: string;
+
+beforeAll(async () => {
+  apiA = await startTestApp({ env: shared });
+  apiB = await startTestApp({ env: { ...shared, DATA_DIR: apiA.deps.config.dataDir } });
+  session = await sessionToken(apiA, uniqueEmail('propagation'));
+});
+afterAll(async () => {
+  await apiB?.close();
+  await apiA?.close();
+});
+
+/** Milliseconds until `app` refuses the key, polling every 10 ms, for at most 5 s. */
+async function timeUntilRefused(app: TestApp, key: string, started: number): Promise<{ ms: number; code: string }> {
+  while (Date.now() - started < 5_000) {
+    const res = await app.fetch('/api/v1/me', { headers: bearer(key) });
+    if (res.status === 401) return { ms: Date.now() - started, code: (await readJson<MessageErrorBody>(res)).code };
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return { ms: Infinity, code: 'still accepted' };
+}
+
+describe('deleting or revoking a key reaches every api process', () => {
+  it('a key deleted through one process is refused by the other within 2 seconds', async () => {
+    const created = await createKey(apiA, session, { name: 'spread', scopes: ['keys:read'] });
+    // Both processes have verified (and cached) the key.
+    expect((await apiA.fetch('/api/v1/me', { headers: bearer(created.key) })).status).toBe(200);
+    expect((await apiB.fetch('/api/v1/me', { headers: bearer(created.key) })).status).toBe(200);
+
+    const started = Date.now();
+    const del = await apiA.fetch(`/api/v1/me/api-keys/${created.id}`, { method: 'DELETE', headers: bearer(session) });
+    expect(del.status).toBe(204);
+    const onB = await timeUntilRefused(apiB, created.key, started);
+    console.log(`deleted key refused by the other process after ${onB.ms} ms`);
+    expect(onB.code).toBe('INVALID_TOKEN');
+    expect(onB.ms).toBeLessThan(2_000);
+  });
+
+  it('a revoked key is refused by every process with API_KEY_REVOKED within 2 seconds', async () => {
+    const created = await createKey(apiA, session, { name: 'leak', scopes: ['keys:read'] });
+    expect((await apiB.fetch('/api/v1/me', { headers: bearer(created.key) })).status).toBe(200);
+    const started = Date.now();
+    await revokeApiKey({
+      db: apiA.deps.db,
+      apiKeys: apiA.deps.apiKeys,
+      keyId: created.id,
+      reason: 'leaked',
+      sourceUrl: null,
+      requestId: null,
+    });
+    const onB = await timeUntilRefused(apiB, created.key, started);
+    expect(onB.code).toBe('API_KEY_REVOKED');
+    expect(onB.ms).toBeLessThan(2_000);
+    // Revoking again changes nothing.
+    const again = await revokeApiKey({
+      db: apiA.deps.db,
+      apiKeys: apiA.deps.apiKeys,
+      keyId: created.id,
+      reason: 'other',
+      sourceUrl: null,
+      requestId: null,
+    });
+    expect(again).toBeUndefined();
+  });
+});
