@@ -1,6 +1,7 @@
 import type { Config } from '../src/config.js';
 import type { Db } from '../src/db/pool.js';
 import type { Logger } from '../src/logger.js';
+import { purgeExpiredIdempotencyKeys } from '../src/db/repositories/idempotencyKeys.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
@@ -14,8 +15,13 @@ export interface ActivityDeps {
  * `activities-dependency-injection` pattern). Workflows see only `typeof` this object's type.
  */
 export function createActivities(deps: ActivityDeps) {
-  void deps;
-  return {};
+  return {
+    async purgeExpiredIdempotencyKeys(): Promise<number> {
+      const purged = await purgeExpiredIdempotencyKeys(deps.db);
+      deps.logger.info({ purged }, 'purged expired idempotency keys');
+      return purged;
+    },
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -3,18 +3,20 @@ import type { AppDeps } from './deps.js';
 import type { AppState } from './http/context.js';
 import { requestContext } from './http/requestContext.js';
 import { errorHandler } from './http/errorHandler.js';
-import { buildRouter } from './http/router.js';
+import { buildRouter, type RouterLayers } from './http/router.js';
 import type { RouteSpec } from './http/route.js';
 import { buildRoutes } from './routes/index.js';
 
 export interface CreateAppOptions {
   /** Routes only a test registers (e.g. one that throws), served and documented like any other. */
   extraRoutes?: RouteSpec[];
+  /** Switch layers off (benchmarks measure what they add); on by default. */
+  layers?: RouterLayers;
 }
 
 export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Koa<AppState> {
   const app = new Koa<AppState>();
-  const router = buildRouter(buildRoutes(deps, options.extraRoutes), deps);
+  const router = buildRouter(buildRoutes(deps, options.extraRoutes), deps, options.layers);
   app.use(requestContext(deps.logger));
   app.use(errorHandler());
   app.use(router.routes());

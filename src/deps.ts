@@ -8,6 +8,7 @@ import { loadDevIdentityProvider, type DevIdentityProvider } from './auth/dev/de
 import { resolveKeyHashSecret } from './auth/dev/keyHashSecret.js';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerifier.js';
+import { createRateLimiter, type RateLimiter } from './rateLimit/limiter.js';
 
 /** Everything the api and the worker share, created once per process. */
 export interface AppDeps {
@@ -21,6 +22,7 @@ export interface AppDeps {
   devIdentity: DevIdentityProvider | undefined;
   apiKeys: ApiKeyVerifier;
   verifySession: SessionVerifier;
+  rateLimiter: RateLimiter;
   /** The Redis connection in subscriber mode (pub/sub needs one of its own). */
   subscriber: Redis;
 }
@@ -51,6 +53,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     devIdentity,
     apiKeys,
     verifySession: createSessionVerifier(config, devIdentity),
+    rateLimiter: createRateLimiter({ redis, logger }),
   };
 }
 

@@ -76,6 +76,19 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
+/** 429: the caller's group limit is spent; `Retry-After` says when to come back. */
+export class RateLimitedError extends ApiError {
+  constructor(props: { group: string; perMinute: number; perSecond: number; retryAfterSeconds: number }) {
+    super(
+      429,
+      'RATE_LIMITED',
+      `Rate limit exceeded for ${props.group} requests (${props.perMinute} per minute, ${props.perSecond} per second). ` +
+        `Retry after ${props.retryAfterSeconds} s; retrying sooner lengthens the wait.`,
+      { 'Retry-After': String(props.retryAfterSeconds) },
+    );
+  }
+}
+
 export class InternalError extends ApiError {
   constructor(requestId: string) {
     super(500, 'INTERNAL', `Internal server error. Quote request id ${requestId} when reporting it.`);

@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { listen, type ListeningServer } from './http/listen.js';
 import { createWorker, type RunningWorker } from './worker/worker.js';
 import { ensureSearchAttributes } from './temporal/client.js';
+import { ensureSchedules } from './temporal/schedules.js';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -64,6 +65,8 @@ export async function startService({ config, logger, role, workflowBundle, extra
   try {
     if (role !== 'api') {
       await registerSearchAttributes(deps);
+      const schedules = await ensureSchedules(deps.temporal.client, config);
+      logger.info({ schedules }, 'Temporal schedules in place');
       worker = await createWorker(deps, workflowBundle);
       workerRun = worker.worker.run();
       workerRun.catch((err: unknown) => {

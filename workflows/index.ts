@@ -2,8 +2,5 @@
  * Every workflow the worker runs is exported from here; the worker bundles this file.
  * Workflow code is deterministic: no Node built-ins, no I/O, only `@temporalio/workflow` and
  * types from `activities/` (enforced by ESLint). Side effects live in `activities/`.
- *
- * Registration, transfer, renewal and leaked-key revocation workflows are added by the issues
- * that build those capabilities.
  */
-export {};
+export { purgeIdempotencyKeysWorkflow } from './maintenance.js';

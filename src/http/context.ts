@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { Principal } from '../auth/principal.js';
 import type { Organization } from '../db/repositories/organizations.js';
 import type { OrgRole } from '../db/repositories/memberships.js';
+import type { IdempotencyIdentity } from '../db/repositories/idempotencyKeys.js';
 
 /** What every request carries through the middleware chain. Later layers add to it. */
 export interface AppState {
@@ -16,6 +17,11 @@ export interface AppState {
   auth?: Principal;
   /** The organisation of an `/orgs/{org_oid}/…` path and the caller's role in it. */
   org?: { org: Organization; role: OrgRole };
+  /**
+   * The request's Idempotency-Key, per (user, mode). Handlers that start durable work derive its id
+   * from this, so a retry after a crash finds the work instead of repeating it.
+   */
+  idempotency?: IdempotencyIdentity;
 }
 
 export type AppContext = RouterContext<AppState>;

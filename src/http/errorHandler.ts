@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import { ApiError, InternalError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from '../errors.js';
 import { apiErrorFromPg } from '../db/pgErrors.js';
 import type { AppState } from './context.js';
@@ -30,6 +30,21 @@ function unmatchedRoute(status: number, allow: string): ApiError | undefined {
   return undefined;
 }
 
+/** Anything thrown, as the ApiError it is rendered as. */
+export function toApiError(err: unknown, requestId: string): ApiError {
+  return err instanceof ApiError ? err : (apiErrorFromPg(err) ?? fromHttpError(err) ?? new InternalError(requestId));
+}
+
+/** Writes an error into the response in the spec's `{detail, code}` body; logs server faults. */
+export function renderError(ctx: ParameterizedContext<AppState>, err: unknown): ApiError {
+  const apiError = toApiError(err, ctx.state.requestId);
+  if (apiError.status >= 500) ctx.state.log.error({ err }, 'request failed');
+  ctx.status = apiError.status;
+  ctx.set(apiError.headers);
+  ctx.body = apiError.toBody();
+  return apiError;
+}
+
 /** The one place that turns anything thrown into the spec's `{detail, code}` body. */
 export function errorHandler(): Middleware<AppState> {
   return async (ctx, next) => {
@@ -40,12 +55,7 @@ export function errorHandler(): Middleware<AppState> {
         if (unmatched) throw unmatched;
       }
     } catch (err) {
-      const apiError =
-        err instanceof ApiError ? err : (apiErrorFromPg(err) ?? fromHttpError(err) ?? new InternalError(ctx.state.requestId));
-      if (apiError.status >= 500) ctx.state.log.error({ err }, 'request failed');
-      ctx.status = apiError.status;
-      ctx.set(apiError.headers);
-      ctx.body = apiError.toBody();
+      renderError(ctx, err);
     }
   };
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AppContext } from './context.js';
 import type { Scope } from '../auth/scopes.js';
 import type { OrgRole } from '../db/repositories/memberships.js';
+import type { RateLimitGroup } from '../rateLimit/groups.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -47,6 +48,8 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas> {
    * Paths under `/api/v1/orgs/{org_oid}` also need membership of that organisation.
    */
   scope: Scope | 'any' | 'public';
+  /** The rate-limit pool it counts against; default `read` for GET, `write` otherwise. */
+  rateLimitGroup?: RateLimitGroup;
   /** Organisation roles allowed, for org paths reserved to some roles. */
   roles?: readonly OrgRole[];
   request?: R;
@@ -60,6 +63,10 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas> {
 /** Identity function that lets TypeScript infer the input types of a route's handler. */
 export function defineRoute<R extends RequestSchemas>(spec: RouteSpec<R>): RouteSpec {
   return spec;
+}
+
+export function rateLimitGroupOf(route: Pick<RouteSpec, 'method' | 'rateLimitGroup'>): RateLimitGroup {
+  return route.rateLimitGroup ?? (route.method === 'get' ? 'read' : 'write');
 }
 
 /** `/orgs/{org_oid}` → `/orgs/:org_oid` */

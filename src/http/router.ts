@@ -5,8 +5,10 @@ import { authenticate } from '../auth/authenticate.js';
 import { requireOrgMember, requireScope } from '../auth/authorize.js';
 import type { AppState } from './context.js';
 import { jsonBody } from './jsonBody.js';
-import { koaPath, type RouteSpec } from './route.js';
+import { koaPath, rateLimitGroupOf, type RouteSpec } from './route.js';
 import { validate, type InputState } from './validate.js';
+import { idempotency } from './idempotency.js';
+import { rateLimitMiddleware } from './rateLimit.js';
 
 const NO_INPUT = { path: undefined, query: undefined, header: undefined, body: undefined };
 
@@ -14,13 +16,27 @@ export function isOrgPath(path: string): boolean {
   return path.startsWith('/api/v1/orgs/{org_oid}');
 }
 
-/** The middleware chain of one route, in order: who, what scope, which org, body, validation, handler. */
-function routeChain(route: RouteSpec, deps: AppDeps): RouterMiddleware<AppState>[] {
-  const chain: RouterMiddleware<AppState>[] = [];
-  if (route.scope !== 'public') chain.push(authenticate(deps));
+/** Layers a test or benchmark may switch off to measure what they cost. */
+export interface RouterLayers {
+  rateLimit: boolean;
+  idempotency: boolean;
+}
+
+type Layer = RouterMiddleware<AppState>;
+
+/**
+ * The middleware chain of one route, in order: who, how often, what scope, which org, body,
+ * idempotency, validation, handler. Every route gets the layers its declaration implies.
+ */
+function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit: ReturnType<typeof rateLimitMiddleware>): Layer[] {
+  const chain: Layer[] = [];
+  const authenticated = route.scope !== 'public';
+  if (authenticated) chain.push(authenticate(deps));
+  if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));
   if (route.scope !== 'public' && route.scope !== 'any') chain.push(requireScope(route.scope));
   if (isOrgPath(route.path)) chain.push(requireOrgMember(deps.db, route.roles));
   if (route.request?.body) chain.push(jsonBody());
+  if (authenticated && layers.idempotency && route.method !== 'get') chain.push(idempotency(deps));
   if (route.request) chain.push(validate(route.request));
   chain.push(async (ctx) => {
     await route.handler(ctx, (ctx.state as InputState).input ?? NO_INPUT);
@@ -28,10 +44,15 @@ function routeChain(route: RouteSpec, deps: AppDeps): RouterMiddleware<AppState>
   return chain;
 }
 
-export function buildRouter(routes: RouteSpec[], deps: AppDeps): Router<AppState> {
+export function buildRouter(
+  routes: RouteSpec[],
+  deps: AppDeps,
+  layers: RouterLayers = { rateLimit: true, idempotency: true },
+): Router<AppState> {
   const router = new Router<AppState>();
+  const limit = rateLimitMiddleware(deps);
   for (const route of routes) {
-    router.register(koaPath(route.path), [route.method.toUpperCase()], routeChain(route, deps));
+    router.register(koaPath(route.path), [route.method.toUpperCase()], routeChain(route, deps, layers, limit));
   }
   return router;
 }

@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import type { RouteSpec, ResponseSpec } from '../http/route.js';
+import { z } from 'zod';
+import { rateLimitGroupOf, type RouteSpec, type ResponseSpec } from '../http/route.js';
 import { isOrgPath } from '../http/router.js';
 import { ErrorSchema } from './errorSchemas.js';
 
@@ -9,10 +10,26 @@ function errorResponse(description: string): ResponseConfig {
   return { description, content: { 'application/json': { schema: ErrorSchema } } };
 }
 
-function successResponse(spec: ResponseSpec): ResponseConfig {
+const RateLimitHeaders = z.object({
+  'X-RateLimit-Limit': z.number().int().describe('Per-minute limit of the route’s group, after the plan multiplier'),
+  'X-RateLimit-Remaining': z.number().int().describe('Requests left in the current minute window'),
+  'X-RateLimit-Reset': z.number().int().describe('Unix time at which the window resets'),
+});
+
+const IdempotencyKeyHeader = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe('1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer.'),
+});
+
+function successResponse(spec: ResponseSpec, rateLimited: boolean): ResponseConfig {
+  const headers = spec.headers && rateLimited ? spec.headers.extend(RateLimitHeaders.shape) : (spec.headers ?? (rateLimited ? RateLimitHeaders : undefined));
   return {
     description: spec.description,
-    ...(spec.headers ? { headers: spec.headers } : {}),
+    ...(headers ? { headers } : {}),
     ...(spec.schema ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema } } } : {}),
   };
 }
@@ -32,6 +49,15 @@ function standardErrors(route: RouteSpec): Record<string, ResponseConfig> {
       ...(route.roles ? [`the caller's role is not ${route.roles.join(' or ')} (\`FORBIDDEN\`)`] : []),
     ];
     if (reasons.length > 0) errors['403'] = errorResponse(`Forbidden: ${reasons.join('; ')}`);
+    errors['429'] = {
+      ...errorResponse(`Rate limit of the \`${rateLimitGroupOf(route)}\` group exceeded (\`RATE_LIMITED\`); wait \`Retry-After\` seconds`),
+      headers: RateLimitHeaders.extend({ 'Retry-After': z.number().int().describe('Seconds to wait') }),
+    };
+    if (route.method !== 'get') {
+      errors['409'] = errorResponse(
+        'Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`)',
+      );
+    }
   }
   if (request.body) {
     errors['400'] = errorResponse('The body is not valid JSON, or not sent as `application/json`');
@@ -56,7 +82,12 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string): o
   for (const route of routes.filter((r) => !r.hidden)) {
     const request = route.request ?? {};
     const responses: Record<string, ResponseConfig> = standardErrors(route);
-    for (const [status, spec] of Object.entries(route.responses)) responses[status] = successResponse(spec);
+    const authenticated = route.scope !== 'public';
+    for (const [status, spec] of Object.entries(route.responses)) responses[status] = successResponse(spec, authenticated);
+    const header =
+      authenticated && route.method !== 'get'
+        ? (request.header?.extend(IdempotencyKeyHeader.shape) ?? IdempotencyKeyHeader)
+        : request.header;
     registry.registerPath({
       method: route.method,
       path: route.path,
@@ -72,11 +103,16 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string): o
       tags: route.tags,
       ...(route.scope === 'public'
         ? { security: [] }
-        : { security: [{ bearerAuth: [] }], 'x-required-scope': route.scope, ...(route.roles ? { 'x-required-roles': route.roles } : {}) }),
+        : {
+            security: [{ bearerAuth: [] }],
+            'x-required-scope': route.scope,
+            'x-rate-limit-group': rateLimitGroupOf(route),
+            ...(route.roles ? { 'x-required-roles': route.roles } : {}),
+          }),
       request: {
         ...(request.path ? { params: request.path } : {}),
         ...(request.query ? { query: request.query } : {}),
-        ...(request.header ? { headers: request.header } : {}),
+        ...(header ? { headers: header } : {}),
         ...(request.body ? { body: { required: true, content: { 'application/json': { schema: request.body } } } } : {}),
       },
       responses,

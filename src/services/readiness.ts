@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps.js';
 import { taskQueueHasPollers } from '../temporal/client.js';
 
-export type CheckName = 'postgres' | 'redis' | 'temporal' | 'worker';
+export type CheckName = 'postgres' | 'redis' | 'temporal' | 'worker' | 'rate_limiter';
 /** `ok`, or why the dependency is not usable. */
 export type CheckResult = string;
 
@@ -14,7 +14,7 @@ function withTimeout<T>(work: Promise<T>, name: string): Promise<T> {
   });
 }
 
-type Deps = Pick<AppDeps, 'db' | 'redis' | 'temporal' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'redis' | 'temporal' | 'config' | 'rateLimiter'>;
 
 const CHECKS: Record<CheckName, (deps: Deps) => Promise<void>> = {
   postgres: async ({ db }) => {
@@ -32,6 +32,11 @@ const CHECKS: Record<CheckName, (deps: Deps) => Promise<void>> = {
       throw new Error(`no worker is polling task queue "${config.temporal.taskQueue}"`);
     }
   },
+  // Requests are still served while Redis is away, limited per process in memory; say so.
+  rate_limiter: ({ rateLimiter }) =>
+    rateLimiter.degraded()
+      ? Promise.reject(new Error('degraded: Redis unreachable, limits enforced per process in memory'))
+      : Promise.resolve(),
 };
 
 /** Runs every dependency check in parallel, each bounded by a timeout. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
 import { bearer, createKey, jsonHeaders, sessionToken, uniqueEmail } from '../../../test/support/actors.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../../../test/support/http.js';
@@ -13,10 +13,15 @@ interface KeyList {
 const logLines: string[] = [];
 let app: TestApp;
 let session: string;
+let ownerEmail: string;
 
 beforeAll(async () => {
   app = await startTestApp({ env: { LOG_LEVEL: 'debug' }, logDestination: { write: (line) => logLines.push(line) } });
-  session = await sessionToken(app, uniqueEmail('keys'));
+  ownerEmail = uniqueEmail('keys');
+});
+// A new session per test (same user): each session has its own rate-limit pool.
+beforeEach(async () => {
+  session = await sessionToken(app, ownerEmail);
 });
 afterAll(async () => app?.close());
 

@@ -21,7 +21,7 @@ describe('health endpoints', () => {
       .toBe(200);
     expect(await (await app.fetch('/readyz')).json()).toEqual({
       status: 'ready',
-      checks: { postgres: 'ok', redis: 'ok', temporal: 'ok', worker: 'ok' },
+      checks: { postgres: 'ok', redis: 'ok', temporal: 'ok', worker: 'ok', rate_limiter: 'ok' },
     });
   });
 });
@@ -43,6 +43,7 @@ describe('readiness with a dependency down', () => {
     expect(body.detail).toMatch(/worker \(no worker is polling task queue/);
     expect(body.checks).toMatchObject({ postgres: 'ok', temporal: 'ok' });
     expect(body.checks.redis).not.toBe('ok');
+    expect(body.checks.rate_limiter).toMatch(/^degraded: /);
     expect((await app.fetch('/healthz')).status).toBe(200);
   });
 

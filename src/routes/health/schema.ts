@@ -7,7 +7,13 @@ const CheckResultSchema = z.string().describe('`ok`, or why the dependency is no
 export const ReadinessSchema = z
   .object({
     status: z.enum(['ready', 'not_ready']),
-    checks: z.object({ postgres: CheckResultSchema, redis: CheckResultSchema, temporal: CheckResultSchema, worker: CheckResultSchema }),
+    checks: z.object({
+      postgres: CheckResultSchema,
+      redis: CheckResultSchema,
+      temporal: CheckResultSchema,
+      worker: CheckResultSchema,
+      rate_limiter: CheckResultSchema,
+    }),
   })
   .meta({ id: 'Readiness' });
 

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import type { RouterMiddleware } from '@koa/router';
+import type { Db } from '../db/pool.js';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  type IdempotencyIdentity,
+} from '../db/repositories/idempotencyKeys.js';
+import { requirePrincipal } from '../auth/authorize.js';
+import { ConflictError, ValidationError } from '../errors.js';
+import type { AppState } from './context.js';
+import { renderError } from './errorHandler.js';
+import { openResponseBody, sealResponseBody } from './idempotencyCrypto.js';
+
+const KEY_FORMAT = /^[\x20-\x7E]{1,255}$/;
+/** How long an unfinished request holds its key before a retry may take over (a crash, a kill). */
+const LEASE_SECONDS = 60;
+const REPLAYED_HEADERS = ['location', 'etag'];
+
+/** Answers worth replaying: everything but server faults, auth failures and rate limiting. */
+function storable(status: number): boolean {
+  return status < 500 && status !== 401 && status !== 403 && status !== 429;
+}
+
+/** JSON with sorted keys, so the same body sent with its fields in another order is the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? '';
+}
+
+function requestHash(method: string, url: string, body: unknown): Buffer {
+  return createHash('sha256').update(`${method} ${url}\n${canonicalJson(body)}`).digest();
+}
+
+/**
+ * `Idempotency-Key` on POST, PATCH and DELETE: the same key and request within 24 hours replays the
+ * stored answer (`Idempotent-Replayed: true`) without repeating the action; the same key with another
+ * request is 409 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE.
+ */
+export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMiddleware<AppState> {
+  return async (ctx, next) => {
+    const key = ctx.get('idempotency-key');
+    if (!ctx.req.headers['idempotency-key']) {
+      await next();
+      return;
+    }
+    if (!KEY_FORMAT.test(key)) {
+      throw new ValidationError([
+        { loc: ['header', 'idempotency-key'], msg: 'Must be 1 to 255 printable ASCII characters', type: 'idempotency_key_invalid' },
+      ]);
+    }
+    const principal = requirePrincipal(ctx.state);
+    const identity: IdempotencyIdentity = { userId: principal.user.id, livemode: principal.livemode, key };
+    const hash = requestHash(ctx.method, ctx.url, ctx.state.body);
+    const claim = await claimIdempotencyKey(deps.db, {
+      ...identity,
+      requestHash: hash,
+      method: ctx.method,
+      path: ctx.path,
+      leaseSeconds: LEASE_SECONDS,
+    });
+
+    if (!claim.claimed) {
+      const { existing } = claim;
+      if (!existing.requestHash.equals(hash)) {
+        throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
+      }
+      if (existing.state === 'in_flight' || existing.responseStatus === null) {
+        throw new ConflictError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry shortly');
+      }
+      const body = existing.responseBody ? openResponseBody(deps.keyHashSecret, identity, existing.responseBody) : Buffer.alloc(0);
+      ctx.status = existing.responseStatus;
+      ctx.set(existing.responseHeaders ?? {});
+      ctx.set('Idempotent-Replayed', 'true');
+      if (body.length > 0) ctx.body = JSON.parse(body.toString('utf8')) as unknown;
+      return;
+    }
+
+    ctx.state.idempotency = identity;
+    try {
+      await next();
+    } catch (err) {
+      const rendered = renderError(ctx, err);
+      if (!storable(rendered.status)) {
+        await releaseIdempotencyKey(deps.db, identity);
+        return;
+      }
+    }
+    if (!storable(ctx.status)) {
+      await releaseIdempotencyKey(deps.db, identity);
+      return;
+    }
+    const headers = Object.fromEntries(
+      REPLAYED_HEADERS.flatMap((name) => (ctx.response.get(name) ? [[name, ctx.response.get(name)]] : [])),
+    );
+    const plaintext = Buffer.from(ctx.body == null ? '' : JSON.stringify(ctx.body), 'utf8');
+    await completeIdempotencyKey(deps.db, identity, {
+      status: ctx.status,
+      headers,
+      body: sealResponseBody(deps.keyHashSecret, identity, plaintext),
+    });
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Rate-limit groups and plans (interface "Limits" → Rate limits; contract section 6).
+ * `availability`: single availability and search; `bulk`: bulk availability (its own pool);
+ * `read`: other GETs; `write`: POST, PATCH, DELETE.
+ */
+export type RateLimitGroup = 'availability' | 'read' | 'write' | 'bulk';
+import type { Plan } from '../db/repositories/organizations.js';
+
+export type { Plan };
+
+export interface GroupLimits {
+  /** Requests allowed per fixed minute window; what `X-RateLimit-Limit` reports. */
+  perMinute: number;
+  /** Requests allowed per fixed one-second window (the burst). */
+  perSecond: number;
+}
+
+export const RATE_LIMIT_GROUPS: Readonly<Record<RateLimitGroup, GroupLimits>> = {
+  availability: { perMinute: 600, perSecond: 60 },
+  read: { perMinute: 300, perSecond: 30 },
+  write: { perMinute: 60, perSecond: 10 },
+  bulk: { perMinute: 10, perSecond: 2 },
+};
+
+/** The plan scales both the per-minute limit and the burst. */
+export const PLAN_MULTIPLIERS: Readonly<Record<Plan, number>> = { free: 1, pro: 5, enterprise: 20 };
+
+/** No block, however widened by early retries, lasts longer than this (contract: 15 minutes). */
+export const MAX_BLOCK_SECONDS = 900;
+
+/** Ceiling on the stored back-off multiplier; 1024 × a 1 s base already exceeds MAX_BLOCK_SECONDS. */
+export const MAX_BACKOFF_MULTIPLIER = 1024;
+
+export function limitsFor(group: RateLimitGroup, plan: Plan): GroupLimits {
+  const base = RATE_LIMIT_GROUPS[group];
+  const factor = PLAN_MULTIPLIERS[plan];
+  return { perMinute: base.perMinute * factor, perSecond: base.perSecond * factor };
+}

@@ -1,0 +1,54 @@
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import type { Config } from '../config.js';
+
+export const IDEMPOTENCY_PURGE_SCHEDULE = 'idempotency-purge';
+
+interface ScheduleDefinition {
+  scheduleId: string;
+  every: string;
+  workflowType: string;
+  workflowId: string;
+  memo: string;
+}
+
+function definitions(): ScheduleDefinition[] {
+  return [
+    {
+      scheduleId: IDEMPOTENCY_PURGE_SCHEDULE,
+      every: '1h',
+      workflowType: 'purgeIdempotencyKeysWorkflow',
+      workflowId: 'idempotency-purge',
+      memo: 'Deletes Idempotency-Key records older than 24 hours',
+    },
+  ];
+}
+
+/**
+ * Creates the schedules, or brings existing ones up to date, so a worker restart is idempotent.
+ * Overlap SKIP: a run still going when the next is due means the next is skipped.
+ */
+export async function ensureSchedules(client: Client, config: Config): Promise<string[]> {
+  const ensured: string[] = [];
+  for (const def of definitions()) {
+    const options = {
+      spec: { intervals: [{ every: def.every }] },
+      action: {
+        type: 'startWorkflow' as const,
+        workflowType: def.workflowType,
+        workflowId: def.workflowId,
+        taskQueue: config.temporal.taskQueue,
+        args: [],
+      },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      memo: { description: def.memo },
+    };
+    try {
+      await client.schedule.create({ scheduleId: def.scheduleId, ...options });
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      await client.schedule.getHandle(def.scheduleId).update((previous) => ({ ...previous, ...options }));
+    }
+    ensured.push(def.scheduleId);
+  }
+  return ensured;
+}

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineRoute } from '../../src/http/route.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+import { bearer, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
+import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
+import { openResponseBody } from '../../src/http/idempotencyCrypto.js';
+
+let failuresLeft = 0;
+let flakyCalls = 0;
+const flakyRoute = defineRoute({
+  method: 'post',
+  path: '/test/flaky',
+  operationId: 'testFlaky',
+  summary: 'Fails with a server fault while failuresLeft > 0',
+  tags: ['test'],
+  scope: 'any',
+  responses: { 201: { description: 'Done' } },
+  handler: (ctx) => {
+    flakyCalls += 1;
+    if (failuresLeft > 0) {
+      failuresLeft -= 1;
+      throw new Error('transient fault');
+    }
+    ctx.status = 201;
+    ctx.body = { call: flakyCalls };
+  },
+});
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ extraRoutes: [flakyRoute] });
+});
+afterAll(async () => app?.close());
+
+const createKeyWith = (token: string, idempotencyKey: string, body: unknown) =>
+  app.fetch('/api/v1/me/api-keys', {
+    method: 'POST',
+    headers: { ...jsonHeaders(token), 'idempotency-key': idempotencyKey },
+    body: JSON.stringify(body),
+  });
+
+async function keysNamed(token: string, name: string): Promise<string[]> {
+  const list = await readJson<{ data: { id: string; name: string }[] }>(
+    await app.fetch('/api/v1/me/api-keys?limit=100', { headers: bearer(token) }),
+  );
+  return list.data.filter((k) => k.name === name).map((k) => k.id);
+}
+
+describe('Idempotency-Key', () => {
+  it('replays the same answer, secret included, without creating a second key', async () => {
+    const token = await sessionToken(app, uniqueEmail('idem'));
+    const first = await createKeyWith(token, 'create-ci-key-1', { name: 'ci', scopes: ['dns:write'] });
+    const second = await createKeyWith(token, 'create-ci-key-1', { scopes: ['dns:write'], name: 'ci' });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    const [a, b] = [await readJson<{ id: string; key: string }>(first), await readJson<{ id: string; key: string }>(second)];
+    expect(b).toEqual(a);
+    expect(await keysNamed(token, 'ci')).toEqual([a.id]);
+  });
+
+  it('stores the answer encrypted: the row holds no secret, and only that caller and key can read it', async () => {
+    const token = await sessionToken(app, uniqueEmail('sealed'));
+    const created = await readJson<{ key: string }>(await createKeyWith(token, 'sealed-1', { name: 'sealed', scopes: ['dns:read'] }));
+    const { rows } = await app.deps.db.query<{ response_body: Buffer; user_id: string; livemode: boolean }>(
+      `SELECT response_body, user_id, livemode FROM idempotency_keys WHERE key = 'sealed-1'`,
+    );
+    expect(rows).toHaveLength(1);
+    const row = rows[0]!;
+    expect(row.response_body.toString('latin1')).not.toContain(created.key.slice(9, 20));
+    expect(row.response_body.toString('base64')).not.toContain(Buffer.from(created.key).toString('base64').slice(4, 20));
+    const identity = { userId: row.user_id, livemode: row.livemode, key: 'sealed-1' };
+    expect(openResponseBody(app.deps.keyHashSecret, identity, row.response_body).toString()).toContain(created.key);
+    expect(() => openResponseBody(app.deps.keyHashSecret, { ...identity, key: 'sealed-2' }, row.response_body)).toThrow();
+
+    const stranger = await sessionToken(app, uniqueEmail('stranger'));
+    const theirs = await readJson<{ key: string }>(await createKeyWith(stranger, 'sealed-1', { name: 'sealed', scopes: ['dns:read'] }));
+    expect(theirs.key).not.toBe(created.key);
+  });
+
+  it('answers the same key with a different request with 409 IDEMPOTENCY_KEY_REUSED', async () => {
+    const token = await sessionToken(app, uniqueEmail('reuse'));
+    expect((await createKeyWith(token, 'reuse-1', { name: 'one', scopes: ['dns:read'] })).status).toBe(201);
+    const other = await createKeyWith(token, 'reuse-1', { name: 'two', scopes: ['dns:read'] });
+    expect(other.status).toBe(409);
+    expect((await readJson<MessageErrorBody>(other)).code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const otherPath = await app.fetch('/api/v1/orgs', {
+      method: 'POST',
+      headers: { ...jsonHeaders(token), 'idempotency-key': 'reuse-1' },
+      body: JSON.stringify({ name: 'one', scopes: ['dns:read'] }),
+    });
+    expect(otherPath.status).toBe(409);
+  });
+
+  it('lets 20 concurrent identical requests create exactly one key', async () => {
+    const email = uniqueEmail('race');
+    const tokens = await Promise.all(Array.from({ length: 4 }, () => sessionToken(app, email)));
+    // Sessions of one user share the key space; spreading the requests keeps the burst limit out of the way.
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => createKeyWith(tokens[i % 4]!, 'race-1', { name: 'race', scopes: ['dns:read'] })),
+    );
+    const statuses = responses.map((r) => r.status);
+    const created = statuses.filter((s) => s === 201).length;
+    const inUse = await Promise.all(
+      responses.filter((r) => r.status === 409).map(async (r) => (await readJson<MessageErrorBody>(r)).code),
+    );
+    const limited = statuses.filter((s) => s === 429).length;
+    expect(limited).toBe(0);
+    expect(created + inUse.length).toBe(20);
+    expect(created).toBeGreaterThanOrEqual(1);
+    expect(new Set(inUse)).toEqual(inUse.length ? new Set(['IDEMPOTENCY_KEY_IN_USE']) : new Set());
+    expect(await keysNamed(tokens[0]!, 'race')).toHaveLength(1);
+  });
+
+  it('lets an expired key be used again', async () => {
+    const token = await sessionToken(app, uniqueEmail('expired'));
+    const first = await readJson<{ id: string }>(await createKeyWith(token, 'daily', { name: 'daily', scopes: ['dns:read'] }));
+    await app.deps.db.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = 'daily'`);
+    const again = await createKeyWith(token, 'daily', { name: 'daily', scopes: ['dns:read'] });
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    const second = await readJson<{ id: string }>(again);
+    expect(second.id).not.toBe(first.id);
+    expect((await keysNamed(token, 'daily')).sort()).toEqual([first.id, second.id].sort());
+  });
+
+  it('does not store server faults, so the retry runs the action', async () => {
+    const token = await sessionToken(app, uniqueEmail('fault'));
+    failuresLeft = 1;
+    const headers = { ...bearer(token), 'idempotency-key': 'flaky-1' };
+    expect((await app.fetch('/test/flaky', { method: 'POST', headers })).status).toBe(500);
+    const retry = await app.fetch('/test/flaky', { method: 'POST', headers });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    const replay = await app.fetch('/test/flaky', { method: 'POST', headers });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(await retry.json());
+  });
+
+  it('stores and replays client errors such as 422', async () => {
+    const token = await sessionToken(app, uniqueEmail('invalid'));
+    const first = await createKeyWith(token, 'bad-body', { name: '', scopes: [] });
+    expect(first.status).toBe(422);
+    const second = await createKeyWith(token, 'bad-body', { name: '', scopes: [] });
+    expect(second.status).toBe(422);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await second.json()).toEqual(await first.json());
+  });
+
+  it('validates the header: 1 to 255 printable ASCII characters', async () => {
+    const token = await sessionToken(app, uniqueEmail('header'));
+    for (const bad of ['x'.repeat(256), 'tab\there']) {
+      const res = await createKeyWith(token, bad, { name: 'h', scopes: ['dns:read'] });
+      expect(res.status).toBe(422);
+      expect((await readJson<FieldErrorBody>(res)).detail).toEqual([
+        { loc: ['header', 'idempotency-key'], msg: expect.any(String), type: 'idempotency_key_invalid' },
+      ]);
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineRoute } from '../../src/http/route.js';
+import { CLOSED_PORT_URL, startTestApp, type TestApp } from '../support/testApp.js';
+import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
+import { readJson, type MessageErrorBody } from '../support/http.js';
+
+const groupRoute = (group: 'bulk' | 'availability') =>
+  defineRoute({
+    method: 'post',
+    path: `/test/${group}`,
+    operationId: `test${group}`,
+    summary: `Counts against the ${group} group`,
+    tags: ['test'],
+    scope: 'domains:read',
+    rateLimitGroup: group,
+    responses: { 200: { description: 'OK' } },
+    handler: (ctx) => {
+      ctx.body = { ok: true };
+    },
+  });
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ extraRoutes: [groupRoute('bulk'), groupRoute('availability')] });
+});
+afterAll(async () => app?.close());
+
+/** Burst windows are aligned to the clock's seconds: start a burst early in one, so it stays inside it. */
+async function startOfSecond(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+}
+
+const createOrgRequest = (token: string) =>
+  app.fetch('/api/v1/orgs', { method: 'POST', headers: jsonHeaders(token), body: '{"name":"Burst"}' });
+
+describe('rate limits', () => {
+  it('puts the limit headers on every authenticated response, counting down, resetting in the future', async () => {
+    const token = await sessionToken(app, uniqueEmail('headers'));
+    const first = await app.fetch('/api/v1/me', { headers: bearer(token) });
+    const second = await app.fetch('/api/v1/me', { headers: bearer(token) });
+    expect(first.headers.get('x-ratelimit-limit')).toBe('300');
+    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+    const reset = Number(second.headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+    const notFound = await app.fetch('/api/v1/orgs/org_nope', { headers: bearer(token) });
+    expect(notFound.status).toBe(403);
+    expect(notFound.headers.get('x-ratelimit-remaining')).not.toBeNull();
+  });
+
+  it('refuses the write burst past 10 per second with 429, RATE_LIMITED and an integer Retry-After', async () => {
+    const token = await sessionToken(app, uniqueEmail('burst'));
+    await startOfSecond();
+    const responses = await Promise.all(Array.from({ length: 15 }, () => createOrgRequest(token)));
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    const refused = responses.find((r) => r.status === 429)!;
+    expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    const body = await readJson<MessageErrorBody>(refused);
+    expect(body.code).toBe('RATE_LIMITED');
+    expect(body.detail).toContain('60 per minute, 10 per second');
+  });
+
+  it('widens the block when the caller retries before Retry-After, and lets it back in after waiting', async () => {
+    const token = await sessionToken(app, uniqueEmail('eager'));
+    await startOfSecond();
+    await Promise.all(Array.from({ length: 10 }, () => createOrgRequest(token)));
+    const firstBlock = await createOrgRequest(token);
+    expect(firstBlock.status).toBe(429);
+    const first = Number(firstBlock.headers.get('retry-after'));
+    expect((await createOrgRequest(token)).status).toBe(429); // too early: the next block doubles
+    await new Promise((resolve) => setTimeout(resolve, first * 1000 + 100));
+    expect((await createOrgRequest(token)).status).toBe(201);
+    await startOfSecond();
+    await Promise.all(Array.from({ length: 10 }, () => createOrgRequest(token)));
+    const secondBlock = await createOrgRequest(token);
+    expect(secondBlock.status).toBe(429);
+    expect(Number(secondBlock.headers.get('retry-after'))).toBeGreaterThanOrEqual(2 * first);
+  });
+
+  it('keeps bulk in its own pool: exhausting it leaves single availability untouched', async () => {
+    const token = await sessionToken(app, uniqueEmail('bulk'));
+    await startOfSecond();
+    const bulk = await Promise.all(Array.from({ length: 3 }, () => app.fetch('/test/bulk', { method: 'POST', headers: bearer(token) })));
+    expect(bulk.map((r) => r.status).sort()).toEqual([200, 200, 429]);
+    expect(bulk[0]!.headers.get('x-ratelimit-limit')).toBe('10');
+    const single = await app.fetch('/test/availability', { method: 'POST', headers: bearer(token) });
+    expect(single.status).toBe(200);
+    expect(single.headers.get('x-ratelimit-limit')).toBe('600');
+  });
+
+  it('counts two API keys of one user apart', async () => {
+    const session = await sessionToken(app, uniqueEmail('twokeys'));
+    const keyA = await createKey(app, session, { name: 'a', scopes: ['orgs:write'] });
+    const keyB = await createKey(app, session, { name: 'b', scopes: ['orgs:write'] });
+    await startOfSecond();
+    const withA = await Promise.all(Array.from({ length: 11 }, () => createOrgRequest(keyA.key)));
+    expect(withA.filter((r) => r.status === 429)).toHaveLength(1);
+    expect((await createOrgRequest(keyB.key)).status).toBe(201);
+  });
+
+  it("scales limits by the organisation's plan on its paths", async () => {
+    const token = await sessionToken(app, uniqueEmail('pro'));
+    const org = await createOrg(app, token);
+    await app.deps.db.query(`UPDATE organizations SET plan = 'pro' WHERE id = $1`, [org.id]);
+    const res = await app.fetch(`/api/v1/orgs/${org.id}`, { headers: bearer(await sessionToken(app, uniqueEmail('other'))) });
+    expect(res.headers.get('x-ratelimit-limit')).toBe('1500');
+  });
+});
+
+describe('rate limits with Redis unreachable', () => {
+  it('keeps serving with the in-process limiter and says so in /readyz', async () => {
+    const degraded = await startTestApp({ env: { REDIS_URL: CLOSED_PORT_URL } });
+    try {
+      const token = await sessionToken(degraded, uniqueEmail('noredis'));
+      const res = await degraded.fetch('/api/v1/me', { headers: bearer(token) });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('300');
+      await startOfSecond();
+      const burst = await Promise.all(
+        Array.from({ length: 11 }, () =>
+          degraded.fetch('/api/v1/orgs', { method: 'POST', headers: jsonHeaders(token), body: '{"name":"x"}' }),
+        ),
+      );
+      expect(burst.map((r) => r.status).filter((s) => s === 429)).toHaveLength(1);
+      const ready = await readJson<{ checks: Record<string, string> }>(await degraded.fetch('/readyz'));
+      expect(ready.checks.rate_limiter).toMatch(/^degraded/);
+    } finally {
+      await degraded.close();
+    }
+  });
+});

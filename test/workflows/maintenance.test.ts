@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
+import { sessionToken, uniqueEmail } from '../support/actors.js';
+import { ensureSchedules, IDEMPOTENCY_PURGE_SCHEDULE } from '../../src/temporal/schedules.js';
+import { randomBase62 } from '../../src/ids.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ worker: true });
+});
+afterAll(async () => app?.close());
+
+async function insertIdempotencyRow(userId: string, key: string, expiresIn: string): Promise<void> {
+  await app.deps.db.query(
+    `INSERT INTO idempotency_keys (user_id, livemode, key, request_hash, method, path, state, locked_until, expires_at)
+     VALUES ($1, true, $2, '\\x00', 'POST', '/x', 'completed', now(), now() + $3::interval)`,
+    [userId, key, expiresIn],
+  );
+}
+
+describe('idempotency purge', () => {
+  it('the purge workflow deletes expired records and keeps live ones; its history replays deterministically', async () => {
+    await sessionToken(app, uniqueEmail('purge'));
+    const { rows } = await app.deps.db.query<{ id: string }>('SELECT id FROM users LIMIT 1');
+    const userId = rows[0]!.id;
+    const [expired, fresh] = [`old-${randomBase62(6)}`, `new-${randomBase62(6)}`];
+    await insertIdempotencyRow(userId, expired, '-1 hour');
+    await insertIdempotencyRow(userId, fresh, '23 hours');
+
+    const workflowId = `idempotency-purge-test-${randomBase62(6)}`;
+    const result = await app.deps.temporal.client.workflow.execute('purgeIdempotencyKeysWorkflow', {
+      workflowId,
+      taskQueue: app.deps.config.temporal.taskQueue,
+      args: [],
+    });
+    expect((result as { purged: number }).purged).toBeGreaterThanOrEqual(1);
+    const left = await app.deps.db.query<{ key: string }>('SELECT key FROM idempotency_keys WHERE key = ANY($1)', [[expired, fresh]]);
+    expect(left.rows.map((r) => r.key)).toEqual([fresh]);
+
+    const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, history, workflowId)).resolves.toBeUndefined();
+  });
+
+  it('is scheduled hourly with overlap SKIP, and ensuring the schedule twice keeps one', async () => {
+    const { client } = app.deps.temporal;
+    await ensureSchedules(client, app.deps.config);
+    await ensureSchedules(client, app.deps.config);
+    const description = await client.schedule.getHandle(IDEMPOTENCY_PURGE_SCHEDULE).describe();
+    expect(description.spec.intervals).toMatchObject([{ every: 3_600_000 }]);
+    expect(description.policies.overlap).toBe('SKIP');
+    expect(description.action).toMatchObject({ workflowType: 'purgeIdempotencyKeysWorkflow' });
+    const ids: string[] = [];
+    for await (const schedule of client.schedule.list()) ids.push(schedule.scheduleId);
+    expect(ids.filter((id) => id === IDEMPOTENCY_PURGE_SCHEDULE)).toHaveLength(1);
+  });
+});
