@@ -8,6 +8,9 @@ import { closeDeps, createDeps } from '../src/deps.js';
 import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
 import { benchConsume } from '../src/rateLimit/bench.js';
 import { benchHttpVariant, type LatencyRow } from './httpLayers.js';
+import { benchThroughput } from './throughput.js';
+import { createApiKey } from '../src/services/apiKeys/createApiKey.js';
+import { SCOPES } from '../src/auth/scopes.js';
 import { upsertUserBySubject } from '../src/db/repositories/users.js';
 import { insertOrganization } from '../src/db/repositories/organizations.js';
 import { insertMembership } from '../src/db/repositories/memberships.js';
@@ -51,6 +54,23 @@ async function main(): Promise<void> {
         `${row.variant.padEnd(26)} ${fmt(row.p50Ms)}  ${fmt(row.p99Ms)}      ${fmt(row.p50Ms - base.p50Ms)}      ${fmt(row.p99Ms - base.p99Ms)}  ${JSON.stringify(row.statuses)}`,
       );
     }
+    const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+    const testKey = await createApiKey({
+      db: deps.db,
+      keyHashSecret: deps.keyHashSecret,
+      principal: { user, type: 'session', keyId: undefined, mode: 'live', livemode: true, scopes: new Set(SCOPES), rateLimitSubject: 'bench' },
+      name: 'bench',
+      scopes: ['domains:read'],
+      mode: 'test',
+      requestId: 'bench',
+    });
+    const throughput = await benchThroughput({ deps, sessionToken: await deps.devIdentity!.issueToken({ email }), testKey: testKey.key, seconds });
+    console.log(`\nThroughput, 10 connections, ${seconds} s each (rate limiter off; latency in ms)`);
+    console.log('target                              req/s       p50       p99   non-2xx');
+    for (const row of throughput) {
+      console.log(`${row.target.padEnd(32)} ${row.requestsPerSecond.toFixed(0).padStart(8)}  ${fmt(row.p50Ms)}  ${fmt(row.p99Ms)}  ${String(row.non2xx).padStart(8)}`);
+    }
+
     const limiter = await benchConsume(5_000, { redisUrl: config.redisUrl });
     console.log(`\nRate limiter consume() alone against Redis, ${limiter.iterations} calls (ms)`);
     console.log(`p50 ${fmt(limiter.p50Ms)}  p99 ${fmt(limiter.p99Ms)}  mean ${fmt(limiter.meanMs)}  degraded ${limiter.degraded}`);

@@ -9,6 +9,8 @@ import { resolveKeyHashSecret } from './auth/dev/keyHashSecret.js';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerifier.js';
 import { createRateLimiter, type RateLimiter } from './rateLimit/limiter.js';
+import { createRegistrars, type Registrars } from './services/domains/registrars.js';
+import { AvailabilityService } from './services/domains/availability.js';
 
 /** Everything the api and the worker share, created once per process. */
 export interface AppDeps {
@@ -23,6 +25,8 @@ export interface AppDeps {
   apiKeys: ApiKeyVerifier;
   verifySession: SessionVerifier;
   rateLimiter: RateLimiter;
+  registrars: Registrars;
+  availability: AvailabilityService;
   /** The Redis connection in subscriber mode (pub/sub needs one of its own). */
   subscriber: Redis;
 }
@@ -42,10 +46,13 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     (err: unknown) => logger.warn({ err }, 'API key invalidation subscription failed'),
   );
   await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+  const registrars = createRegistrars({ config, db, redis });
   return {
     config,
     logger,
     db,
+    registrars,
+    availability: new AvailabilityService(registrars),
     redis,
     subscriber,
     temporal: createTemporal(config),

@@ -1,7 +1,7 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps } from '../deps.js';
 import type { AppState } from '../http/context.js';
-import { upsertUserBySubject } from '../db/repositories/users.js';
+import { findUserBySubject, upsertUserBySubject } from '../db/repositories/users.js';
 import { API_KEY_SHAPE } from './apiKeyFormat.js';
 import { InvalidTokenError, NotAuthenticatedError } from './errors.js';
 import type { Principal } from './principal.js';
@@ -26,7 +26,12 @@ async function principalFromApiKey(deps: AppDeps, token: string): Promise<Princi
 
 async function principalFromSession(deps: AppDeps, token: string): Promise<Principal> {
   const claims = await deps.verifySession(token);
-  const user = await upsertUserBySubject(deps.db, { subject: claims.sub, email: claims.email, name: claims.name });
+  // A read on the hot path; a write only for a new user or changed claims.
+  const known = await findUserBySubject(deps.db, claims.sub);
+  const user =
+    known && known.email === claims.email && known.name === claims.name
+      ? known
+      : await upsertUserBySubject(deps.db, { subject: claims.sub, email: claims.email, name: claims.name });
   return {
     user,
     type: 'session',

@@ -25,6 +25,11 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return rows[0];
 }
 
+export async function findUserBySubject(db: Queryable, subject: string): Promise<User | undefined> {
+  const { rows } = await db.query<User>(`SELECT ${COLUMNS} FROM users WHERE subject = $1`, [subject]);
+  return rows[0];
+}
+
 /**
  * The user behind a token's `sub`, created on first sight. E-mail and name follow the identity
  * provider's latest claims; the row is written only when one of them changed.

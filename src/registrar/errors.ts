@@ -1,0 +1,92 @@
+import { ApiError } from '../errors.js';
+
+/**
+ * 503 UPSTREAM_UNAVAILABLE: the registrar did not answer usefully (5xx, 429, timeout, connection
+ * error). Transient unless constructed otherwise (e.g. the live registrar is not configured at all).
+ */
+export class RegistrarUnavailableError extends ApiError {
+  readonly transient: boolean;
+  readonly retryAfterSeconds: number | undefined;
+  readonly upstreamStatus: number | undefined;
+
+  constructor(
+    detail: string,
+    options: { retryAfterSeconds?: number; upstreamStatus?: number; transient?: boolean; cause?: unknown } = {},
+  ) {
+    const retryAfter = options.retryAfterSeconds;
+    super(503, 'UPSTREAM_UNAVAILABLE', detail, retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {});
+    this.transient = options.transient ?? true;
+    this.retryAfterSeconds = retryAfter;
+    this.upstreamStatus = options.upstreamStatus;
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/** REGISTRAR_REJECTED: the registrar refused the request; retrying the same request will not help. */
+export class RegistrarRejectedError extends ApiError {
+  readonly upstreamStatus: number | undefined;
+  /** The registrar's field errors, as it sent them (DNSimple: `{field: [messages]}`). */
+  readonly upstreamErrors: unknown;
+
+  constructor(detail: string, options: { status?: 409 | 422; upstreamStatus?: number; upstreamErrors?: unknown } = {}) {
+    super(options.status ?? 422, 'REGISTRAR_REJECTED', detail);
+    this.upstreamStatus = options.upstreamStatus;
+    this.upstreamErrors = options.upstreamErrors;
+  }
+}
+
+/** 409 DOMAIN_LOCKED: locked at the registry; transfers and auth codes are refused until unlocked. */
+export class DomainLockedError extends ApiError {
+  constructor(name: string) {
+    super(409, 'DOMAIN_LOCKED', `${name} is locked at the registry; transfers and auth codes are refused while it is locked`);
+  }
+}
+
+/** 409 DOMAIN_NOT_AVAILABLE: the name cannot be registered. */
+export class DomainNotAvailableError extends ApiError {
+  constructor(name: string) {
+    super(409, 'DOMAIN_NOT_AVAILABLE', `${name} is not available for registration`);
+  }
+}
+
+/** Socket-level failures that say nothing about the request itself (Node and undici codes). */
+const TRANSIENT_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+function isNetworkFailure(err: unknown, depth = 0): boolean {
+  if (!(err instanceof Error) || depth > 5) return false;
+  if (err.name === 'TimeoutError') return true;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) return true;
+  return isNetworkFailure(err.cause, depth + 1);
+}
+
+/**
+ * Whether retrying may succeed: a RegistrarUnavailableError marked transient, or a raw timeout /
+ * connection failure. Every other error (rejections, locks, bugs) is permanent.
+ */
+export function isTransient(err: unknown): boolean {
+  if (err instanceof RegistrarUnavailableError) return err.transient;
+  if (err instanceof ApiError) return false;
+  return isNetworkFailure(err);
+}
+
+/** The delay the registrar asked for, if any (for Temporal's `nextRetryDelay`). */
+export function retryAfterSeconds(err: unknown): number | undefined {
+  return err instanceof RegistrarUnavailableError ? err.retryAfterSeconds : undefined;
+}

@@ -1,0 +1,51 @@
+import type { Config } from '../config.js';
+import type { AttemptCounter } from './attemptCounter.js';
+import { DnsimpleRegistrar } from './dnsimple.js';
+import { RegistrarUnavailableError } from './errors.js';
+import type { PriceTable, Registrar } from './port.js';
+import { SyntheticRegistrar } from './synthetic.js';
+
+export type * from './port.js';
+
+/**
+ * The registrar for live keys. With `REGISTRAR_URL`, `REGISTRAR_ACCOUNT` or `REGISTRAR_TOKEN` unset,
+ * every call fails with 503 UPSTREAM_UNAVAILABLE (contract section 1), marked permanent: retrying
+ * cannot help until the process is configured.
+ */
+export function createLiveRegistrar(
+  registrar: Config['registrar'],
+  prices: PriceTable,
+  options: { timeoutMs?: number } = {},
+): Registrar {
+  if (!registrar?.account || !registrar.token) return unconfiguredRegistrar();
+  return new DnsimpleRegistrar({ baseUrl: registrar.url, accountId: registrar.account, token: registrar.token, ...options }, prices);
+}
+
+/** The registrar for test keys: never calls anyone. */
+export function createTestRegistrar(prices: PriceTable, attempts: AttemptCounter): Registrar {
+  return new SyntheticRegistrar({ prices, attempts });
+}
+
+function unconfiguredRegistrar(): Registrar {
+  const fail = (): Promise<never> =>
+    Promise.reject(
+      new RegistrarUnavailableError(
+        'The live registrar is not configured (REGISTRAR_URL, REGISTRAR_ACCOUNT, REGISTRAR_TOKEN)',
+        { transient: false },
+      ),
+    );
+  return {
+    checkAvailability: fail,
+    register: fail,
+    registrationStatus: fail,
+    transfer: fail,
+    transferStatus: fail,
+    cancelTransfer: fail,
+    renew: fail,
+    renewalStatus: fail,
+    setLock: fail,
+    setNameservers: fail,
+    getAuthCode: fail,
+    syncContact: fail,
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * The registrar port: what the service needs from an upstream registrar, whoever it is.
+ * Test mode uses the synthetic adapter (synthetic.ts); live mode speaks DNSimple API v2 (dnsimple.ts).
+ *
+ * Every method throws the errors of ./errors.ts: RegistrarUnavailableError when a retry may help
+ * (see `isTransient`), RegistrarRejectedError / DomainLockedError / DomainNotAvailableError when not.
+ */
+
+/** Money in integer minor units (cents). */
+export interface Money {
+  amount: number;
+  currency: 'USD';
+}
+
+/** Our selling prices for one TLD, in integer cents. */
+export interface TldPrices {
+  register: number;
+  renew: number;
+  transfer: number;
+}
+
+/**
+ * The price list handed to adapters. Keys are TLDs without the leading dot, lower case
+ * (`com`, `co.uk`). It will be read from the PostgreSQL prices table once that is seeded.
+ */
+export interface PriceTable {
+  currency: 'USD';
+  tlds: Readonly<Record<string, TldPrices>>;
+}
+
+/** A registrant as the registrar needs it (the contract's Contact without id/version). */
+export interface ContactDetails {
+  first_name: string;
+  last_name: string;
+  organization?: string;
+  email: string;
+  /** E.164, e.g. `+14155550100`. */
+  phone: string;
+  address1: string;
+  address2?: string;
+  city: string;
+  state?: string;
+  postal_code: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+}
+
+export interface AvailabilityResult {
+  name: string;
+  available: boolean;
+  premium: boolean;
+  /** Registration price for one year; null when not available. */
+  price: Money | null;
+  /** Set when the name cannot be offered for a reason other than being taken. */
+  reason?: 'unsupported_tld';
+}
+
+interface RegistrantInput {
+  registrant: ContactDetails;
+  /**
+   * The registrant's id at the registrar, when it was synced before (`syncContact`). Without it the
+   * adapter creates the upstream contact first. Pass it on retries so no duplicate contact is created.
+   */
+  registrantRegistrarId?: string;
+}
+
+export interface RegisterInput extends RegistrantInput {
+  name: string;
+  years: number;
+  nameservers?: string[];
+  autoRenew?: boolean;
+  /** Required for premium names: the price quoted by `checkAvailability`, sent back as confirmation. */
+  premiumPrice?: Money;
+}
+
+export type RegisterResult =
+  | {
+      state: 'registered';
+      expiresAt: string;
+      registrarReference: string;
+      registrantRegistrarId: string;
+      /** False when the adapter cannot set name servers at registration; call `setNameservers` after. */
+      nameserversApplied: boolean;
+    }
+  | { state: 'pending'; registrarReference: string; registrantRegistrarId: string; nameserversApplied: false };
+
+export type RegistrationStatus =
+  | { state: 'pending' }
+  | { state: 'registered'; expiresAt: string }
+  | { state: 'failed'; detail?: string };
+
+export interface TransferInput extends RegistrantInput {
+  name: string;
+  authCode: string;
+  premiumPrice?: Money;
+}
+
+export interface TransferResult {
+  state: 'transferring' | 'transferred';
+  registrarReference: string;
+  registrantRegistrarId: string;
+}
+
+export interface TransferStatus {
+  state: 'pending' | 'completed' | 'rejected' | 'cancelled';
+  detail?: string;
+  /** Known once completed. */
+  expiresAt?: string;
+}
+
+export interface RenewInput {
+  name: string;
+  years: number;
+  /** The current expiry as we know it; the synthetic adapter extends from it. */
+  currentExpiresAt?: string;
+  premiumPrice?: Money;
+}
+
+export type RenewResult =
+  | { state: 'renewed'; expiresAt: string; registrarReference: string }
+  | { state: 'pending'; registrarReference: string };
+
+export type RenewalStatus =
+  | { state: 'pending' }
+  | { state: 'renewed'; expiresAt: string }
+  | { state: 'failed'; detail?: string };
+
+export interface ReferenceInput {
+  name: string;
+  registrarReference: string;
+}
+
+/**
+ * How the auth code reaches the owner. DNSimple never returns it: `authorize_transfer_out` e-mails
+ * it to the domain's administrative contact.
+ */
+export type AuthCodeResult = { delivery: 'returned'; authCode: string } | { delivery: 'emailed' };
+
+export interface Registrar {
+  checkAvailability(name: string): Promise<AvailabilityResult>;
+  register(input: RegisterInput): Promise<RegisterResult>;
+  /** Polls a registration that `register` answered `pending`. Safe to retry. */
+  registrationStatus(input: ReferenceInput): Promise<RegistrationStatus>;
+  transfer(input: TransferInput): Promise<TransferResult>;
+  /** Safe to retry. */
+  transferStatus(input: ReferenceInput): Promise<TransferStatus>;
+  /** Asks the registrar to cancel; the answer is the transfer's state right after (often still `pending`). */
+  cancelTransfer(input: ReferenceInput): Promise<TransferStatus>;
+  renew(input: RenewInput): Promise<RenewResult>;
+  /** Polls a renewal that `renew` answered `pending`. Safe to retry. */
+  renewalStatus(input: ReferenceInput): Promise<RenewalStatus>;
+  setLock(input: { name: string; locked: boolean }): Promise<{ locked: boolean }>;
+  setNameservers(input: { name: string; nameservers: string[] }): Promise<{ nameservers: string[] }>;
+  /** Throws DomainLockedError while the domain is transfer-locked. */
+  getAuthCode(name: string): Promise<AuthCodeResult>;
+  /** Creates the contact upstream, or updates it when `registrarContactId` is given; returns its upstream id. */
+  syncContact(contact: ContactDetails, registrarContactId?: string): Promise<string>;
+}
+
+/** Lower case, no trailing dot. Validation of the name itself is the caller's job. */
+export function normalizeDomainName(name: string): string {
+  return name.trim().toLowerCase().replace(/\.$/, '');
+}
+
+/**
+ * The TLD of `name` as priced in `table`: the longest suffix the table knows (`co.uk` before `uk`),
+ * leaving at least one label in front. Undefined when the table has none.
+ */
+export function tldOf(table: PriceTable, name: string): string | undefined {
+  const labels = normalizeDomainName(name).split('.');
+  for (let i = 1; i < labels.length; i++) {
+    const candidate = labels.slice(i).join('.');
+    if (Object.hasOwn(table.tlds, candidate)) return candidate;
+  }
+  return undefined;
+}
+
+export function pricesFor(table: PriceTable, name: string): TldPrices | undefined {
+  const tld = tldOf(table, name);
+  return tld === undefined ? undefined : table.tlds[tld];
+}
+
+/** `years` calendar years after `from`, in UTC, as an ISO timestamp. */
+export function addYears(from: Date, years: number): string {
+  const result = new Date(from.getTime());
+  result.setUTCFullYear(result.getUTCFullYear() + years);
+  return result.toISOString();
+}

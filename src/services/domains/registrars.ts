@@ -1,0 +1,34 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/pool.js';
+import { loadPriceTable } from '../../db/repositories/tldPrices.js';
+import { RedisAttemptCounter } from '../../registrar/attemptCounter.js';
+import { createLiveRegistrar, createTestRegistrar } from '../../registrar/index.js';
+import type { PriceTable, Registrar } from '../../registrar/port.js';
+
+const PRICE_TABLE_TTL_MS = 60_000;
+
+export interface Registrars {
+  /** The price list, read from the database at most once a minute. */
+  prices(): Promise<PriceTable>;
+  /** The registrar for a mode: DNSimple (or 503 when unconfigured) for live, the synthetic one for test. */
+  forMode(livemode: boolean): Promise<Registrar>;
+}
+
+export function createRegistrars(deps: { config: Config; db: Db; redis: Redis }): Registrars {
+  let cached: { table: PriceTable; expiresAt: number } | undefined;
+  const attempts = new RedisAttemptCounter(deps.redis);
+  const prices = async () => {
+    if (!cached || cached.expiresAt < Date.now()) {
+      cached = { table: await loadPriceTable(deps.db), expiresAt: Date.now() + PRICE_TABLE_TTL_MS };
+    }
+    return cached.table;
+  };
+  return {
+    prices,
+    forMode: async (livemode) => {
+      const table = await prices();
+      return livemode ? createLiveRegistrar(deps.config.registrar, table) : createTestRegistrar(table, attempts);
+    },
+  };
+}
