@@ -63,6 +63,21 @@ export class PayloadTooLargeError extends ApiError {
   }
 }
 
+/** 402: the balance's `available` is short of what an action costs; nothing was reserved. */
+export class InsufficientFundsError extends ApiError {
+  constructor(
+    readonly available: number,
+    readonly needed: number,
+    currency = 'USD',
+  ) {
+    super(
+      402,
+      'INSUFFICIENT_FUNDS',
+      `Insufficient funds: ${available} available, ${needed} needed (${currency} minor units). Top up the balance and retry.`,
+    );
+  }
+}
+
 export class ConflictError extends ApiError {
   constructor(code: string, detail: string) {
     super(409, code, detail);

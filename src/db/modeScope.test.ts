@@ -45,6 +45,16 @@ describe('ModeScopedTable', () => {
     expect(updated).toEqual([{ id: 'live-1', label: 'renamed', livemode: true }]);
   });
 
+  it('inserts only when absent, stamped with the caller mode', async () => {
+    await client.query('CREATE TEMP TABLE mode_scope_pairs (id text, label text NOT NULL, livemode boolean NOT NULL, PRIMARY KEY (id, livemode))');
+    const pairs = new ModeScopedTable<Thing>('mode_scope_pairs', 'id, label, livemode');
+    expect(await pairs.insertIfAbsent(client, LIVE, { id: 'p', label: 'first' })).toEqual({ id: 'p', label: 'first', livemode: true });
+    expect(await pairs.insertIfAbsent(client, LIVE, { id: 'p', label: 'second' })).toBeUndefined();
+    expect(await pairs.insertIfAbsent(client, TEST, { id: 'p', label: 'sandbox' })).toEqual({ id: 'p', label: 'sandbox', livemode: false });
+    expect(await pairs.select(client, LIVE, 'true', [])).toEqual([{ id: 'p', label: 'first', livemode: true }]);
+    await expect(pairs.insertIfAbsent(client, TEST, { id: 'q', label: 'x', livemode: true })).rejects.toThrow(/livemode is set/);
+  });
+
   it('refuses queries that would bypass the mode', async () => {
     await expect(things.select(client, TEST, 'livemode = $1 OR true', [])).rejects.toThrow(/reserve \$1/);
     await expect(things.insert(client, TEST, { id: 'x', label: 'x', livemode: true })).rejects.toThrow(/livemode is set/);

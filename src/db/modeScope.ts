@@ -58,6 +58,22 @@ export class ModeScopedTable<Row> {
     return rows[0] as Row;
   }
 
+  /**
+   * Inserts a row stamped with the caller's mode unless it would violate a unique constraint
+   * (`ON CONFLICT DO NOTHING`); undefined when a row was already there.
+   */
+  async insertIfAbsent(db: Queryable, mode: Mode, values: Record<string, unknown>): Promise<Row | undefined> {
+    const names = Object.keys(values);
+    assertIdentifiers(names);
+    const placeholders = names.map((_, i) => `$${i + 2}`);
+    const { rows } = await db.query(
+      `INSERT INTO ${this.table} (livemode, ${names.join(', ')}) VALUES ($1, ${placeholders.join(', ')})
+       ON CONFLICT DO NOTHING RETURNING ${this.columns}`,
+      [mode.livemode, ...Object.values(values)],
+    );
+    return rows[0] as Row | undefined;
+  }
+
   /** Updates rows of this mode matching `where`; `set` values follow the `where` parameters. */
   async update(db: Queryable, mode: Mode, where: string, params: unknown[], set: Record<string, unknown>): Promise<Row[]> {
     assertConditionFree(where);

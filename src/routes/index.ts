@@ -8,6 +8,7 @@ import { apiKeyRoutes } from './apiKeys/apiKeys.js';
 import { organizationRoutes } from './orgs/orgs.js';
 import { memberRoutes } from './orgs/members.js';
 import { availabilityRoutes } from './domains/availability.js';
+import { billingRoutes } from './billing/billing.js';
 
 /** Every route the api serves; the OpenAPI document is built from this same list. */
 export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): RouteSpec[] {
@@ -19,6 +20,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...organizationRoutes(deps),
     ...memberRoutes(deps),
     ...availabilityRoutes(deps),
+    ...billingRoutes(deps),
     ...extraRoutes,
   ];
   routes.push(...docsRoutes(() => routes));

@@ -1,0 +1,60 @@
+import type { Queryable } from '../pool.js';
+import { ModeScopedTable, type Mode } from '../modeScope.js';
+import { CURRENCY, minorUnits, type Currency } from '../money.js';
+
+/** One organisation's money in one mode, in minor units. */
+export interface Balance {
+  orgId: string;
+  livemode: boolean;
+  currency: Currency;
+  /** Spendable now. */
+  available: number;
+  /** Held for operations in progress. */
+  reserved: number;
+}
+
+interface BalanceRow {
+  orgId: string;
+  livemode: boolean;
+  currency: Currency;
+  available: string;
+  reserved: string;
+}
+
+const balances = new ModeScopedTable<BalanceRow>(
+  'billing_balances',
+  'org_id AS "orgId", livemode, currency, available, reserved',
+);
+
+function toBalance(row: BalanceRow): Balance {
+  return { ...row, available: minorUnits(row.available), reserved: minorUnits(row.reserved) };
+}
+
+/** The balance; an organisation that never had money in this mode has 0 available and 0 reserved. */
+export async function findBalance(db: Queryable, mode: Mode, orgId: string): Promise<Balance> {
+  const row = await balances.findOne(db, mode, 'org_id = $2', [orgId]);
+  return row ? toBalance(row) : { orgId, livemode: mode.livemode, currency: CURRENCY, available: 0, reserved: 0 };
+}
+
+/**
+ * Locks the balance row (`FOR UPDATE`) until the transaction ends, creating it at zero first when it
+ * does not exist. Every change to a balance, its reservations and its ledger happens under this lock.
+ */
+export async function lockBalance(tx: Queryable, mode: Mode, orgId: string): Promise<Balance> {
+  const [existing] = await balances.select(tx, mode, 'org_id = $2', [orgId], 'FOR UPDATE');
+  if (existing) return toBalance(existing);
+  await balances.insertIfAbsent(tx, mode, { org_id: orgId });
+  const [created] = await balances.select(tx, mode, 'org_id = $2', [orgId], 'FOR UPDATE');
+  return toBalance(created!);
+}
+
+/** Writes new amounts to a balance locked by lockBalance; the CHECK constraints refuse a negative one. */
+export async function setBalance(
+  tx: Queryable,
+  mode: Mode,
+  orgId: string,
+  amounts: { available: number; reserved: number },
+): Promise<Balance> {
+  const [row] = await balances.update(tx, mode, 'org_id = $2', [orgId], { ...amounts, updated_at: new Date() });
+  return toBalance(row!);
+}

@@ -1,0 +1,80 @@
+import type { Queryable } from '../pool.js';
+import { ModeScopedTable, type Mode } from '../modeScope.js';
+import { minorUnits, type Currency } from '../money.js';
+
+export type ReservationState = 'reserved' | 'captured' | 'released';
+
+/** Money held for one operation; the operation id is its key. */
+export interface Reservation {
+  operationId: string;
+  orgId: string;
+  livemode: boolean;
+  amount: number;
+  currency: Currency;
+  state: ReservationState;
+  description: string;
+  createdAt: Date;
+  settledAt: Date | null;
+}
+
+type ReservationRow = Omit<Reservation, 'amount'> & { amount: string };
+
+const reservations = new ModeScopedTable<ReservationRow>(
+  'billing_reservations',
+  `operation_id AS "operationId", org_id AS "orgId", livemode, amount, currency, state, description,
+   created_at AS "createdAt", settled_at AS "settledAt"`,
+);
+
+const toReservation = (row: ReservationRow): Reservation => ({ ...row, amount: minorUnits(row.amount) });
+
+/**
+ * The organisation and mode an operation's reservation belongs to, found by the operation id alone.
+ * This is the one read of a mode-scoped table that is not filtered by a caller's mode: capture and
+ * release run for an operation (from its workflow), not for a caller, and the operation id is a key
+ * the service minted. It returns only the scope; every read and write after it is scoped to that mode.
+ */
+export async function findReservationScope(
+  db: Queryable,
+  operationId: string,
+): Promise<{ orgId: string; mode: Mode } | undefined> {
+  const { rows } = await db.query<{ orgId: string; livemode: boolean }>(
+    'SELECT org_id AS "orgId", livemode FROM billing_reservations WHERE operation_id = $1',
+    [operationId],
+  );
+  const row = rows[0];
+  return row && { orgId: row.orgId, mode: { livemode: row.livemode } };
+}
+
+export async function findReservation(db: Queryable, mode: Mode, operationId: string): Promise<Reservation | undefined> {
+  const row = await reservations.findOne(db, mode, 'operation_id = $2', [operationId]);
+  return row && toReservation(row);
+}
+
+/** Undefined when the operation id already has a reservation (in either mode). */
+export async function insertReservation(
+  tx: Queryable,
+  mode: Mode,
+  props: { operationId: string; orgId: string; amount: number; description: string },
+): Promise<Reservation | undefined> {
+  const row = await reservations.insertIfAbsent(tx, mode, {
+    operation_id: props.operationId,
+    org_id: props.orgId,
+    amount: props.amount,
+    description: props.description,
+  });
+  return row && toReservation(row);
+}
+
+/** Moves a `reserved` reservation to its final state; undefined when it was not `reserved`. */
+export async function settleReservation(
+  tx: Queryable,
+  mode: Mode,
+  operationId: string,
+  state: Exclude<ReservationState, 'reserved'>,
+): Promise<Reservation | undefined> {
+  const [row] = await reservations.update(tx, mode, "operation_id = $2 AND state = 'reserved'", [operationId], {
+    state,
+    settled_at: new Date(),
+  });
+  return row && toReservation(row);
+}

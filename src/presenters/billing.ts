@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { Balance } from '../db/repositories/billingBalances.js';
+import type { LedgerEntry } from '../db/repositories/billingTransactions.js';
+
+const MinorUnits = z.number().int().describe('Integer minor units of `currency` (cents)');
+
+export const BalanceSchema = z
+  .object({
+    currency: z.literal('USD'),
+    available: MinorUnits.describe('Spendable now, in minor units'),
+    reserved: MinorUnits.describe('Held for operations in progress, in minor units'),
+    livemode: z.boolean().describe('Test keys have their own balance, separate from the live one'),
+  })
+  .meta({ id: 'Balance' });
+
+export const LedgerEntrySchema = z
+  .object({
+    id: z.string().describe('`txn_…`'),
+    type: z
+      .enum(['top_up', 'reservation', 'capture', 'release'])
+      .describe('`top_up` adds to available; `reservation` moves available to reserved; `capture` spends reserved; `release` returns reserved to available'),
+    amount: MinorUnits.describe('Always positive, in minor units; `type` says which way it moved'),
+    currency: z.literal('USD'),
+    operation_id: z.string().nullable().describe('The operation charged, for reservation, capture and release'),
+    description: z.string(),
+    available_after: MinorUnits.describe('`available` right after this entry'),
+    reserved_after: MinorUnits.describe('`reserved` right after this entry'),
+    livemode: z.boolean(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'LedgerEntry' });
+
+export function presentBalance(balance: Balance): z.infer<typeof BalanceSchema> {
+  return { currency: balance.currency, available: balance.available, reserved: balance.reserved, livemode: balance.livemode };
+}
+
+export function presentLedgerEntry(entry: LedgerEntry): z.infer<typeof LedgerEntrySchema> {
+  return {
+    id: entry.id,
+    type: entry.type,
+    amount: entry.amount,
+    currency: entry.currency,
+    operation_id: entry.operationId,
+    description: entry.description,
+    available_after: entry.availableAfter,
+    reserved_after: entry.reservedAfter,
+    livemode: entry.livemode,
+    created_at: entry.createdAt.toISOString(),
+  };
+}

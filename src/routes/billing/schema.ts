@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { pageSchema } from '../../http/pagination.js';
+import { LedgerEntrySchema } from '../../presenters/billing.js';
+
+export { OrgPath } from '../orgs/schema.js';
+
+/** The most one top-up may add, in minor units (100,000.00 USD). */
+export const MAX_TOP_UP = 10_000_000;
+
+export const TopUpBody = z
+  .object({
+    amount: z.number().int().min(1).max(MAX_TOP_UP).describe(`Integer minor units (cents), 1 to ${MAX_TOP_UP}`),
+  })
+  .strict()
+  .meta({ id: 'TopUpInput' });
+
+export const LedgerEntryPage = pageSchema(LedgerEntrySchema).meta({ id: 'LedgerEntryPage' });

@@ -1,0 +1,180 @@
+import { withTransaction, type Db } from '../../db/pool.js';
+import type { Mode } from '../../db/modeScope.js';
+import { lockBalance, setBalance, type Balance } from '../../db/repositories/billingBalances.js';
+import {
+  findReservation,
+  findReservationScope,
+  insertReservation,
+  settleReservation,
+  type Reservation,
+} from '../../db/repositories/billingReservations.js';
+import { insertLedgerEntry, type LedgerEntry } from '../../db/repositories/billingTransactions.js';
+import type { AuditEvent } from '../../db/repositories/auditEvents.js';
+import { ConflictError, InsufficientFundsError, NotFoundError } from '../../errors.js';
+
+/**
+ * The billing ledger. Every movement locks the balance row of its (organisation, mode) first, so
+ * concurrent movements of one balance run one after another and a balance can never go negative
+ * (the table's CHECK constraints are the backstop). Reserve, capture and release are keyed by the
+ * operation id: a retry of any of them can never charge or release twice.
+ *
+ * These take plain props, no request context: Temporal activities call them.
+ */
+
+/** A second reserve for an operation id with another amount (or organisation, or mode). 409. */
+export const RESERVATION_MISMATCH = 'RESERVATION_MISMATCH';
+/** Capture of a released reservation, or release of a captured one. 409. */
+export const RESERVATION_STATE_CONFLICT = 'RESERVATION_STATE_CONFLICT';
+
+/** Who moved money, for the ledger entry: a caller's user and key (see actorOf), or nobody (the system). */
+export type LedgerActor = Pick<AuditEvent, 'actorUserId' | 'actorKeyId'>;
+
+function assertAmount(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError(`amount must be a positive integer of minor units, got ${amount}`);
+}
+
+export interface TopUpProps {
+  db: Db;
+  orgId: string;
+  livemode: boolean;
+  /** Minor units, positive. */
+  amount: number;
+  actor: LedgerActor;
+  requestId: string | null;
+}
+
+/** Adds money to `available`; returns the ledger entry. */
+export async function topUp(props: TopUpProps): Promise<LedgerEntry> {
+  assertAmount(props.amount);
+  const mode: Mode = { livemode: props.livemode };
+  return withTransaction(props.db, async (tx) => {
+    const balance = await lockBalance(tx, mode, props.orgId);
+    const after = await setBalance(tx, mode, props.orgId, { available: balance.available + props.amount, reserved: balance.reserved });
+    return insertLedgerEntry(tx, mode, {
+      orgId: props.orgId,
+      type: 'top_up',
+      amount: props.amount,
+      operationId: null,
+      description: 'Top-up',
+      availableAfter: after.available,
+      reservedAfter: after.reserved,
+      ...props.actor,
+      requestId: props.requestId,
+    });
+  });
+}
+
+export interface ReserveProps {
+  db: Db;
+  orgId: string;
+  livemode: boolean;
+  operationId: string;
+  /** Minor units, positive. */
+  amount: number;
+  /** Shown on the ledger entry, e.g. `Registration of example.com, 1 year`. */
+  description: string;
+}
+
+/**
+ * Moves `amount` from `available` to `reserved` for an operation. Throws 402 INSUFFICIENT_FUNDS when
+ * `available` is short (nothing changes). Reserving an operation id again returns its existing
+ * reservation, in whatever state it is, without reserving again; with another amount, organisation or
+ * mode it is 409 RESERVATION_MISMATCH.
+ */
+export async function reserve(props: ReserveProps): Promise<Reservation> {
+  assertAmount(props.amount);
+  const mode: Mode = { livemode: props.livemode };
+  const mismatch = () =>
+    new ConflictError(
+      RESERVATION_MISMATCH,
+      `Operation ${props.operationId} already has a reservation that differs from this one (amount ${props.amount})`,
+    );
+  return withTransaction(props.db, async (tx) => {
+    // Lock first, then look: a concurrent reserve of the same operation is seen once it commits.
+    const balance = await lockBalance(tx, mode, props.orgId);
+    const existing = await findReservation(tx, mode, props.operationId);
+    if (existing) {
+      if (existing.orgId !== props.orgId || existing.amount !== props.amount) throw mismatch();
+      return existing;
+    }
+    if (balance.available < props.amount) throw new InsufficientFundsError(balance.available, props.amount, balance.currency);
+    const after = await setBalance(tx, mode, props.orgId, {
+      available: balance.available - props.amount,
+      reserved: balance.reserved + props.amount,
+    });
+    // Absent here but present there: the operation id belongs to the other mode.
+    const reservation = await insertReservation(tx, mode, props);
+    if (!reservation) throw mismatch();
+    await insertLedgerEntry(tx, mode, {
+      orgId: props.orgId,
+      type: 'reservation',
+      amount: props.amount,
+      operationId: props.operationId,
+      description: props.description,
+      availableAfter: after.available,
+      reservedAfter: after.reserved,
+      actorUserId: null,
+      actorKeyId: null,
+      requestId: null,
+    });
+    return reservation;
+  });
+}
+
+export interface SettleProps {
+  db: Db;
+  operationId: string;
+}
+
+/** The operation succeeded: the reserved amount is spent (`reserved` goes down). Again: no-op. */
+export async function capture(props: SettleProps): Promise<Reservation> {
+  return settle(props, 'captured');
+}
+
+/** The operation failed: the reserved amount goes back to `available`. Again: no-op. */
+export async function release(props: SettleProps): Promise<Reservation> {
+  return settle(props, 'released');
+}
+
+/**
+ * Capture after capture and release after release return the reservation unchanged; capture after
+ * release and release after capture are 409 RESERVATION_STATE_CONFLICT; an operation without a
+ * reservation is 404 NOT_FOUND.
+ */
+async function settle(props: SettleProps, to: 'captured' | 'released'): Promise<Reservation> {
+  return withTransaction(props.db, async (tx) => {
+    const scope = await findReservationScope(tx, props.operationId);
+    if (!scope) throw new NotFoundError(`Operation ${props.operationId} has no reservation`);
+    const { orgId, mode } = scope;
+    const balance = await lockBalance(tx, mode, orgId);
+    const reservation = (await findReservation(tx, mode, props.operationId))!;
+    if (reservation.state === to) return reservation;
+    if (reservation.state !== 'reserved') {
+      throw new ConflictError(
+        RESERVATION_STATE_CONFLICT,
+        `The reservation of operation ${props.operationId} was already ${reservation.state}; it cannot be ${to}`,
+      );
+    }
+    const settled = await settleReservation(tx, mode, props.operationId, to);
+    const after = await setBalance(tx, mode, orgId, moved(balance, reservation.amount, to));
+    await insertLedgerEntry(tx, mode, {
+      orgId,
+      type: to === 'captured' ? 'capture' : 'release',
+      amount: reservation.amount,
+      operationId: props.operationId,
+      description: reservation.description,
+      availableAfter: after.available,
+      reservedAfter: after.reserved,
+      actorUserId: null,
+      actorKeyId: null,
+      requestId: null,
+    });
+    return settled!;
+  });
+}
+
+function moved(balance: Balance, amount: number, to: 'captured' | 'released'): { available: number; reserved: number } {
+  return to === 'captured'
+    ? { available: balance.available, reserved: balance.reserved - amount }
+    : { available: balance.available + amount, reserved: balance.reserved - amount };
+}
