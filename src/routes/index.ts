@@ -7,6 +7,7 @@ import { meRoutes } from './me/me.js';
 import { apiKeyRoutes } from './apiKeys/apiKeys.js';
 import { organizationRoutes } from './orgs/orgs.js';
 import { memberRoutes } from './orgs/members.js';
+import { contactRoutes } from './contacts/contacts.js';
 
 /** Every route the api serves; the OpenAPI document is built from this same list. */
 export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): RouteSpec[] {
@@ -17,6 +18,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...apiKeyRoutes(deps),
     ...organizationRoutes(deps),
     ...memberRoutes(deps),
+    ...contactRoutes(deps),
     ...extraRoutes,
   ];
   routes.push(...docsRoutes(() => routes));
