@@ -84,6 +84,16 @@ export class ConflictError extends ApiError {
   }
 }
 
+/** 409: `If-Match` named a version other than the current one; the detail says which is current. */
+export class VersionMismatchError extends ConflictError {
+  constructor(props: { resource: string; current: number; expected: number }) {
+    super(
+      'VERSION_MISMATCH',
+      `The ${props.resource} is at version ${props.current}, not ${props.expected}; fetch it again and retry with If-Match: "${props.current}"`,
+    );
+  }
+}
+
 /** 503 for a dependency that is down; safe to retry. */
 export class ServiceUnavailableError extends ApiError {
   constructor(code: string, detail: string, retryAfterSeconds?: number) {

@@ -17,7 +17,10 @@ let client: pg.Client;
 beforeAll(async () => {
   client = new pg.Client(connectionConfig(inject('databaseUrl')));
   await client.connect();
-  await client.query('CREATE TEMP TABLE mode_scope_things (id text PRIMARY KEY, label text NOT NULL, livemode boolean NOT NULL)');
+  await client.query(
+    `CREATE TEMP TABLE mode_scope_things (id text PRIMARY KEY, label text NOT NULL, livemode boolean NOT NULL,
+       version integer NOT NULL DEFAULT 1, touched_at timestamptz)`,
+  );
   await things.insert(client, LIVE, { id: 'live-1', label: 'real domain' });
   await things.insert(client, TEST, { id: 'test-1', label: 'sandbox domain' });
 });
@@ -53,6 +56,21 @@ describe('ModeScopedTable', () => {
     expect(await pairs.insertIfAbsent(client, TEST, { id: 'p', label: 'sandbox' })).toEqual({ id: 'p', label: 'sandbox', livemode: false });
     expect(await pairs.select(client, LIVE, 'true', [])).toEqual([{ id: 'p', label: 'first', livemode: true }]);
     await expect(pairs.insertIfAbsent(client, TEST, { id: 'q', label: 'x', livemode: true })).rejects.toThrow(/livemode is set/);
+  });
+
+  it('computes a version bump and a timestamp in the same statement, for rows of the caller mode only', async () => {
+    const where = 'id = $2 AND version = $3';
+    const computed = { increment: ['version'], now: ['touched_at'] };
+    expect(await things.update(client, LIVE, where, ['test-1', 1], { label: 'x' }, computed)).toEqual([]);
+    expect(await things.update(client, TEST, where, ['test-1', 1], { label: 'edited' }, computed)).toHaveLength(1);
+    expect(await things.update(client, TEST, where, ['test-1', 1], { label: 'stale' }, computed)).toEqual([]);
+    const { rows } = await client.query(
+      `SELECT label, version, touched_at BETWEEN now() - interval '1 minute' AND now() AS "touchedNow"
+       FROM mode_scope_things WHERE id = 'test-1'`,
+    );
+    expect(rows).toEqual([{ label: 'edited', version: 2, touchedNow: true }]);
+    await expect(things.update(client, TEST, 'id = $2', ['test-1'], {}, { increment: ['version; DROP'] })).rejects.toThrow(/not a column/);
+    await expect(things.update(client, TEST, 'id = $2', ['test-1'], {}, { now: ['livemode'] })).rejects.toThrow(/livemode is set/);
   });
 
   it('refuses queries that would bypass the mode', async () => {

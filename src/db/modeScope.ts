@@ -22,6 +22,14 @@ function assertIdentifiers(names: string[]): void {
   }
 }
 
+/** Assignments an UPDATE computes in SQL rather than taking as values. */
+export interface ComputedAssignments {
+  /** Integer columns raised by one, e.g. an optimistic-concurrency `version`. */
+  increment?: string[];
+  /** Columns set to the transaction time, e.g. `updated_at`. */
+  now?: string[];
+}
+
 export class ModeScopedTable<Row> {
   /** `columns` is the SELECT/RETURNING list, e.g. `id, name, created_at AS "createdAt"`. */
   constructor(
@@ -74,12 +82,28 @@ export class ModeScopedTable<Row> {
     return rows[0] as Row | undefined;
   }
 
-  /** Updates rows of this mode matching `where`; `set` values follow the `where` parameters. */
-  async update(db: Queryable, mode: Mode, where: string, params: unknown[], set: Record<string, unknown>): Promise<Row[]> {
+  /**
+   * Updates rows of this mode matching `where`; `set` values follow the `where` parameters.
+   * `computed` adds assignments the database works out itself (a version bump, a timestamp).
+   */
+  async update(
+    db: Queryable,
+    mode: Mode,
+    where: string,
+    params: unknown[],
+    set: Record<string, unknown>,
+    computed: ComputedAssignments = {},
+  ): Promise<Row[]> {
     assertConditionFree(where);
     const names = Object.keys(set);
-    assertIdentifiers(names);
-    const assignments = names.map((name, i) => `${name} = $${i + 2 + params.length}`);
+    const increment = computed.increment ?? [];
+    const now = computed.now ?? [];
+    assertIdentifiers([...names, ...increment, ...now]);
+    const assignments = [
+      ...names.map((name, i) => `${name} = $${i + 2 + params.length}`),
+      ...increment.map((name) => `${name} = ${name} + 1`),
+      ...now.map((name) => `${name} = now()`),
+    ];
     const { rows } = await db.query(
       `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE livemode = $1 AND (${where}) RETURNING ${this.columns}`,
       [mode.livemode, ...params, ...Object.values(set)],

@@ -55,6 +55,8 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas> {
   request?: R;
   /** Successful responses by status; the standard error responses are added automatically. */
   responses: Record<number, ResponseSpec>;
+  /** Error answers particular to this route, by status: when they happen and their `code`s. */
+  errors?: Record<number, string>;
   /** Left out of the OpenAPI document (development-only helpers). */
   hidden?: boolean;
   handler: (ctx: AppContext, input: RouteInput<R>) => Promise<void> | void;

@@ -4,7 +4,8 @@ import { rateLimitGroupOf, type RouteSpec, type ResponseSpec } from '../http/rou
 import { isOrgPath } from '../http/router.js';
 import { ErrorSchema } from './errorSchemas.js';
 
-type ResponseConfig = RouteConfig['responses'][string];
+/** A response written out in full (never a `$ref`). */
+type ResponseConfig = Exclude<RouteConfig['responses'][string], { $ref: string }>;
 
 function errorResponse(description: string): ResponseConfig {
   return { description, content: { 'application/json': { schema: ErrorSchema } } };
@@ -67,6 +68,10 @@ function standardErrors(route: RouteSpec): Record<string, ResponseConfig> {
     errors['422'] = errorResponse('Schema validation failed: one field error per problem');
   }
   errors['500'] = errorResponse('Server fault; the body carries the request id, never internals');
+  for (const [status, description] of Object.entries(route.errors ?? {})) {
+    const standard = errors[status]?.description;
+    errors[status] = { ...errors[status], ...errorResponse(standard ? `${description}; or ${standard}` : description) };
+  }
   return errors;
 }
 

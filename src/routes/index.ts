@@ -9,6 +9,7 @@ import { organizationRoutes } from './orgs/orgs.js';
 import { memberRoutes } from './orgs/members.js';
 import { availabilityRoutes } from './domains/availability.js';
 import { billingRoutes } from './billing/billing.js';
+import { contactRoutes } from './contacts/contacts.js';
 
 /** Every route the api serves; the OpenAPI document is built from this same list. */
 export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): RouteSpec[] {
@@ -21,6 +22,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...memberRoutes(deps),
     ...availabilityRoutes(deps),
     ...billingRoutes(deps),
+    ...contactRoutes(deps),
     ...extraRoutes,
   ];
   routes.push(...docsRoutes(() => routes));

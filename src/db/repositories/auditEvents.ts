@@ -8,14 +8,17 @@ export type AuditAction =
   | 'api_key.revoked'
   | 'org.created'
   | 'org.member_added'
-  | 'org.member_removed';
+  | 'org.member_removed'
+  | 'contact.created'
+  | 'contact.updated'
+  | 'contact.deleted';
 
 export interface AuditEvent {
   action: AuditAction;
   actorUserId: string | null;
   actorKeyId: string | null;
   orgId: string | null;
-  targetType: 'api_key' | 'organization' | 'membership';
+  targetType: 'api_key' | 'organization' | 'membership' | 'contact';
   targetId: string;
   data?: Record<string, unknown>;
   requestId: string | null;

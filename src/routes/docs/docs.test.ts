@@ -16,6 +16,7 @@ const widgetRoute = defineRoute({
     body: z.object({ colour: z.enum(['red', 'blue']) }).meta({ id: 'TestWidgetInput' }),
   },
   responses: { 201: { description: 'Created', schema: z.object({ id: z.string() }) } },
+  errors: { 404: 'No such widget (`NOT_FOUND`)', 422: 'Unknown colour' },
   handler: (ctx) => {
     ctx.status = 201;
   },
@@ -50,7 +51,9 @@ describe('GET /api/v1/openapi.json', () => {
     expect(op.operationId).toBe('createTestWidget');
     expect(op.parameters).toEqual([expect.objectContaining({ name: 'widget_id', in: 'path', required: true })]);
     expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TestWidgetInput' });
-    expect(Object.keys(op.responses).sort()).toEqual(['201', '400', '413', '422', '500']);
+    expect(Object.keys(op.responses).sort()).toEqual(['201', '400', '404', '413', '422', '500']);
+    expect(op.responses['404'].description).toBe('No such widget (`NOT_FOUND`)');
+    expect(op.responses['422'].description).toBe('Unknown colour; or Schema validation failed: one field error per problem');
     expect(op.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(document.components.schemas.TestWidgetInput.properties.colour.enum).toEqual(['red', 'blue']);
   });
