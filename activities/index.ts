@@ -2,12 +2,15 @@ import type { Config } from '../src/config.js';
 import type { Db } from '../src/db/pool.js';
 import type { Logger } from '../src/logger.js';
 import { purgeExpiredIdempotencyKeys } from '../src/db/repositories/idempotencyKeys.js';
+import type { Registrars } from '../src/services/domains/registrars.js';
+import { createDomainActivities } from './domains.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
   config: Config;
   db: Db;
   logger: Logger;
+  registrars: Registrars;
 }
 
 /**
@@ -16,6 +19,7 @@ export interface ActivityDeps {
  */
 export function createActivities(deps: ActivityDeps) {
   return {
+    ...createDomainActivities(deps),
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       const purged = await purgeExpiredIdempotencyKeys(deps.db);
       deps.logger.info({ purged }, 'purged expired idempotency keys');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -13,9 +13,23 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'usr' | 'org' | 'key' | 'op' | 'ct' | 'rec' | 'txn' | 'req' | 'evt';
+export type IdPrefix = 'usr' | 'org' | 'key' | 'op' | 'ct' | 'rec' | 'txn' | 'req' | 'evt' | 'dom';
 
 /** Public identifiers: a type prefix and 22 random base62 characters (~131 bits). */
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(22)}`;
+}
+
+/**
+ * An id derived from a seed (e.g. a workflow id built from an Idempotency-Key): the same request
+ * retried after a crash finds the same operation instead of making a second one.
+ */
+export function derivedId(prefix: IdPrefix, seed: string): string {
+  const digest = createHash('sha256').update(`${prefix}|${seed}`).digest();
+  let out = '';
+  for (const byte of digest) {
+    if (out.length === 22) break;
+    out += BASE62[byte % 62];
+  }
+  return `${prefix}_${out}`;
 }

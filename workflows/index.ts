@@ -4,3 +4,4 @@
  * types from `activities/` (enforced by ESLint). Side effects live in `activities/`.
  */
 export { purgeIdempotencyKeysWorkflow } from './maintenance.js';
+export { registerDomainWorkflow } from './registerDomain.js';

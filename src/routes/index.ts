@@ -8,6 +8,8 @@ import { apiKeyRoutes } from './apiKeys/apiKeys.js';
 import { organizationRoutes } from './orgs/orgs.js';
 import { memberRoutes } from './orgs/members.js';
 import { availabilityRoutes } from './domains/availability.js';
+import { domainRoutes } from './domains/domains.js';
+import { operationRoutes } from './domains/operations.js';
 import { billingRoutes } from './billing/billing.js';
 import { contactRoutes } from './contacts/contacts.js';
 
@@ -21,6 +23,8 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...organizationRoutes(deps),
     ...memberRoutes(deps),
     ...availabilityRoutes(deps),
+    ...domainRoutes(deps),
+    ...operationRoutes(deps),
     ...billingRoutes(deps),
     ...contactRoutes(deps),
     ...extraRoutes,

@@ -20,7 +20,7 @@ export interface RunningWorker {
  * (tests share one); otherwise the workflows are bundled at start.
  */
 export async function createWorker(
-  deps: Pick<AppDeps, 'config' | 'db' | 'logger'>,
+  deps: Pick<AppDeps, 'config' | 'db' | 'logger' | 'registrars'>,
   workflowBundle?: WorkflowBundleOption,
 ): Promise<RunningWorker> {
   const { config } = deps;
@@ -31,7 +31,12 @@ export async function createWorker(
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-      activities: createActivities({ config, db: deps.db, logger: deps.logger.child({ component: 'activity' }) }),
+      activities: createActivities({
+        config,
+        db: deps.db,
+        registrars: deps.registrars,
+        logger: deps.logger.child({ component: 'activity' }),
+      }),
     });
     return { worker, connection };
   } catch (err) {

@@ -33,3 +33,27 @@ export const TldListSchema = z
     data: z.array(z.object({ tld: z.string(), currency: z.literal('USD'), register: z.number().int(), renew: z.number().int(), transfer: z.number().int() })),
   })
   .meta({ id: 'TldPrices' });
+
+export const OrgPath = z.object({ org_oid: z.string() });
+export const DomainPath = OrgPath.extend({ domain: z.string().min(1).max(300).describe('The domain name') });
+export const OperationPath = OrgPath.extend({ operation_id: z.string().min(1).max(64) });
+
+const ContactId = z.string().min(1).max(64);
+
+export const RegisterDomainBody = z
+  .object({
+    name: z.string().min(1).max(300),
+    years: z.number().int().min(1).max(10).default(1),
+    registrant_contact_id: ContactId,
+    admin_contact_id: ContactId.optional(),
+    tech_contact_id: ContactId.optional(),
+    nameservers: z.array(z.string().min(1).max(253)).max(13).optional(),
+    auto_renew: z.boolean().optional(),
+  })
+  .strict()
+  .meta({ id: 'RegisterDomainInput' });
+
+export const OperationListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(200).optional(),
+});

@@ -1,0 +1,143 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Db } from '../src/db/pool.js';
+import { ApiError } from '../src/errors.js';
+import { findContact, type Contact } from '../src/db/repositories/contacts.js';
+import { updateDomain } from '../src/db/repositories/domains.js';
+import { updateOperation } from '../src/db/repositories/operations.js';
+import { capture, release } from '../src/services/billing/ledger.js';
+import { RegistrarUnavailableError } from '../src/registrar/errors.js';
+import type { ContactDetails } from '../src/registrar/port.js';
+import type { Registrars } from '../src/services/domains/registrars.js';
+import type { RegisterDomainInput } from '../workflows/registerDomain.js';
+
+/** Where a registration stands after a registrar call. */
+export type RegistrationStep =
+  | { state: 'registered'; expiresAt: string; registrarReference: string }
+  | { state: 'pending'; registrarReference: string };
+
+export interface DomainActivityDeps {
+  db: Db;
+  registrars: Registrars;
+}
+
+/**
+ * Registrar errors as Temporal sees them: transient ones retry (honouring Retry-After), refusals
+ * do not. The failure type is our stable error code, so the workflow can record it as is.
+ */
+function asActivityFailure(err: unknown): unknown {
+  if (err instanceof RegistrarUnavailableError) {
+    return ApplicationFailure.create({
+      type: err.code,
+      message: typeof err.detail === 'string' ? err.detail : err.message,
+      nonRetryable: !err.transient,
+      ...(err.retryAfterSeconds !== undefined ? { nextRetryDelay: `${err.retryAfterSeconds}s` } : {}),
+    });
+  }
+  if (err instanceof ApiError) {
+    return ApplicationFailure.nonRetryable(typeof err.detail === 'string' ? err.detail : err.message, err.code);
+  }
+  return err;
+}
+
+async function callRegistrar<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw asActivityFailure(err);
+  }
+}
+
+function contactDetails(contact: Contact): ContactDetails {
+  return {
+    first_name: contact.firstName,
+    last_name: contact.lastName,
+    ...(contact.organization ? { organization: contact.organization } : {}),
+    email: contact.email,
+    phone: contact.phone,
+    address1: contact.address1,
+    ...(contact.address2 ? { address2: contact.address2 } : {}),
+    city: contact.city,
+    ...(contact.state ? { state: contact.state } : {}),
+    postal_code: contact.postalCode,
+    country: contact.country,
+  };
+}
+
+export function createDomainActivities({ db, registrars }: DomainActivityDeps) {
+  return {
+    async markOperationRunning(input: { operationId: string; livemode: boolean }): Promise<void> {
+      await db.query(`UPDATE operations SET status = 'running', updated_at = now() WHERE id = $1 AND livemode = $2 AND status = 'pending'`, [
+        input.operationId,
+        input.livemode,
+      ]);
+    },
+
+    async registrarRegister(
+      input: Pick<RegisterDomainInput, 'livemode' | 'orgId' | 'name' | 'years' | 'registrantContactId' | 'nameservers' | 'autoRenew' | 'premiumPriceCents'>,
+    ): Promise<RegistrationStep> {
+      const mode = { livemode: input.livemode };
+      const contact = await findContact(db, mode, { orgId: input.orgId, id: input.registrantContactId });
+      if (!contact) throw ApplicationFailure.nonRetryable('The registrant contact no longer exists', 'REGISTRAR_REJECTED');
+      return callRegistrar(async () => {
+        const registrar = await registrars.forMode(input.livemode);
+        const result = await registrar.register({
+          name: input.name,
+          years: input.years,
+          registrant: contactDetails(contact),
+          ...(contact.registrarContactId ? { registrantRegistrarId: contact.registrarContactId } : {}),
+          ...(input.nameservers.length ? { nameservers: input.nameservers } : {}),
+          autoRenew: input.autoRenew,
+          ...(input.premiumPriceCents !== null ? { premiumPrice: { amount: input.premiumPriceCents, currency: 'USD' as const } } : {}),
+        });
+        return result.state === 'registered'
+          ? { state: 'registered', expiresAt: result.expiresAt, registrarReference: result.registrarReference }
+          : { state: 'pending', registrarReference: result.registrarReference };
+      });
+    },
+
+    async registrarRegistrationStatus(input: {
+      livemode: boolean;
+      name: string;
+      registrarReference: string;
+    }): Promise<RegistrationStep> {
+      return callRegistrar(async () => {
+        const registrar = await registrars.forMode(input.livemode);
+        const status = await registrar.registrationStatus({ name: input.name, registrarReference: input.registrarReference });
+        if (status.state === 'failed') {
+          throw ApplicationFailure.nonRetryable(status.detail ?? 'The registrar failed the registration', 'REGISTRAR_REJECTED');
+        }
+        return status.state === 'registered'
+          ? { state: 'registered', expiresAt: status.expiresAt, registrarReference: input.registrarReference }
+          : { state: 'pending', registrarReference: input.registrarReference };
+      });
+    },
+
+    /** Capture first (idempotent per operation), then the rows: a retry after a crash lands in the same place. */
+    async completeRegistration(input: {
+      operationId: string;
+      livemode: boolean;
+      domainId: string;
+      expiresAt: string;
+      registrarReference: string;
+    }): Promise<void> {
+      const mode = { livemode: input.livemode };
+      await capture({ db, operationId: input.operationId });
+      const domain = await updateDomain(db, mode, input.domainId, {
+        status: 'active',
+        expires_at: new Date(input.expiresAt),
+        registrar_reference: input.registrarReference,
+      });
+      await updateOperation(db, mode, input.operationId, {
+        status: 'succeeded',
+        result: { domain: domain?.name, status: 'active', expires_at: input.expiresAt },
+      });
+    },
+
+    async failRegistration(input: { operationId: string; livemode: boolean; domainId: string; code: string; detail: string }): Promise<void> {
+      const mode = { livemode: input.livemode };
+      await release({ db, operationId: input.operationId });
+      await updateDomain(db, mode, input.domainId, { status: 'failed' });
+      await updateOperation(db, mode, input.operationId, { status: 'failed', error: { code: input.code, detail: input.detail } });
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import type { Queryable } from '../pool.js';
+import { ModeScopedTable, type Mode } from '../modeScope.js';
+
+export type OperationType = 'domain.register' | 'domain.transfer' | 'domain.renew';
+export type OperationStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface Operation {
+  id: string;
+  orgId: string;
+  livemode: boolean;
+  type: OperationType;
+  status: OperationStatus;
+  domain: string;
+  domainId: string | null;
+  workflowId: string;
+  workflowInput: unknown;
+  amount: number;
+  result: Record<string, unknown> | null;
+  error: { code: string; detail: string } | null;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+}
+
+const operations = new ModeScopedTable<Operation>(
+  'operations',
+  `id, org_id AS "orgId", livemode, type, status, domain, domain_id AS "domainId", workflow_id AS "workflowId",
+   workflow_input AS "workflowInput",
+   amount::int AS amount, result, error, created_at AS "createdAt", updated_at AS "updatedAt", completed_at AS "completedAt"`,
+);
+
+export function insertOperation(
+  db: Queryable,
+  mode: Mode,
+  op: Pick<Operation, 'id' | 'orgId' | 'type' | 'domain' | 'domainId' | 'workflowId' | 'workflowInput' | 'amount'>,
+): Promise<Operation> {
+  return operations.insert(db, mode, {
+    id: op.id,
+    org_id: op.orgId,
+    type: op.type,
+    status: 'pending',
+    domain: op.domain,
+    domain_id: op.domainId,
+    workflow_id: op.workflowId,
+    workflow_input: JSON.stringify(op.workflowInput),
+    amount: op.amount,
+  });
+}
+
+export function findOperation(db: Queryable, mode: Mode, orgId: string, id: string): Promise<Operation | undefined> {
+  return operations.findOne(db, mode, 'org_id = $2 AND id = $3', [orgId, id]);
+}
+
+export function findOperationByWorkflowId(db: Queryable, mode: Mode, workflowId: string): Promise<Operation | undefined> {
+  return operations.findOne(db, mode, 'workflow_id = $2', [workflowId]);
+}
+
+export function listOperationsOfOrg(
+  db: Queryable,
+  mode: Mode,
+  props: { orgId: string; limit: number; where: string; params: unknown[]; orderBy: string },
+): Promise<Operation[]> {
+  return operations.select(db, mode, `org_id = $2 ${props.where}`, [props.orgId, ...props.params], `${props.orderBy} LIMIT ${props.limit + 1}`);
+}
+
+/** Moves an operation on; a finished one (succeeded, failed, cancelled) never changes again. */
+export async function updateOperation(
+  db: Queryable,
+  mode: Mode,
+  id: string,
+  changes: { status: OperationStatus; result?: Record<string, unknown>; error?: { code: string; detail: string } },
+): Promise<Operation | undefined> {
+  const finished = changes.status !== 'pending' && changes.status !== 'running';
+  const [updated] = await operations.update(db, mode, `id = $2 AND status IN ('pending', 'running')`, [id], {
+    status: changes.status,
+    ...(changes.result ? { result: JSON.stringify(changes.result) } : {}),
+    ...(changes.error ? { error: JSON.stringify(changes.error) } : {}),
+    updated_at: new Date(),
+    ...(finished ? { completed_at: new Date() } : {}),
+  });
+  return updated;
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { Operation } from '../db/repositories/operations.js';
+import type { Domain } from '../db/repositories/domains.js';
+
+export const OperationSchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(['domain.register', 'domain.transfer', 'domain.renew']),
+    status: z.enum(['pending', 'running', 'succeeded', 'failed', 'cancelled']),
+    domain: z.string(),
+    livemode: z.boolean(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    completed_at: z.iso.datetime().nullable(),
+    result: z.record(z.string(), z.unknown()).nullable(),
+    error: z.object({ code: z.string(), detail: z.string() }).nullable(),
+  })
+  .meta({ id: 'Operation' });
+
+export function presentOperation(op: Operation): z.infer<typeof OperationSchema> {
+  return {
+    id: op.id,
+    type: op.type,
+    status: op.status,
+    domain: op.domain,
+    livemode: op.livemode,
+    created_at: op.createdAt.toISOString(),
+    updated_at: op.updatedAt.toISOString(),
+    completed_at: op.completedAt?.toISOString() ?? null,
+    result: op.result,
+    error: op.error,
+  };
+}
+
+export const DomainSchema = z
+  .object({
+    name: z.string(),
+    status: z.enum(['registering', 'active', 'transfer_pending', 'expired', 'failed']),
+    livemode: z.boolean(),
+    expires_at: z.iso.datetime().nullable(),
+    auto_renew: z.boolean(),
+    locked: z.boolean(),
+    nameservers: z.array(z.string()),
+    registrant_contact_id: z.string(),
+    admin_contact_id: z.string().nullable(),
+    tech_contact_id: z.string().nullable(),
+    version: z.number().int(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Domain' });
+
+export function presentDomain(domain: Domain): z.infer<typeof DomainSchema> {
+  return {
+    name: domain.name,
+    status: domain.status,
+    livemode: domain.livemode,
+    expires_at: domain.expiresAt?.toISOString() ?? null,
+    auto_renew: domain.autoRenew,
+    locked: domain.locked,
+    nameservers: domain.nameservers,
+    registrant_contact_id: domain.registrantContactId,
+    admin_contact_id: domain.adminContactId,
+    tech_contact_id: domain.techContactId,
+    version: domain.version,
+    created_at: domain.createdAt.toISOString(),
+    updated_at: domain.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,79 @@
+import { defineRoute } from '../../http/route.js';
+import type { AppDeps } from '../../deps.js';
+import { requirePrincipal } from '../../auth/authorize.js';
+import { findDomainOfOrg, listDomainsOfOrg } from '../../db/repositories/domains.js';
+import { decodeCursor, keyset, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
+import { parseDomainName } from '../../domains/domainName.js';
+import { NotFoundError } from '../../errors.js';
+import { DomainSchema, OperationSchema, presentDomain, presentOperation } from '../../presenters/operation.js';
+import { registerDomain } from '../../services/domains/registerDomain.js';
+import { DomainPath, OrgPath, RegisterDomainBody } from './schema.js';
+
+export function domainRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/orgs/{org_oid}/domains',
+      operationId: 'registerDomain',
+      summary: 'Register a domain: the price is reserved now, the registration completes asynchronously',
+      description:
+        'Answers 202 with an operation to poll (`Location`). Send an `Idempotency-Key`: the workflow id derives from it, ' +
+        'so a retried request never starts a second registration. 402 when the balance is short; 409 ' +
+        '`DOMAIN_NOT_AVAILABLE` or `DOMAIN_STATE_CONFLICT`.',
+      tags: ['domains'],
+      scope: 'domains:write',
+      request: { path: OrgPath, body: RegisterDomainBody },
+      responses: { 202: { description: 'Accepted; poll the operation', schema: OperationSchema } },
+      handler: async (ctx, { path, body }) => {
+        const operation = await registerDomain({
+          deps,
+          principal: requirePrincipal(ctx.state),
+          orgId: path.org_oid,
+          idempotency: ctx.state.idempotency,
+          body,
+        });
+        ctx.status = 202;
+        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${operation.id}`);
+        ctx.body = presentOperation(operation);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}/domains',
+      operationId: 'listDomains',
+      summary: "The organisation's domains of the caller's mode, newest first",
+      tags: ['domains'],
+      scope: 'domains:read',
+      request: { path: OrgPath, query: PaginationQuery },
+      responses: { 200: { description: 'A page of domains', schema: pageSchema(DomainSchema) } },
+      handler: async (ctx, { path, query }) => {
+        const page = keyset('created_at', 'id', decodeCursor(query.cursor), 3);
+        const rows = await listDomainsOfOrg(deps.db, requirePrincipal(ctx.state), {
+          orgId: path.org_oid,
+          limit: query.limit,
+          where: page.where,
+          params: page.params,
+          orderBy: page.orderBy,
+        });
+        ctx.body = toPage(rows, query.limit, (d) => ({ createdAt: d.createdAt, id: d.id }), presentDomain);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}/domains/{domain}',
+      operationId: 'getDomain',
+      summary: 'One domain; a domain of another organisation or mode is 404',
+      tags: ['domains'],
+      scope: 'domains:read',
+      request: { path: DomainPath },
+      responses: { 200: { description: 'The domain', schema: DomainSchema } },
+      handler: async (ctx, { path }) => {
+        const parsed = parseDomainName(path.domain);
+        const domain = parsed.ok ? await findDomainOfOrg(deps.db, requirePrincipal(ctx.state), path.org_oid, parsed.value.name) : undefined;
+        if (!domain) throw new NotFoundError('Domain not found');
+        ctx.set('ETag', `"${domain.version}"`);
+        ctx.body = presentDomain(domain);
+      },
+    }),
+  ];
+}

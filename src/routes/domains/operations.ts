@@ -1,0 +1,53 @@
+import { defineRoute } from '../../http/route.js';
+import type { AppDeps } from '../../deps.js';
+import { requirePrincipal } from '../../auth/authorize.js';
+import { findOperation, listOperationsOfOrg } from '../../db/repositories/operations.js';
+import { decodeCursor, keyset, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
+import { NotFoundError } from '../../errors.js';
+import { OperationSchema, presentOperation } from '../../presenters/operation.js';
+import { OperationPath, OrgPath } from './schema.js';
+
+export function operationRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}/operations',
+      operationId: 'listOperations',
+      summary: "The organisation's operations of the caller's mode, newest first",
+      tags: ['operations'],
+      scope: 'domains:read',
+      request: { path: OrgPath, query: PaginationQuery },
+      responses: { 200: { description: 'A page of operations', schema: pageSchema(OperationSchema) } },
+      handler: async (ctx, { path, query }) => {
+        const page = keyset('created_at', 'id', decodeCursor(query.cursor), 3);
+        const rows = await listOperationsOfOrg(deps.db, requirePrincipal(ctx.state), {
+          orgId: path.org_oid,
+          limit: query.limit,
+          where: page.where,
+          params: page.params,
+          orderBy: page.orderBy,
+        });
+        ctx.body = toPage(rows, query.limit, (op) => ({ createdAt: op.createdAt, id: op.id }), presentOperation);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}/operations/{operation_id}',
+      operationId: 'getOperation',
+      summary: 'Poll an operation; while it is unfinished the answer carries Retry-After',
+      tags: ['operations'],
+      scope: 'domains:read',
+      request: { path: OperationPath },
+      responses: { 200: { description: 'The operation', schema: OperationSchema } },
+      handler: async (ctx, { path }) => {
+        const principal = requirePrincipal(ctx.state);
+        const operation = await findOperation(deps.db, principal, path.org_oid, path.operation_id);
+        if (!operation) throw new NotFoundError('Operation not found');
+        if (operation.status === 'pending' || operation.status === 'running') {
+          ctx.set('Retry-After', principal.livemode ? '30' : '1');
+        }
+        ctx.body = presentOperation(operation);
+      },
+    }),
+  ];
+}

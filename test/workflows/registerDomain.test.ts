@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
+import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
+import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
+
+interface OperationBody {
+  id: string;
+  status: string;
+  type: string;
+  domain: string;
+  result: Record<string, unknown> | null;
+  error: { code: string; detail: string } | null;
+}
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ worker: true });
+});
+afterAll(async () => app?.close());
+
+const SCOPES = ['domains:read', 'domains:write', 'contacts:write', 'billing:read', 'billing:write'];
+
+/** An org with a test key, a test-mode balance and a registrant contact. */
+async function customer(balance: number) {
+  const email = uniqueEmail('registrant');
+  const session = await sessionToken(app, email);
+  const org = await createOrg(app, session);
+  const key = (await createKey(app, session, { name: 'registrar tooling', scopes: SCOPES, mode: 'test' })).key;
+  if (balance > 0) {
+    const topUp = await app.fetch(`/api/v1/orgs/${org.id}/billing/top-ups`, { method: 'POST', headers: jsonHeaders(key), body: JSON.stringify({ amount: balance }) });
+    expect(topUp.status).toBe(201);
+  }
+  const contact = await readJson<{ id: string }>(
+    await app.fetch(`/api/v1/orgs/${org.id}/contacts`, {
+      method: 'POST',
+      headers: jsonHeaders(key),
+      body: JSON.stringify({
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email,
+        phone: '+442071838750',
+        address1: '1 High St',
+        city: 'London',
+        postal_code: 'EC1A 1BB',
+        country: 'GB',
+      }),
+    }),
+  );
+  return { session, org, key, contactId: contact.id, email };
+}
+
+const register = (c: { org: { id: string }; key: string }, body: Record<string, unknown>, idempotencyKey: string) =>
+  app.fetch(`/api/v1/orgs/${c.org.id}/domains`, {
+    method: 'POST',
+    headers: { ...jsonHeaders(c.key), 'idempotency-key': idempotencyKey },
+    body: JSON.stringify(body),
+  });
+
+async function balance(c: { org: { id: string }; key: string }) {
+  return readJson<{ available: number; reserved: number }>(await app.fetch(`/api/v1/orgs/${c.org.id}/billing/balance`, { headers: bearer(c.key) }));
+}
+
+async function pollUntilFinished(c: { key: string }, location: string): Promise<OperationBody> {
+  for (let i = 0; i < 150; i += 1) {
+    const res = await app.fetch(location, { headers: bearer(c.key) });
+    const op = await readJson<OperationBody>(res);
+    if (op.status !== 'pending' && op.status !== 'running') return op;
+    expect(res.headers.get('retry-after')).toBe('1');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('operation did not finish');
+}
+
+describe('registering a domain (test mode)', () => {
+  it('reserves the price, answers 202, and the workflow makes the domain active and captures once', async () => {
+    const c = await customer(5_000);
+    const name = `site-${Date.now()}.com`;
+    const res = await register(c, { name, years: 2, registrant_contact_id: c.contactId, auto_renew: true }, `reg-${name}`);
+    expect(res.status).toBe(202);
+    const accepted = await readJson<OperationBody>(res);
+    expect(accepted).toMatchObject({ type: 'domain.register', status: 'pending', domain: name });
+    expect(res.headers.get('location')).toBe(`/api/v1/orgs/${c.org.id}/operations/${accepted.id}`);
+    expect(await balance(c)).toMatchObject({ available: 5_000 - 2 * 1299, reserved: 2 * 1299 });
+
+    const done = await pollUntilFinished(c, res.headers.get('location')!);
+    expect(done.status).toBe('succeeded');
+    expect(await balance(c)).toMatchObject({ available: 5_000 - 2 * 1299, reserved: 0 });
+    const domain = await readJson<{ status: string; expires_at: string; auto_renew: boolean }>(
+      await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${name}`, { headers: bearer(c.key) }),
+    );
+    expect(domain).toMatchObject({ status: 'active', auto_renew: true });
+    expect(new Date(domain.expires_at).getUTCFullYear()).toBe(new Date().getUTCFullYear() + 2);
+
+    const replay = await register(c, { name, years: 2, registrant_contact_id: c.contactId, auto_renew: true }, `reg-${name}`);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const ledger = await readJson<{ data: { type: string }[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/billing/transactions`, { headers: bearer(c.key) }));
+    expect(ledger.data.map((e) => e.type)).toEqual(['capture', 'reservation', 'top_up']);
+
+    // Operators find it in Temporal by its search attributes.
+    const query = `Domain="${name}" AND OperationType="domain.register" AND Livemode=false`;
+    await expect
+      .poll(async () => {
+        const ids: string[] = [];
+        for await (const wf of app.deps.temporal.client.workflow.list({ query })) ids.push(wf.workflowId);
+        return ids;
+      }, { timeout: 10_000 })
+      .toEqual([`register:${c.org.id}:reg-${name}`]);
+  });
+
+  it('retries a flaky registrar (visible in the history) and succeeds', async () => {
+    const c = await customer(2_000);
+    const name = `shop-${Date.now()}-flaky.com`;
+    const res = await register(c, { name, years: 1, registrant_contact_id: c.contactId }, `flaky-${name}`);
+    expect((await pollUntilFinished(c, res.headers.get('location')!)).status).toBe('succeeded');
+    const history = await app.deps.temporal.client.workflow.getHandle(`register:${c.org.id}:flaky-${name}`).fetchHistory();
+    const attempts = (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
+    expect(Math.max(...attempts.map(Number))).toBe(3);
+    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, history, `flaky-${name}`)).resolves.toBeUndefined();
+  });
+
+  it('ends failed with REGISTRAR_REJECTED and releases the funds when the registrar refuses', async () => {
+    const c = await customer(2_000);
+    const name = `shop-${Date.now()}-fail.com`;
+    const res = await register(c, { name, years: 1, registrant_contact_id: c.contactId }, `fail-${name}`);
+    const done = await pollUntilFinished(c, res.headers.get('location')!);
+    expect(done).toMatchObject({ status: 'failed', error: { code: 'REGISTRAR_REJECTED' } });
+    expect(await balance(c)).toMatchObject({ available: 2_000, reserved: 0 });
+    const domains = await readJson<{ data: { name: string; status: string }[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/domains`, { headers: bearer(c.key) }));
+    expect(domains.data).toEqual([expect.objectContaining({ name, status: 'failed' })]);
+    const description = await app.deps.temporal.client.workflow.getHandle(`register:${c.org.id}:fail-${name}`).describe();
+    expect(description.status.name).toBe('FAILED');
+  });
+
+  it('answers 402 with nothing started when the balance is short', async () => {
+    const c = await customer(1_000);
+    const res = await register(c, { name: `pricey-${Date.now()}.io`, years: 1, registrant_contact_id: c.contactId }, 'short');
+    expect(res.status).toBe(402);
+    expect((await readJson<MessageErrorBody>(res)).code).toBe('INSUFFICIENT_FUNDS');
+    const ops = await readJson<{ data: unknown[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/operations`, { headers: bearer(c.key) }));
+    expect(ops.data).toEqual([]);
+    expect(await balance(c)).toMatchObject({ available: 1_000, reserved: 0 });
+    await expect(app.deps.temporal.client.workflow.getHandle(`register:${c.org.id}:short`).describe()).rejects.toThrow();
+  });
+
+  it('answers what it can decide at once: taken names, unknown contacts, bad names', async () => {
+    const c = await customer(5_000);
+    const taken = await register(c, { name: 'example-taken.com', registrant_contact_id: c.contactId }, 'taken');
+    expect(taken.status).toBe(409);
+    expect((await readJson<MessageErrorBody>(taken)).code).toBe('DOMAIN_NOT_AVAILABLE');
+    const noContact = await register(c, { name: `x-${Date.now()}.com`, registrant_contact_id: 'ct_missing' }, 'nocontact');
+    expect((await readJson<FieldErrorBody>(noContact)).detail).toEqual([
+      { loc: ['body', 'registrant_contact_id'], msg: 'No such contact in this organisation', type: 'contact_not_found' },
+    ]);
+    const badName = await register(c, { name: 'not a domain', registrant_contact_id: c.contactId }, 'badname');
+    expect((await readJson<FieldErrorBody>(badName)).detail[0]!.loc).toEqual(['body', 'name']);
+  });
+
+  it('turns 50 concurrent identical requests into one workflow, one domain and one charge', async () => {
+    const c = await customer(5_000);
+    // Five keys of one user: one Idempotency-Key space, five rate-limit pools (10 writes a second each).
+    const keys = await Promise.all(Array.from({ length: 5 }, (_, i) => createKey(app, c.session, { name: `k${i}`, scopes: SCOPES, mode: 'test' })));
+    const name = `race-${Date.now()}.com`;
+    const body = { name, years: 1, registrant_contact_id: c.contactId };
+    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => register({ org: c.org, key: keys[i % 5]!.key }, body, `race-${name}`)));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.every((s) => s === 202 || s === 409)).toBe(true);
+    const accepted = await Promise.all(responses.filter((r) => r.status === 202).map((r) => readJson<OperationBody>(r)));
+    expect(new Set(accepted.map((op) => op.id)).size).toBe(1);
+    await pollUntilFinished(c, `/api/v1/orgs/${c.org.id}/operations/${accepted[0]!.id}`);
+    const ops = await readJson<{ data: unknown[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/operations`, { headers: bearer(c.key) }));
+    expect(ops.data).toHaveLength(1);
+    expect(await balance(c)).toMatchObject({ available: 5_000 - 1299, reserved: 0 });
+  });
+});
