@@ -6,9 +6,10 @@ import { updateDomain } from '../src/db/repositories/domains.js';
 import { updateOperation } from '../src/db/repositories/operations.js';
 import { capture, release } from '../src/services/billing/ledger.js';
 import { RegistrarUnavailableError } from '../src/registrar/errors.js';
-import type { ContactDetails } from '../src/registrar/port.js';
+import type { ContactDetails, TransferStatus } from '../src/registrar/port.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
 import type { RegisterDomainInput } from '../workflows/registerDomain.js';
+import type { TransferDomainInput } from '../workflows/transferDomain.js';
 
 /** Where a registration stands after a registrar call. */
 export type RegistrationStep =
@@ -112,32 +113,90 @@ export function createDomainActivities({ db, registrars }: DomainActivityDeps) {
       });
     },
 
-    /** Capture first (idempotent per operation), then the rows: a retry after a crash lands in the same place. */
-    async completeRegistration(input: {
-      operationId: string;
-      livemode: boolean;
-      domainId: string;
-      expiresAt: string;
-      registrarReference: string;
-    }): Promise<void> {
-      const mode = { livemode: input.livemode };
-      await capture({ db, operationId: input.operationId });
-      const domain = await updateDomain(db, mode, input.domainId, {
-        status: 'active',
-        expires_at: new Date(input.expiresAt),
-        registrar_reference: input.registrarReference,
-      });
-      await updateOperation(db, mode, input.operationId, {
-        status: 'succeeded',
-        result: { domain: domain?.name, status: 'active', expires_at: input.expiresAt },
+    async registrarTransfer(
+      input: Pick<TransferDomainInput, 'livemode' | 'orgId' | 'name' | 'authCode' | 'registrantContactId'>,
+    ): Promise<{ registrarReference: string }> {
+      const contact = await findContact(db, { livemode: input.livemode }, { orgId: input.orgId, id: input.registrantContactId });
+      if (!contact) throw ApplicationFailure.nonRetryable('The registrant contact no longer exists', 'REGISTRAR_REJECTED');
+      return callRegistrar(async () => {
+        const result = await (await registrars.forMode(input.livemode)).transfer({
+          name: input.name,
+          authCode: input.authCode,
+          registrant: contactDetails(contact),
+          ...(contact.registrarContactId ? { registrantRegistrarId: contact.registrarContactId } : {}),
+        });
+        return { registrarReference: result.registrarReference };
       });
     },
 
-    async failRegistration(input: { operationId: string; livemode: boolean; domainId: string; code: string; detail: string }): Promise<void> {
+    async registrarTransferStatus(input: { livemode: boolean; name: string; registrarReference: string }): Promise<TransferStatus> {
+      return callRegistrar(async () => (await registrars.forMode(input.livemode)).transferStatus(input));
+    },
+
+    async registrarCancelTransfer(input: { livemode: boolean; name: string; registrarReference: string }): Promise<TransferStatus> {
+      return callRegistrar(async () => (await registrars.forMode(input.livemode)).cancelTransfer(input));
+    },
+
+    async registrarRenew(input: { livemode: boolean; name: string; years: number; currentExpiresAt: string | null }): Promise<RegistrationStep> {
+      return callRegistrar(async () => {
+        const result = await (await registrars.forMode(input.livemode)).renew({
+          name: input.name,
+          years: input.years,
+          ...(input.currentExpiresAt ? { currentExpiresAt: input.currentExpiresAt } : {}),
+        });
+        return result.state === 'renewed'
+          ? { state: 'registered', expiresAt: result.expiresAt, registrarReference: result.registrarReference }
+          : { state: 'pending', registrarReference: result.registrarReference };
+      });
+    },
+
+    async registrarRenewalStatus(input: { livemode: boolean; name: string; registrarReference: string }): Promise<RegistrationStep> {
+      return callRegistrar(async () => {
+        const status = await (await registrars.forMode(input.livemode)).renewalStatus(input);
+        if (status.state === 'failed') throw ApplicationFailure.nonRetryable(status.detail ?? 'The registrar failed the renewal', 'REGISTRAR_REJECTED');
+        return status.state === 'renewed'
+          ? { state: 'registered', expiresAt: status.expiresAt, registrarReference: input.registrarReference }
+          : { state: 'pending', registrarReference: input.registrarReference };
+      });
+    },
+
+    /**
+     * Success: capture first (idempotent per operation), then the rows, so a retry after a crash
+     * lands in the same place and charges once.
+     */
+    async completeOperation(input: {
+      operationId: string;
+      livemode: boolean;
+      domainId: string;
+      /** Null when the registrar did not say (the domain keeps no expiry until it is read back). */
+      expiresAt: string | null;
+      registrarReference: string;
+      result: Record<string, unknown>;
+    }): Promise<void> {
+      const mode = { livemode: input.livemode };
+      await capture({ db, operationId: input.operationId });
+      await updateDomain(db, mode, input.domainId, {
+        status: 'active',
+        ...(input.expiresAt ? { expires_at: new Date(input.expiresAt) } : {}),
+        registrar_reference: input.registrarReference,
+      });
+      await updateOperation(db, mode, input.operationId, { status: 'succeeded', result: { ...input.result, expires_at: input.expiresAt } });
+    },
+
+    /** Failure or cancellation: release the reservation; the domain becomes `domainStatus` when given. */
+    async failOperation(input: {
+      operationId: string;
+      livemode: boolean;
+      domainId: string;
+      domainStatus: 'failed' | null;
+      status: 'failed' | 'cancelled';
+      code: string;
+      detail: string;
+    }): Promise<void> {
       const mode = { livemode: input.livemode };
       await release({ db, operationId: input.operationId });
-      await updateDomain(db, mode, input.domainId, { status: 'failed' });
-      await updateOperation(db, mode, input.operationId, { status: 'failed', error: { code: input.code, detail: input.detail } });
+      if (input.domainStatus) await updateDomain(db, mode, input.domainId, { status: input.domainStatus });
+      await updateOperation(db, mode, input.operationId, { status: input.status, error: { code: input.code, detail: input.detail } });
     },
   };
 }

@@ -5,3 +5,5 @@
  */
 export { purgeIdempotencyKeysWorkflow } from './maintenance.js';
 export { registerDomainWorkflow } from './registerDomain.js';
+export { renewDomainWorkflow } from './renewDomain.js';
+export { transferDomainWorkflow } from './transferDomain.js';

@@ -1,19 +1,5 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-
-/** Registrar refusals that no retry can fix; every other failure is retried with back-off. */
-export const PERMANENT_REGISTRAR_CODES = ['REGISTRAR_REJECTED', 'DOMAIN_NOT_AVAILABLE', 'DOMAIN_LOCKED'];
-
-const registrar = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: PERMANENT_REGISTRAR_CODES },
-});
-
-// Bookkeeping only touches our own database: retry until it answers.
-const bookkeeping = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+import { ApplicationFailure, sleep } from '@temporalio/workflow';
+import { bookkeeping, failureOf, registrar } from './shared.js';
 
 export interface RegisterDomainInput {
   operationId: string;
@@ -29,12 +15,6 @@ export interface RegisterDomainInput {
   premiumPriceCents: number | null;
   /** How long to wait between checks of a registration the registrar answered "pending". */
   pollIntervalMs: number;
-}
-
-function failureOf(err: unknown): { code: string; detail: string } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure) return { code: cause.type ?? 'REGISTRAR_REJECTED', detail: cause.message };
-  return { code: 'INTERNAL', detail: 'The registration failed unexpectedly' };
 }
 
 /**
@@ -64,15 +44,23 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
     outcome = step;
   } catch (err) {
     const failure = failureOf(err);
-    await bookkeeping.failRegistration({ operationId: input.operationId, livemode: input.livemode, domainId: input.domainId, ...failure });
+    await bookkeeping.failOperation({
+      operationId: input.operationId,
+      livemode: input.livemode,
+      domainId: input.domainId,
+      domainStatus: 'failed',
+      status: 'failed',
+      ...failure,
+    });
     throw ApplicationFailure.nonRetryable(failure.detail, failure.code);
   }
-  await bookkeeping.completeRegistration({
+  await bookkeeping.completeOperation({
     operationId: input.operationId,
     livemode: input.livemode,
     domainId: input.domainId,
     expiresAt: outcome.expiresAt,
     registrarReference: outcome.registrarReference,
+    result: { domain: input.name, status: 'active', years: input.years },
   });
   return { expiresAt: outcome.expiresAt };
 }

@@ -1,76 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Worker } from '@temporalio/worker';
 import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
-import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
+import { bearer, createKey } from '../support/actors.js';
+import { customerFactory, SCOPES, type OperationBody } from '../support/customers.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
 
-interface OperationBody {
-  id: string;
-  status: string;
-  type: string;
-  domain: string;
-  result: Record<string, unknown> | null;
-  error: { code: string; detail: string } | null;
-}
-
 let app: TestApp;
+let customer: ReturnType<typeof customerFactory>['customer'];
+let register: ReturnType<typeof customerFactory>['register'];
+let balance: ReturnType<typeof customerFactory>['balance'];
+let pollUntilFinished: ReturnType<typeof customerFactory>['pollUntilFinished'];
 beforeAll(async () => {
   app = await startTestApp({ worker: true });
+  ({ customer, register, balance, pollUntilFinished } = customerFactory(app));
 });
 afterAll(async () => app?.close());
-
-const SCOPES = ['domains:read', 'domains:write', 'contacts:write', 'billing:read', 'billing:write'];
-
-/** An org with a test key, a test-mode balance and a registrant contact. */
-async function customer(balance: number) {
-  const email = uniqueEmail('registrant');
-  const session = await sessionToken(app, email);
-  const org = await createOrg(app, session);
-  const key = (await createKey(app, session, { name: 'registrar tooling', scopes: SCOPES, mode: 'test' })).key;
-  if (balance > 0) {
-    const topUp = await app.fetch(`/api/v1/orgs/${org.id}/billing/top-ups`, { method: 'POST', headers: jsonHeaders(key), body: JSON.stringify({ amount: balance }) });
-    expect(topUp.status).toBe(201);
-  }
-  const contact = await readJson<{ id: string }>(
-    await app.fetch(`/api/v1/orgs/${org.id}/contacts`, {
-      method: 'POST',
-      headers: jsonHeaders(key),
-      body: JSON.stringify({
-        first_name: 'Ada',
-        last_name: 'Lovelace',
-        email,
-        phone: '+442071838750',
-        address1: '1 High St',
-        city: 'London',
-        postal_code: 'EC1A 1BB',
-        country: 'GB',
-      }),
-    }),
-  );
-  return { session, org, key, contactId: contact.id, email };
-}
-
-const register = (c: { org: { id: string }; key: string }, body: Record<string, unknown>, idempotencyKey: string) =>
-  app.fetch(`/api/v1/orgs/${c.org.id}/domains`, {
-    method: 'POST',
-    headers: { ...jsonHeaders(c.key), 'idempotency-key': idempotencyKey },
-    body: JSON.stringify(body),
-  });
-
-async function balance(c: { org: { id: string }; key: string }) {
-  return readJson<{ available: number; reserved: number }>(await app.fetch(`/api/v1/orgs/${c.org.id}/billing/balance`, { headers: bearer(c.key) }));
-}
-
-async function pollUntilFinished(c: { key: string }, location: string): Promise<OperationBody> {
-  for (let i = 0; i < 150; i += 1) {
-    const res = await app.fetch(location, { headers: bearer(c.key) });
-    const op = await readJson<OperationBody>(res);
-    if (op.status !== 'pending' && op.status !== 'running') return op;
-    expect(res.headers.get('retry-after')).toBe('1');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('operation did not finish');
-}
 
 describe('registering a domain (test mode)', () => {
   it('reserves the price, answers 202, and the workflow makes the domain active and captures once', async () => {

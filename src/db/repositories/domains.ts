@@ -32,13 +32,15 @@ const domains = new ModeScopedTable<Domain>(
 export function insertDomain(
   db: Queryable,
   mode: Mode,
-  domain: Pick<Domain, 'id' | 'orgId' | 'name' | 'years' | 'autoRenew' | 'nameservers' | 'registrantContactId' | 'adminContactId' | 'techContactId'>,
+  domain: Pick<Domain, 'id' | 'orgId' | 'name' | 'years' | 'autoRenew' | 'nameservers' | 'registrantContactId' | 'adminContactId' | 'techContactId'> & {
+    status: 'registering' | 'transfer_pending';
+  },
 ): Promise<Domain> {
   return domains.insert(db, mode, {
     id: domain.id,
     org_id: domain.orgId,
     name: domain.name,
-    status: 'registering',
+    status: domain.status,
     years: domain.years,
     auto_renew: domain.autoRenew,
     nameservers: domain.nameservers,

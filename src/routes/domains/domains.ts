@@ -7,7 +7,9 @@ import { parseDomainName } from '../../domains/domainName.js';
 import { NotFoundError } from '../../errors.js';
 import { DomainSchema, OperationSchema, presentDomain, presentOperation } from '../../presenters/operation.js';
 import { registerDomain } from '../../services/domains/registerDomain.js';
-import { DomainPath, OrgPath, RegisterDomainBody } from './schema.js';
+import { DomainPath, OrgPath, RegisterDomainBody, RenewDomainBody, RenewedSchema, TransferDomainBody } from './schema.js';
+import { transferDomain } from '../../services/domains/transferDomain.js';
+import { renewDomain } from '../../services/domains/renewDomain.js';
 
 export function domainRoutes(deps: AppDeps) {
   return [
@@ -35,6 +37,62 @@ export function domainRoutes(deps: AppDeps) {
         ctx.status = 202;
         ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${operation.id}`);
         ctx.body = presentOperation(operation);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/orgs/{org_oid}/domains/transfers',
+      operationId: 'transferDomain',
+      summary: 'Transfer a domain in: the transfer price is reserved now, the registry decides within days',
+      description:
+        'Answers 202 with an operation to poll; a pending transfer can be cancelled with `POST …/operations/{id}/cancel`. ' +
+        'Test mode: a first label ending in `-locked` fails with `DOMAIN_LOCKED`, `-fail` with `REGISTRAR_REJECTED`.',
+      tags: ['domains'],
+      scope: 'domains:write',
+      request: { path: OrgPath, body: TransferDomainBody },
+      responses: { 202: { description: 'Accepted; poll the operation', schema: OperationSchema } },
+      handler: async (ctx, { path, body }) => {
+        const operation = await transferDomain({ deps, principal: requirePrincipal(ctx.state), orgId: path.org_oid, idempotency: ctx.state.idempotency, body });
+        ctx.status = 202;
+        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${operation.id}`);
+        ctx.body = presentOperation(operation);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/orgs/{org_oid}/domains/{domain}/renew',
+      operationId: 'renewDomain',
+      summary: 'Renew a domain: 200 with the new expiry when done within 10 seconds, else 202 with the operation',
+      description: 'Send an `Idempotency-Key`: a retried renewal never charges twice.',
+      tags: ['domains'],
+      scope: 'domains:write',
+      request: { path: DomainPath, body: RenewDomainBody },
+      responses: {
+        200: { description: 'Renewed', schema: RenewedSchema },
+        202: { description: 'Still running; poll the operation', schema: OperationSchema },
+      },
+      handler: async (ctx, { path, body }) => {
+        const outcome = await renewDomain({
+          deps,
+          principal: requirePrincipal(ctx.state),
+          orgId: path.org_oid,
+          domainName: path.domain,
+          years: body.years,
+          idempotency: ctx.state.idempotency,
+        });
+        if (outcome.done) {
+          ctx.body = {
+            domain: outcome.domain.name,
+            expires_at: outcome.domain.expiresAt?.toISOString() ?? null,
+            years: body.years,
+            charged: { amount: outcome.operation.amount, currency: 'USD' },
+            operation_id: outcome.operation.id,
+          };
+          return;
+        }
+        ctx.status = 202;
+        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${outcome.operation.id}`);
+        ctx.body = presentOperation(outcome.operation);
       },
     }),
     defineRoute({

@@ -6,9 +6,26 @@ import { decodeCursor, keyset, PaginationQuery, pageSchema, toPage } from '../..
 import { NotFoundError } from '../../errors.js';
 import { OperationSchema, presentOperation } from '../../presenters/operation.js';
 import { OperationPath, OrgPath } from './schema.js';
+import { cancelOperation } from '../../services/domains/cancelOperation.js';
 
 export function operationRoutes(deps: AppDeps) {
   return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/orgs/{org_oid}/operations/{operation_id}/cancel',
+      operationId: 'cancelOperation',
+      summary: 'Cancel a pending transfer (409 OPERATION_NOT_CANCELLABLE for anything else)',
+      tags: ['operations'],
+      scope: 'domains:write',
+      request: { path: OperationPath },
+      responses: { 202: { description: 'Cancellation requested; poll until `cancelled`', schema: OperationSchema } },
+      handler: async (ctx, { path }) => {
+        const operation = await cancelOperation({ deps, principal: requirePrincipal(ctx.state), orgId: path.org_oid, operationId: path.operation_id });
+        ctx.status = 202;
+        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${operation.id}`);
+        ctx.body = presentOperation(operation);
+      },
+    }),
     defineRoute({
       method: 'get',
       path: '/api/v1/orgs/{org_oid}/operations',

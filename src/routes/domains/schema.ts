@@ -57,3 +57,28 @@ export const OperationListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(200).optional(),
 });
+
+export const TransferDomainBody = z
+  .object({
+    name: z.string().min(1).max(300),
+    auth_code: z.string().min(1).max(255).describe('The transfer authorisation code from the losing registrar'),
+    registrant_contact_id: ContactId,
+  })
+  .strict()
+  .meta({ id: 'TransferDomainInput' });
+
+export const RenewDomainBody = z
+  .object({ years: z.number().int().min(1).max(10).default(1) })
+  .strict()
+  .default({ years: 1 })
+  .meta({ id: 'RenewDomainInput' });
+
+export const RenewedSchema = z
+  .object({
+    domain: z.string(),
+    expires_at: z.iso.datetime().nullable(),
+    years: z.number().int(),
+    charged: z.object({ amount: z.number().int(), currency: z.literal('USD') }),
+    operation_id: z.string(),
+  })
+  .meta({ id: 'Renewal' });

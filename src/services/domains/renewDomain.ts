@@ -1,0 +1,83 @@
+import type { AppDeps } from '../../deps.js';
+import { findDomainOfOrg, type Domain } from '../../db/repositories/domains.js';
+import { findOperation, type Operation } from '../../db/repositories/operations.js';
+import { parseDomainName } from '../../domains/domainName.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
+import { randomBase62 } from '../../ids.js';
+import type { Principal } from '../../auth/principal.js';
+import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
+import { pricesFor } from '../../registrar/port.js';
+import type { RenewDomainInput } from '../../../workflows/renewDomain.js';
+import { beginOperation, existingOperation } from './beginOperation.js';
+import { operationWorkflowId } from './operationWorkflows.js';
+
+/** How long the api waits for a renewal to finish before answering 202 instead of 200. */
+export const RENEW_SYNC_WAIT_MS = 10_000;
+
+export interface RenewDomainProps {
+  deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars'>;
+  principal: Principal;
+  orgId: string;
+  domainName: string;
+  years: number;
+  idempotency: IdempotencyIdentity | undefined;
+}
+
+export type RenewOutcome = { done: true; operation: Operation; domain: Domain } | { done: false; operation: Operation };
+
+/**
+ * Renews an active domain. The answer waits up to 10 seconds for the workflow: done by then, the
+ * caller gets the new expiry (200); otherwise the operation to poll (202).
+ */
+export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome> {
+  const { deps, principal, orgId } = props;
+  const mode = { livemode: principal.livemode };
+  const workflowId = operationWorkflowId('renew', orgId, props.idempotency?.key, () => randomBase62(16));
+  const started =
+    (await existingOperation(deps, mode.livemode, workflowId)) ??
+    (await (async () => {
+      const parsed = parseDomainName(props.domainName);
+      const domain = parsed.ok ? await findDomainOfOrg(deps.db, mode, orgId, parsed.value.name) : undefined;
+      if (!domain) throw new NotFoundError('Domain not found');
+      if (domain.status !== 'active') {
+        throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} is ${domain.status}; only active domains can be renewed`);
+      }
+      const prices = pricesFor(await deps.registrars.prices(), domain.name);
+      if (!prices) throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} has a TLD no longer sold`);
+      return beginOperation<RenewDomainInput>({
+        deps,
+        livemode: mode.livemode,
+        orgId,
+        type: 'domain.renew',
+        workflowId,
+        domainName: domain.name,
+        amount: prices.renew * props.years,
+        description: `Renewal of ${domain.name} for ${props.years} year${props.years > 1 ? 's' : ''}`,
+        writeDomain: () => Promise.resolve(domain.id),
+        workflowInput: ({ operationId }) => ({
+          operationId,
+          orgId,
+          livemode: mode.livemode,
+          domainId: domain.id,
+          name: domain.name,
+          years: props.years,
+          currentExpiresAt: domain.expiresAt?.toISOString() ?? null,
+          pollIntervalMs: mode.livemode ? 10 * 60_000 : 1_000,
+        }),
+      });
+    })());
+
+  const finished = await Promise.race([
+    deps.temporal.client.workflow.getHandle(workflowId).result().then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), RENEW_SYNC_WAIT_MS).unref()),
+  ]);
+  const operation = (finished ? await findOperation(deps.db, mode, orgId, started.id) : undefined) ?? started;
+  if (operation.status === 'succeeded') {
+    const domain = await findDomainOfOrg(deps.db, mode, orgId, operation.domain);
+    if (domain) return { done: true, operation, domain };
+  }
+  return { done: false, operation };
+}

@@ -1,0 +1,87 @@
+import type { AppDeps } from '../../deps.js';
+import { findContact } from '../../db/repositories/contacts.js';
+import { findDomainOfOrg, insertDomain, linkDomainContacts } from '../../db/repositories/domains.js';
+import type { Operation } from '../../db/repositories/operations.js';
+import { parseDomainName } from '../../domains/domainName.js';
+import { ConflictError, ValidationError } from '../../errors.js';
+import { randomBase62 } from '../../ids.js';
+import type { Principal } from '../../auth/principal.js';
+import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
+import { pricesFor } from '../../registrar/port.js';
+import type { TransferDomainInput } from '../../../workflows/transferDomain.js';
+import { beginOperation, existingOperation } from './beginOperation.js';
+import { operationWorkflowId } from './operationWorkflows.js';
+
+/** Test-mode transfers finish in seconds; live ones wait for the registry, checked every few hours. */
+export const TRANSFER_TIMING = {
+  test: { pollIntervalMs: 1_000, timeoutMs: 10 * 60_000 },
+  live: { pollIntervalMs: 6 * 3_600_000, timeoutMs: 14 * 86_400_000 },
+};
+
+export interface TransferDomainProps {
+  deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars'>;
+  principal: Principal;
+  orgId: string;
+  idempotency: IdempotencyIdentity | undefined;
+  body: { name: string; auth_code: string; registrant_contact_id: string };
+}
+
+/** Transfers a domain in: the transfer price is reserved now, the workflow waits for the registry. */
+export async function transferDomain(props: TransferDomainProps): Promise<Operation> {
+  const { deps, principal, orgId, body } = props;
+  const mode = { livemode: principal.livemode };
+  const workflowId = operationWorkflowId('transfer', orgId, props.idempotency?.key, () => randomBase62(16));
+  const existing = await existingOperation(deps, mode.livemode, workflowId);
+  if (existing) return existing;
+
+  const parsed = parseDomainName(body.name);
+  const prices = parsed.ok ? pricesFor(await deps.registrars.prices(), parsed.value.name) : undefined;
+  if (!parsed.ok || !prices) {
+    const msg = parsed.ok ? 'This TLD is not supported; see GET /api/v1/domains/tlds' : parsed.reason;
+    throw new ValidationError([{ loc: ['body', 'name'], msg, type: parsed.ok ? 'tld_unsupported' : 'domain_name_invalid' }]);
+  }
+  const name = parsed.value.name;
+  if (!(await findContact(deps.db, mode, { orgId, id: body.registrant_contact_id }))) {
+    throw new ValidationError([{ loc: ['body', 'registrant_contact_id'], msg: 'No such contact in this organisation', type: 'contact_not_found' }]);
+  }
+  if (await findDomainOfOrg(deps.db, mode, orgId, name)) {
+    throw new ConflictError('DOMAIN_STATE_CONFLICT', `${name} is already in this organisation`);
+  }
+  const timing = mode.livemode ? TRANSFER_TIMING.live : TRANSFER_TIMING.test;
+  return beginOperation<TransferDomainInput>({
+    deps,
+    livemode: mode.livemode,
+    orgId,
+    type: 'domain.transfer',
+    workflowId,
+    domainName: name,
+    amount: prices.transfer,
+    description: `Transfer of ${name}`,
+    writeDomain: async (tx, { domainId }) => {
+      await insertDomain(tx, mode, {
+        id: domainId,
+        status: 'transfer_pending',
+        orgId,
+        name,
+        years: 1,
+        autoRenew: false,
+        nameservers: [],
+        registrantContactId: body.registrant_contact_id,
+        adminContactId: null,
+        techContactId: null,
+      });
+      await linkDomainContacts(tx, mode, domainId, { registrant: body.registrant_contact_id, admin: null, tech: null });
+      return domainId;
+    },
+    workflowInput: ({ operationId, domainId }) => ({
+      operationId,
+      orgId,
+      livemode: mode.livemode,
+      domainId,
+      name,
+      authCode: body.auth_code,
+      registrantContactId: body.registrant_contact_id,
+      ...timing,
+    }),
+  });
+}

@@ -1,0 +1,71 @@
+import { expect } from 'vitest';
+import type { TestApp } from './testApp.js';
+import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from './actors.js';
+import { readJson } from './http.js';
+
+export interface OperationBody {
+  id: string;
+  status: string;
+  type: string;
+  domain: string;
+  result: Record<string, unknown> | null;
+  error: { code: string; detail: string } | null;
+}
+
+export const SCOPES = ['domains:read', 'domains:write', 'contacts:write', 'billing:read', 'billing:write'];
+
+/** Test-mode customers of an app: an org, a test key, a balance and a registrant contact. */
+export function customerFactory(app: TestApp) {
+  /** An org with a test key, a test-mode balance and a registrant contact. */
+  async function customer(balance: number) {
+    const email = uniqueEmail('registrant');
+    const session = await sessionToken(app, email);
+    const org = await createOrg(app, session);
+    const key = (await createKey(app, session, { name: 'registrar tooling', scopes: SCOPES, mode: 'test' })).key;
+    if (balance > 0) {
+      const topUp = await app.fetch(`/api/v1/orgs/${org.id}/billing/top-ups`, { method: 'POST', headers: jsonHeaders(key), body: JSON.stringify({ amount: balance }) });
+      expect(topUp.status).toBe(201);
+    }
+    const contact = await readJson<{ id: string }>(
+      await app.fetch(`/api/v1/orgs/${org.id}/contacts`, {
+        method: 'POST',
+        headers: jsonHeaders(key),
+        body: JSON.stringify({
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          email,
+          phone: '+442071838750',
+          address1: '1 High St',
+          city: 'London',
+          postal_code: 'EC1A 1BB',
+          country: 'GB',
+        }),
+      }),
+    );
+    return { session, org, key, contactId: contact.id, email };
+  }
+
+  const register = (c: { org: { id: string }; key: string }, body: Record<string, unknown>, idempotencyKey: string) =>
+    app.fetch(`/api/v1/orgs/${c.org.id}/domains`, {
+      method: 'POST',
+      headers: { ...jsonHeaders(c.key), 'idempotency-key': idempotencyKey },
+      body: JSON.stringify(body),
+    });
+
+  async function balance(c: { org: { id: string }; key: string }) {
+    return readJson<{ available: number; reserved: number }>(await app.fetch(`/api/v1/orgs/${c.org.id}/billing/balance`, { headers: bearer(c.key) }));
+  }
+
+  async function pollUntilFinished(c: { key: string }, location: string): Promise<OperationBody> {
+    for (let i = 0; i < 150; i += 1) {
+      const res = await app.fetch(location, { headers: bearer(c.key) });
+      const op = await readJson<OperationBody>(res);
+      if (op.status !== 'pending' && op.status !== 'running') return op;
+      expect(res.headers.get('retry-after')).toBe('1');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error('operation did not finish');
+  }
+
+  return { customer, register, balance, pollUntilFinished };
+}

@@ -1,0 +1,24 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+
+/** Registrar refusals that no retry can fix; every other failure is retried with back-off. */
+export const PERMANENT_REGISTRAR_CODES = ['REGISTRAR_REJECTED', 'DOMAIN_NOT_AVAILABLE', 'DOMAIN_LOCKED'];
+
+/** Registrar calls: 502, 503 and timeouts retried with back-off (Retry-After honoured by the activity). */
+export const registrar = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: PERMANENT_REGISTRAR_CODES },
+});
+
+/** Bookkeeping only touches our own database: retried until it answers. */
+export const bookkeeping = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/** The stable code and detail of whatever ended an operation. */
+export function failureOf(err: unknown): { code: string; detail: string } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) return { code: cause.type ?? 'REGISTRAR_REJECTED', detail: cause.message };
+  return { code: 'INTERNAL', detail: 'The operation failed unexpectedly' };
+}
