@@ -57,7 +57,7 @@ export function customerFactory(app: TestApp) {
   }
 
   async function pollUntilFinished(c: { key: string }, location: string): Promise<OperationBody> {
-    for (let i = 0; i < 150; i += 1) {
+    for (let i = 0; i < 300; i += 1) {
       const res = await app.fetch(location, { headers: bearer(c.key) });
       const op = await readJson<OperationBody>(res);
       if (op.status !== 'pending' && op.status !== 'running') return op;
