@@ -92,3 +92,23 @@ export async function linkDomainContacts(
     [domainId, mode.livemode, roles.map((role) => contacts[role]), roles],
   );
 }
+
+/**
+ * Changes a domain's settings if it is still at `expectedVersion` (when given); bumps the version.
+ * Undefined when the version did not match (or the domain is gone).
+ */
+export async function updateDomainSettings(
+  db: Queryable,
+  mode: Mode,
+  props: { id: string; expectedVersion: number | undefined; changes: Partial<{ auto_renew: boolean; locked: boolean; nameservers: string[] }> },
+): Promise<Domain | undefined> {
+  const [updated] = await domains.update(
+    db,
+    mode,
+    'id = $2 AND ($3::int IS NULL OR version = $3)',
+    [props.id, props.expectedVersion ?? null],
+    props.changes,
+    { increment: ['version'], now: ['updated_at'] },
+  );
+  return updated;
+}

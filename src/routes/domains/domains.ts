@@ -7,7 +7,9 @@ import { parseDomainName } from '../../domains/domainName.js';
 import { NotFoundError } from '../../errors.js';
 import { DomainSchema, OperationSchema, presentDomain, presentOperation } from '../../presenters/operation.js';
 import { registerDomain } from '../../services/domains/registerDomain.js';
-import { DomainPath, OrgPath, RegisterDomainBody, RenewDomainBody, RenewedSchema, TransferDomainBody } from './schema.js';
+import { AuthCodeSchema, DomainPath, OrgPath, RegisterDomainBody, RenewDomainBody, RenewedSchema, TransferDomainBody, UpdateDomainBody } from './schema.js';
+import { getAuthCode, updateDomainSettingsService } from '../../services/domains/domainSettings.js';
+import { IfMatchHeader, setETag } from '../../http/conditional.js';
 import { transferDomain } from '../../services/domains/transferDomain.js';
 import { renewDomain } from '../../services/domains/renewDomain.js';
 
@@ -129,8 +131,46 @@ export function domainRoutes(deps: AppDeps) {
         const parsed = parseDomainName(path.domain);
         const domain = parsed.ok ? await findDomainOfOrg(deps.db, requirePrincipal(ctx.state), path.org_oid, parsed.value.name) : undefined;
         if (!domain) throw new NotFoundError('Domain not found');
-        ctx.set('ETag', `"${domain.version}"`);
+        setETag(ctx, domain.version);
         ctx.body = presentDomain(domain);
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/v1/orgs/{org_oid}/domains/{domain}',
+      operationId: 'updateDomain',
+      summary: 'Change auto-renew, the transfer lock or the name servers of an active domain',
+      description: 'Lock and name-server changes go through the registrar first. `If-Match` with an older version: 409 `VERSION_MISMATCH`.',
+      tags: ['domains'],
+      scope: 'domains:write',
+      request: { path: DomainPath, header: IfMatchHeader, body: UpdateDomainBody },
+      responses: { 200: { description: 'The domain as changed', schema: DomainSchema } },
+      handler: async (ctx, { path, header, body }) => {
+        const domain = await updateDomainSettingsService({
+          deps,
+          principal: requirePrincipal(ctx.state),
+          orgId: path.org_oid,
+          name: path.domain,
+          expectedVersion: header['if-match'],
+          changes: body,
+        });
+        setETag(ctx, domain.version);
+        ctx.body = presentDomain(domain);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}/domains/{domain}/auth-code',
+      operationId: 'getAuthCode',
+      summary: 'The auth code to transfer the domain out; 409 DOMAIN_LOCKED while transfer-locked',
+      tags: ['domains'],
+      scope: 'domains:write',
+      request: { path: DomainPath },
+      responses: { 200: { description: 'The code, or how it was delivered', schema: AuthCodeSchema } },
+      handler: async (ctx, { path }) => {
+        const result = await getAuthCode({ deps, principal: requirePrincipal(ctx.state), orgId: path.org_oid, name: path.domain });
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = result.delivery === 'returned' ? { auth_code: result.authCode, delivery: 'returned' } : { auth_code: null, delivery: 'emailed' };
       },
     }),
   ];

@@ -82,3 +82,20 @@ export const RenewedSchema = z
     operation_id: z.string(),
   })
   .meta({ id: 'Renewal' });
+
+export const UpdateDomainBody = z
+  .object({
+    auto_renew: z.boolean().optional(),
+    locked: z.boolean().optional().describe('The registry transfer lock; unlock before asking for the auth code'),
+    nameservers: z.array(z.string().min(1).max(253)).min(2).max(13).optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'Give at least one of auto_renew, locked, nameservers')
+  .meta({ id: 'UpdateDomainInput' });
+
+export const AuthCodeSchema = z
+  .object({
+    auth_code: z.string().nullable().describe('Null when the registrar e-mails it to the admin contact instead'),
+    delivery: z.enum(['returned', 'emailed']),
+  })
+  .meta({ id: 'AuthCode' });

@@ -1,0 +1,69 @@
+import type { AppDeps } from '../../deps.js';
+import { findDomainOfOrg, updateDomainSettings, type Domain } from '../../db/repositories/domains.js';
+import { parseDomainName } from '../../domains/domainName.js';
+import { ConflictError, NotFoundError, VersionMismatchError } from '../../errors.js';
+import { DomainLockedError } from '../../registrar/errors.js';
+import type { AuthCodeResult } from '../../registrar/port.js';
+import type { Principal } from '../../auth/principal.js';
+
+type Deps = Pick<AppDeps, 'db' | 'registrars'>;
+
+/** The caller's active domain of that name; another org's or mode's is 404, like a missing one. */
+async function activeDomain(deps: Deps, principal: Principal, orgId: string, name: string): Promise<Domain> {
+  const parsed = parseDomainName(name);
+  const domain = parsed.ok ? await findDomainOfOrg(deps.db, principal, orgId, parsed.value.name) : undefined;
+  if (!domain) throw new NotFoundError('Domain not found');
+  if (domain.status !== 'active') {
+    throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} is ${domain.status}; only active domains can be changed`);
+  }
+  return domain;
+}
+
+export interface UpdateDomainSettingsProps {
+  deps: Deps;
+  principal: Principal;
+  orgId: string;
+  name: string;
+  expectedVersion: number | undefined;
+  changes: { auto_renew?: boolean | undefined; locked?: boolean | undefined; nameservers?: string[] | undefined };
+}
+
+/**
+ * Auto-renew is ours alone; the transfer lock and the name servers live at the registrar, so those
+ * go through it first (synthetic in test mode) and are stored only once it accepted them.
+ */
+export async function updateDomainSettingsService(props: UpdateDomainSettingsProps): Promise<Domain> {
+  const { deps, principal, changes } = props;
+  const domain = await activeDomain(deps, principal, props.orgId, props.name);
+  if (props.expectedVersion !== undefined && props.expectedVersion !== domain.version) {
+    throw new VersionMismatchError({ resource: 'domain', current: domain.version, expected: props.expectedVersion });
+  }
+  const registrar = await deps.registrars.forMode(principal.livemode);
+  if (changes.locked !== undefined && changes.locked !== domain.locked) {
+    await registrar.setLock({ name: domain.name, locked: changes.locked });
+  }
+  if (changes.nameservers !== undefined) {
+    await registrar.setNameservers({ name: domain.name, nameservers: changes.nameservers });
+  }
+  const updated = await updateDomainSettings(deps.db, principal, {
+    id: domain.id,
+    expectedVersion: domain.version,
+    changes: {
+      ...(changes.auto_renew !== undefined ? { auto_renew: changes.auto_renew } : {}),
+      ...(changes.locked !== undefined ? { locked: changes.locked } : {}),
+      ...(changes.nameservers !== undefined ? { nameservers: changes.nameservers } : {}),
+    },
+  });
+  if (!updated) {
+    const current = await findDomainOfOrg(deps.db, principal, props.orgId, domain.name);
+    throw new VersionMismatchError({ resource: 'domain', current: current?.version ?? domain.version, expected: domain.version });
+  }
+  return updated;
+}
+
+/** The auth code for transferring the domain out; 409 DOMAIN_LOCKED while it is transfer-locked. */
+export async function getAuthCode(props: { deps: Deps; principal: Principal; orgId: string; name: string }): Promise<AuthCodeResult> {
+  const domain = await activeDomain(props.deps, props.principal, props.orgId, props.name);
+  if (domain.locked) throw new DomainLockedError(domain.name);
+  return (await props.deps.registrars.forMode(props.principal.livemode)).getAuthCode(domain.name);
+}
