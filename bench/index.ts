@@ -9,8 +9,13 @@ import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
 import { benchConsume } from '../src/rateLimit/bench.js';
 import { benchHttpVariant, type LatencyRow } from './httpLayers.js';
 import { benchThroughput } from './throughput.js';
+import { benchRegistrations } from './registrations.js';
+import { installTemporalRuntime } from '../src/temporal/runtime.js';
+import { resolveTemporalCli } from '../scripts/lib/temporalCli.js';
+import { startOnFreePort, startTemporalDevServer, type TemporalDevServer } from '../scripts/lib/temporalDevServer.js';
 import { createApiKey } from '../src/services/apiKeys/createApiKey.js';
 import { SCOPES } from '../src/auth/scopes.js';
+import type { Principal } from '../src/auth/principal.js';
 import { upsertUserBySubject } from '../src/db/repositories/users.js';
 import { insertOrganization } from '../src/db/repositories/organizations.js';
 import { insertMembership } from '../src/db/repositories/memberships.js';
@@ -21,7 +26,15 @@ const fmt = (ms: number) => ms.toFixed(3).padStart(8);
 
 async function main(): Promise<void> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/domains_bench';
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: '.data/bench' });
+  const baseConfig = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: '.data/bench', TEMPORAL_TASK_QUEUE: 'bench' });
+  installTemporalRuntime(createLogger({ logLevel: 'error' }), 'ERROR');
+  // Registrations need a Temporal server: the configured one, or a headless dev server of our own.
+  let temporal: TemporalDevServer | undefined;
+  if (!baseConfig.temporal.address) {
+    const cliPath = await resolveTemporalCli((line) => console.error(line));
+    temporal = await startOnFreePort((port) => startTemporalDevServer({ cliPath, port, namespace: baseConfig.temporal.namespace }));
+  }
+  const config = { ...baseConfig, temporal: { ...baseConfig.temporal, address: temporal?.address ?? baseConfig.temporal.address } };
   await ensureDatabase(databaseUrl);
   await migrateUp(databaseUrl, createLogger(config));
   const deps = await createDeps(config, createLogger(config));
@@ -54,11 +67,12 @@ async function main(): Promise<void> {
         `${row.variant.padEnd(26)} ${fmt(row.p50Ms)}  ${fmt(row.p99Ms)}      ${fmt(row.p50Ms - base.p50Ms)}      ${fmt(row.p99Ms - base.p99Ms)}  ${JSON.stringify(row.statuses)}`,
       );
     }
+    const owner: Principal = { user, type: 'session', keyId: undefined, mode: 'live', livemode: true, scopes: new Set(SCOPES), rateLimitSubject: 'bench' };
     const seconds = Number(process.env.BENCH_SECONDS ?? 5);
     const testKey = await createApiKey({
       db: deps.db,
       keyHashSecret: deps.keyHashSecret,
-      principal: { user, type: 'session', keyId: undefined, mode: 'live', livemode: true, scopes: new Set(SCOPES), rateLimitSubject: 'bench' },
+      principal: owner,
       name: 'bench',
       scopes: ['domains:read'],
       mode: 'test',
@@ -71,11 +85,33 @@ async function main(): Promise<void> {
       console.log(`${row.target.padEnd(32)} ${row.requestsPerSecond.toFixed(0).padStart(8)}  ${fmt(row.p50Ms)}  ${fmt(row.p99Ms)}  ${String(row.non2xx).padStart(8)}`);
     }
 
+    const count = Number(process.env.BENCH_REGISTRATIONS ?? 200);
+    const registrations = await benchRegistrations({
+      deps,
+      principal: owner,
+      testKey: (await createApiKey({
+        db: deps.db,
+        keyHashSecret: deps.keyHashSecret,
+        principal: owner,
+        name: 'bench registrations',
+        scopes: ['domains:read', 'domains:write'],
+        mode: 'test',
+        requestId: 'bench',
+      })).key,
+      orgId: org.id,
+      count,
+    });
+    console.log(`\nTest-mode registrations through api, worker and Temporal, 10 at a time (ms)`);
+    console.log(`${registrations.accepted}/${registrations.registrations} accepted, ${registrations.succeeded} succeeded`);
+    console.log(`202 latency:             p50 ${fmt(registrations.acceptP50Ms)}  p99 ${fmt(registrations.acceptP99Ms)}`);
+    console.log(`202 to succeeded:        p50 ${fmt(registrations.completeP50Ms)}  p99 ${fmt(registrations.completeP99Ms)}`);
+
     const limiter = await benchConsume(5_000, { redisUrl: config.redisUrl });
     console.log(`\nRate limiter consume() alone against Redis, ${limiter.iterations} calls (ms)`);
     console.log(`p50 ${fmt(limiter.p50Ms)}  p99 ${fmt(limiter.p99Ms)}  mean ${fmt(limiter.meanMs)}  degraded ${limiter.degraded}`);
   } finally {
     await closeDeps(deps);
+    await temporal?.stop();
   }
 }
 
