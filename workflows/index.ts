@@ -5,3 +5,4 @@
  */
 export { purgeIdempotencyKeysWorkflow } from './maintenance.js';
 export { registerDomainWorkflow } from './registerDomain.js';
+export { leakScanWorkflow, revokeLeakedKeyWorkflow } from './leaks.js';
