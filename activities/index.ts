@@ -3,7 +3,11 @@ import type { Db } from '../src/db/pool.js';
 import type { Logger } from '../src/logger.js';
 import { purgeExpiredIdempotencyKeys } from '../src/db/repositories/idempotencyKeys.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
+import type { Temporal } from '../src/temporal/client.js';
+import type { ApiKeyVerifier } from '../src/auth/apiKeyVerifier.js';
+import type { Mailer } from '../src/mail/mailer.js';
 import { createDomainActivities } from './domains.js';
+import { createLeakActivities } from './leaks.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
@@ -11,6 +15,13 @@ export interface ActivityDeps {
   db: Db;
   logger: Logger;
   registrars: Registrars;
+  /** Leak scans start revoke workflows. */
+  temporal: Temporal;
+  /** Revoking a key invalidates every api process's cache. */
+  apiKeys: Pick<ApiKeyVerifier, 'invalidate'>;
+  keyHashSecret: string;
+  /** Owner e-mail; built from the config when absent. */
+  mailer?: Mailer;
 }
 
 /**
@@ -20,6 +31,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createDomainActivities(deps),
+    ...createLeakActivities(deps),
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       const purged = await purgeExpiredIdempotencyKeys(deps.db);
       deps.logger.info({ purged }, 'purged expired idempotency keys');

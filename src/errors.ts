@@ -43,6 +43,13 @@ export class ValidationError extends ApiError {
   }
 }
 
+/** 401 on a route authenticated by a signature (a webhook), not a bearer token. */
+export class InvalidSignatureError extends ApiError {
+  constructor(detail: string) {
+    super(401, 'INVALID_SIGNATURE', detail);
+  }
+}
+
 export class NotFoundError extends ApiError {
   constructor(detail = 'Not found') {
     super(404, 'NOT_FOUND', detail);

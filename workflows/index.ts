@@ -7,3 +7,4 @@ export { purgeIdempotencyKeysWorkflow } from './maintenance.js';
 export { registerDomainWorkflow } from './registerDomain.js';
 export { renewDomainWorkflow } from './renewDomain.js';
 export { transferDomainWorkflow } from './transferDomain.js';
+export { leakScanWorkflow, revokeLeakedKeyWorkflow } from './leaks.js';

@@ -53,6 +53,12 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas> {
   /** Organisation roles allowed, for org paths reserved to some roles. */
   roles?: readonly OrgRole[];
   request?: R;
+  /**
+   * For public routes that authenticate the request themselves (a webhook signature over the raw
+   * body): runs once the body is read and before validation, so a forged request is refused before
+   * anything looks at its content.
+   */
+  verifyRequest?: (ctx: AppContext) => Promise<void>;
   /** Successful responses by status; the standard error responses are added automatically. */
   responses: Record<number, ResponseSpec>;
   /** Error answers particular to this route, by status: when they happen and their `code`s. */

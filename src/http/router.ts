@@ -26,7 +26,7 @@ type Layer = RouterMiddleware<AppState>;
 
 /**
  * The middleware chain of one route, in order: who, how often, what scope, which org, body,
- * idempotency, validation, handler. Every route gets the layers its declaration implies.
+ * request signature, idempotency, validation, handler. Every route gets the layers its declaration implies.
  */
 function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit: ReturnType<typeof rateLimitMiddleware>): Layer[] {
   const chain: Layer[] = [];
@@ -36,6 +36,13 @@ function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit
   if (route.scope !== 'public' && route.scope !== 'any') chain.push(requireScope(route.scope));
   if (isOrgPath(route.path)) chain.push(requireOrgMember(deps.db, route.roles));
   if (route.request?.body) chain.push(jsonBody());
+  const { verifyRequest } = route;
+  if (verifyRequest) {
+    chain.push(async (ctx, next) => {
+      await verifyRequest(ctx);
+      await next();
+    });
+  }
   if (authenticated && layers.idempotency && route.method !== 'get') chain.push(idempotency(deps));
   if (route.request) chain.push(validate(route.request));
   chain.push(async (ctx) => {

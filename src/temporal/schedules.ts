@@ -2,16 +2,18 @@ import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@tem
 import type { Config } from '../config.js';
 
 export const IDEMPOTENCY_PURGE_SCHEDULE = 'idempotency-purge';
+export const LEAK_SCAN_SCHEDULE = 'leak-scan';
 
 interface ScheduleDefinition {
   scheduleId: string;
-  every: string;
+  /** A duration string (`1h`) or milliseconds. */
+  every: `${number}${'ms' | 's' | 'm' | 'h' | 'd'}` | number;
   workflowType: string;
   workflowId: string;
   memo: string;
 }
 
-function definitions(): ScheduleDefinition[] {
+function definitions(config: Config): ScheduleDefinition[] {
   return [
     {
       scheduleId: IDEMPOTENCY_PURGE_SCHEDULE,
@@ -19,6 +21,13 @@ function definitions(): ScheduleDefinition[] {
       workflowType: 'purgeIdempotencyKeysWorkflow',
       workflowId: 'idempotency-purge',
       memo: 'Deletes Idempotency-Key records older than 24 hours',
+    },
+    {
+      scheduleId: LEAK_SCAN_SCHEDULE,
+      every: config.leakScanIntervalMs,
+      workflowType: 'leakScanWorkflow',
+      workflowId: 'leak-scan',
+      memo: 'Searches GitHub code search for live API keys; each active one found is revoked and its owner e-mailed',
     },
   ];
 }
@@ -29,7 +38,7 @@ function definitions(): ScheduleDefinition[] {
  */
 export async function ensureSchedules(client: Client, config: Config): Promise<string[]> {
   const ensured: string[] = [];
-  for (const def of definitions()) {
+  for (const def of definitions(config)) {
     const options = {
       spec: { intervals: [{ every: def.every }] },
       action: {

@@ -20,7 +20,7 @@ export interface RunningWorker {
  * (tests share one); otherwise the workflows are bundled at start.
  */
 export async function createWorker(
-  deps: Pick<AppDeps, 'config' | 'db' | 'logger' | 'registrars'>,
+  deps: Pick<AppDeps, 'config' | 'db' | 'logger' | 'registrars' | 'temporal' | 'apiKeys' | 'keyHashSecret'>,
   workflowBundle?: WorkflowBundleOption,
 ): Promise<RunningWorker> {
   const { config } = deps;
@@ -35,6 +35,9 @@ export async function createWorker(
         config,
         db: deps.db,
         registrars: deps.registrars,
+        temporal: deps.temporal,
+        apiKeys: deps.apiKeys,
+        keyHashSecret: deps.keyHashSecret,
         logger: deps.logger.child({ component: 'activity' }),
       }),
     });

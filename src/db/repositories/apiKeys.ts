@@ -41,6 +41,21 @@ export async function findApiKeyByHash(db: Queryable, secretHash: Buffer): Promi
   return rows[0];
 }
 
+export async function findApiKeyById(db: Queryable, id: string): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await db.query<ApiKeyRecord>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1`, [id]);
+  return rows[0];
+}
+
+/** Several keys by hash in one query (leak reports carry batches); the result is keyed by hash hex. */
+export async function findApiKeysByHashes(db: Queryable, secretHashes: Buffer[]): Promise<Map<string, ApiKeyRecord>> {
+  if (secretHashes.length === 0) return new Map();
+  const { rows } = await db.query<ApiKeyRecord & { secretHashHex: string }>(
+    `SELECT ${COLUMNS}, encode(secret_hash, 'hex') AS "secretHashHex" FROM api_keys WHERE secret_hash = ANY($1::bytea[])`,
+    [secretHashes],
+  );
+  return new Map(rows.map(({ secretHashHex, ...record }) => [secretHashHex, record]));
+}
+
 export async function findApiKeyOfUser(db: Queryable, userId: string, id: string): Promise<ApiKeyRecord | undefined> {
   const { rows } = await db.query<ApiKeyRecord>(
     `SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND user_id = $2 AND status <> 'deleted'`,

@@ -6,6 +6,7 @@ export type AuditAction =
   | 'api_key.created'
   | 'api_key.deleted'
   | 'api_key.revoked'
+  | 'api_key.leak_reported'
   | 'org.created'
   | 'org.member_added'
   | 'org.member_removed'
@@ -29,11 +30,15 @@ export function actorOf(principal: Principal): Pick<AuditEvent, 'actorUserId' | 
   return { actorUserId: principal.user.id, actorKeyId: principal.keyId ?? null };
 }
 
-export async function insertAuditEvent(db: Queryable, event: AuditEvent): Promise<string> {
-  const id = newId('evt');
+/**
+ * Records an event. Pass `id` (e.g. derived from a workflow id) to make the write idempotent: a
+ * retried activity then finds its event already there instead of writing a second one.
+ */
+export async function insertAuditEvent(db: Queryable, event: AuditEvent & { id?: string }): Promise<string> {
+  const id = event.id ?? newId('evt');
   await db.query(
     `INSERT INTO audit_events (id, action, actor_user_id, actor_key_id, org_id, target_type, target_id, data, request_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
     [
       id,
       event.action,

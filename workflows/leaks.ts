@@ -1,0 +1,85 @@
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+
+/** Where a leaked key was reported from. */
+export type LeakSource = 'github_secret_scanning' | 'github_code_search';
+
+export interface LeakedKeyInput {
+  keyId: string;
+  mode: 'live' | 'test';
+  /** Where the key was found (a public URL); goes into the key's record and the owner's e-mail. */
+  sourceUrl: string;
+  source: LeakSource;
+  /** When it was found (ISO 8601). */
+  foundAt: string;
+}
+
+export interface LeakedKeyResult {
+  /** `revoked` (live), `reported` (test keys are never revoked), `already_revoked`, or `gone` (deleted meanwhile). */
+  outcome: 'revoked' | 'already_revoked' | 'reported' | 'gone';
+  notified: boolean;
+  messageId: string | null;
+}
+
+export interface LeakScanInput {
+  query?: string;
+  perPage?: number;
+}
+
+export interface LeakScanSummary {
+  pages: number;
+  /** Token-shaped strings in the results. */
+  tokens: number;
+  /** Of those, the ones whose checksum holds (the rest never reach the database). */
+  wellFormed: number;
+  /** Well-formed tokens not seen by an earlier scan. */
+  unseen: number;
+  /** Active keys among them, each given to a leak workflow. */
+  keysFound: number;
+  workflowsStarted: number;
+}
+
+// Our own database and Redis: retry until they answer.
+const keys = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+// Retried until the SMTP server accepts the message; a 5xx refusal (bad address) is final.
+const mail = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['MAIL_REJECTED'] },
+});
+
+// One attempt pages through all results, heartbeating its place; GitHub's rate limits set the retry delay.
+const scanner = proxyActivities<Activities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['GITHUB_REJECTED'] },
+});
+
+/**
+ * A key found in public: a live key is revoked (every api process refuses it at once), a test key
+ * is only reported; either way the owner is e-mailed what was found, where and when, and how to
+ * replace the key. The workflow id (`revoke-key:<key_id>`) makes a repeated report a no-op, and
+ * the e-mail's Message-ID derives from it, so a retried send is the same message.
+ */
+export async function revokeLeakedKeyWorkflow(input: LeakedKeyInput): Promise<LeakedKeyResult> {
+  const { workflowId } = workflowInfo();
+  const handled = await keys.handleLeakedKey({ keyId: input.keyId, sourceUrl: input.sourceUrl, source: input.source, workflowId });
+  if (handled.outcome === 'gone' || !handled.notice) return { outcome: handled.outcome, notified: false, messageId: null };
+  const sent = await mail.sendLeakedKeyNotice({
+    ...handled.notice,
+    outcome: handled.outcome,
+    sourceUrl: input.sourceUrl,
+    source: input.source,
+    foundAt: input.foundAt,
+    workflowId,
+  });
+  return { outcome: handled.outcome, notified: true, messageId: sent.messageId };
+}
+
+/** Run by the `leak-scan` schedule: searches public code for live keys and hands each active one found to a leak workflow. */
+export async function leakScanWorkflow(input: LeakScanInput = {}): Promise<LeakScanSummary> {
+  return scanner.scanGithubForLeakedKeys({ query: input.query ?? 'svc_live_', perPage: input.perPage ?? 100 });
+}
