@@ -4,6 +4,7 @@ import type { Logger } from '../src/logger.js';
 import { purgeExpiredIdempotencyKeys } from '../src/db/repositories/idempotencyKeys.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
 import { createDomainActivities } from './domains.js';
+import { createDnsActivities } from './dns.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
@@ -20,6 +21,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createDomainActivities(deps),
+    ...createDnsActivities(deps),
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       const purged = await purgeExpiredIdempotencyKeys(deps.db);
       deps.logger.info({ purged }, 'purged expired idempotency keys');

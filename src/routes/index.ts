@@ -12,6 +12,7 @@ import { domainRoutes } from './domains/domains.js';
 import { operationRoutes } from './domains/operations.js';
 import { billingRoutes } from './billing/billing.js';
 import { contactRoutes } from './contacts/contacts.js';
+import { dnsRecordRoutes } from './dns/records.js';
 
 /** Every route the api serves; the OpenAPI document is built from this same list. */
 export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): RouteSpec[] {
@@ -27,6 +28,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...operationRoutes(deps),
     ...billingRoutes(deps),
     ...contactRoutes(deps),
+    ...dnsRecordRoutes(deps),
     ...extraRoutes,
   ];
   routes.push(...docsRoutes(() => routes));
