@@ -12,6 +12,7 @@ import path from 'node:path';
 import { freePort } from '../../scripts/lib/temporalDevServer.js';
 import { randomBase62 } from '../../src/ids.js';
 
+const PDNS_SERVER = '/usr/sbin/pdns_server';
 const SCHEMA_CANDIDATES = [
   '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql',
   '/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql',
@@ -30,10 +31,6 @@ export interface PowerDns {
   /** Stops it and removes its files. */
   close(): Promise<void>;
   output(): string;
-}
-
-export function powerDnsAvailable(): boolean {
-  return existsSync('/usr/sbin/pdns_server') && SCHEMA_CANDIDATES.some((file) => existsSync(file));
 }
 
 /** A gsqlite3 database with the schema the backend package ships (through the sqlite3 CLI). */
@@ -67,6 +64,7 @@ async function waitForApi(apiUrl: string, apiKey: string, child: ChildProcess, o
 }
 
 export async function startPowerDns(): Promise<PowerDns> {
+  if (!existsSync(PDNS_SERVER)) throw new Error(`${PDNS_SERVER} not found: install pdns-server and pdns-backend-sqlite3 (.ci/run does)`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pdns-test-'));
   const apiKey = randomBase62(24);
   const [webPort, dnsPort] = [await freePort(), await freePort()];
@@ -101,7 +99,7 @@ export async function startPowerDns(): Promise<PowerDns> {
   let log = '';
 
   const start = async () => {
-    const proc = spawn('/usr/sbin/pdns_server', [`--config-dir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(PDNS_SERVER, [`--config-dir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     proc.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
     proc.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
