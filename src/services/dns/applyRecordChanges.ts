@@ -150,8 +150,7 @@ function planChanges(props: ApplyRecordChangesProps, zone: string, before: DnsRe
       return;
     }
     const row = o.op === 'update' ? rows.get(o.id)! : undefined;
-    const candidate = row && o.op === 'update' ? merge(fieldsOf(row), o.changes) : (o as { record: RecordFields }).record;
-    const checked = checkRecord(candidate, zone);
+    const checked = checkRecord(o.op === 'update' ? merge(fieldsOf(row!), o.changes) : o.record, zone);
     if (!checked.ok) {
       const part = o.op === 'create' ? 'record' : 'changes';
       issues.push(...checked.issues.map((i) => ({ loc: loc(props.shape, index, part, i.field), msg: i.message, type: i.type })));
