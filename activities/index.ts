@@ -8,6 +8,7 @@ import type { ApiKeyVerifier } from '../src/auth/apiKeyVerifier.js';
 import type { Mailer } from '../src/mail/mailer.js';
 import { createDomainActivities } from './domains.js';
 import { createLeakActivities } from './leaks.js';
+import { createDnsActivities } from './dns.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createDomainActivities(deps),
     ...createLeakActivities(deps),
+    ...createDnsActivities(deps),
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       const purged = await purgeExpiredIdempotencyKeys(deps.db);
       deps.logger.info({ purged }, 'purged expired idempotency keys');

@@ -11,6 +11,7 @@ import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerif
 import { createRateLimiter, type RateLimiter } from './rateLimit/limiter.js';
 import { createRegistrars, type Registrars } from './services/domains/registrars.js';
 import { AvailabilityService } from './services/domains/availability.js';
+import { createDnsProviders, type DnsProviders } from './dnsProvider/index.js';
 
 /** Everything the api and the worker share, created once per process. */
 export interface AppDeps {
@@ -27,6 +28,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   registrars: Registrars;
   availability: AvailabilityService;
+  /** PowerDNS for live mode (503 when unconfigured), the synthetic provider for test mode. */
+  dnsProviders: DnsProviders;
   /** The Redis connection in subscriber mode (pub/sub needs one of its own). */
   subscriber: Redis;
 }
@@ -53,6 +56,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     db,
     registrars,
     availability: new AvailabilityService(registrars),
+    dnsProviders: createDnsProviders(config),
     redis,
     subscriber,
     temporal: createTemporal(config),

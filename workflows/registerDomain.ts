@@ -1,5 +1,5 @@
 import { ApplicationFailure, sleep } from '@temporalio/workflow';
-import { bookkeeping, failureOf, registrar } from './shared.js';
+import { bookkeeping, createZoneBestEffort, failureOf, registrar } from './shared.js';
 
 export interface RegisterDomainInput {
   operationId: string;
@@ -62,5 +62,6 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
     registrarReference: outcome.registrarReference,
     result: { domain: input.name, status: 'active', years: input.years },
   });
+  await createZoneBestEffort({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
   return { expiresAt: outcome.expiresAt };
 }

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 
 /** Registrar refusals that no retry can fix; every other failure is retried with back-off. */
@@ -21,4 +21,21 @@ export function failureOf(err: unknown): { code: string; detail: string } {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) return { code: cause.type ?? 'REGISTRAR_REJECTED', detail: cause.message };
   return { code: 'INTERNAL', detail: 'The operation failed unexpectedly' };
+}
+
+const dns = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/**
+ * Creates the domain's zone at the DNS provider once the domain is ours. Best effort: the domain
+ * is already active and paid for, and the first record edit creates a missing zone anyway.
+ */
+export async function createZoneBestEffort(input: { livemode: boolean; name: string; nameservers: string[] }): Promise<void> {
+  try {
+    await dns.createDnsZone({ livemode: input.livemode, domainName: input.name, nameservers: input.nameservers });
+  } catch (err) {
+    log.warn('DNS zone not created; the first record edit will create it', { domain: input.name, failure: failureOf(err) });
+  }
 }

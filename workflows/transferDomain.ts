@@ -1,5 +1,5 @@
 import { ApplicationFailure, condition, defineSignal, setHandler } from '@temporalio/workflow';
-import { bookkeeping, failureOf, registrar } from './shared.js';
+import { bookkeeping, createZoneBestEffort, failureOf, registrar } from './shared.js';
 
 /** Sent by `POST …/operations/{id}/cancel` while the transfer is pending. */
 export const cancelTransferSignal = defineSignal('cancelTransfer');
@@ -45,6 +45,7 @@ export async function transferDomainWorkflow(input: TransferDomainInput): Promis
       registrarReference: ending.registrarReference,
       result: { domain: input.name, status: 'active' },
     });
+    await createZoneBestEffort({ livemode: input.livemode, name: input.name, nameservers: [] });
     return { expiresAt: ending.expiresAt };
   }
   await bookkeeping.failOperation({ ...base, domainStatus: 'failed', status: ending.status, code: ending.code, detail: ending.detail });

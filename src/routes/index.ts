@@ -13,6 +13,7 @@ import { operationRoutes } from './domains/operations.js';
 import { billingRoutes } from './billing/billing.js';
 import { contactRoutes } from './contacts/contacts.js';
 import { secretScanningRoutes } from './secretScanning/github.js';
+import { dnsRecordRoutes } from './dns/records.js';
 
 /** Every route the api serves; the OpenAPI document is built from this same list. */
 export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): RouteSpec[] {
@@ -29,6 +30,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...billingRoutes(deps),
     ...contactRoutes(deps),
     ...secretScanningRoutes(deps),
+    ...dnsRecordRoutes(deps),
     ...extraRoutes,
   ];
   routes.push(...docsRoutes(() => routes));

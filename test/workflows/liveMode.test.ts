@@ -4,19 +4,29 @@ import { bearer, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../su
 import { readJson, type MessageErrorBody } from '../support/http.js';
 import { FakeDnsimple } from '../support/fakeDnsimple.js';
 import type { OperationBody } from '../support/customers.js';
+import { startPowerDns, type PowerDns } from '../support/powerdns.js';
 
 let dnsimple: FakeDnsimple;
+let powerdns: PowerDns;
 let app: TestApp;
 beforeAll(async () => {
   dnsimple = await FakeDnsimple.start();
+  powerdns = await startPowerDns();
   app = await startTestApp({
     worker: true,
-    env: { REGISTRAR_URL: dnsimple.url, REGISTRAR_ACCOUNT: dnsimple.accountId, REGISTRAR_TOKEN: dnsimple.token },
+    env: {
+      REGISTRAR_URL: dnsimple.url,
+      REGISTRAR_ACCOUNT: dnsimple.accountId,
+      REGISTRAR_TOKEN: dnsimple.token,
+      DNS_PROVIDER_URL: powerdns.apiUrl,
+      DNS_PROVIDER_TOKEN: powerdns.apiKey,
+    },
   });
 });
 afterAll(async () => {
   await app?.close();
   await dnsimple?.close();
+  await powerdns?.close();
 });
 
 /** A signed-in owner (sessions act in live mode) with a live balance and a registrant contact. */
@@ -56,6 +66,10 @@ describe('live mode against a DNSimple-shaped registrar', () => {
     });
     expect(res.status).toBe(202);
     expect((await finish(c.token, res.headers.get('location')!)).status).toBe('succeeded');
+    // The workflow's last step creates the zone at the DNS provider.
+    const zoneStatus = async () =>
+      (await fetch(`${powerdns.apiUrl}/api/v1/servers/localhost/zones/${name}.`, { headers: { 'X-API-Key': powerdns.apiKey } })).status;
+    await expect.poll(zoneStatus, { timeout: 10_000 }).toBe(200);
     const contactPosts = dnsimple.requestsTo('POST', '/contacts');
     expect(contactPosts.at(-1)!.body).toMatchObject({ first_name: 'Grace', last_name: 'Hopper', country: 'US' });
     const registrations = dnsimple.requestsTo('POST', `/registrar/domains/${name}/registrations`);

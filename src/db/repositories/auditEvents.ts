@@ -12,14 +12,17 @@ export type AuditAction =
   | 'org.member_removed'
   | 'contact.created'
   | 'contact.updated'
-  | 'contact.deleted';
+  | 'contact.deleted'
+  | 'dns_record.created'
+  | 'dns_record.updated'
+  | 'dns_record.deleted';
 
 export interface AuditEvent {
   action: AuditAction;
   actorUserId: string | null;
   actorKeyId: string | null;
   orgId: string | null;
-  targetType: 'api_key' | 'organization' | 'membership' | 'contact';
+  targetType: 'api_key' | 'organization' | 'membership' | 'contact' | 'dns_record';
   targetId: string;
   data?: Record<string, unknown>;
   requestId: string | null;

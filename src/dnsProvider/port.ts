@@ -1,0 +1,35 @@
+import type { RecordType } from '../dns/records.js';
+
+/**
+ * The DNS-provider port: what the service needs from the servers that answer for its domains.
+ * Test mode uses the synthetic adapter (synthetic.ts); live mode speaks PowerDNS Authoritative's
+ * HTTP API (powerdns.ts).
+ *
+ * Changes are whole RRsets (every record of one name and type), so a caller that builds the set
+ * from its own rows, while holding a lock on that name, can never drop a record another edit added.
+ * Zone names are given without the trailing dot; record names relative to the zone (`@` for the apex).
+ *
+ * Every method throws the errors of ./errors.ts: DnsProviderUnavailableError (503 when a retry may
+ * help, 502 when the provider refused), DnsZoneNotFoundError when the zone does not exist there.
+ */
+export interface ProviderRecord {
+  type: RecordType;
+  /** Our stored form; the adapter writes it the way the provider expects (priority, quoting, dots). */
+  content: string;
+  priority: number | null;
+}
+
+export type RRsetChange =
+  | { changetype: 'REPLACE'; name: string; type: RecordType; ttl: number; records: ProviderRecord[] }
+  | { changetype: 'DELETE'; name: string; type: RecordType };
+
+export interface DnsProvider {
+  /** Creates the zone with these name servers at the apex; an existing zone is left as it is. */
+  createZone(input: { zone: string; nameservers: string[] }): Promise<{ created: boolean }>;
+  /** Replaces the whole RRset of `name` and `type`. */
+  replaceRRset(zone: string, rrset: Omit<Extract<RRsetChange, { changetype: 'REPLACE' }>, 'changetype'>): Promise<void>;
+  /** Removes the RRset of `name` and `type`; removing one that does not exist succeeds. */
+  deleteRRset(zone: string, rrset: { name: string; type: RecordType }): Promise<void>;
+  /** Applies every change atomically (all or none); each name and type appears at most once. */
+  applyChanges(zone: string, changes: RRsetChange[]): Promise<void>;
+}

@@ -1,0 +1,118 @@
+/**
+ * Customers with domains, for the DNS tests: an org, keys, and an active domain, either through the
+ * real register workflow (test mode, as test/workflows/registerDomain.test.ts does it) or inserted
+ * directly through the repository (a live domain: registering one would need a live registrar).
+ */
+import type { TestApp } from './testApp.js';
+import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from './actors.js';
+import { readJson } from './http.js';
+import { insertContact } from '../../src/db/repositories/contacts.js';
+import { insertDomain, updateDomain, type DomainStatus } from '../../src/db/repositories/domains.js';
+import { newId } from '../../src/ids.js';
+
+export const DNS_SCOPES = ['dns:read', 'dns:write', 'domains:read', 'domains:write', 'contacts:write', 'billing:read', 'billing:write'];
+
+export interface Customer {
+  session: string;
+  org: { id: string };
+  /** Keys of the mode asked for, all with DNS_SCOPES. */
+  keys: string[];
+  key: string;
+  email: string;
+  livemode: boolean;
+}
+
+/** An org on the enterprise plan (so many writes in one test stay under the rate limits) with keys of one mode. */
+export async function dnsCustomer(app: TestApp, mode: 'live' | 'test', keyCount = 1): Promise<Customer> {
+  const email = uniqueEmail('dns');
+  const session = await sessionToken(app, email);
+  const org = await createOrg(app, session);
+  await app.deps.db.query(`UPDATE organizations SET plan = 'enterprise' WHERE id = $1`, [org.id]);
+  const keys: string[] = [];
+  for (let i = 0; i < keyCount; i += 1) keys.push((await createKey(app, session, { name: `dns ${i}`, scopes: DNS_SCOPES, mode })).key);
+  return { session, org, keys, key: keys[0]!, email, livemode: mode === 'live' };
+}
+
+/** An active domain inserted through the repository (no registrar involved), with a contact of its own. */
+export async function insertActiveDomain(
+  app: TestApp,
+  customer: Pick<Customer, 'org' | 'livemode'>,
+  props: { name?: string; status?: DomainStatus; nameservers?: string[] } = {},
+): Promise<string> {
+  const mode = { livemode: customer.livemode };
+  const name = props.name ?? `dns-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.com`;
+  const contact = await insertContact(app.deps.db, mode, {
+    id: newId('ct'),
+    orgId: customer.org.id,
+    fields: {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      organization: null,
+      email: 'ada@example.com',
+      phone: '+442071838750',
+      address1: '1 High St',
+      address2: null,
+      city: 'London',
+      state: null,
+      postalCode: 'EC1A 1BB',
+      country: 'GB',
+    },
+  });
+  const domain = await insertDomain(app.deps.db, mode, {
+    id: newId('dom'),
+    status: 'registering',
+    orgId: customer.org.id,
+    name,
+    years: 1,
+    autoRenew: false,
+    nameservers: props.nameservers ?? ['ns1.example.net', 'ns2.example.net'],
+    registrantContactId: contact.id,
+    adminContactId: null,
+    techContactId: null,
+  });
+  const status = props.status ?? 'active';
+  if (status !== 'registering') await updateDomain(app.deps.db, mode, domain.id, { status });
+  return name;
+}
+
+/** A test-mode domain registered through the real workflow (the app needs `worker: true`), polled until active. */
+export async function registerTestDomain(app: TestApp, customer: Customer): Promise<string> {
+  const topUp = await app.fetch(`/api/v1/orgs/${customer.org.id}/billing/top-ups`, {
+    method: 'POST',
+    headers: jsonHeaders(customer.key),
+    body: JSON.stringify({ amount: 5_000 }),
+  });
+  if (topUp.status !== 201) throw new Error(`top-up refused: ${topUp.status}`);
+  const contact = await readJson<{ id: string }>(
+    await app.fetch(`/api/v1/orgs/${customer.org.id}/contacts`, {
+      method: 'POST',
+      headers: jsonHeaders(customer.key),
+      body: JSON.stringify({
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: customer.email,
+        phone: '+442071838750',
+        address1: '1 High St',
+        city: 'London',
+        postal_code: 'EC1A 1BB',
+        country: 'GB',
+      }),
+    }),
+  );
+  const name = `dns-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.com`;
+  const res = await app.fetch(`/api/v1/orgs/${customer.org.id}/domains`, {
+    method: 'POST',
+    headers: { ...jsonHeaders(customer.key), 'idempotency-key': `register-${name}` },
+    body: JSON.stringify({ name, years: 1, registrant_contact_id: contact.id }),
+  });
+  if (res.status !== 202) throw new Error(`registration refused: ${res.status} ${await res.text()}`);
+  const location = res.headers.get('location')!;
+  // A plain loop rather than expect.poll: this runs in beforeAll hooks too.
+  for (let i = 0; i < 100; i += 1) {
+    const op = await readJson<{ status: string; error: unknown }>(await app.fetch(location, { headers: bearer(customer.key) }));
+    if (op.status === 'succeeded') return name;
+    if (op.status !== 'pending' && op.status !== 'running') throw new Error(`registration of ${name} ended ${op.status}: ${JSON.stringify(op.error)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`registration of ${name} did not finish`);
+}
