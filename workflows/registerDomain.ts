@@ -1,5 +1,4 @@
-import { ApplicationFailure, sleep } from '@temporalio/workflow';
-import { bookkeeping, createZoneBestEffort, failureOf, registrar } from './shared.js';
+import { createZoneBestEffort, registrar, runPaidRegistrarStep } from './shared.js';
 
 export interface RegisterDomainInput {
   operationId: string;
@@ -24,44 +23,24 @@ export interface RegisterDomainInput {
  * domain and operation are marked failed, and the workflow fails with the registrar's code.
  */
 export async function registerDomainWorkflow(input: RegisterDomainInput): Promise<{ expiresAt: string }> {
-  await bookkeeping.markOperationRunning({ operationId: input.operationId, livemode: input.livemode });
-  let outcome: { expiresAt: string; registrarReference: string };
-  try {
-    let step = await registrar.registrarRegister({
-      livemode: input.livemode,
-      orgId: input.orgId,
-      name: input.name,
-      years: input.years,
-      registrantContactId: input.registrantContactId,
-      nameservers: input.nameservers,
-      autoRenew: input.autoRenew,
-      premiumPriceCents: input.premiumPriceCents,
-    });
-    while (step.state === 'pending') {
-      await sleep(input.pollIntervalMs);
-      step = await registrar.registrarRegistrationStatus({ livemode: input.livemode, name: input.name, registrarReference: step.registrarReference });
-    }
-    outcome = step;
-  } catch (err) {
-    const failure = failureOf(err);
-    await bookkeeping.failOperation({
-      operationId: input.operationId,
-      livemode: input.livemode,
-      domainId: input.domainId,
-      domainStatus: 'failed',
-      status: 'failed',
-      ...failure,
-    });
-    throw ApplicationFailure.nonRetryable(failure.detail, failure.code);
-  }
-  await bookkeeping.completeOperation({
-    operationId: input.operationId,
-    livemode: input.livemode,
-    domainId: input.domainId,
-    expiresAt: outcome.expiresAt,
-    registrarReference: outcome.registrarReference,
+  const outcome = await runPaidRegistrarStep({
+    operation: { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId },
+    pollIntervalMs: input.pollIntervalMs,
+    domainStatusOnFailure: 'failed',
+    submit: () =>
+      registrar.registrarRegister({
+        livemode: input.livemode,
+        orgId: input.orgId,
+        name: input.name,
+        years: input.years,
+        registrantContactId: input.registrantContactId,
+        nameservers: input.nameservers,
+        autoRenew: input.autoRenew,
+        premiumPriceCents: input.premiumPriceCents,
+      }),
+    poll: (registrarReference) => registrar.registrarRegistrationStatus({ livemode: input.livemode, name: input.name, registrarReference }),
     result: { domain: input.name, status: 'active', years: input.years },
   });
   await createZoneBestEffort({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
-  return { expiresAt: outcome.expiresAt };
+  return outcome;
 }

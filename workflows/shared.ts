@@ -1,5 +1,6 @@
-import { ActivityFailure, ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type { RegistrationStep } from '../activities/domains.js';
 
 /** Registrar refusals that no retry can fix; every other failure is retried with back-off. */
 export const PERMANENT_REGISTRAR_CODES = ['REGISTRAR_REJECTED', 'DOMAIN_NOT_AVAILABLE', 'DOMAIN_LOCKED'];
@@ -38,4 +39,44 @@ export async function createZoneBestEffort(input: { livemode: boolean; name: str
   } catch (err) {
     log.warn('DNS zone not created; the first record edit will create it', { domain: input.name, failure: failureOf(err) });
   }
+}
+
+export interface PaidRegistrarStepProps {
+  operation: { operationId: string; livemode: boolean; domainId: string };
+  pollIntervalMs: number;
+  /** What the domain becomes when the registrar refuses: `failed` for a new one, unchanged (null) for a renewal. */
+  domainStatusOnFailure: 'failed' | null;
+  submit: () => Promise<RegistrationStep>;
+  poll: (registrarReference: string) => Promise<RegistrationStep>;
+  result: Record<string, unknown>;
+}
+
+/**
+ * The shape of every paid registrar action: submit, poll a pending answer on a durable timer, then
+ * capture the reservation on success, or release it, mark the operation failed and fail the workflow
+ * with the registrar's code.
+ */
+export async function runPaidRegistrarStep(props: PaidRegistrarStepProps): Promise<{ expiresAt: string }> {
+  const { operation } = props;
+  await bookkeeping.markOperationRunning({ operationId: operation.operationId, livemode: operation.livemode });
+  let outcome: Extract<RegistrationStep, { state: 'registered' }>;
+  try {
+    let step = await props.submit();
+    while (step.state === 'pending') {
+      await sleep(props.pollIntervalMs);
+      step = await props.poll(step.registrarReference);
+    }
+    outcome = step;
+  } catch (err) {
+    const failure = failureOf(err);
+    await bookkeeping.failOperation({ ...operation, domainStatus: props.domainStatusOnFailure, status: 'failed', ...failure });
+    throw ApplicationFailure.nonRetryable(failure.detail, failure.code);
+  }
+  await bookkeeping.completeOperation({
+    ...operation,
+    expiresAt: outcome.expiresAt,
+    registrarReference: outcome.registrarReference,
+    result: props.result,
+  });
+  return { expiresAt: outcome.expiresAt };
 }
