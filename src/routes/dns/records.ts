@@ -1,8 +1,8 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
 import type { Principal } from '../../auth/principal.js';
+import { domainNamed } from '../../services/domains/lookup.js';
 import { requirePrincipal } from '../../auth/authorize.js';
-import { findDomainOfOrg, type Domain } from '../../db/repositories/domains.js';
 import { findDnsRecord, listDnsRecords } from '../../db/repositories/dnsRecords.js';
 import { parseDomainName } from '../../domains/domainName.js';
 import { CreatedHeaders, ETagHeaders, IfMatchHeader, setETag } from '../../http/conditional.js';
@@ -27,13 +27,6 @@ const MODE_NOTE =
 const RRSET_NOTE =
   'The provider is sent whole RRsets (every record of one name and type; its TTL is the lowest of theirs), so concurrent ' +
   'edits of one name run one after the other and none is lost.';
-
-async function domainOf(deps: AppDeps, principal: Principal, orgId: string, name: string): Promise<Domain> {
-  const parsed = parseDomainName(name);
-  const domain = parsed.ok ? await findDomainOfOrg(deps.db, principal, orgId, parsed.value.name) : undefined;
-  if (!domain) throw new NotFoundError('Domain not found');
-  return domain;
-}
 
 function canonicalName(domain: string): string {
   const parsed = parseDomainName(domain);
@@ -73,7 +66,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       errors: { 404: NOT_FOUND },
       handler: async (ctx, { path, query }) => {
         const principal = requirePrincipal(ctx.state);
-        const domain = await domainOf(deps, principal, path.org_oid, path.domain);
+        const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
         const rows = await listDnsRecords(deps.db, principal, {
           domainId: domain.id,
           type: query.type,
@@ -143,7 +136,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       errors: { 404: NOT_FOUND },
       handler: async (ctx, { path }) => {
         const principal = requirePrincipal(ctx.state);
-        const domain = await domainOf(deps, principal, path.org_oid, path.domain);
+        const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
         const record = await findDnsRecord(deps.db, principal, { domainId: domain.id, id: path.record_id });
         if (!record) throw new NotFoundError('Record not found');
         setETag(ctx, record.version);

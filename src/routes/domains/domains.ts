@@ -1,12 +1,11 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
 import { requirePrincipal } from '../../auth/authorize.js';
-import { findDomainOfOrg, listDomainsOfOrg } from '../../db/repositories/domains.js';
+import { listDomainsOfOrg } from '../../db/repositories/domains.js';
 import { decodeCursor, keyset, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
-import { parseDomainName } from '../../domains/domainName.js';
-import { NotFoundError } from '../../errors.js';
 import { DomainSchema, OperationSchema, presentDomain, presentOperation } from '../../presenters/operation.js';
 import { registerDomain } from '../../services/domains/registerDomain.js';
+import { domainNamed } from '../../services/domains/lookup.js';
 import { AuthCodeSchema, DomainPath, OrgPath, RegisterDomainBody, RenewDomainBody, RenewedSchema, TransferDomainBody, UpdateDomainBody } from './schema.js';
 import { getAuthCode, updateDomainSettingsService } from '../../services/domains/domainSettings.js';
 import { IfMatchHeader, setETag } from '../../http/conditional.js';
@@ -128,9 +127,7 @@ export function domainRoutes(deps: AppDeps) {
       request: { path: DomainPath },
       responses: { 200: { description: 'The domain', schema: DomainSchema } },
       handler: async (ctx, { path }) => {
-        const parsed = parseDomainName(path.domain);
-        const domain = parsed.ok ? await findDomainOfOrg(deps.db, requirePrincipal(ctx.state), path.org_oid, parsed.value.name) : undefined;
-        if (!domain) throw new NotFoundError('Domain not found');
+        const domain = await domainNamed(deps.db, requirePrincipal(ctx.state), path.org_oid, path.domain);
         setETag(ctx, domain.version);
         ctx.body = presentDomain(domain);
       },

@@ -1,6 +1,7 @@
 import type pg from 'pg';
+import { activeDomainNamed } from '../domains/lookup.js';
 import { withTransaction, type Db } from '../../db/pool.js';
-import { findDomainOfOrg, type Domain } from '../../db/repositories/domains.js';
+import type { Domain } from '../../db/repositories/domains.js';
 import {
   deleteDnsRecords,
   dnsRecordsAtNames,
@@ -12,7 +13,6 @@ import {
 } from '../../db/repositories/dnsRecords.js';
 import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
-import { parseDomainName } from '../../domains/domainName.js';
 import { checkRecord, normalizeRecordName, type RecordFields } from '../../dns/records.js';
 import type { DnsProvider, DnsProviders, RRsetChange } from '../../dnsProvider/index.js';
 import { DnsZoneNotFoundError } from '../../dnsProvider/errors.js';
@@ -59,14 +59,8 @@ export interface ApplyRecordChangesProps {
  */
 export async function applyRecordChanges(props: ApplyRecordChangesProps): Promise<RecordOperationResult[]> {
   const { principal } = props;
-  const parsed = parseDomainName(props.domain);
-  if (!parsed.ok) throw new NotFoundError('Domain not found');
   return withTransaction(props.db, async (tx) => {
-    const domain = await findDomainOfOrg(tx, principal, props.orgId, parsed.value.name);
-    if (!domain) throw new NotFoundError('Domain not found');
-    if (domain.status !== 'active') {
-      throw new ConflictError('DOMAIN_STATE_CONFLICT', `DNS records can be changed only while the domain is active; ${domain.name} is ${domain.status}`);
-    }
+    const domain = await activeDomainNamed(tx, principal, props.orgId, props.domain, 'its DNS records can be changed');
     const { rows, names } = await lockAffectedNames(tx, principal, domain.id, props.operations);
     checkTargets(props, rows);
     const before = await dnsRecordsAtNames(tx, principal, { domainId: domain.id, names: [...names] });

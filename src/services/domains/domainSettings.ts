@@ -1,23 +1,12 @@
 import type { AppDeps } from '../../deps.js';
 import { findDomainOfOrg, updateDomainSettings, type Domain } from '../../db/repositories/domains.js';
-import { parseDomainName } from '../../domains/domainName.js';
-import { ConflictError, NotFoundError, VersionMismatchError } from '../../errors.js';
+import { VersionMismatchError } from '../../errors.js';
+import { activeDomainNamed } from './lookup.js';
 import { DomainLockedError } from '../../registrar/errors.js';
 import type { AuthCodeResult } from '../../registrar/port.js';
 import type { Principal } from '../../auth/principal.js';
 
 type Deps = Pick<AppDeps, 'db' | 'registrars'>;
-
-/** The caller's active domain of that name; another org's or mode's is 404, like a missing one. */
-async function activeDomain(deps: Deps, principal: Principal, orgId: string, name: string): Promise<Domain> {
-  const parsed = parseDomainName(name);
-  const domain = parsed.ok ? await findDomainOfOrg(deps.db, principal, orgId, parsed.value.name) : undefined;
-  if (!domain) throw new NotFoundError('Domain not found');
-  if (domain.status !== 'active') {
-    throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} is ${domain.status}; only active domains can be changed`);
-  }
-  return domain;
-}
 
 export interface UpdateDomainSettingsProps {
   deps: Deps;
@@ -34,7 +23,7 @@ export interface UpdateDomainSettingsProps {
  */
 export async function updateDomainSettingsService(props: UpdateDomainSettingsProps): Promise<Domain> {
   const { deps, principal, changes } = props;
-  const domain = await activeDomain(deps, principal, props.orgId, props.name);
+  const domain = await activeDomainNamed(deps.db, principal, props.orgId, props.name, 'its settings can be changed');
   if (props.expectedVersion !== undefined && props.expectedVersion !== domain.version) {
     throw new VersionMismatchError({ resource: 'domain', current: domain.version, expected: props.expectedVersion });
   }
@@ -63,7 +52,7 @@ export async function updateDomainSettingsService(props: UpdateDomainSettingsPro
 
 /** The auth code for transferring the domain out; 409 DOMAIN_LOCKED while it is transfer-locked. */
 export async function getAuthCode(props: { deps: Deps; principal: Principal; orgId: string; name: string }): Promise<AuthCodeResult> {
-  const domain = await activeDomain(props.deps, props.principal, props.orgId, props.name);
+  const domain = await activeDomainNamed(props.deps.db, props.principal, props.orgId, props.name, 'its auth code can be read');
   if (domain.locked) throw new DomainLockedError(domain.name);
   return (await props.deps.registrars.forMode(props.principal.livemode)).getAuthCode(domain.name);
 }

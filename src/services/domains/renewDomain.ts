@@ -1,14 +1,14 @@
 import type { AppDeps } from '../../deps.js';
 import { findDomainOfOrg, type Domain } from '../../db/repositories/domains.js';
 import { findOperation, type Operation } from '../../db/repositories/operations.js';
-import { parseDomainName } from '../../domains/domainName.js';
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { ConflictError } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
 import { pricesFor } from '../../registrar/port.js';
 import type { RenewDomainInput } from '../../../workflows/renewDomain.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
+import { activeDomainNamed } from './lookup.js';
 import { operationWorkflowId } from './operationWorkflows.js';
 
 /** How long the api waits for a renewal to finish before answering 202 instead of 200. */
@@ -36,12 +36,7 @@ export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome
   const started =
     (await existingOperation(deps, mode.livemode, workflowId)) ??
     (await (async () => {
-      const parsed = parseDomainName(props.domainName);
-      const domain = parsed.ok ? await findDomainOfOrg(deps.db, mode, orgId, parsed.value.name) : undefined;
-      if (!domain) throw new NotFoundError('Domain not found');
-      if (domain.status !== 'active') {
-        throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} is ${domain.status}; only active domains can be renewed`);
-      }
+      const domain = await activeDomainNamed(deps.db, mode, orgId, props.domainName, 'it can be renewed');
       const prices = pricesFor(await deps.registrars.prices(), domain.name);
       if (!prices) throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} has a TLD no longer sold`);
       return beginOperation<RenewDomainInput>({
