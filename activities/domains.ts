@@ -3,7 +3,7 @@ import type { Db } from '../src/db/pool.js';
 import { ApiError } from '../src/errors.js';
 import { findContact, type Contact } from '../src/db/repositories/contacts.js';
 import { updateDomain } from '../src/db/repositories/domains.js';
-import { updateOperation } from '../src/db/repositories/operations.js';
+import { claimOperationForWorkflow, updateOperation } from '../src/db/repositories/operations.js';
 import { capture, release } from '../src/services/billing/ledger.js';
 import { RegistrarUnavailableError } from '../src/registrar/errors.js';
 import type { ContactDetails, TransferStatus } from '../src/registrar/port.js';
@@ -66,11 +66,9 @@ function contactDetails(contact: Contact): ContactDetails {
 
 export function createDomainActivities({ db, registrars }: DomainActivityDeps) {
   return {
-    async markOperationRunning(input: { operationId: string; livemode: boolean }): Promise<void> {
-      await db.query(`UPDATE operations SET status = 'running', updated_at = now() WHERE id = $1 AND livemode = $2 AND status = 'pending'`, [
-        input.operationId,
-        input.livemode,
-      ]);
+    /** False when the api abandoned the operation before this workflow could take it. */
+    async markOperationRunning(input: { operationId: string; livemode: boolean }): Promise<boolean> {
+      return claimOperationForWorkflow(db, { livemode: input.livemode }, input.operationId);
     },
 
     async registrarRegister(

@@ -17,6 +17,16 @@ export const bookkeeping = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
+/**
+ * Marks the operation running, or ends the workflow without touching anything when the api has
+ * already abandoned it (it could not confirm the start and gave the money back).
+ */
+export async function takeOperation(operation: { operationId: string; livemode: boolean }): Promise<void> {
+  if (!(await bookkeeping.markOperationRunning(operation))) {
+    throw ApplicationFailure.nonRetryable('The operation was abandoned before its workflow started', 'OPERATION_ABANDONED');
+  }
+}
+
 /** The stable code and detail of whatever ended an operation. */
 export function failureOf(err: unknown): { code: string; detail: string } {
   const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -58,7 +68,7 @@ export interface PaidRegistrarStepProps {
  */
 export async function runPaidRegistrarStep(props: PaidRegistrarStepProps): Promise<{ expiresAt: string }> {
   const { operation } = props;
-  await bookkeeping.markOperationRunning({ operationId: operation.operationId, livemode: operation.livemode });
+  await takeOperation(operation);
   let outcome: Extract<RegistrationStep, { state: 'registered' }>;
   try {
     let step = await props.submit();

@@ -1,5 +1,5 @@
 import { ApplicationFailure, condition, defineSignal, setHandler } from '@temporalio/workflow';
-import { bookkeeping, createZoneBestEffort, failureOf, registrar } from './shared.js';
+import { bookkeeping, createZoneBestEffort, failureOf, registrar, takeOperation } from './shared.js';
 
 /** Sent by `POST …/operations/{id}/cancel` while the transfer is pending. */
 export const cancelTransferSignal = defineSignal('cancelTransfer');
@@ -29,7 +29,7 @@ export async function transferDomainWorkflow(input: TransferDomainInput): Promis
   setHandler(cancelTransferSignal, () => {
     cancelRequested = true;
   });
-  await bookkeeping.markOperationRunning({ operationId: input.operationId, livemode: input.livemode });
+  await takeOperation({ operationId: input.operationId, livemode: input.livemode });
   const base = { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId };
 
   let ending: Ending;

@@ -1,5 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
-import { ApiError, InternalError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from '../errors.js';
+import { ApiError, InternalError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../errors.js';
+import { ServiceError } from '@temporalio/client';
 import { apiErrorFromPg } from '../db/pgErrors.js';
 import type { AppState } from './context.js';
 
@@ -32,6 +33,10 @@ function unmatchedRoute(status: number, allow: string): ApiError | undefined {
 
 /** Anything thrown, as the ApiError it is rendered as. */
 export function toApiError(err: unknown, requestId: string): ApiError {
+  if (err instanceof ServiceError) {
+    // The Temporal frontend did not answer: a dependency outage, safe to retry, not a bug of ours.
+    return new ServiceUnavailableError('WORKFLOW_ENGINE_UNAVAILABLE', 'The workflow engine is unavailable; retry shortly', 5);
+  }
   return err instanceof ApiError ? err : (apiErrorFromPg(err) ?? fromHttpError(err) ?? new InternalError(requestId));
 }
 

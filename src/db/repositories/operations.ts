@@ -80,3 +80,29 @@ export async function updateOperation(
   });
   return updated;
 }
+
+/**
+ * The workflow takes its operation: pending (or already running, on a retried activity) becomes
+ * running. False when the api abandoned the operation first; the workflow must then do nothing.
+ */
+export async function claimOperationForWorkflow(db: Queryable, mode: Mode, id: string): Promise<boolean> {
+  const claimed = await operations.update(db, mode, `id = $2 AND status IN ('pending', 'running')`, [id], {
+    status: 'running',
+    updated_at: new Date(),
+  });
+  return claimed.length === 1;
+}
+
+/**
+ * The api gives up an operation whose workflow it could not start, but only while it is still
+ * pending: if a workflow already took it, the work goes on. True when it was abandoned.
+ */
+export async function abandonPendingOperation(db: Queryable, mode: Mode, id: string, error: { code: string; detail: string }): Promise<boolean> {
+  const abandoned = await operations.update(db, mode, `id = $2 AND status = 'pending'`, [id], {
+    status: 'failed',
+    error: JSON.stringify(error),
+    updated_at: new Date(),
+    completed_at: new Date(),
+  });
+  return abandoned.length === 1;
+}

@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import type { AppDeps } from '../../deps.js';
 import { withTransaction } from '../../db/pool.js';
-import { findOperationByWorkflowId, insertOperation, type Operation, type OperationType } from '../../db/repositories/operations.js';
-import { ConflictError } from '../../errors.js';
+import { abandonPendingOperation, findOperationByWorkflowId, insertOperation, type Operation, type OperationType } from '../../db/repositories/operations.js';
+import { updateDomain } from '../../db/repositories/domains.js';
+import { ConflictError, ServiceUnavailableError } from '../../errors.js';
 import { derivedId } from '../../ids.js';
 import { release, reserve } from '../billing/ledger.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
@@ -61,13 +62,40 @@ export async function beginOperation<Input>(props: BeginOperationProps<Input>): 
     }
     throw err;
   }
-  await startOperationWorkflow(deps, operation);
+  try {
+    await startOperationWorkflow(deps, operation);
+  } catch (err) {
+    return abandonUnstarted(deps, mode, operation, err);
+  }
   return operation;
+}
+
+/**
+ * The workflow could not be started (Temporal unreachable, or no answer). If no workflow has taken
+ * the operation, it is marked failed and its reservation released, and the caller gets a 503 that
+ * says nothing was charged. If one already has (the start went through after all), the work goes on.
+ */
+async function abandonUnstarted(
+  deps: BeginOperationProps<unknown>['deps'],
+  mode: { livemode: boolean },
+  operation: Operation,
+  cause: unknown,
+): Promise<Operation> {
+  const detail = 'The work could not be started and nothing was charged; retry with a new Idempotency-Key';
+  const abandoned = await abandonPendingOperation(deps.db, mode, operation.id, { code: 'WORKFLOW_ENGINE_UNAVAILABLE', detail });
+  if (!abandoned) return (await findOperationByWorkflowId(deps.db, mode, operation.workflowId)) ?? operation;
+  await release({ db: deps.db, operationId: operation.id });
+  // A new domain row (register, transfer) no longer holds the name; a renewed domain stays as it was.
+  if (operation.type !== 'domain.renew' && operation.domainId) await updateDomain(deps.db, mode, operation.domainId, { status: 'failed' });
+  const error = new ServiceUnavailableError('WORKFLOW_ENGINE_UNAVAILABLE', detail, 5);
+  error.cause = cause;
+  throw error;
 }
 
 /** A retried request: the operation it started before, with its workflow (re)started idempotently. */
 export async function existingOperation(deps: BeginOperationProps<unknown>['deps'], livemode: boolean, workflowId: string): Promise<Operation | undefined> {
   const existing = await findOperationByWorkflowId(deps.db, { livemode }, workflowId);
-  if (existing) await startOperationWorkflow(deps, existing);
+  // Only a pending operation may still lack its workflow; a finished one is just answered again.
+  if (existing?.status === 'pending') await startOperationWorkflow(deps, existing);
   return existing;
 }
