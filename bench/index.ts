@@ -67,7 +67,7 @@ async function main(): Promise<void> {
         `${row.variant.padEnd(26)} ${fmt(row.p50Ms)}  ${fmt(row.p99Ms)}      ${fmt(row.p50Ms - base.p50Ms)}      ${fmt(row.p99Ms - base.p99Ms)}  ${JSON.stringify(row.statuses)}`,
       );
     }
-    const owner: Principal = { user, type: 'session', keyId: undefined, mode: 'live', livemode: true, scopes: new Set(SCOPES), rateLimitSubject: 'bench' };
+    const owner: Principal = { user, type: 'session', keyId: undefined, mode: 'live', livemode: true, scopes: new Set(SCOPES), rateLimitSubject: 'bench', credential: 'session:bench' };
     const seconds = Number(process.env.BENCH_SECONDS ?? 5);
     const testKey = await createApiKey({
       db: deps.db,

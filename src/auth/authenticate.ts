@@ -21,6 +21,7 @@ async function principalFromApiKey(deps: AppDeps, token: string): Promise<Princi
     livemode: record.mode === 'live',
     scopes: new Set(record.scopes.filter(isScope)),
     rateLimitSubject: `key:${record.id}`,
+    credential: `api_key:${record.id}`,
   };
 }
 
@@ -40,6 +41,7 @@ async function principalFromSession(deps: AppDeps, token: string): Promise<Princ
     livemode: true,
     scopes: ALL_SCOPES,
     rateLimitSubject: `session:${claims.sid ?? claims.sub}`,
+    credential: `session:${user.id}:${claims.sid ?? claims.sub}`,
   };
 }
 

@@ -13,4 +13,9 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   /** What rate limits count against: the API key, or the browser session. */
   rateLimitSubject: string;
+  /**
+   * The credential itself: `api_key:<id>`, or `session:<user>:<sid>` (the `sub` when the token has no
+   * `sid`). Idempotent answers are replayed only to the credential that made them.
+   */
+  credential: string;
 }

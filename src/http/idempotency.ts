@@ -40,22 +40,24 @@ function requestHash(method: string, url: string, body: unknown): Buffer {
 /**
  * `Idempotency-Key` on POST, PATCH and DELETE: the same key and request within 24 hours replays the
  * stored answer (`Idempotent-Replayed: true`) without repeating the action; the same key with another
- * request is 409 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE.
+ * request, or from another API key or session, is 409 IDEMPOTENCY_KEY_REUSED; while the first is
+ * still running, 409 IDEMPOTENCY_KEY_IN_USE.
  */
 export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMiddleware<AppState> {
   return async (ctx, next) => {
-    const key = ctx.get('idempotency-key');
-    if (!ctx.req.headers['idempotency-key']) {
+    // An empty header is a client mistake, not "no key": refuse it rather than run unprotected.
+    if (ctx.req.headers['idempotency-key'] === undefined) {
       await next();
       return;
     }
+    const key = ctx.get('idempotency-key');
     if (!KEY_FORMAT.test(key)) {
       throw new ValidationError([
         { loc: ['header', 'idempotency-key'], msg: 'Must be 1 to 255 printable ASCII characters', type: 'idempotency_key_invalid' },
       ]);
     }
     const principal = requirePrincipal(ctx.state);
-    const identity: IdempotencyIdentity = { userId: principal.user.id, livemode: principal.livemode, key };
+    const identity: IdempotencyIdentity = { userId: principal.user.id, livemode: principal.livemode, key, credential: principal.credential };
     const hash = requestHash(ctx.method, ctx.url, ctx.state.body);
     const claim = await claimIdempotencyKey(deps.db, {
       ...identity,
@@ -67,6 +69,11 @@ export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMidd
 
     if (!claim.claimed) {
       const { existing } = claim;
+      // Checked first, and before anything is decrypted: another credential of the same user (say a
+      // narrower key that learnt the key and body) must never receive this answer.
+      if (existing.credential !== identity.credential) {
+        throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used by another API key or session');
+      }
       if (!existing.requestHash.equals(hash)) {
         throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
       }

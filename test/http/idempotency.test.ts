@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineRoute } from '../../src/http/route.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
+import { bearer, createKey, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
 import { openResponseBody } from '../../src/http/idempotencyCrypto.js';
 
@@ -63,16 +63,19 @@ describe('Idempotency-Key', () => {
   it('stores the answer encrypted: the row holds no secret, and only that caller and key can read it', async () => {
     const token = await sessionToken(app, uniqueEmail('sealed'));
     const created = await readJson<{ key: string }>(await createKeyWith(token, 'sealed-1', { name: 'sealed', scopes: ['dns:read'] }));
-    const { rows } = await app.deps.db.query<{ response_body: Buffer; user_id: string; livemode: boolean }>(
-      `SELECT response_body, user_id, livemode FROM idempotency_keys WHERE key = 'sealed-1'`,
+    const { rows } = await app.deps.db.query<{ response_body: Buffer; user_id: string; livemode: boolean; credential: string }>(
+      `SELECT response_body, user_id, livemode, credential FROM idempotency_keys WHERE key = 'sealed-1'`,
     );
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
     expect(row.response_body.toString('latin1')).not.toContain(created.key.slice(9, 20));
     expect(row.response_body.toString('base64')).not.toContain(Buffer.from(created.key).toString('base64').slice(4, 20));
-    const identity = { userId: row.user_id, livemode: row.livemode, key: 'sealed-1' };
+    const identity = { userId: row.user_id, livemode: row.livemode, key: 'sealed-1', credential: row.credential };
+    expect(row.credential).toMatch(/^session:/);
     expect(openResponseBody(app.deps.keyHashSecret, identity, row.response_body).toString()).toContain(created.key);
     expect(() => openResponseBody(app.deps.keyHashSecret, { ...identity, key: 'sealed-2' }, row.response_body)).toThrow();
+    // The credential is bound into the seal: even the right user's other key or session cannot open it.
+    expect(() => openResponseBody(app.deps.keyHashSecret, { ...identity, credential: 'api_key:key_other' }, row.response_body)).toThrow();
 
     const stranger = await sessionToken(app, uniqueEmail('stranger'));
     const theirs = await readJson<{ key: string }>(await createKeyWith(stranger, 'sealed-1', { name: 'sealed', scopes: ['dns:read'] }));
@@ -93,23 +96,68 @@ describe('Idempotency-Key', () => {
     expect(otherPath.status).toBe(409);
   });
 
+  it("never replays one credential's answer to another: a keys:write-only key cannot collect a wider key's secret", async () => {
+    const email = uniqueEmail('replay-thief');
+    const owner = await sessionToken(app, email);
+    const narrow = await createKey(app, owner, { name: 'narrow', scopes: ['keys:write'] });
+    const wideBody = { name: 'deploy', scopes: ['billing:write', 'keys:write', 'orgs:write'] };
+    const original = await createKeyWith(owner, 'wide-key-1', wideBody);
+    expect(original.status).toBe(201);
+    const wide = await readJson<{ id: string; key: string }>(original);
+
+    // The narrow key knows the Idempotency-Key and the body: it is refused, and learns nothing.
+    const stolen = await createKeyWith(narrow.key, 'wide-key-1', wideBody);
+    expect(stolen.status).toBe(409);
+    expect(stolen.headers.get('idempotent-replayed')).toBeNull();
+    const stolenText = await stolen.text();
+    expect(JSON.parse(stolenText)).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(stolenText).not.toContain(wide.key);
+    expect(stolenText).not.toContain(wide.id);
+
+    // Another session of the same user is another credential too.
+    const secondSession = await sessionToken(app, email);
+    const fromOtherSession = await createKeyWith(secondSession, 'wide-key-1', wideBody);
+    expect(fromOtherSession.status).toBe(409);
+    expect(await fromOtherSession.text()).not.toContain(wide.key);
+
+    // The credential that made it still gets its replay, and only one key was ever created.
+    const replay = await createKeyWith(owner, 'wide-key-1', wideBody);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect((await readJson<{ key: string }>(replay)).key).toBe(wide.key);
+    expect(await keysNamed(owner, 'deploy')).toEqual([wide.id]);
+  });
+
+  it('refuses an empty Idempotency-Key with 422 instead of running the request unprotected', async () => {
+    const token = await sessionToken(app, uniqueEmail('empty-key'));
+    const res = await createKeyWith(token, '', { name: 'empty', scopes: ['dns:read'] });
+    expect(res.status).toBe(422);
+    expect((await readJson<FieldErrorBody>(res)).detail).toEqual([
+      { loc: ['header', 'idempotency-key'], msg: expect.any(String), type: 'idempotency_key_invalid' },
+    ]);
+    expect(await keysNamed(token, 'empty')).toEqual([]);
+  });
+
   it('lets 20 concurrent identical requests create exactly one key', async () => {
     const email = uniqueEmail('race');
     const tokens = await Promise.all(Array.from({ length: 4 }, () => sessionToken(app, email)));
-    // Sessions of one user share the key space; spreading the requests keeps the burst limit out of the way.
+    // Sessions of one user share the key space but not the answers: the session that claims the key
+    // first gets 201 (or IN_USE while it runs), the other three are told the key is someone else's.
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => createKeyWith(tokens[i % 4]!, 'race-1', { name: 'race', scopes: ['dns:read'] })),
+      Array.from({ length: 20 }, async (_, i) => {
+        const res = await createKeyWith(tokens[i % 4]!, 'race-1', { name: 'race', scopes: ['dns:read'] });
+        const body = await readJson<{ id?: string; code?: string }>(res);
+        return { session: i % 4, status: res.status, id: body.id, code: body.code };
+      }),
     );
-    const statuses = responses.map((r) => r.status);
-    const created = statuses.filter((s) => s === 201).length;
-    const inUse = await Promise.all(
-      responses.filter((r) => r.status === 409).map(async (r) => (await readJson<MessageErrorBody>(r)).code),
-    );
-    const limited = statuses.filter((s) => s === 429).length;
-    expect(limited).toBe(0);
-    expect(created + inUse.length).toBe(20);
-    expect(created).toBeGreaterThanOrEqual(1);
-    expect(new Set(inUse)).toEqual(inUse.length ? new Set(['IDEMPOTENCY_KEY_IN_USE']) : new Set());
+    expect(responses.filter((r) => r.status === 429)).toEqual([]);
+    const winners = new Set(responses.filter((r) => r.status === 201).map((r) => r.session));
+    expect(winners.size).toBe(1);
+    const [winner] = [...winners];
+    for (const r of responses.filter((x) => x.session === winner)) {
+      expect(r.status === 201 || r.code === 'IDEMPOTENCY_KEY_IN_USE').toBe(true);
+    }
+    for (const r of responses.filter((x) => x.session !== winner)) expect(r).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(new Set(responses.filter((r) => r.status === 201).map((r) => r.id)).size).toBe(1);
     expect(await keysNamed(tokens[0]!, 'race')).toHaveLength(1);
   });
 

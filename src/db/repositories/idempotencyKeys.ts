@@ -4,9 +4,12 @@ export interface IdempotencyIdentity {
   userId: string;
   livemode: boolean;
   key: string;
+  /** The API key or session that sent it (Principal.credential); no other credential gets its answer. */
+  credential: string;
 }
 
 export interface IdempotencyRecord {
+  credential: string;
   requestHash: Buffer;
   state: 'in_flight' | 'completed';
   responseStatus: number | null;
@@ -25,27 +28,39 @@ export async function claimIdempotencyKey(
   db: Queryable,
   props: IdempotencyIdentity & { requestHash: Buffer; method: string; path: string; leaseSeconds: number },
 ): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRecord }> {
-  const params = [props.userId, props.livemode, props.key, props.requestHash, props.method, props.path, props.leaseSeconds];
+  const params = [props.userId, props.livemode, props.key, props.requestHash, props.method, props.path, props.leaseSeconds, props.credential];
+  // A dead request's key is taken over only by the same request from the same credential.
   const { rowCount } = await db.query(
-    `INSERT INTO idempotency_keys AS k (user_id, livemode, key, request_hash, method, path, state, locked_until, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', now() + make_interval(secs => $7), now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
+    `INSERT INTO idempotency_keys AS k (user_id, livemode, key, request_hash, method, path, state, locked_until, expires_at, credential)
+     VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', now() + make_interval(secs => $7), now() + interval '${IDEMPOTENCY_TTL_HOURS} hours', $8)
      ON CONFLICT (user_id, livemode, key) DO UPDATE SET
        request_hash = EXCLUDED.request_hash, method = EXCLUDED.method, path = EXCLUDED.path, state = 'in_flight',
        locked_until = EXCLUDED.locked_until, response_status = NULL, response_headers = NULL, response_body = NULL,
-       created_at = now(), expires_at = EXCLUDED.expires_at
+       created_at = now(), expires_at = EXCLUDED.expires_at, credential = EXCLUDED.credential
      WHERE k.expires_at <= now()
-        OR (k.state = 'in_flight' AND k.locked_until <= now() AND k.request_hash = EXCLUDED.request_hash)`,
+        OR (k.state = 'in_flight' AND k.locked_until <= now() AND k.request_hash = EXCLUDED.request_hash
+            AND k.credential = EXCLUDED.credential)`,
     params,
   );
   if (rowCount === 1) return { claimed: true };
   const { rows } = await db.query<IdempotencyRecord>(
-    `SELECT request_hash AS "requestHash", state, response_status AS "responseStatus",
+    `SELECT credential, request_hash AS "requestHash", state, response_status AS "responseStatus",
        response_headers AS "responseHeaders", response_body AS "responseBody"
      FROM idempotency_keys WHERE user_id = $1 AND livemode = $2 AND key = $3`,
     [props.userId, props.livemode, props.key],
   );
   // Purged between the two statements: treat as in use, the client retries.
-  return { claimed: false, existing: rows[0] ?? { requestHash: props.requestHash, state: 'in_flight', responseStatus: null, responseHeaders: null, responseBody: null } };
+  return {
+    claimed: false,
+    existing: rows[0] ?? {
+      credential: props.credential,
+      requestHash: props.requestHash,
+      state: 'in_flight',
+      responseStatus: null,
+      responseHeaders: null,
+      responseBody: null,
+    },
+  };
 }
 
 export async function completeIdempotencyKey(
@@ -55,18 +70,17 @@ export async function completeIdempotencyKey(
 ): Promise<void> {
   await db.query(
     `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_headers = $5, response_body = $6
-     WHERE user_id = $1 AND livemode = $2 AND key = $3`,
-    [identity.userId, identity.livemode, identity.key, response.status, JSON.stringify(response.headers), response.body],
+     WHERE user_id = $1 AND livemode = $2 AND key = $3 AND credential = $7`,
+    [identity.userId, identity.livemode, identity.key, response.status, JSON.stringify(response.headers), response.body, identity.credential],
   );
 }
 
 /** Forgets a claim whose answer is not to be kept (5xx, 401, 403, 429), so a retry runs again. */
 export async function releaseIdempotencyKey(db: Queryable, identity: IdempotencyIdentity): Promise<void> {
-  await db.query(`DELETE FROM idempotency_keys WHERE user_id = $1 AND livemode = $2 AND key = $3 AND state = 'in_flight'`, [
-    identity.userId,
-    identity.livemode,
-    identity.key,
-  ]);
+  await db.query(
+    `DELETE FROM idempotency_keys WHERE user_id = $1 AND livemode = $2 AND key = $3 AND credential = $4 AND state = 'in_flight'`,
+    [identity.userId, identity.livemode, identity.key, identity.credential],
+  );
 }
 
 export async function purgeExpiredIdempotencyKeys(db: Queryable): Promise<number> {
