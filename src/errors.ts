@@ -85,6 +85,20 @@ export class InsufficientFundsError extends ApiError {
   }
 }
 
+/**
+ * 403: live money must be paid for. A live top-up through the API is refused until a payment provider
+ * is wired; an operator credits a live balance with `npm run billing:credit` (src/cli/billingCredit.ts).
+ */
+export class PaymentRequiredForLiveTopUpError extends ApiError {
+  constructor() {
+    super(
+      403,
+      'PAYMENT_REQUIRED_FOR_LIVE_TOP_UP',
+      'A live balance holds only money that was paid; live top-ups through the API are not available. Contact support to credit your live balance, or use a test key for a free test-mode top-up.',
+    );
+  }
+}
+
 export class ConflictError extends ApiError {
   constructor(code: string, detail: string) {
     super(409, code, detail);

@@ -5,6 +5,7 @@ import { readJson, type MessageErrorBody } from '../support/http.js';
 import { FakeDnsimple } from '../support/fakeDnsimple.js';
 import type { OperationBody } from '../support/customers.js';
 import { startPowerDns, type PowerDns } from '../support/powerdns.js';
+import { creditLiveBalance } from '../support/billing.js';
 
 let dnsimple: FakeDnsimple;
 let powerdns: PowerDns;
@@ -34,7 +35,7 @@ async function liveCustomer(balance: number) {
   const email = uniqueEmail('live');
   const token = await sessionToken(app, email);
   const org = await createOrg(app, token);
-  expect((await app.fetch(`/api/v1/orgs/${org.id}/billing/top-ups`, { method: 'POST', headers: jsonHeaders(token), body: JSON.stringify({ amount: balance }) })).status).toBe(201);
+  await creditLiveBalance(app, org.id, balance);
   const contact = await readJson<{ id: string }>(
     await app.fetch(`/api/v1/orgs/${org.id}/contacts`, {
       method: 'POST',

@@ -13,6 +13,7 @@ export type AuditAction =
   | 'contact.created'
   | 'contact.updated'
   | 'contact.deleted'
+  | 'billing.operator_credit'
   | 'dns_record.created'
   | 'dns_record.updated'
   | 'dns_record.deleted';

@@ -4,6 +4,7 @@ import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } 
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../../../test/support/http.js';
 import { newId } from '../../ids.js';
 import { capture, reserve, topUp } from '../../services/billing/ledger.js';
+import { creditLiveBalance } from '../../../test/support/billing.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -45,6 +46,11 @@ const balance = async (token: string, orgId: string) => readJson<Balance>(await 
 const transactions = async (token: string, orgId: string, query = '') =>
   readJson<Page<LedgerEntry>>(await app.fetch(`/api/v1/orgs/${orgId}/billing/transactions${query}`, { headers: bearer(token) }));
 
+const creditLive = (orgId: string, amount: number) => creditLiveBalance(app, orgId, amount);
+
+const testKeyOf = async (token: string, name = 'sandbox') =>
+  (await createKey(app, token, { name, scopes: ['billing:read', 'billing:write'], mode: 'test' })).key;
+
 async function addMember(token: string, orgId: string, email: string, role: 'admin' | 'member'): Promise<void> {
   const res = await app.fetch(`/api/v1/orgs/${orgId}/members`, {
     method: 'POST',
@@ -67,16 +73,17 @@ describe('balance', () => {
   it('shows reservations made for operations', async () => {
     const owner = await sessionToken(app, uniqueEmail('owner'));
     const org = await createOrg(app, owner);
-    expect((await postTopUp(owner, org.id, { amount: 1000 })).status).toBe(201);
+    await creditLive(org.id, 1000);
     await reserve({ db: app.deps.db, orgId: org.id, livemode: true, operationId: newId('op'), amount: 350, description: 'Renewal' });
     expect(await balance(owner, org.id)).toEqual({ currency: 'USD', available: 650, reserved: 350, livemode: true });
   });
 });
 
 describe('POST top-ups', () => {
-  it('adds to the balance and answers 201 with the ledger entry', async () => {
-    const owner = await sessionToken(app, uniqueEmail('owner'));
-    const org = await createOrg(app, owner);
+  it('adds free test money to the test balance and answers 201 with the ledger entry', async () => {
+    const session = await sessionToken(app, uniqueEmail('owner'));
+    const org = await createOrg(app, session);
+    const owner = await testKeyOf(session);
     const res = await postTopUp(owner, org.id, { amount: 2500 });
     expect(res.status).toBe(201);
     const entry = await readJson<LedgerEntry>(res);
@@ -89,7 +96,7 @@ describe('POST top-ups', () => {
       description: 'Top-up',
       available_after: 2500,
       reserved_after: 0,
-      livemode: true,
+      livemode: false,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     expect((await readJson<LedgerEntry>(await postTopUp(owner, org.id, { amount: 10_000_000 }))).available_after).toBe(10_002_500);
@@ -100,8 +107,9 @@ describe('POST top-ups', () => {
   });
 
   it('tops up once for the same Idempotency-Key, replaying the first answer', async () => {
-    const owner = await sessionToken(app, uniqueEmail('owner'));
-    const org = await createOrg(app, owner);
+    const session = await sessionToken(app, uniqueEmail('owner'));
+    const org = await createOrg(app, session);
+    const owner = await testKeyOf(session);
     const key = { 'idempotency-key': `top-up-${newId('req')}` };
     const first = await postTopUp(owner, org.id, { amount: 700 }, key);
     const second = await postTopUp(owner, org.id, { amount: 700 }, key);
@@ -116,6 +124,26 @@ describe('POST top-ups', () => {
     expect(reused.status).toBe(409);
     expect((await readJson<MessageErrorBody>(reused)).code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(await balance(owner, org.id)).toMatchObject({ available: 700 });
+  });
+
+  it('refuses a live top-up with 403 PAYMENT_REQUIRED_FOR_LIVE_TOP_UP: a live balance holds only paid money', async () => {
+    // The attack: any signed-in user makes an org and gives it live money that pays real registrations.
+    const owner = await sessionToken(app, uniqueEmail('freeloader'));
+    const org = await createOrg(app, owner);
+    const liveKey = (await createKey(app, owner, { name: 'live billing', scopes: ['billing:read', 'billing:write'] })).key;
+    const attempts = [
+      await postTopUp(owner, org.id, { amount: 10_000_000 }),
+      await postTopUp(liveKey, org.id, { amount: 2500 }),
+      await postTopUp(owner, org.id, { amount: 2500 }, { 'idempotency-key': 'live-top-up-1' }),
+      await postTopUp(owner, org.id, { amount: 2500 }, { 'idempotency-key': 'live-top-up-1' }),
+    ];
+    for (const res of attempts) {
+      expect(res.status).toBe(403);
+      expect(res.headers.get('idempotent-replayed')).toBeNull();
+      expect(await readJson<MessageErrorBody>(res)).toMatchObject({ code: 'PAYMENT_REQUIRED_FOR_LIVE_TOP_UP' });
+    }
+    expect(await balance(owner, org.id)).toEqual({ currency: 'USD', available: 0, reserved: 0, livemode: true });
+    expect(await transactions(owner, org.id)).toEqual({ data: [], next_cursor: null });
   });
 
   it('answers 422 for an amount that is not an integer from 1 to 10,000,000 minor units', async () => {
@@ -144,15 +172,17 @@ describe('POST top-ups', () => {
     await addMember(owner, org.id, adminEmail, 'admin');
     await addMember(owner, org.id, memberEmail, 'member');
 
-    const byMember = await postTopUp(member, org.id, { amount: 100 });
-    expect(byMember.status).toBe(403);
-    expect(await byMember.json()).toEqual({
-      code: 'FORBIDDEN',
-      detail: 'This needs the organisation role owner or admin; yours is member',
-    });
-    expect((await postTopUp(admin, org.id, { amount: 100 })).status).toBe(201);
-    expect(await balance(member, org.id)).toMatchObject({ available: 100 });
-    expect((await transactions(member, org.id)).data).toHaveLength(1);
+    const [adminKey, memberKey] = [await testKeyOf(admin), await testKeyOf(member)];
+    for (const byMember of [await postTopUp(member, org.id, { amount: 100 }), await postTopUp(memberKey, org.id, { amount: 100 })]) {
+      expect(byMember.status).toBe(403);
+      expect(await byMember.json()).toEqual({
+        code: 'FORBIDDEN',
+        detail: 'This needs the organisation role owner or admin; yours is member',
+      });
+    }
+    expect((await postTopUp(adminKey, org.id, { amount: 100 })).status).toBe(201);
+    expect(await balance(memberKey, org.id)).toMatchObject({ available: 100 });
+    expect((await transactions(memberKey, org.id)).data).toHaveLength(1);
   });
 
   it('answers 403 NOT_ORG_MEMBER to a stranger, who sees nothing', async () => {
@@ -188,9 +218,9 @@ describe('scopes', () => {
       expect(await res.json()).toEqual({ code: 'INSUFFICIENT_SCOPE', detail: 'This API key lacks the scope billing:read' });
     }
 
-    const writer = await createKey(app, owner, { name: 'billing', scopes: ['billing:read', 'billing:write'] });
+    const writer = await createKey(app, owner, { name: 'billing', scopes: ['billing:read', 'billing:write'], mode: 'test' });
     expect((await postTopUp(writer.key, org.id, { amount: 100 })).status).toBe(201);
-    expect(await balance(owner, org.id)).toMatchObject({ available: 100, livemode: true });
+    expect(await balance(writer.key, org.id)).toMatchObject({ available: 100, livemode: false });
   });
 });
 
@@ -199,7 +229,7 @@ describe('test mode', () => {
     const owner = await sessionToken(app, uniqueEmail('owner'));
     const org = await createOrg(app, owner);
     const testKey = await createKey(app, owner, { name: 'sandbox', scopes: ['billing:read', 'billing:write'], mode: 'test' });
-    expect((await postTopUp(owner, org.id, { amount: 5000 })).status).toBe(201);
+    await creditLive(org.id, 5000);
 
     const res = await postTopUp(testKey.key, org.id, { amount: 700 });
     expect(res.status).toBe(201);

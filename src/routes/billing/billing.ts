@@ -7,6 +7,7 @@ import { listLedgerEntries } from '../../db/repositories/billingTransactions.js'
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { BalanceSchema, LedgerEntrySchema, presentBalance, presentLedgerEntry } from '../../presenters/billing.js';
 import { topUp } from '../../services/billing/ledger.js';
+import { PaymentRequiredForLiveTopUpError } from '../../errors.js';
 import { LedgerEntryPage, OrgPath, TopUpBody } from './schema.js';
 
 /** Balance, ledger and top-ups of an organisation, in the caller's mode: test keys see only test money. */
@@ -51,9 +52,10 @@ export function billingRoutes(deps: AppDeps) {
       method: 'post',
       path: '/api/v1/orgs/{org_oid}/billing/top-ups',
       operationId: 'createTopUp',
-      summary: "Add money to the balance of the caller's mode",
+      summary: 'Add free test money to the test-mode balance',
       description:
-        'Send an `Idempotency-Key` so that a retry never tops up twice: the same key and body replay the first answer.',
+        'Test keys only: test money is free and credited at once. A live top-up is refused with 403 `PAYMENT_REQUIRED_FOR_LIVE_TOP_UP`: ' +
+        'a live balance holds only money that was paid, credited by an operator. Send an `Idempotency-Key` so that a retry never tops up twice.',
       tags: ['billing'],
       scope: 'billing:write',
       roles: ['owner', 'admin'],
@@ -61,6 +63,8 @@ export function billingRoutes(deps: AppDeps) {
       responses: { 201: { description: 'The ledger entry of the top-up', schema: LedgerEntrySchema } },
       handler: async (ctx, { path, body }) => {
         const principal = requirePrincipal(ctx.state);
+        // Unpaid live money would pay real registrations on the operator's registrar account.
+        if (principal.livemode) throw new PaymentRequiredForLiveTopUpError();
         const entry = await topUp({
           db: deps.db,
           orgId: path.org_oid,

@@ -1,4 +1,4 @@
-import { withTransaction, type Db } from '../../db/pool.js';
+import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
 import type { Mode } from '../../db/modeScope.js';
 import { lockBalance, setBalance, type Balance } from '../../db/repositories/billingBalances.js';
 import {
@@ -41,26 +41,31 @@ export interface TopUpProps {
   amount: number;
   actor: LedgerActor;
   requestId: string | null;
+  /** Shown on the ledger entry; `Top-up` unless said otherwise (an operator's credit names its reason). */
+  description?: string;
 }
 
 /** Adds money to `available`; returns the ledger entry. */
 export async function topUp(props: TopUpProps): Promise<LedgerEntry> {
+  return withTransaction(props.db, (tx) => topUpWithin(tx, props));
+}
+
+/** topUp inside the caller's transaction, for callers that write more (an audit event) all or nothing. */
+export async function topUpWithin(tx: Queryable, props: Omit<TopUpProps, 'db'>): Promise<LedgerEntry> {
   assertAmount(props.amount);
   const mode: Mode = { livemode: props.livemode };
-  return withTransaction(props.db, async (tx) => {
-    const balance = await lockBalance(tx, mode, props.orgId);
-    const after = await setBalance(tx, mode, props.orgId, { available: balance.available + props.amount, reserved: balance.reserved });
-    return insertLedgerEntry(tx, mode, {
-      orgId: props.orgId,
-      type: 'top_up',
-      amount: props.amount,
-      operationId: null,
-      description: 'Top-up',
-      availableAfter: after.available,
-      reservedAfter: after.reserved,
-      ...props.actor,
-      requestId: props.requestId,
-    });
+  const balance = await lockBalance(tx, mode, props.orgId);
+  const after = await setBalance(tx, mode, props.orgId, { available: balance.available + props.amount, reserved: balance.reserved });
+  return insertLedgerEntry(tx, mode, {
+    orgId: props.orgId,
+    type: 'top_up',
+    amount: props.amount,
+    operationId: null,
+    description: props.description ?? 'Top-up',
+    availableAfter: after.available,
+    reservedAfter: after.reserved,
+    ...props.actor,
+    requestId: props.requestId,
   });
 }
 
