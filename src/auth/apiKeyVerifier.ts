@@ -31,6 +31,13 @@ export interface ApiKeyVerifierDeps {
  */
 export class ApiKeyVerifier {
   private readonly cache = new Map<string, CacheEntry>();
+  /**
+   * Raised by every invalidation (and by a reconnect, when some may have been lost). A database read
+   * that began under an older generation may predate a deletion that has since been announced, so its
+   * answer is never cached: without this, a key deleted while its lookup was in flight would be cached
+   * as active for the whole TTL.
+   */
+  private generation = 0;
   private readonly lastUsed = new Map<string, Date>();
   private readonly flushTimer: NodeJS.Timeout;
 
@@ -39,7 +46,10 @@ export class ApiKeyVerifier {
       if (channel === KEY_INVALIDATION_CHANNEL) this.evict(keyId);
     });
     // Messages sent while we were disconnected are lost: start from an empty cache after reconnecting.
-    deps.subscriber.on('ready', () => this.cache.clear());
+    deps.subscriber.on('ready', () => {
+      this.generation += 1;
+      this.cache.clear();
+    });
     this.flushTimer = setInterval(() => void this.flushLastUsed(), LAST_USED_FLUSH_MS);
     this.flushTimer.unref();
   }
@@ -73,20 +83,37 @@ export class ApiKeyVerifier {
     await this.flushLastUsed();
   }
 
+  /**
+   * Reads the key from the database. If an invalidation arrived while the read was in flight, it reads
+   * once more (that read starts after the announcement, so it sees the deletion); an answer that still
+   * overlapped one is returned but not cached.
+   */
   private async load(hash: string): Promise<CacheEntry> {
     this.cache.delete(hash);
+    const generation = this.generation;
+    const entry = await this.read(hash);
+    if (generation === this.generation) {
+      this.cache.set(hash, entry);
+      return entry;
+    }
+    const again = this.generation;
+    const fresh = await this.read(hash);
+    if (again === this.generation) this.cache.set(hash, fresh);
+    return fresh;
+  }
+
+  private async read(hash: string): Promise<CacheEntry> {
     const record = await findApiKeyByHash(this.deps.db, Buffer.from(hash, 'hex'));
     if (!record) throw new InvalidTokenError('Unknown API key');
     if (record.status === 'revoked') throw new ApiKeyRevokedError(record.revokedReason);
     if (record.status === 'deleted') throw new InvalidTokenError('This API key was deleted');
     const user = await findUserById(this.deps.db, record.userId);
     if (!user) throw new InvalidTokenError('Unknown API key');
-    const entry = { record, user, expiresAt: Date.now() + KEY_CACHE_TTL_MS };
-    this.cache.set(hash, entry);
-    return entry;
+    return { record, user, expiresAt: Date.now() + KEY_CACHE_TTL_MS };
   }
 
   private evict(keyId: string): void {
+    this.generation += 1;
     for (const [hash, entry] of this.cache) {
       if (entry.record.id === keyId) this.cache.delete(hash);
     }

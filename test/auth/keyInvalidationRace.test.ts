@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+import { bearer, createKey, sessionToken, uniqueEmail } from '../support/actors.js';
+import { readJson, type MessageErrorBody } from '../support/http.js';
+import { HoldingProxy } from '../support/holdingProxy.js';
+import { KEY_INVALIDATION_CHANNEL } from '../../src/auth/apiKeyVerifier.js';
+
+// Two api processes of one deployment; B reaches PostgreSQL through a proxy that can hold its replies.
+const shared = { KEY_HASH_SECRET: 'race-test-secret-0123456789abcdef0123' };
+let proxy: HoldingProxy;
+let apiA: TestApp;
+let apiB: TestApp;
+let listener: Redis;
+
+beforeAll(async () => {
+  const database = new URL(inject('databaseUrl'));
+  proxy = await HoldingProxy.start({ host: database.hostname, port: Number(database.port || 5432) });
+  apiA = await startTestApp({ env: shared });
+  apiB = await startTestApp({ env: { ...shared, DATABASE_URL: proxy.url(inject('databaseUrl')), DATA_DIR: apiA.deps.config.dataDir } });
+  listener = new Redis(inject('redisUrl'));
+  await listener.subscribe(KEY_INVALIDATION_CHANNEL);
+});
+afterAll(async () => {
+  listener?.disconnect();
+  await apiB?.close();
+  await apiA?.close();
+  await proxy?.close();
+});
+
+/** Milliseconds from `started` until `app` refuses the key, polling every 20 ms for at most 5 s. */
+async function timeUntilRefused(app: TestApp, key: string, started: number): Promise<{ ms: number; code: string }> {
+  while (Date.now() - started < 5_000) {
+    const res = await app.fetch('/api/v1/me', { headers: bearer(key) });
+    if (res.status === 401) return { ms: Date.now() - started, code: (await readJson<MessageErrorBody>(res)).code };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { ms: Infinity, code: 'still accepted' };
+}
+
+describe('a key lookup that overlaps the key being deleted', () => {
+  it('is not cached: the deleted key is refused within 2 seconds once the late database reply arrives', async () => {
+    const session = await sessionToken(apiA, uniqueEmail('race'));
+    const created = await createKey(apiA, session, { name: 'racing', scopes: ['keys:read'] });
+    // Warm B's pool: the connection is open, so what gets held is the lookup's answer, not a handshake.
+    await apiB.deps.db.query('SELECT 1');
+
+    // B looks the key up; PostgreSQL answers "active", but the answer is held on its way back.
+    proxy.hold();
+    const lookup = apiB.fetch('/api/v1/me', { headers: bearer(created.key) });
+    await proxy.waitForHeldReply();
+
+    // Meanwhile the key is deleted through A, and the invalidation reaches every process.
+    const invalidated = new Promise<void>((resolve) => listener.once('message', () => resolve()));
+    const del = await apiA.fetch(`/api/v1/me/api-keys/${created.id}`, { method: 'DELETE', headers: bearer(session) });
+    expect(del.status).toBe(204);
+    await invalidated;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    // The stale reply arrives after the invalidation.
+    const released = Date.now();
+    proxy.release();
+    // The overlapping lookup is judged again after the announcement, so even it is refused.
+    expect((await lookup).status).toBe(401);
+
+    const onB = await timeUntilRefused(apiB, created.key, released);
+    const onA = await timeUntilRefused(apiA, created.key, released);
+    expect(onB).toMatchObject({ code: 'INVALID_TOKEN' });
+    expect(onB.ms).toBeLessThan(2_000);
+    expect(onA).toMatchObject({ code: 'INVALID_TOKEN' });
+    expect(onA.ms).toBeLessThan(2_000);
+  });
+});
