@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createKey, sessionToken, uniqueEmail } from '../support/actors.js';
-import { readJson, type MessageErrorBody } from '../support/http.js';
+import { timeUntilRefused } from '../support/keyRefusal.js';
 import { HoldingProxy } from '../support/holdingProxy.js';
 import { KEY_INVALIDATION_CHANNEL } from '../../src/auth/apiKeyVerifier.js';
 
@@ -27,16 +27,6 @@ afterAll(async () => {
   await apiA?.close();
   await proxy?.close();
 });
-
-/** Milliseconds from `started` until `app` refuses the key, polling every 20 ms for at most 5 s. */
-async function timeUntilRefused(app: TestApp, key: string, started: number): Promise<{ ms: number; code: string }> {
-  while (Date.now() - started < 5_000) {
-    const res = await app.fetch('/api/v1/me', { headers: bearer(key) });
-    if (res.status === 401) return { ms: Date.now() - started, code: (await readJson<MessageErrorBody>(res)).code };
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { ms: Infinity, code: 'still accepted' };
-}
 
 describe('a key lookup that overlaps the key being deleted', () => {
   it('is not cached: the deleted key is refused within 2 seconds once the late database reply arrives', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createKey, sessionToken, uniqueEmail } from '../support/actors.js';
-import { readJson, type MessageErrorBody } from '../support/http.js';
+import { timeUntilRefused } from '../support/keyRefusal.js';
 import { revokeApiKey } from '../../src/services/apiKeys/revokeApiKey.js';
 
 // Two api processes of one deployment: same database, same Redis, same hash secret.
@@ -19,16 +19,6 @@ afterAll(async () => {
   await apiB?.close();
   await apiA?.close();
 });
-
-/** Milliseconds until `app` refuses the key, polling every 10 ms, for at most 5 s. */
-async function timeUntilRefused(app: TestApp, key: string, started: number): Promise<{ ms: number; code: string }> {
-  while (Date.now() - started < 5_000) {
-    const res = await app.fetch('/api/v1/me', { headers: bearer(key) });
-    if (res.status === 401) return { ms: Date.now() - started, code: (await readJson<MessageErrorBody>(res)).code };
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return { ms: Infinity, code: 'still accepted' };
-}
 
 describe('deleting or revoking a key reaches every api process', () => {
   it('a key deleted through one process is refused by the other within 2 seconds', async () => {

@@ -11,16 +11,19 @@ export class HoldingProxy {
   private readonly sockets = new Set<net.Socket>();
   private readonly waiters = new Set<() => void>();
 
-  private constructor(
-    private readonly server: net.Server,
-    readonly port: number,
-  ) {}
+  private readonly server: net.Server;
+
+  private constructor(target: { host: string; port: number }) {
+    this.server = net.createServer((client) => this.connect(client, target));
+  }
+
+  get port(): number {
+    return (this.server.address() as net.AddressInfo).port;
+  }
 
   static async start(target: { host: string; port: number }): Promise<HoldingProxy> {
-    let proxy: HoldingProxy | undefined;
-    const server = net.createServer((client) => proxy!.connect(client, target));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new HoldingProxy(server, (server.address() as net.AddressInfo).port);
+    const proxy = new HoldingProxy(target);
+    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
 
