@@ -42,7 +42,7 @@ export interface LeakActivityDeps {
 export interface LeakNoticeFacts {
   to: string;
   ownerName: string | null;
-  key: { id: string; name: string; prefix: string; mode: 'live' | 'test' };
+  key: LeakNoticeProps['key'];
 }
 
 export type HandledLeak =
@@ -146,7 +146,11 @@ export function createLeakActivities(deps: LeakActivityDeps) {
       }
       return {
         outcome,
-        notice: { to: owner.email, ownerName: owner.name, key: { id: key.id, name: key.name, prefix: key.prefix, mode: key.mode } },
+        notice: {
+          to: owner.email,
+          ownerName: owner.name,
+          key: { id: key.id, name: key.name, prefix: key.prefix, mode: key.mode, scopes: key.scopes },
+        },
       };
     },
 

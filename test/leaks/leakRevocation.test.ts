@@ -248,7 +248,20 @@ describe('POST /api/v1/secret-scanning/github', () => {
     const mail = await smtp.waitFor((m) => m.envelopeTo.includes(erin.email));
     expect(mail.subject).toContain('test API key');
     expect(mail.text).toContain(alert.url);
-    expect(mail.text).toContain('has not been revoked');
+    // The mail says what the key reaches and what it does not, for the scopes it holds (keys:read).
+    expect(mail.text).toContain('Test keys are reported, not revoked: this key still works until you delete it');
+    expect(mail.text).toContain('Its scopes: keys:read. With them it can:\n  - read your profile (name and e-mail address)\n  - list your test keys');
+    expect(mail.text).not.toContain('register, transfer');
+    expect(mail.text).toContain('  - see or change anything in live mode');
+    expect(mail.text).toContain('  - reach the registrar or the DNS provider, or spend real money');
+    expect(mail.text).toContain('  - create organisations, or add, remove or change the role of members (that needs a live key or a\n    signed-in session)');
+    expect(mail.text).not.toContain(key.key);
+    // What it says holds: with keys:read, the leaked test key lists erin's test keys, never her live ones.
+    const live = await keyOf(erin, 'live', 'production key');
+    const listed = await readJson<{ data: { id: string; mode: string }[] }>(await app.fetch('/api/v1/me/api-keys', { headers: bearer(key.key) }));
+    expect(listed.data.map((k) => k.id)).toContain(key.id);
+    expect(listed.data.map((k) => k.id)).not.toContain(live.id);
+    expect(new Set(listed.data.map((k) => k.mode))).toEqual(new Set(['test']));
     const audit = await listAuditEventsForTarget(app.deps.db, 'api_key', key.id);
     expect(audit.map((e) => e.action)).toEqual(['api_key.created', 'api_key.leak_reported']);
   });
