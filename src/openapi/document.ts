@@ -23,7 +23,9 @@ const IdempotencyKeyHeader = z.object({
     .min(1)
     .max(255)
     .optional()
-    .describe('1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer.'),
+    .describe(
+      '1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer.',
+    ),
 });
 
 function successResponse(spec: ResponseSpec, rateLimited: boolean): ResponseConfig {
@@ -56,7 +58,7 @@ function standardErrors(route: RouteSpec): Record<string, ResponseConfig> {
     };
     if (route.method !== 'get') {
       errors['409'] = errorResponse(
-        'Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`)',
+        'Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`)',
       );
     }
   }
