@@ -191,7 +191,7 @@ describe('Browser SDK against the real api', () => {
     const token = await sessionToken(app, uniqueEmail('sdk-session'));
     const live = createClient({ baseUrl: app.url, token });
     const org = await live.createOrganization({ body: { name: 'Both modes' } });
-    const test = createClient({ baseUrl: recorder.url, basePath: '/dashboard/api/v1', token, mode: 'test', csrfToken: 'csrf-123' });
+    const test = createClient({ baseUrl: recorder.url, basePath: '/dashboard/api/v1', credentials: 'include', token, mode: 'test', csrfToken: 'csrf-123' });
 
     // What the api then does with X-Mode for a session is the api's own test; here: the SDK sends it.
     await test.createTopUp({ path: { org_oid: org.id }, body: { amount: 700 } });
