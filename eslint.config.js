@@ -38,6 +38,16 @@ export default tseslint.config(
     },
   },
   {
+    // The Browser SDK runs in browsers too: fetch, AbortController and crypto only, never Node built-ins.
+    files: ['client/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: nodeBuiltins.map((name) => ({ name, message: 'The Browser SDK runs in browsers: no Node built-ins.' })) },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'test/**/*.ts'],
     rules: {
       // Tests inspect parsed JSON responses field by field.

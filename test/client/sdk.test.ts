@@ -118,14 +118,16 @@ describe('Browser SDK against the real api', () => {
     expect((error as ApiError).requestId).toBeTruthy();
   });
 
-  it('retries a 503 with the same Idempotency-Key, and the domain is charged once', async () => {
+  it('retries a 503 with the same Idempotency-Key (the domain is charged once) and a 502 read', async () => {
     await startWorker();
-    let failed = false;
+    const failed = new Set<string>();
     const flaky = await proxy({
+      // The first register answers 503 and the first balance read 502, as a load balancer might.
       fault: ({ method, path }) => {
-        if (failed || method !== 'POST' || !/\/domains$/.test(path)) return undefined;
-        failed = true;
-        return 503;
+        const target = method === 'POST' && /\/domains$/.test(path) ? 'register' : method === 'GET' && path.endsWith('/billing/balance') ? 'balance' : undefined;
+        if (!target || failed.has(target)) return undefined;
+        failed.add(target);
+        return target === 'register' ? 503 : 502;
       },
     });
     const { sdk, orgId, contactId } = await testCustomer(10_000, flaky.url);
@@ -139,6 +141,8 @@ describe('Browser SDK against the real api', () => {
     const keys = attempts.map((r) => header(r, 'idempotency-key'));
     expect(keys[0]).toMatch(/^[\w-]{16,}$/);
     expect(keys[1]).toBe(keys[0]);
+    expect(await sdk.getBalance({ path: { org_oid: orgId } })).toMatchObject({ reserved: 0 });
+    expect(flaky.requests.filter((r) => r.path.endsWith('/billing/balance')).map((r) => r.status)).toEqual([502, 200]);
     const transactions = await sdk.listTransactions({ path: { org_oid: orgId } });
     expect(transactions.data.filter((t) => t.type === 'capture')).toHaveLength(1);
   });
