@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_')).flatMap((name) => [name, `node:${name}`]);
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', 'client/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -34,6 +34,16 @@ export default tseslint.config(
             { group: ['**/src/**'], allowTypeImports: true, message: 'Workflows import only types from src/.' },
           ],
         },
+      ],
+    },
+  },
+  {
+    // The Browser SDK runs in browsers too: fetch, AbortController and crypto only, never Node built-ins.
+    files: ['client/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: nodeBuiltins.map((name) => ({ name, message: 'The Browser SDK runs in browsers: no Node built-ins.' })) },
       ],
     },
   },
