@@ -31,13 +31,9 @@ export async function transferDomain(props: TransferDomainProps): Promise<Operat
   const { deps, principal, orgId, body } = props;
   const mode = { livemode: principal.livemode };
   const workflowId = operationWorkflowId('transfer', requester(props), () => randomBase62(16));
-  // The auth code is part of the request but only as a hash of a hash: it is a secret.
-  const requestHash = operationRequestHash({
-    type: 'domain.transfer',
-    name: body.name.toLowerCase(),
-    authCode: operationRequestHash({ authCode: body.auth_code }),
-    registrant: body.registrant_contact_id,
-  });
+  // The auth code is a secret and stays out of the stored hash: a retry with a corrected code under
+  // the same key is answered with the earlier operation (and charged nothing more), never refused.
+  const requestHash = operationRequestHash({ type: 'domain.transfer', name: body.name.toLowerCase(), registrant: body.registrant_contact_id });
   const existing = await existingOperation(deps, mode.livemode, workflowId, requestHash);
   if (existing) return existing;
 
