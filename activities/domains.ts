@@ -4,7 +4,9 @@ import { ApiError } from '../src/errors.js';
 import { findContact, type Contact } from '../src/db/repositories/contacts.js';
 import { updateDomain } from '../src/db/repositories/domains.js';
 import { claimOperationForWorkflow, updateOperation } from '../src/db/repositories/operations.js';
-import { capture, release } from '../src/services/billing/ledger.js';
+import { capture, release, RESERVATION_STATE_CONFLICT } from '../src/services/billing/ledger.js';
+import type { Logger } from '../src/logger.js';
+import { failUncapturable } from './captureConflict.js';
 import { RegistrarUnavailableError } from '../src/registrar/errors.js';
 import type { ContactDetails, TransferStatus } from '../src/registrar/port.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
@@ -19,6 +21,7 @@ export type RegistrationStep =
 export interface DomainActivityDeps {
   db: Db;
   registrars: Registrars;
+  logger: Logger;
 }
 
 /**
@@ -64,7 +67,7 @@ function contactDetails(contact: Contact): ContactDetails {
   };
 }
 
-export function createDomainActivities({ db, registrars }: DomainActivityDeps) {
+export function createDomainActivities({ db, registrars, logger }: DomainActivityDeps) {
   return {
     /** False when the api abandoned the operation before this workflow could take it. */
     async markOperationRunning(input: { operationId: string; livemode: boolean }): Promise<boolean> {
@@ -160,7 +163,8 @@ export function createDomainActivities({ db, registrars }: DomainActivityDeps) {
 
     /**
      * Success: capture first (idempotent per operation), then the rows, so a retry after a crash
-     * lands in the same place and charges once.
+     * lands in the same place and charges once. A reservation that can no longer be captured fails
+     * the operation at once (see failUncapturable): no retry can make it capturable.
      */
     async completeOperation(input: {
       operationId: string;
@@ -172,7 +176,14 @@ export function createDomainActivities({ db, registrars }: DomainActivityDeps) {
       result: Record<string, unknown>;
     }): Promise<void> {
       const mode = { livemode: input.livemode };
-      await capture({ db, operationId: input.operationId });
+      try {
+        await capture({ db, operationId: input.operationId });
+      } catch (err) {
+        if (err instanceof ApiError && (err.code === RESERVATION_STATE_CONFLICT || err.status === 404)) {
+          throw await failUncapturable({ db, logger }, { ...input, cause: err });
+        }
+        throw err;
+      }
       await updateDomain(db, mode, input.domainId, {
         status: 'active',
         ...(input.expiresAt ? { expires_at: new Date(input.expiresAt) } : {}),

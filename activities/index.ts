@@ -9,6 +9,7 @@ import type { Mailer } from '../src/mail/mailer.js';
 import { createDomainActivities } from './domains.js';
 import { createLeakActivities } from './leaks.js';
 import { createDnsActivities } from './dns.js';
+import { createReconcilerActivities } from './reconciler.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
@@ -34,6 +35,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDomainActivities(deps),
     ...createLeakActivities(deps),
     ...createDnsActivities(deps),
+    ...createReconcilerActivities(deps),
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       const purged = await purgeExpiredIdempotencyKeys(deps.db);
       deps.logger.info({ purged }, 'purged expired idempotency keys');

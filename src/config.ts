@@ -39,6 +39,8 @@ const envSchema = z
     GITHUB_API_URL: z.url().default('https://api.github.com'),
     GITHUB_TOKEN: optionalString,
     LEAK_SCAN_INTERVAL: duration.default(15 * 60_000),
+    OPERATION_RECONCILE_INTERVAL: duration.default(60_000),
+    OPERATION_RECONCILE_GRACE: duration.default(2 * 60_000),
     DATA_DIR: z.string().min(1).default('.data'),
   })
   .superRefine((env, ctx) => {
@@ -80,6 +82,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   github: { apiUrl: string; token: string | undefined };
   leakScanIntervalMs: number;
+  /** How often the reconciler looks for pending operations that no workflow took, and how old they must be. */
+  operationReconciler: { intervalMs: number; graceMs: number };
   dataDir: string;
 }
 
@@ -123,6 +127,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },
     leakScanIntervalMs: env.LEAK_SCAN_INTERVAL,
+    operationReconciler: { intervalMs: env.OPERATION_RECONCILE_INTERVAL, graceMs: env.OPERATION_RECONCILE_GRACE },
     dataDir: env.DATA_DIR,
   };
 }

@@ -4,6 +4,7 @@
  * types from `activities/` (enforced by ESLint). Side effects live in `activities/`.
  */
 export { purgeIdempotencyKeysWorkflow } from './maintenance.js';
+export { reconcileOperationsWorkflow } from './reconciler.js';
 export { registerDomainWorkflow } from './registerDomain.js';
 export { renewDomainWorkflow } from './renewDomain.js';
 export { transferDomainWorkflow } from './transferDomain.js';

@@ -4,12 +4,26 @@ import type { Config } from '../config.js';
 export const IDEMPOTENCY_PURGE_SCHEDULE = 'idempotency-purge';
 export const LEAK_SCAN_SCHEDULE = 'leak-scan';
 
+/**
+ * Named after the task queue: two deployments (or test runs) sharing a namespace each sweep their
+ * own operations and never replace each other's schedule.
+ */
+export function operationReconcilerSchedule(taskQueue: string): string {
+  return `operation-reconciler:${taskQueue}`;
+}
+
+/** Past this age an operation without a workflow is abandoned, not started: its customer has moved on. */
+export const RECONCILE_MAX_START_AGE_MS = 60 * 60_000;
+/** Operations handled per reconciler run; the next run takes the rest. */
+export const RECONCILE_BATCH = 200;
+
 interface ScheduleDefinition {
   scheduleId: string;
   /** A duration string (`1h`) or milliseconds. */
   every: `${number}${'ms' | 's' | 'm' | 'h' | 'd'}` | number;
   workflowType: string;
   workflowId: string;
+  args?: unknown[];
   memo: string;
 }
 
@@ -29,6 +43,14 @@ function definitions(config: Config): ScheduleDefinition[] {
       workflowId: 'leak-scan',
       memo: 'Searches GitHub code search for live API keys; each active one found is revoked and its owner e-mailed',
     },
+    {
+      scheduleId: operationReconcilerSchedule(config.temporal.taskQueue),
+      every: config.operationReconciler.intervalMs,
+      workflowType: 'reconcileOperationsWorkflow',
+      workflowId: operationReconcilerSchedule(config.temporal.taskQueue),
+      args: [{ graceMs: config.operationReconciler.graceMs, maxStartAgeMs: RECONCILE_MAX_START_AGE_MS, limit: RECONCILE_BATCH }],
+      memo: 'Starts (or, past an hour, abandons with the reservation released) operations left pending with no workflow; the result lists them',
+    },
   ];
 }
 
@@ -46,7 +68,7 @@ export async function ensureSchedules(client: Client, config: Config): Promise<s
         workflowType: def.workflowType,
         workflowId: def.workflowId,
         taskQueue: config.temporal.taskQueue,
-        args: [],
+        args: def.args ?? [],
       },
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
       memo: { description: def.memo },

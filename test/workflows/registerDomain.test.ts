@@ -16,6 +16,12 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
+/** The workflow id of a test-mode registration by the customer's user with that Idempotency-Key. */
+async function registerWorkflowId(c: { org: { id: string }; session: string }, idempotencyKey: string): Promise<string> {
+  const me = await readJson<{ id: string }>(await app.fetch('/api/v1/me', { headers: bearer(c.session) }));
+  return `register:${c.org.id}:test:${me.id}:${idempotencyKey}`;
+}
+
 describe('registering a domain (test mode)', () => {
   it('reserves the price, answers 202, and the workflow makes the domain active and captures once', async () => {
     const c = await customer(5_000);
@@ -49,7 +55,7 @@ describe('registering a domain (test mode)', () => {
         for await (const wf of app.deps.temporal.client.workflow.list({ query })) ids.push(wf.workflowId);
         return ids;
       }, { timeout: 10_000 })
-      .toEqual([`register:${c.org.id}:reg-${name}`]);
+      .toEqual([await registerWorkflowId(c, `reg-${name}`)]);
   });
 
   it('retries a flaky registrar (visible in the history) and succeeds', async () => {
@@ -57,7 +63,7 @@ describe('registering a domain (test mode)', () => {
     const name = `shop-${Date.now()}-flaky.com`;
     const res = await register(c, { name, years: 1, registrant_contact_id: c.contactId }, `flaky-${name}`);
     expect((await pollUntilFinished(c, res.headers.get('location')!)).status).toBe('succeeded');
-    const history = await app.deps.temporal.client.workflow.getHandle(`register:${c.org.id}:flaky-${name}`).fetchHistory();
+    const history = await app.deps.temporal.client.workflow.getHandle(await registerWorkflowId(c, `flaky-${name}`)).fetchHistory();
     const attempts = (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
     expect(Math.max(...attempts.map(Number))).toBe(3);
     await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, history, `flaky-${name}`)).resolves.toBeUndefined();
@@ -72,7 +78,7 @@ describe('registering a domain (test mode)', () => {
     expect(await balance(c)).toMatchObject({ available: 2_000, reserved: 0 });
     const domains = await readJson<{ data: { name: string; status: string }[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/domains`, { headers: bearer(c.key) }));
     expect(domains.data).toEqual([expect.objectContaining({ name, status: 'failed' })]);
-    const description = await app.deps.temporal.client.workflow.getHandle(`register:${c.org.id}:fail-${name}`).describe();
+    const description = await app.deps.temporal.client.workflow.getHandle(await registerWorkflowId(c, `fail-${name}`)).describe();
     expect(description.status.name).toBe('FAILED');
   });
 
@@ -84,7 +90,7 @@ describe('registering a domain (test mode)', () => {
     const ops = await readJson<{ data: unknown[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/operations`, { headers: bearer(c.key) }));
     expect(ops.data).toEqual([]);
     expect(await balance(c)).toMatchObject({ available: 1_000, reserved: 0 });
-    await expect(app.deps.temporal.client.workflow.getHandle(`register:${c.org.id}:short`).describe()).rejects.toThrow();
+    await expect(app.deps.temporal.client.workflow.getHandle(await registerWorkflowId(c, 'short')).describe()).rejects.toThrow();
   });
 
   it('answers what it can decide at once: taken names, unknown contacts, bad names', async () => {

@@ -1,12 +1,10 @@
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer } from '../support/actors.js';
 import { customerFactory, type OperationBody } from '../support/customers.js';
 import { readJson } from '../support/http.js';
-import { runTs, type RunningProcess } from '../support/processes.js';
+import type { RunningProcess } from '../support/processes.js';
+import { startWorkerProcess as startWorker } from '../support/workerProcess.js';
 
 let app: TestApp;
 const workers: RunningProcess[] = [];
@@ -19,17 +17,8 @@ afterAll(async () => {
 });
 
 async function startWorkerProcess(): Promise<RunningProcess> {
-  const worker = runTs('src/main.ts', ['--role', 'worker'], {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
-    DATABASE_URL: inject('databaseUrl'),
-    REDIS_URL: inject('redisUrl'),
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
-    TEMPORAL_TASK_QUEUE: app.deps.config.temporal.taskQueue,
-    DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'domain-service-worker-')),
-  });
+  const worker = await startWorker(app.deps.config.temporal.taskQueue);
   workers.push(worker);
-  await worker.waitForOutput(/"msg":"worker polling"/, 60_000);
   return worker;
 }
 

@@ -16,14 +16,16 @@ export type AuditAction =
   | 'billing.operator_credit'
   | 'dns_record.created'
   | 'dns_record.updated'
-  | 'dns_record.deleted';
+  | 'dns_record.deleted'
+  | 'operation.capture_conflict'
+  | 'operation.abandoned';
 
 export interface AuditEvent {
   action: AuditAction;
   actorUserId: string | null;
   actorKeyId: string | null;
   orgId: string | null;
-  targetType: 'api_key' | 'organization' | 'membership' | 'contact' | 'dns_record';
+  targetType: 'api_key' | 'organization' | 'membership' | 'contact' | 'dns_record' | 'operation';
   targetId: string;
   data?: Record<string, unknown>;
   requestId: string | null;

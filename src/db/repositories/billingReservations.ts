@@ -78,3 +78,19 @@ export async function settleReservation(
   });
   return row && toReservation(row);
 }
+
+/**
+ * Reservations still `reserved` although their operation failed or was cancelled (a crash between
+ * the two writes): the reconciler releases them. Read across modes like findReservationScope, for
+ * the same reason; the release that follows is scoped to each reservation's own mode.
+ */
+export async function listReservedOfFinishedOperations(db: Queryable, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ operationId: string }>(
+    `SELECT r.operation_id AS "operationId" FROM billing_reservations r
+     JOIN operations o ON o.id = r.operation_id AND o.livemode = r.livemode
+     WHERE r.state = 'reserved' AND o.status IN ('failed', 'cancelled')
+     ORDER BY r.created_at LIMIT $1`,
+    [limit],
+  );
+  return rows.map((row) => row.operationId);
+}

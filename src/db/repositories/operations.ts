@@ -14,6 +14,8 @@ export interface Operation {
   domainId: string | null;
   workflowId: string;
   workflowInput: unknown;
+  /** Hash of the request that created it; null for operations older than the column. */
+  requestHash: string | null;
   amount: number;
   result: Record<string, unknown> | null;
   error: { code: string; detail: string } | null;
@@ -25,14 +27,14 @@ export interface Operation {
 const operations = new ModeScopedTable<Operation>(
   'operations',
   `id, org_id AS "orgId", livemode, type, status, domain, domain_id AS "domainId", workflow_id AS "workflowId",
-   workflow_input AS "workflowInput",
+   workflow_input AS "workflowInput", request_hash AS "requestHash",
    amount::int AS amount, result, error, created_at AS "createdAt", updated_at AS "updatedAt", completed_at AS "completedAt"`,
 );
 
 export function insertOperation(
   db: Queryable,
   mode: Mode,
-  op: Pick<Operation, 'id' | 'orgId' | 'type' | 'domain' | 'domainId' | 'workflowId' | 'workflowInput' | 'amount'>,
+  op: Pick<Operation, 'id' | 'orgId' | 'type' | 'domain' | 'domainId' | 'workflowId' | 'workflowInput' | 'amount'> & { requestHash?: string | null },
 ): Promise<Operation> {
   return operations.insert(db, mode, {
     id: op.id,
@@ -43,6 +45,7 @@ export function insertOperation(
     domain_id: op.domainId,
     workflow_id: op.workflowId,
     workflow_input: JSON.stringify(op.workflowInput),
+    request_hash: op.requestHash ?? null,
     amount: op.amount,
   });
 }
@@ -51,8 +54,27 @@ export function findOperation(db: Queryable, mode: Mode, orgId: string, id: stri
   return operations.findOne(db, mode, 'org_id = $2 AND id = $3', [orgId, id]);
 }
 
+/** By id alone, for the system's own bookkeeping (activities); callers use findOperation. */
+export function findOperationById(db: Queryable, mode: Mode, id: string): Promise<Operation | undefined> {
+  return operations.findOne(db, mode, 'id = $2', [id]);
+}
+
 export function findOperationByWorkflowId(db: Queryable, mode: Mode, workflowId: string): Promise<Operation | undefined> {
   return operations.findOne(db, mode, 'workflow_id = $2', [workflowId]);
+}
+
+/**
+ * Operations still `pending` after `graceMs`, in both modes, oldest first: what the reconciler looks
+ * at. No caller asks for these (the system sweeps its own leftovers), so both modes are read, each
+ * through its own scope, and every write after it is scoped to the row's mode.
+ */
+export async function listStalePendingOperations(db: Queryable, props: { graceMs: number; limit: number }): Promise<Operation[]> {
+  const both = await Promise.all(
+    [false, true].map((livemode) =>
+      operations.select(db, { livemode }, `status = 'pending' AND created_at < now() - make_interval(secs => $2)`, [props.graceMs / 1000], `ORDER BY created_at LIMIT ${props.limit}`),
+    ),
+  );
+  return both.flat().sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).slice(0, props.limit);
 }
 
 export function listOperationsOfOrg(

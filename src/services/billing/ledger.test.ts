@@ -123,10 +123,21 @@ describe('keyed by operation id', () => {
     expect(await balanceOf(orgId)).toEqual({ available: 600, reserved: 400 });
     expect((await listLedgerEntriesOfOperation(db, LIVE, operationId)).map((e) => e.type)).toEqual(['reservation']);
 
-    // Even after it was captured, a late retry of the reserve changes nothing.
-    await capture({ db, operationId });
-    expect(await reserveFor(orgId, operationId, 400)).toMatchObject({ state: 'captured' });
+  });
+
+  it('refuses (409 RESERVATION_STATE_CONFLICT) to hand out a reservation already captured or released', async () => {
+    const orgId = await orgWith(1000);
+    const [captured, released] = [newId('op'), newId('op')];
+    await reserveFor(orgId, captured, 400);
+    await capture({ db, operationId: captured });
+    await reserveFor(orgId, released, 300);
+    await release({ db, operationId: released });
     expect(await balanceOf(orgId)).toEqual({ available: 600, reserved: 0 });
+    for (const operationId of [captured, released]) {
+      expect(await failure(reserveFor(orgId, operationId, operationId === captured ? 400 : 300))).toMatchObject({ status: 409, code: 'RESERVATION_STATE_CONFLICT' });
+    }
+    expect(await balanceOf(orgId)).toEqual({ available: 600, reserved: 0 });
+    expect((await listLedgerEntriesOfOperation(db, LIVE, released)).map((e) => e.type)).toEqual(['reservation', 'release']);
   });
 
   it('answers 409 RESERVATION_MISMATCH for the same operation id with another amount, organisation or mode', async () => {

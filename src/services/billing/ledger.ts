@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
 import type { Mode } from '../../db/modeScope.js';
 import { lockBalance, setBalance, type Balance } from '../../db/repositories/billingBalances.js';
@@ -23,7 +24,7 @@ import { ConflictError, InsufficientFundsError, NotFoundError } from '../../erro
 
 /** A second reserve for an operation id with another amount (or organisation, or mode). 409. */
 export const RESERVATION_MISMATCH = 'RESERVATION_MISMATCH';
-/** Capture of a released reservation, or release of a captured one. 409. */
+/** Capture of a released reservation, release of a captured one, or reserving a settled one again. 409. */
 export const RESERVATION_STATE_CONFLICT = 'RESERVATION_STATE_CONFLICT';
 
 /** Who moved money, for the ledger entry: a caller's user and key (see actorOf), or nobody (the system). */
@@ -83,10 +84,19 @@ export interface ReserveProps {
 /**
  * Moves `amount` from `available` to `reserved` for an operation. Throws 402 INSUFFICIENT_FUNDS when
  * `available` is short (nothing changes). Reserving an operation id again returns its existing
- * reservation, in whatever state it is, without reserving again; with another amount, organisation or
- * mode it is 409 RESERVATION_MISMATCH.
+ * reservation while it is still `reserved`, without reserving again; once it was captured or released
+ * it is 409 RESERVATION_STATE_CONFLICT (a settled hold is never handed to a new request), and with
+ * another amount, organisation or mode 409 RESERVATION_MISMATCH.
  */
 export async function reserve(props: ReserveProps): Promise<Reservation> {
+  return withTransaction(props.db, (tx) => reserveWithin(tx, props));
+}
+
+/**
+ * The same as reserve, inside the caller's transaction, so the reservation commits (or rolls back)
+ * together with the rows of the operation it pays for. The balance row stays locked until then.
+ */
+export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps, 'db'>): Promise<Reservation> {
   assertAmount(props.amount);
   const mode: Mode = { livemode: props.livemode };
   const mismatch = () =>
@@ -94,36 +104,40 @@ export async function reserve(props: ReserveProps): Promise<Reservation> {
       RESERVATION_MISMATCH,
       `Operation ${props.operationId} already has a reservation that differs from this one (amount ${props.amount})`,
     );
-  return withTransaction(props.db, async (tx) => {
-    // Lock first, then look: a concurrent reserve of the same operation is seen once it commits.
-    const balance = await lockBalance(tx, mode, props.orgId);
-    const existing = await findReservation(tx, mode, props.operationId);
-    if (existing) {
-      if (existing.orgId !== props.orgId || existing.amount !== props.amount) throw mismatch();
-      return existing;
+  // Lock first, then look: a concurrent reserve of the same operation is seen once it commits.
+  const balance = await lockBalance(tx, mode, props.orgId);
+  const existing = await findReservation(tx, mode, props.operationId);
+  if (existing) {
+    if (existing.orgId !== props.orgId || existing.amount !== props.amount) throw mismatch();
+    if (existing.state !== 'reserved') {
+      throw new ConflictError(
+        RESERVATION_STATE_CONFLICT,
+        `The reservation of operation ${props.operationId} was already ${existing.state}; it cannot be reserved again`,
+      );
     }
-    if (balance.available < props.amount) throw new InsufficientFundsError(balance.available, props.amount, balance.currency);
-    const after = await setBalance(tx, mode, props.orgId, {
-      available: balance.available - props.amount,
-      reserved: balance.reserved + props.amount,
-    });
-    // Absent here but present there: the operation id belongs to the other mode.
-    const reservation = await insertReservation(tx, mode, props);
-    if (!reservation) throw mismatch();
-    await insertLedgerEntry(tx, mode, {
-      orgId: props.orgId,
-      type: 'reservation',
-      amount: props.amount,
-      operationId: props.operationId,
-      description: props.description,
-      availableAfter: after.available,
-      reservedAfter: after.reserved,
-      actorUserId: null,
-      actorKeyId: null,
-      requestId: null,
-    });
-    return reservation;
+    return existing;
+  }
+  if (balance.available < props.amount) throw new InsufficientFundsError(balance.available, props.amount, balance.currency);
+  const after = await setBalance(tx, mode, props.orgId, {
+    available: balance.available - props.amount,
+    reserved: balance.reserved + props.amount,
   });
+  // Absent here but present there: the operation id belongs to the other mode.
+  const reservation = await insertReservation(tx, mode, props);
+  if (!reservation) throw mismatch();
+  await insertLedgerEntry(tx, mode, {
+    orgId: props.orgId,
+    type: 'reservation',
+    amount: props.amount,
+    operationId: props.operationId,
+    description: props.description,
+    availableAfter: after.available,
+    reservedAfter: after.reserved,
+    actorUserId: null,
+    actorKeyId: null,
+    requestId: null,
+  });
+  return reservation;
 }
 
 export interface SettleProps {

@@ -2,11 +2,14 @@ import type pg from 'pg';
 import type { AppDeps } from '../../deps.js';
 import { withTransaction } from '../../db/pool.js';
 import { abandonPendingOperation, findOperationByWorkflowId, insertOperation, type Operation, type OperationType } from '../../db/repositories/operations.js';
-import { updateDomain } from '../../db/repositories/domains.js';
-import { ConflictError, ServiceUnavailableError } from '../../errors.js';
+import { findDomainOfOrg, updateDomain } from '../../db/repositories/domains.js';
+import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { derivedId } from '../../ids.js';
-import { release, reserve } from '../billing/ledger.js';
+import { release, reserveWithin } from '../billing/ledger.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
+
+/** SQLSTATE of a unique index refusing a row: the name is held, or a twin wrote the operation first. */
+const UNIQUE_VIOLATION = '23505';
 
 export interface BeginOperationProps<Input> {
   deps: Pick<AppDeps, 'db' | 'temporal' | 'config'>;
@@ -14,6 +17,8 @@ export interface BeginOperationProps<Input> {
   orgId: string;
   type: OperationType;
   workflowId: string;
+  /** operationRequestHash of what was asked: part of the operation's id, and stored on it. */
+  requestHash: string;
   domainName: string;
   amount: number;
   description: string;
@@ -23,22 +28,22 @@ export interface BeginOperationProps<Input> {
 }
 
 /**
- * The shared start of every paid domain operation: the price is reserved first (402 leaves nothing
- * behind), then the domain and operation rows are written in one transaction, then the workflow is
- * started. Ids derive from the workflow id, which derives from the Idempotency-Key: a retry, a
- * concurrent twin or a retry after a crash all end at the same operation and one charge.
+ * The shared start of every paid domain operation: the domain and operation rows and the price's
+ * reservation are written in one transaction (a 402, a name conflict or any fault leaves no row and
+ * no ledger entry), then the workflow is started. Ids derive from the workflow id (org, mode,
+ * member, Idempotency-Key) and the request's hash: a retry, a concurrent twin or a retry after a
+ * crash all end at the same operation and one charge, and another request can never land on it.
  */
 export async function beginOperation<Input>(props: BeginOperationProps<Input>): Promise<Operation> {
   const { deps } = props;
   const mode = { livemode: props.livemode };
-  const seed = `${props.livemode ? 'live' : 'test'}|${props.workflowId}`;
+  const seed = `${props.livemode ? 'live' : 'test'}|${props.workflowId}|${props.requestHash}`;
   const ids = { operationId: derivedId('op', seed), domainId: derivedId('dom', seed) };
-  await reserve({ db: deps.db, orgId: props.orgId, livemode: props.livemode, operationId: ids.operationId, amount: props.amount, description: props.description });
   let operation: Operation;
   try {
     operation = await withTransaction(deps.db, async (tx) => {
       const domainId = await props.writeDomain(tx, ids);
-      return insertOperation(tx, mode, {
+      const inserted = await insertOperation(tx, mode, {
         id: ids.operationId,
         orgId: props.orgId,
         type: props.type,
@@ -46,21 +51,22 @@ export async function beginOperation<Input>(props: BeginOperationProps<Input>): 
         domainId,
         workflowId: props.workflowId,
         workflowInput: props.workflowInput({ ...ids, domainId }),
+        requestHash: props.requestHash,
         amount: props.amount,
       });
+      // Last, so the balance row is locked only for the end of the transaction.
+      await reserveWithin(tx, { orgId: props.orgId, livemode: props.livemode, operationId: ids.operationId, amount: props.amount, description: props.description });
+      return inserted;
     });
   } catch (err) {
-    const twin = await findOperationByWorkflowId(deps.db, mode, props.workflowId);
-    if (twin) {
-      await startOperationWorkflow(deps, twin);
-      return twin;
+    if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+    // A concurrent twin (same workflow id) committed first: answer with its operation.
+    const twin = await existingOperation(deps, props.livemode, props.workflowId, props.requestHash);
+    if (twin) return twin;
+    if (await findDomainOfOrg(deps.db, mode, props.orgId, props.domainName)) {
+      throw new ConflictError('DOMAIN_STATE_CONFLICT', `${props.domainName} is already registered or being registered by this organisation`);
     }
-    // Nothing was written: give the money back.
-    await release({ db: deps.db, operationId: ids.operationId });
-    if ((err as { code?: string }).code === '23505') {
-      throw new ConflictError('DOMAIN_NOT_AVAILABLE', `${props.domainName} is held by another organisation`);
-    }
-    throw err;
+    throw new ConflictError('DOMAIN_NOT_AVAILABLE', `${props.domainName} is held by another organisation`);
   }
   try {
     await startOperationWorkflow(deps, operation);
@@ -72,8 +78,8 @@ export async function beginOperation<Input>(props: BeginOperationProps<Input>): 
 
 /**
  * The workflow could not be started (Temporal unreachable, or no answer). If no workflow has taken
- * the operation, it is marked failed and its reservation released, and the caller gets a 503 that
- * says nothing was charged. If one already has (the start went through after all), the work goes on.
+ * the operation, it is abandoned (abandonOperation) and the caller gets a 503 that says nothing was
+ * charged. If one already has (the start went through after all), the work goes on.
  */
 async function abandonUnstarted(
   deps: BeginOperationProps<unknown>['deps'],
@@ -82,20 +88,52 @@ async function abandonUnstarted(
   cause: unknown,
 ): Promise<Operation> {
   const detail = 'The work could not be started and nothing was charged; retry with a new Idempotency-Key';
-  const abandoned = await abandonPendingOperation(deps.db, mode, operation.id, { code: 'WORKFLOW_ENGINE_UNAVAILABLE', detail });
+  const abandoned = await abandonOperation(deps, operation, { code: 'WORKFLOW_ENGINE_UNAVAILABLE', detail });
   if (!abandoned) return (await findOperationByWorkflowId(deps.db, mode, operation.workflowId)) ?? operation;
-  await release({ db: deps.db, operationId: operation.id });
-  // A new domain row (register, transfer) no longer holds the name; a renewed domain stays as it was.
-  if (operation.type !== 'domain.renew' && operation.domainId) await updateDomain(deps.db, mode, operation.domainId, { status: 'failed' });
   const error = new ServiceUnavailableError('WORKFLOW_ENGINE_UNAVAILABLE', detail, 5);
   error.cause = cause;
   throw error;
 }
 
-/** A retried request: the operation it started before, with its workflow (re)started idempotently. */
-export async function existingOperation(deps: BeginOperationProps<unknown>['deps'], livemode: boolean, workflowId: string): Promise<Operation | undefined> {
+/**
+ * Gives up a pending operation that no workflow has taken: it is marked failed, its reservation
+ * released, and a new domain row (register, transfer) no longer holds the name; a renewed domain
+ * stays as it was. False, touching nothing, when a workflow took it first. Safe to repeat.
+ */
+export async function abandonOperation(
+  deps: Pick<AppDeps, 'db'>,
+  operation: Operation,
+  error: { code: string; detail: string },
+): Promise<boolean> {
+  const mode = { livemode: operation.livemode };
+  if (!(await abandonPendingOperation(deps.db, mode, operation.id, error))) return false;
+  try {
+    await release({ db: deps.db, operationId: operation.id });
+  } catch (err) {
+    // Operations written before reservations joined their transaction may have none.
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+  if (operation.type !== 'domain.renew' && operation.domainId) await updateDomain(deps.db, mode, operation.domainId, { status: 'failed' });
+  return true;
+}
+
+/**
+ * A retried request: the operation it started before, with its workflow (re)started idempotently.
+ * The same member and Idempotency-Key with another request is 409 IDEMPOTENCY_KEY_REUSED, even once
+ * the idempotency record has expired: nothing is reserved for it and the earlier operation is untouched.
+ */
+export async function existingOperation(
+  deps: BeginOperationProps<unknown>['deps'],
+  livemode: boolean,
+  workflowId: string,
+  requestHash: string,
+): Promise<Operation | undefined> {
   const existing = await findOperationByWorkflowId(deps.db, { livemode }, workflowId);
+  if (!existing) return undefined;
+  if (existing.requestHash !== requestHash) {
+    throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
+  }
   // Only a pending operation may still lack its workflow; a finished one is just answered again.
-  if (existing?.status === 'pending') await startOperationWorkflow(deps, existing);
+  if (existing.status === 'pending') await startOperationWorkflow(deps, existing);
   return existing;
 }

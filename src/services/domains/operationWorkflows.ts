@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { AppDeps } from '../../deps.js';
+import type { Principal } from '../../auth/principal.js';
 import type { Operation, OperationType } from '../../db/repositories/operations.js';
 import { DomainKey, LivemodeKey, OperationTypeKey, OrgIdKey } from '../../temporal/searchAttributes.js';
 
@@ -51,7 +53,32 @@ export async function startOperationWorkflow(deps: Pick<AppDeps, 'temporal' | 'c
   }
 }
 
-/** The workflow id of an operation: what it does, for which org, from which Idempotency-Key. */
-export function operationWorkflowId(kind: 'register' | 'transfer' | 'renew', orgId: string, idempotencyKey: string | undefined, random: () => string): string {
-  return `${kind}:${orgId}:${idempotencyKey ?? `auto-${random()}`}`;
+/** Who asked for an operation, and with which Idempotency-Key (absent: a random one, never reused). */
+export interface OperationRequester {
+  orgId: string;
+  livemode: boolean;
+  userId: string;
+  idempotencyKey: string | undefined;
+}
+
+/** The requester of a domain service's props: its org, the caller's mode and user, the Idempotency-Key. */
+export function requester(props: { orgId: string; principal: Principal; idempotency: { key: string } | undefined }): OperationRequester {
+  return { orgId: props.orgId, livemode: props.principal.livemode, userId: props.principal.user.id, idempotencyKey: props.idempotency?.key };
+}
+
+/**
+ * The workflow id of an operation: what it does, for which org and mode, asked by which member with
+ * which Idempotency-Key. The idempotency store is per member and mode, so the id is too: one member's
+ * key can never lead to another member's operation (or to the other mode's).
+ */
+export function operationWorkflowId(kind: 'register' | 'transfer' | 'renew', who: OperationRequester, random: () => string): string {
+  return `${kind}:${who.orgId}:${who.livemode ? 'live' : 'test'}:${who.userId}:${who.idempotencyKey ?? `auto-${random()}`}`;
+}
+
+/**
+ * What the request asked for, hashed. Callers pass the fields in a fixed order, so the same request
+ * always hashes the same; a different request under the same workflow id is refused (beginOperation).
+ */
+export function operationRequestHash(request: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify(request)).digest('hex');
 }

@@ -6,7 +6,7 @@ import { ConflictError, ValidationError, type FieldError } from '../../errors.js
 import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
-import { operationWorkflowId } from './operationWorkflows.js';
+import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
 import type { RegisterDomainInput } from '../../../workflows/registerDomain.js';
 
@@ -48,8 +48,18 @@ async function checkContacts(props: RegisterDomainProps): Promise<void> {
 export async function registerDomain(props: RegisterDomainProps): Promise<Operation> {
   const { deps, principal, orgId, body } = props;
   const mode = { livemode: principal.livemode };
-  const workflowId = operationWorkflowId('register', orgId, props.idempotency?.key, () => randomBase62(16));
-  const existing = await existingOperation(deps, mode.livemode, workflowId);
+  const workflowId = operationWorkflowId('register', requester(props), () => randomBase62(16));
+  const requestHash = operationRequestHash({
+    type: 'domain.register',
+    name: body.name.toLowerCase(),
+    years: body.years,
+    registrant: body.registrant_contact_id,
+    admin: body.admin_contact_id ?? null,
+    tech: body.tech_contact_id ?? null,
+    nameservers: body.nameservers ?? [],
+    autoRenew: body.auto_renew ?? false,
+  });
+  const existing = await existingOperation(deps, mode.livemode, workflowId, requestHash);
   if (existing) return existing;
 
   const answer = await deps.availability.check({ input: body.name, livemode: mode.livemode, loc: ['body', 'name'] });
@@ -66,6 +76,7 @@ export async function registerDomain(props: RegisterDomainProps): Promise<Operat
     orgId,
     type: 'domain.register',
     workflowId,
+    requestHash,
     domainName: answer.name,
     amount: price.amount * body.years,
     description: `Registration of ${answer.name} for ${body.years} year${body.years > 1 ? 's' : ''}`,

@@ -9,7 +9,7 @@ import { pricesFor } from '../../registrar/port.js';
 import type { RenewDomainInput } from '../../../workflows/renewDomain.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
 import { activeDomainNamed } from './lookup.js';
-import { operationWorkflowId } from './operationWorkflows.js';
+import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 
 /** How long the api waits for a renewal to finish before answering 202 instead of 200. */
 export const RENEW_SYNC_WAIT_MS = 10_000;
@@ -32,9 +32,10 @@ export type RenewOutcome = { done: true; operation: Operation; domain: Domain } 
 export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome> {
   const { deps, principal, orgId } = props;
   const mode = { livemode: principal.livemode };
-  const workflowId = operationWorkflowId('renew', orgId, props.idempotency?.key, () => randomBase62(16));
+  const workflowId = operationWorkflowId('renew', requester(props), () => randomBase62(16));
+  const requestHash = operationRequestHash({ type: 'domain.renew', name: props.domainName.toLowerCase(), years: props.years });
   const started =
-    (await existingOperation(deps, mode.livemode, workflowId)) ??
+    (await existingOperation(deps, mode.livemode, workflowId, requestHash)) ??
     (await (async () => {
       const domain = await activeDomainNamed(deps.db, mode, orgId, props.domainName, 'it can be renewed');
       const prices = pricesFor(await deps.registrars.prices(), domain.name);
@@ -45,6 +46,7 @@ export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome
         orgId,
         type: 'domain.renew',
         workflowId,
+        requestHash,
         domainName: domain.name,
         amount: prices.renew * props.years,
         description: `Renewal of ${domain.name} for ${props.years} year${props.years > 1 ? 's' : ''}`,

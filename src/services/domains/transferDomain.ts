@@ -10,7 +10,7 @@ import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.
 import { pricesFor } from '../../registrar/port.js';
 import type { TransferDomainInput } from '../../../workflows/transferDomain.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
-import { operationWorkflowId } from './operationWorkflows.js';
+import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 
 /** Test-mode transfers finish in seconds; live ones wait for the registry, checked every few hours. */
 export const TRANSFER_TIMING = {
@@ -30,8 +30,11 @@ export interface TransferDomainProps {
 export async function transferDomain(props: TransferDomainProps): Promise<Operation> {
   const { deps, principal, orgId, body } = props;
   const mode = { livemode: principal.livemode };
-  const workflowId = operationWorkflowId('transfer', orgId, props.idempotency?.key, () => randomBase62(16));
-  const existing = await existingOperation(deps, mode.livemode, workflowId);
+  const workflowId = operationWorkflowId('transfer', requester(props), () => randomBase62(16));
+  // The auth code is a secret and stays out of the stored hash: a retry with a corrected code under
+  // the same key is answered with the earlier operation (and charged nothing more), never refused.
+  const requestHash = operationRequestHash({ type: 'domain.transfer', name: body.name.toLowerCase(), registrant: body.registrant_contact_id });
+  const existing = await existingOperation(deps, mode.livemode, workflowId, requestHash);
   if (existing) return existing;
 
   const parsed = parseDomainName(body.name);
@@ -54,6 +57,7 @@ export async function transferDomain(props: TransferDomainProps): Promise<Operat
     orgId,
     type: 'domain.transfer',
     workflowId,
+    requestHash,
     domainName: name,
     amount: prices.transfer,
     description: `Transfer of ${name}`,
