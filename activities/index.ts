@@ -9,6 +9,8 @@ import type { Mailer } from '../src/mail/mailer.js';
 import { createDomainActivities } from './domains.js';
 import { createLeakActivities } from './leaks.js';
 import { createDnsActivities } from './dns.js';
+import { createRegistrationActivities } from './registrations.js';
+import { createReconcileActivities } from './reconcile.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
@@ -34,6 +36,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createDomainActivities(deps),
     ...createLeakActivities(deps),
     ...createDnsActivities(deps),
+    ...createRegistrationActivities(deps),
+    ...createReconcileActivities(deps),
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       const purged = await purgeExpiredIdempotencyKeys(deps.db);
       deps.logger.info({ purged }, 'purged expired idempotency keys');

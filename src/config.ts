@@ -39,6 +39,7 @@ const envSchema = z
     GITHUB_API_URL: z.url().default('https://api.github.com'),
     GITHUB_TOKEN: optionalString,
     LEAK_SCAN_INTERVAL: duration.default(15 * 60_000),
+    REGISTRAR_RECONCILE_INTERVAL: duration.default(24 * 3_600_000),
     DATA_DIR: z.string().min(1).default('.data'),
   })
   .superRefine((env, ctx) => {
@@ -80,6 +81,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   github: { apiUrl: string; token: string | undefined };
   leakScanIntervalMs: number;
+  /** How often our live domains are compared with the registrar account's list. */
+  registrarReconcileIntervalMs: number;
   dataDir: string;
 }
 
@@ -123,6 +126,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },
     leakScanIntervalMs: env.LEAK_SCAN_INTERVAL,
+    registrarReconcileIntervalMs: env.REGISTRAR_RECONCILE_INTERVAL,
     dataDir: env.DATA_DIR,
   };
 }

@@ -4,6 +4,11 @@ import type { Config } from '../config.js';
 export const IDEMPOTENCY_PURGE_SCHEDULE = 'idempotency-purge';
 export const LEAK_SCAN_SCHEDULE = 'leak-scan';
 
+/** Per task queue, so two deployments (or test runs) sharing a namespace each reconcile their own. */
+export function registrarReconcileSchedule(config: Pick<Config, 'temporal'>): string {
+  return `registrar-reconcile:${config.temporal.taskQueue}`;
+}
+
 interface ScheduleDefinition {
   scheduleId: string;
   /** A duration string (`1h`) or milliseconds. */
@@ -28,6 +33,13 @@ function definitions(config: Config): ScheduleDefinition[] {
       workflowType: 'leakScanWorkflow',
       workflowId: 'leak-scan',
       memo: 'Searches GitHub code search for live API keys; each active one found is revoked and its owner e-mailed',
+    },
+    {
+      scheduleId: registrarReconcileSchedule(config),
+      every: config.registrarReconcileIntervalMs,
+      workflowType: 'registrarReconcileWorkflow',
+      workflowId: registrarReconcileSchedule(config),
+      memo: 'Compares our live domains with the registrar account and reports drift (log, audit); changes nothing',
     },
   ];
 }

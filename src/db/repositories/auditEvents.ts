@@ -15,14 +15,17 @@ export type AuditAction =
   | 'contact.deleted'
   | 'dns_record.created'
   | 'dns_record.updated'
-  | 'dns_record.deleted';
+  | 'dns_record.deleted'
+  | 'contact.registrar_sync_failed'
+  | 'domain.partially_registered'
+  | 'registrar.drift';
 
 export interface AuditEvent {
   action: AuditAction;
   actorUserId: string | null;
   actorKeyId: string | null;
   orgId: string | null;
-  targetType: 'api_key' | 'organization' | 'membership' | 'contact' | 'dns_record';
+  targetType: 'api_key' | 'organization' | 'membership' | 'contact' | 'dns_record' | 'domain';
   targetId: string;
   data?: Record<string, unknown>;
   requestId: string | null;
