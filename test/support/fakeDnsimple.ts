@@ -409,7 +409,7 @@ export class FakeDnsimple {
   private delegation(domain: string, body: unknown): Answer {
     if (!this.domain(domain).registered) return notFound(`Domain \`${domain}\` not found`);
     if (!Array.isArray(body) || !body.every((ns) => typeof ns === 'string')) return { status: 400, body: { message: 'Invalid name servers' } };
-    this.setDomain(domain, { delegation: body as string[] });
+    this.setDomain(domain, { delegation: body });
     return { status: 200, body: { data: body } };
   }
 
@@ -500,4 +500,9 @@ export class FakeDnsimple {
     this.contacts.set(id, merged);
     return { status: 200, body: { data: merged } };
   }
+}
+
+/** The app's environment pointing its live registrar at `fake`. */
+export function registrarEnv(fake: FakeDnsimple): Record<string, string> {
+  return { REGISTRAR_URL: fake.url, REGISTRAR_ACCOUNT: fake.accountId, REGISTRAR_TOKEN: fake.token };
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson } from '../support/http.js';
-import { FakeDnsimple } from '../support/fakeDnsimple.js';
+import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
 import type { OperationBody } from '../support/customers.js';
 import { topUp } from '../../src/services/billing/ledger.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   dnsimple = await FakeDnsimple.start();
   app = await startTestApp({
     worker: true,
-    env: { REGISTRAR_URL: dnsimple.url, REGISTRAR_ACCOUNT: dnsimple.accountId, REGISTRAR_TOKEN: dnsimple.token },
+    env: registrarEnv(dnsimple),
   });
 });
 afterAll(async () => {
@@ -74,14 +74,16 @@ const contactPosts = () => dnsimple.requestsTo('POST', '/contacts').length;
 const registrantOf = (name: string) => dnsimple.requestsTo('POST', `/registrar/domains/${name}/registrations`).map((r) => (r.body as { registrant_id: number }).registrant_id);
 
 describe('the registrant at the registrar', () => {
-  it('is created once for two registrations with the same contact, and never leaves the API', async () => {
+  it('is created once for two registrations with the same contact, even at once, and never leaves the API', async () => {
     const c = await liveCustomer(10_000);
     const before = contactPosts();
-    const [a, b] = [`first-${Date.now()}.com`, `second-${Date.now()}.com`];
-    expect((await register(c, { name: a })).status).toBe('succeeded');
-    expect((await register(c, { name: b })).status).toBe('succeeded');
+    const [a, b, later] = [`first-${Date.now()}.com`, `second-${Date.now()}.com`, `later-${Date.now()}.com`];
+    const both = await Promise.all([register(c, { name: a }), register(c, { name: b })]);
+    expect(both.map((op) => op.status)).toEqual(['succeeded', 'succeeded']);
+    expect((await register(c, { name: later })).status).toBe('succeeded');
     expect(contactPosts() - before).toBe(1);
     expect(registrantOf(a)).toEqual(registrantOf(b));
+    expect(registrantOf(later)).toEqual(registrantOf(a));
 
     const shown = await readJson<Record<string, unknown>>(await app.fetch(`/api/v1/orgs/${c.org.id}/contacts/${c.contactId}`, { headers: bearer(c.token) }));
     expect(Object.keys(shown).sort()).toEqual(
