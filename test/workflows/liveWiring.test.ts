@@ -5,13 +5,15 @@
  * charged as one operation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { sharedWorkflowBundle, startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson } from '../support/http.js';
 import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
 import type { OperationBody } from '../support/customers.js';
 import { topUp } from '../../src/services/billing/ledger.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
+import { findOperation } from '../../src/db/repositories/operations.js';
+import { Worker } from '@temporalio/worker';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -60,6 +62,12 @@ async function register(c: Customer, body: Record<string, unknown>): Promise<Ope
   throw new Error('operation did not finish');
 }
 
+/** The workflow's recorded history replays on the current code (no nondeterminism). */
+async function replays(workflowId: string): Promise<void> {
+  const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+  await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, history, workflowId)).resolves.toBeUndefined();
+}
+
 async function balanceOf(c: Customer) {
   return readJson<{ available: number; reserved: number }>(await app.fetch(`/api/v1/orgs/${c.org.id}/billing/balance`, { headers: bearer(c.token) }));
 }
@@ -91,6 +99,24 @@ describe('the registrant at the registrar', () => {
     );
   });
 
+  it('is reused by a transfer', async () => {
+    const c = await liveCustomer(10_000);
+    const [registered, incoming] = [`owned-${Date.now()}.com`, `incoming-${Date.now()}.net`];
+    expect((await register(c, { name: registered })).status).toBe('succeeded');
+    const before = contactPosts();
+    dnsimple.setDomain(incoming, { available: false });
+    const res = await app.fetch(`/api/v1/orgs/${c.org.id}/domains/transfers`, {
+      method: 'POST',
+      headers: { ...jsonHeaders(c.token), 'idempotency-key': `wired-transfer-${incoming}` },
+      body: JSON.stringify({ name: incoming, auth_code: 'EPP-7', registrant_contact_id: c.contactId }),
+    });
+    expect(res.status).toBe(202);
+    await expect.poll(() => dnsimple.requestsTo('POST', `/registrar/domains/${incoming}/transfers`).length, { timeout: 10_000 }).toBe(1);
+    const transfer = dnsimple.requestsTo('POST', `/registrar/domains/${incoming}/transfers`)[0]!;
+    expect((transfer.body as { registrant_id: number }).registrant_id).toBe(registrantOf(registered)[0]);
+    expect(contactPosts()).toBe(before);
+  });
+
   it('is created once across retried attempts of the registration', async () => {
     const c = await liveCustomer(5_000);
     const before = contactPosts();
@@ -113,6 +139,7 @@ describe('the registrant at the registrar', () => {
     expect((await patch({ city: 'Annapolis', postal_code: '21401' })).status).toBe(200);
     await expect.poll(() => dnsimple.contact(upstreamId)?.city, { timeout: 15_000 }).toBe('Annapolis');
     expect(dnsimple.requestsTo('PATCH', `/contacts/${upstreamId}`).at(-1)!.body).toMatchObject({ city: 'Annapolis', postal_code: '21401' });
+    await replays(`contact-sync:${c.contactId}:v2`);
 
     dnsimple.fail({ method: 'PATCH', path: new RegExp(`/contacts/${upstreamId}$`) }, { status: 400, body: { message: 'Validation failed', errors: { phone: ['is invalid'] } } });
     const refused = await patch({ city: 'Baltimore' });
@@ -170,6 +197,7 @@ describe('a live registration', () => {
     expect(entries.map((e) => e.type).sort()).toEqual(['capture', 'reservation']);
     expect(entries[0]!.amount).toBe(entries[1]!.amount);
     expect(await balanceOf(c)).toMatchObject({ available: 10_000 - entries[0]!.amount, reserved: 0 });
+    await replays((await findOperation(app.deps.db, { livemode: true }, c.org.id, done.id))!.workflowId);
   });
 
   it('whose renewal is refused after the registration keeps the registration, charges one year and releases the rest', async () => {
@@ -191,5 +219,6 @@ describe('a live registration', () => {
     expect(sum('capture')).toBe(reserved / 3);
     expect(sum('release')).toBe((reserved * 2) / 3);
     expect(await balanceOf(c)).toMatchObject({ available: 10_000 - reserved / 3, reserved: 0 });
+    await replays((await findOperation(app.deps.db, { livemode: true }, c.org.id, done.id))!.workflowId);
   });
 });
