@@ -16,8 +16,9 @@ export interface Drift {
 const EXPIRY_TOLERANCE_MS = 24 * 3_600_000;
 
 /**
- * What differs between our live domains and the registrar account. `hosted` upstream entries are
- * DNS zones, not registrations, and never count. Ours still registering or transferring are known
+ * What differs between our live domains and the registrar account (DNSimple's domain states:
+ * `registered`, `expired`, `hosted`). `hosted` entries are DNS zones, not registrations, and never
+ * count; an active domain of ours must be `registered` upstream. Ours still registering or transferring are known
  * (upstream may already hold them) but only active ones must be upstream.
  */
 export function findDrift(ours: Domain[], upstream: RegistrarDomain[]): Drift[] {
@@ -36,17 +37,20 @@ export function findDrift(ours: Domain[], upstream: RegistrarDomain[]): Drift[] 
       drift.push({ kind: 'unknown_upstream', name, upstream: upstreamView });
       continue;
     }
-    if (domain.status === 'active' && expiryDiffers(domain.expiresAt, up.expiresAt)) {
+    if (domain.status === 'active' && up.state === 'registered' && expiryDiffers(domain.expiresAt, up.expiresAt)) {
       drift.push({ kind: 'expiry_mismatch', name, ...ourView, ours: { expiresAt: domain.expiresAt?.toISOString() ?? null }, upstream: upstreamView });
     }
   }
   for (const domain of ours) {
-    if (domain.status === 'active' && !upstreamByName.has(domain.name)) {
+    const up = upstreamByName.get(domain.name);
+    // Absent, or no longer registered there (DNSimple's `expired`).
+    if (domain.status === 'active' && up?.state !== 'registered') {
       drift.push({
         kind: 'missing_upstream',
         name: domain.name,
         domain: { id: domain.id, orgId: domain.orgId, status: domain.status },
         ours: { expiresAt: domain.expiresAt?.toISOString() ?? null },
+        ...(up ? { upstream: { state: up.state, expiresAt: up.expiresAt, autoRenew: up.autoRenew } } : {}),
       });
     }
   }
