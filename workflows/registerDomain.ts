@@ -1,4 +1,4 @@
-import { ApplicationFailure, log, proxyActivities, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, log, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { RegistrationStep } from '../activities/domains.js';
 import { bookkeeping, createZoneBestEffort, failureOf, registrar, takeOperation } from './shared.js';
@@ -109,6 +109,8 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
 /** True when the registrar delegates to the name servers asked for (or none were asked for). */
 async function delegate(input: RegisterDomainInput, alreadyApplied: boolean): Promise<boolean> {
   if (alreadyApplied || input.nameservers.length === 0) return true;
+  // Registrations started before this step existed replay without it.
+  if (!patched('delegate-after-registration')) return false;
   try {
     await delegation.registrarSetNameservers({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
     return true;
