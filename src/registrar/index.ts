@@ -56,8 +56,8 @@ function unconfiguredRegistrar(): Registrar {
  */
 export function createLiveRegistrarAccount(registrar: Config['registrar'], prices: PriceTable): RegistrarAccount {
   if (!registrar?.account || !registrar.token) {
-    const refuse = unconfiguredRegistrar().checkAvailability; // the same permanent 503 as every live call
-    return { listDomains: () => refuse('') as Promise<never> };
+    const unconfigured = unconfiguredRegistrar(); // the same permanent 503 as every live call
+    return { listDomains: () => unconfigured.checkAvailability('') as Promise<never> };
   }
   return new DnsimpleRegistrar({ baseUrl: registrar.url, accountId: registrar.account, token: registrar.token }, prices);
 }
