@@ -1,14 +1,15 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../src/db/pool.js';
 import { ApiError } from '../src/errors.js';
-import { findContact, type Contact } from '../src/db/repositories/contacts.js';
+import { findContact } from '../src/db/repositories/contacts.js';
+import { contactDetails, ensureRegistrarContact } from '../src/services/contacts/registrarContact.js';
 import { updateDomain } from '../src/db/repositories/domains.js';
 import { claimOperationForWorkflow, updateOperation } from '../src/db/repositories/operations.js';
 import { capture, release, RESERVATION_STATE_CONFLICT } from '../src/services/billing/ledger.js';
 import type { Logger } from '../src/logger.js';
 import { failUncapturable } from './captureConflict.js';
 import { RegistrarUnavailableError } from '../src/registrar/errors.js';
-import type { ContactDetails, TransferStatus } from '../src/registrar/port.js';
+import type { Registrar, RegistrarTerms, TransferStatus } from '../src/registrar/port.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
 import type { RegisterDomainInput } from '../workflows/registerDomain.js';
 import type { TransferDomainInput } from '../workflows/transferDomain.js';
@@ -43,7 +44,7 @@ function asActivityFailure(err: unknown): unknown {
   return err;
 }
 
-async function callRegistrar<T>(work: () => Promise<T>): Promise<T> {
+export async function callRegistrar<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
@@ -51,20 +52,11 @@ async function callRegistrar<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function contactDetails(contact: Contact): ContactDetails {
-  return {
-    first_name: contact.firstName,
-    last_name: contact.lastName,
-    ...(contact.organization ? { organization: contact.organization } : {}),
-    email: contact.email,
-    phone: contact.phone,
-    address1: contact.address1,
-    ...(contact.address2 ? { address2: contact.address2 } : {}),
-    city: contact.city,
-    ...(contact.state ? { state: contact.state } : {}),
-    postal_code: contact.postalCode,
-    country: contact.country,
-  };
+/** The registrant's id at the registrar: stored, created once, or updated when the contact changed. */
+async function registrantRegistrarId(db: Db, registrar: Registrar, livemode: boolean, contactId: string): Promise<string> {
+  const synced = await ensureRegistrarContact({ db, registrar, mode: { livemode }, contactId });
+  if (synced.status === 'current' || synced.status === 'synced') return synced.registrarContactId;
+  throw ApplicationFailure.nonRetryable('The registrant contact no longer exists', 'REGISTRAR_REJECTED');
 }
 
 export function createDomainActivities({ db, registrars, logger }: DomainActivityDeps) {
@@ -74,26 +66,33 @@ export function createDomainActivities({ db, registrars, logger }: DomainActivit
       return claimOperationForWorkflow(db, { livemode: input.livemode }, input.operationId);
     },
 
+    /**
+     * Submits the registration for the term the registrar takes in one go (`termYears`; the workflow
+     * renews the rest). The registrant's registrar id is stored on our contact, so retries and later
+     * registrations reuse it.
+     */
     async registrarRegister(
       input: Pick<RegisterDomainInput, 'livemode' | 'orgId' | 'name' | 'years' | 'registrantContactId' | 'nameservers' | 'autoRenew' | 'premiumPriceCents'>,
-    ): Promise<RegistrationStep> {
+    ): Promise<RegistrationStep & { termYears: number; nameserversApplied: boolean }> {
       const mode = { livemode: input.livemode };
       const contact = await findContact(db, mode, { orgId: input.orgId, id: input.registrantContactId });
       if (!contact) throw ApplicationFailure.nonRetryable('The registrant contact no longer exists', 'REGISTRAR_REJECTED');
       return callRegistrar(async () => {
-        const registrar = await registrars.forMode(input.livemode);
+        const registrar: Registrar & RegistrarTerms = await registrars.forMode(input.livemode);
+        const termYears = Math.min(input.years, registrar.registrationTermYears ?? input.years);
         const result = await registrar.register({
           name: input.name,
-          years: input.years,
+          years: termYears,
           registrant: contactDetails(contact),
-          ...(contact.registrarContactId ? { registrantRegistrarId: contact.registrarContactId } : {}),
+          registrantRegistrarId: await registrantRegistrarId(db, registrar, input.livemode, contact.id),
           ...(input.nameservers.length ? { nameservers: input.nameservers } : {}),
           autoRenew: input.autoRenew,
           ...(input.premiumPriceCents !== null ? { premiumPrice: { amount: input.premiumPriceCents, currency: 'USD' as const } } : {}),
         });
+        const extra = { termYears, nameserversApplied: result.nameserversApplied };
         return result.state === 'registered'
-          ? { state: 'registered', expiresAt: result.expiresAt, registrarReference: result.registrarReference }
-          : { state: 'pending', registrarReference: result.registrarReference };
+          ? { state: 'registered', expiresAt: result.expiresAt, registrarReference: result.registrarReference, ...extra }
+          : { state: 'pending', registrarReference: result.registrarReference, ...extra };
       });
     },
 
@@ -120,11 +119,12 @@ export function createDomainActivities({ db, registrars, logger }: DomainActivit
       const contact = await findContact(db, { livemode: input.livemode }, { orgId: input.orgId, id: input.registrantContactId });
       if (!contact) throw ApplicationFailure.nonRetryable('The registrant contact no longer exists', 'REGISTRAR_REJECTED');
       return callRegistrar(async () => {
-        const result = await (await registrars.forMode(input.livemode)).transfer({
+        const registrar = await registrars.forMode(input.livemode);
+        const result = await registrar.transfer({
           name: input.name,
           authCode: input.authCode,
           registrant: contactDetails(contact),
-          ...(contact.registrarContactId ? { registrantRegistrarId: contact.registrarContactId } : {}),
+          registrantRegistrarId: await registrantRegistrarId(db, registrar, input.livemode, contact.id),
         });
         return { registrarReference: result.registrarReference };
       });

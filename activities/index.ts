@@ -10,6 +10,8 @@ import { createDomainActivities } from './domains.js';
 import { createLeakActivities } from './leaks.js';
 import { createDnsActivities } from './dns.js';
 import { createReconcilerActivities } from './reconciler.js';
+import { createRegistrationActivities } from './registrations.js';
+import { createReconcileActivities } from './reconcile.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
@@ -36,6 +38,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createLeakActivities(deps),
     ...createDnsActivities(deps),
     ...createReconcilerActivities(deps),
+    ...createRegistrationActivities(deps),
+    ...createReconcileActivities(deps),
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       const purged = await purgeExpiredIdempotencyKeys(deps.db);
       deps.logger.info({ purged }, 'purged expired idempotency keys');

@@ -35,6 +35,8 @@ describe('loadConfig', () => {
   it('parses durations', () => {
     expect(loadConfig({ LEAK_SCAN_INTERVAL: '30s' }).leakScanIntervalMs).toBe(30_000);
     expect(loadConfig({ LEAK_SCAN_INTERVAL: '2h' }).leakScanIntervalMs).toBe(7_200_000);
+    expect(loadConfig({}).registrarReconcileIntervalMs).toBe(86_400_000);
+    expect(loadConfig({ REGISTRAR_RECONCILE_INTERVAL: '6h' }).registrarReconcileIntervalMs).toBe(21_600_000);
   });
 
   it('treats empty variables as unset', () => {

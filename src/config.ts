@@ -41,6 +41,7 @@ const envSchema = z
     LEAK_SCAN_INTERVAL: duration.default(15 * 60_000),
     OPERATION_RECONCILE_INTERVAL: duration.default(60_000),
     OPERATION_RECONCILE_GRACE: duration.default(2 * 60_000),
+    REGISTRAR_RECONCILE_INTERVAL: duration.default(24 * 3_600_000),
     DATA_DIR: z.string().min(1).default('.data'),
   })
   .superRefine((env, ctx) => {
@@ -84,6 +85,8 @@ export interface Config {
   leakScanIntervalMs: number;
   /** How often the reconciler looks for pending operations that no workflow took, and how old they must be. */
   operationReconciler: { intervalMs: number; graceMs: number };
+  /** How often our live domains are compared with the registrar account's list. */
+  registrarReconcileIntervalMs: number;
   dataDir: string;
 }
 
@@ -128,6 +131,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },
     leakScanIntervalMs: env.LEAK_SCAN_INTERVAL,
     operationReconciler: { intervalMs: env.OPERATION_RECONCILE_INTERVAL, graceMs: env.OPERATION_RECONCILE_GRACE },
+    registrarReconcileIntervalMs: env.REGISTRAR_RECONCILE_INTERVAL,
     dataDir: env.DATA_DIR,
   };
 }

@@ -9,3 +9,5 @@ export { registerDomainWorkflow } from './registerDomain.js';
 export { renewDomainWorkflow } from './renewDomain.js';
 export { transferDomainWorkflow } from './transferDomain.js';
 export { leakScanWorkflow, revokeLeakedKeyWorkflow } from './leaks.js';
+export { syncRegistrarContactWorkflow } from './contacts.js';
+export { registrarReconcileWorkflow } from './reconcile.js';

@@ -1,4 +1,7 @@
-import { createZoneBestEffort, registrar, runPaidRegistrarStep } from './shared.js';
+import { ApplicationFailure, log, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { RegistrationStep } from '../activities/domains.js';
+import { bookkeeping, createZoneBestEffort, failureOf, registrar, takeOperation } from './shared.js';
 
 export interface RegisterDomainInput {
   operationId: string;
@@ -16,31 +19,103 @@ export interface RegisterDomainInput {
   pollIntervalMs: number;
 }
 
+// Changing the delegation is free and safe to repeat; a few tries, then the domain stays on the
+// registrar's default name servers and the operation's result says so.
+const delegation = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
+});
+
+type Done = Extract<RegistrationStep, { state: 'registered' }>;
+
+async function untilDone(step: RegistrationStep, poll: (reference: string) => Promise<RegistrationStep>, pollIntervalMs: number): Promise<Done> {
+  while (step.state === 'pending') {
+    await sleep(pollIntervalMs);
+    step = await poll(step.registrarReference);
+  }
+  return step;
+}
+
 /**
- * Registers a domain whose price the api has already reserved. Transient registrar faults (502, 503,
- * timeouts) are retried with back-off, visible as attempts in the history. On success the domain
- * becomes active and the reservation is captured; on a refusal the reservation is released and the
- * domain and operation are marked failed, and the workflow fails with the registrar's code.
+ * Registers a domain whose price (one year's price times `years`) the api has already reserved.
+ * A registrar that registers for one term only (DNSimple) gets the registration, then a renewal for
+ * the remaining years, all one operation: one capture at the end. Transient faults (502, 503,
+ * timeouts) are retried with back-off. A refused registration releases everything and fails the
+ * domain; a refused renewal after a registration keeps what was done (see settleRegistrationInPart
+ * in activities/registrations.ts). Name servers asked for are then set at the registrar.
  */
 export async function registerDomainWorkflow(input: RegisterDomainInput): Promise<{ expiresAt: string }> {
-  const outcome = await runPaidRegistrarStep({
-    operation: { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId },
-    pollIntervalMs: input.pollIntervalMs,
-    domainStatusOnFailure: 'failed',
-    submit: () =>
-      registrar.registrarRegister({
-        livemode: input.livemode,
+  const operation = { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId };
+  const where = { livemode: input.livemode, name: input.name };
+  await takeOperation(operation);
+
+  let registered: Done;
+  let termYears: number;
+  let nameserversApplied: boolean;
+  try {
+    const submitted = await registrar.registrarRegister({
+      livemode: input.livemode,
+      orgId: input.orgId,
+      name: input.name,
+      years: input.years,
+      registrantContactId: input.registrantContactId,
+      nameservers: input.nameservers,
+      autoRenew: input.autoRenew,
+      premiumPriceCents: input.premiumPriceCents,
+    });
+    ({ termYears, nameserversApplied } = submitted);
+    registered = await untilDone(submitted, (ref) => registrar.registrarRegistrationStatus({ ...where, registrarReference: ref }), input.pollIntervalMs);
+  } catch (err) {
+    const failure = failureOf(err);
+    await bookkeeping.failOperation({ ...operation, domainStatus: 'failed', status: 'failed', ...failure });
+    throw ApplicationFailure.nonRetryable(failure.detail, failure.code);
+  }
+
+  let expiresAt = registered.expiresAt;
+  if (termYears < input.years) {
+    try {
+      const submitted = await registrar.registrarRenew({ ...where, years: input.years - termYears, currentExpiresAt: expiresAt });
+      expiresAt = (await untilDone(submitted, (ref) => registrar.registrarRenewalStatus({ ...where, registrarReference: ref }), input.pollIntervalMs)).expiresAt;
+    } catch (err) {
+      const failure = failureOf(err);
+      // The registration stands: delegate it before the operation ends, as on success.
+      await delegate(input, nameserversApplied);
+      await bookkeeping.settleRegistrationInPart({
+        ...operation,
         orgId: input.orgId,
         name: input.name,
         years: input.years,
-        registrantContactId: input.registrantContactId,
-        nameservers: input.nameservers,
-        autoRenew: input.autoRenew,
-        premiumPriceCents: input.premiumPriceCents,
-      }),
-    poll: (registrarReference) => registrar.registrarRegistrationStatus({ livemode: input.livemode, name: input.name, registrarReference }),
-    result: { domain: input.name, status: 'active', years: input.years },
+        yearsDone: termYears,
+        expiresAt,
+        registrarReference: registered.registrarReference,
+        failure,
+      });
+      await createZoneBestEffort({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
+      throw ApplicationFailure.nonRetryable(`Registered for ${termYears} of ${input.years} years: ${failure.detail}`, 'PARTIALLY_REGISTERED');
+    }
+  }
+
+  const delegated = await delegate(input, nameserversApplied);
+  await bookkeeping.completeOperation({
+    ...operation,
+    expiresAt,
+    registrarReference: registered.registrarReference,
+    result: { domain: input.name, status: 'active', years: input.years, ...(delegated ? {} : { nameservers_applied: false }) },
   });
   await createZoneBestEffort({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
-  return outcome;
+  return { expiresAt };
+}
+
+/** True when the registrar delegates to the name servers asked for (or none were asked for). */
+async function delegate(input: RegisterDomainInput, alreadyApplied: boolean): Promise<boolean> {
+  if (alreadyApplied || input.nameservers.length === 0) return true;
+  // Registrations started before this step existed replay without it.
+  if (!patched('delegate-after-registration')) return false;
+  try {
+    await delegation.registrarSetNameservers({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
+    return true;
+  } catch (err) {
+    log.error('Name servers not set at the registrar; the domain keeps its default delegation', { domain: input.name, failure: failureOf(err) });
+    return false;
+  }
 }

@@ -13,6 +13,9 @@ import {
   type RegisterInput,
   type RegisterResult,
   type Registrar,
+  type RegistrarAccount,
+  type RegistrarDomainPage,
+  type RegistrarTerms,
   type RegistrationStatus,
   type RenewalStatus,
   type RenewInput,
@@ -59,6 +62,10 @@ const domainSchema = z.object({ name: z.string(), state: z.string(), expires_at:
 const lockSchema = z.object({ enabled: z.boolean() });
 const contactSchema = z.object({ id: z.number().int() });
 const delegationSchema = z.array(z.string());
+const domainListSchema = z.object({
+  data: z.array(z.object({ name: z.string(), state: z.string(), auto_renew: z.boolean(), expires_at: z.string().nullish() })),
+  pagination: z.object({ current_page: z.number().int(), total_pages: z.number().int() }),
+});
 const errorSchema = z.object({ message: z.string().optional(), errors: z.unknown().optional() });
 
 interface UpstreamResponse {
@@ -66,7 +73,9 @@ interface UpstreamResponse {
   body: unknown;
 }
 
-export class DnsimpleRegistrar implements Registrar {
+export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAccount {
+  /** `registrations` takes no period: longer terms are renewed after (see workflows/registerDomain.ts). */
+  readonly registrationTermYears = 1;
   private readonly root: string;
   private readonly timeoutMs: number;
   private readonly userAgent: string;
@@ -263,6 +272,25 @@ export class DnsimpleRegistrar implements Registrar {
       ...(contact.state !== undefined ? { state_province: contact.state } : {}),
       postal_code: contact.postal_code,
       country: contact.country.toUpperCase(),
+    };
+  }
+
+  // --- The account's domain list (reconciliation). ---
+
+  /**
+   * `GET /domains?page=&per_page=` (default sort: name ascending). The answer carries `pagination`
+   * (`current_page`, `per_page`, `total_entries`, `total_pages`) beside `data`, per
+   * fixtures/v2/api/listDomains/success.http.
+   */
+  async listDomains(input: { page: number; perPage: number }): Promise<RegistrarDomainPage> {
+    const query = `?page=${input.page}&per_page=${Math.min(100, Math.max(1, input.perPage))}`;
+    const body = (await this.send('GET', `/domains${query}`)).body;
+    const page = domainListSchema.safeParse(body);
+    if (!page.success) throw protocolError('unexpected answer to the domain list');
+    return {
+      domains: page.data.data.map((d) => ({ name: d.name, state: d.state, autoRenew: d.auto_renew, expiresAt: d.expires_at ?? null })),
+      page: page.data.pagination.current_page,
+      totalPages: page.data.pagination.total_pages,
     };
   }
 

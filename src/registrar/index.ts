@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { AttemptCounter } from './attemptCounter.js';
 import { DnsimpleRegistrar } from './dnsimple.js';
 import { RegistrarUnavailableError } from './errors.js';
-import type { PriceTable, Registrar } from './port.js';
+import type { PriceTable, Registrar, RegistrarAccount } from './port.js';
 import { SyntheticRegistrar } from './synthetic.js';
 
 export type * from './port.js';
@@ -48,4 +48,16 @@ function unconfiguredRegistrar(): Registrar {
     getAuthCode: fail,
     syncContact: fail,
   };
+}
+
+/**
+ * The live registrar account, for reconciliation. Unconfigured, listing fails as every live call
+ * does (503, permanent) rather than reporting an empty account.
+ */
+export function createLiveRegistrarAccount(registrar: Config['registrar'], prices: PriceTable): RegistrarAccount {
+  if (!registrar?.account || !registrar.token) {
+    const unconfigured = unconfiguredRegistrar(); // the same permanent 503 as every live call
+    return { listDomains: () => unconfigured.checkAvailability('') as Promise<never> };
+  }
+  return new DnsimpleRegistrar({ baseUrl: registrar.url, accountId: registrar.account, token: registrar.token }, prices);
 }

@@ -157,6 +157,36 @@ export interface Registrar {
   syncContact(contact: ContactDetails, registrarContactId?: string): Promise<string>;
 }
 
+/**
+ * What an adapter may say about its terms. `registrationTermYears`: the one term a registration
+ * covers when the registrar takes no period (DNSimple registers for the TLD's minimum, one year);
+ * longer terms are that registration followed by a renewal. Absent: `register` takes any `years`.
+ */
+export interface RegistrarTerms {
+  readonly registrationTermYears?: number;
+}
+
+/** One domain of the registrar account, as reconciliation compares it with ours. */
+export interface RegistrarDomain {
+  name: string;
+  /** DNSimple: `registered`, `hosted` (a zone only, not a registration), `new`, `expired`, … */
+  state: string;
+  autoRenew: boolean;
+  expiresAt: string | null;
+}
+
+export interface RegistrarDomainPage {
+  domains: RegistrarDomain[];
+  page: number;
+  totalPages: number;
+}
+
+/** The registrar account as a whole (live only): what reconciliation reads. */
+export interface RegistrarAccount {
+  /** One page of the account's domains, 1-based; `totalPages` says when to stop. */
+  listDomains(input: { page: number; perPage: number }): Promise<RegistrarDomainPage>;
+}
+
 /** Lower case, no trailing dot. Validation of the name itself is the caller's job. */
 export function normalizeDomainName(name: string): string {
   return name.trim().toLowerCase().replace(/\.$/, '');

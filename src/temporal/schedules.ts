@@ -17,6 +17,11 @@ export const RECONCILE_MAX_START_AGE_MS = 60 * 60_000;
 /** Operations handled per reconciler run; the next run takes the rest. */
 export const RECONCILE_BATCH = 200;
 
+/** Per task queue, so two deployments (or test runs) sharing a namespace each reconcile their own. */
+export function registrarReconcileSchedule(config: Pick<Config, 'temporal'>): string {
+  return `registrar-reconcile:${config.temporal.taskQueue}`;
+}
+
 interface ScheduleDefinition {
   scheduleId: string;
   /** A duration string (`1h`) or milliseconds. */
@@ -50,6 +55,13 @@ function definitions(config: Config): ScheduleDefinition[] {
       workflowId: operationReconcilerSchedule(config.temporal.taskQueue),
       args: [{ graceMs: config.operationReconciler.graceMs, maxStartAgeMs: RECONCILE_MAX_START_AGE_MS, limit: RECONCILE_BATCH }],
       memo: 'Starts (or, past an hour, abandons with the reservation released) operations left pending with no workflow; the result lists them',
+    },
+    {
+      scheduleId: registrarReconcileSchedule(config),
+      every: config.registrarReconcileIntervalMs,
+      workflowType: 'registrarReconcileWorkflow',
+      workflowId: registrarReconcileSchedule(config),
+      memo: 'Compares our live domains with the registrar account and reports drift (log, audit); changes nothing',
     },
   ];
 }

@@ -13,6 +13,8 @@ export interface RecordedRequest {
   headers: http.IncomingHttpHeaders;
   rawBody: string;
   body: unknown;
+  /** The query string without `?` (`page=2&per_page=30`). */
+  query: string;
 }
 
 export type Fault =
@@ -42,6 +44,12 @@ export interface FakeDomainState {
   locked: boolean;
   /** When set, transfers of this domain end `failed` with this status_description. */
   transferFailure?: string;
+  /** Upstream auto-renewal, as the domain list shows it (`auto_renew`). */
+  autoRenew?: boolean;
+  /** The name servers set by `PUT …/delegation`. */
+  delegation?: string[];
+  /** A zone only (DNSimple's `hosted` state): listed, but not a registration. */
+  hosted?: boolean;
 }
 
 interface Answer {
@@ -168,8 +176,9 @@ export class FakeDnsimple {
       } catch {
         body = rawBody;
       }
-      const path = new URL(req.url ?? '/', 'http://fake').pathname;
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, rawBody, body };
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const path = url.pathname;
+      const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, rawBody, body, query: url.search.slice(1) };
       this.requests.push(recorded);
 
       const fault = this.takeFault(recorded);
@@ -221,6 +230,7 @@ export class FakeDnsimple {
     if (resource === 'contacts' && second === undefined && req.method === 'POST') return this.createContact(req.body);
     if (resource === 'contacts' && second !== undefined && req.method === 'PATCH') return this.updateContact(Number(second), req.body);
     if (resource === 'domains' && second !== undefined && req.method === 'GET') return this.getDomain(second);
+    if (resource === 'domains' && second === undefined && req.method === 'GET') return this.listDomains(req.query);
     if (resource !== 'registrar' || second !== 'domains' || domain === undefined || action === undefined) return notFound();
 
     const key = `${req.method} ${action}${id !== undefined ? '/:id' : ''}`;
@@ -399,6 +409,7 @@ export class FakeDnsimple {
   private delegation(domain: string, body: unknown): Answer {
     if (!this.domain(domain).registered) return notFound(`Domain \`${domain}\` not found`);
     if (!Array.isArray(body) || !body.every((ns) => typeof ns === 'string')) return { status: 400, body: { message: 'Invalid name servers' } };
+    this.setDomain(domain, { delegation: body });
     return { status: 200, body: { data: body } };
   }
 
@@ -423,6 +434,41 @@ export class FakeDnsimple {
           created_at: TIMESTAMP,
           updated_at: TIMESTAMP,
         },
+      },
+    };
+  }
+
+  // --- Domain list (reconciliation) ---
+
+  /**
+   * `GET /v2/{account}/domains`: the account's registered and hosted domains, by name ascending,
+   * `page`/`per_page` (default 30, at most 100) with the `pagination` object of
+   * fixtures/v2/api/listDomains/success.http and content/v2.md ("Pagination").
+   */
+  private listDomains(query: string): Answer {
+    const params = new URLSearchParams(query);
+    const perPage = Math.min(100, Math.max(1, Number(params.get('per_page') ?? 30) || 30));
+    const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
+    const all = [...this.domains.entries()].filter(([, d]) => d.registered || d.hosted).sort(([a], [b]) => a.localeCompare(b));
+    const slice = all.slice((page - 1) * perPage, page * perPage);
+    return {
+      status: 200,
+      body: {
+        data: slice.map(([name, d], i) => ({
+          id: 181984 + i,
+          account_id: Number(this.accountId),
+          registrant_id: d.registered ? 2715 : null,
+          name,
+          unicode_name: name,
+          state: d.registered ? 'registered' : 'hosted',
+          auto_renew: d.autoRenew ?? false,
+          private_whois: false,
+          expires_on: d.registered ? (d.expiresAt?.slice(0, 10) ?? null) : null,
+          expires_at: d.registered ? d.expiresAt : null,
+          created_at: TIMESTAMP,
+          updated_at: TIMESTAMP,
+        })),
+        pagination: { current_page: page, per_page: perPage, total_entries: all.length, total_pages: Math.max(1, Math.ceil(all.length / perPage)) },
       },
     };
   }
@@ -454,4 +500,9 @@ export class FakeDnsimple {
     this.contacts.set(id, merged);
     return { status: 200, body: { data: merged } };
   }
+}
+
+/** The app's environment pointing its live registrar at `fake`. */
+export function registrarEnv(fake: FakeDnsimple): Record<string, string> {
+  return { REGISTRAR_URL: fake.url, REGISTRAR_ACCOUNT: fake.accountId, REGISTRAR_TOKEN: fake.token };
 }

@@ -18,14 +18,17 @@ export type AuditAction =
   | 'dns_record.updated'
   | 'dns_record.deleted'
   | 'operation.capture_conflict'
-  | 'operation.abandoned';
+  | 'operation.abandoned'
+  | 'contact.registrar_sync_failed'
+  | 'domain.partially_registered'
+  | 'registrar.drift';
 
 export interface AuditEvent {
   action: AuditAction;
   actorUserId: string | null;
   actorKeyId: string | null;
   orgId: string | null;
-  targetType: 'api_key' | 'organization' | 'membership' | 'contact' | 'dns_record' | 'operation';
+  targetType: 'api_key' | 'organization' | 'membership' | 'contact' | 'dns_record' | 'operation' | 'domain';
   targetId: string;
   data?: Record<string, unknown>;
   requestId: string | null;

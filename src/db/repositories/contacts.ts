@@ -23,6 +23,8 @@ export interface Contact extends ContactFields {
   version: number;
   /** The upstream registrar's id, once the live adapter has created the contact there. */
   registrarContactId: string | null;
+  /** The `version` the registrar holds; behind `version` while a change has not reached it. */
+  registrarContactVersion: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -46,7 +48,7 @@ const contacts = new ModeScopedTable<Contact>(
   'contacts',
   `id, org_id AS "orgId", first_name AS "firstName", last_name AS "lastName", organization, email, phone,
    address1, address2, city, state, postal_code AS "postalCode", country, version,
-   registrar_contact_id AS "registrarContactId", created_at AS "createdAt", updated_at AS "updatedAt"`,
+   registrar_contact_id AS "registrarContactId", registrar_contact_version AS "registrarContactVersion", created_at AS "createdAt", updated_at AS "updatedAt"`,
 );
 
 const domainContacts = new ModeScopedTable<{ domainId: string }>('domain_contacts', 'domain_id AS "domainId"');
@@ -126,4 +128,24 @@ export async function deleteContact(db: Queryable, mode: Mode, props: { orgId: s
  */
 export async function isContactInUse(db: Queryable, mode: Mode, contactId: string): Promise<boolean> {
   return (await domainContacts.findOne(db, mode, 'contact_id = $2', [contactId])) !== undefined;
+}
+
+/**
+ * The contact, locked until the transaction ends, whatever its organisation. Used while its copy at
+ * the registrar is created or updated, so two registrations using one contact create it once.
+ */
+export async function lockContactForRegistrar(db: Queryable, mode: Mode, id: string): Promise<Contact | undefined> {
+  return (await contacts.select(db, mode, 'id = $2', [id], 'FOR UPDATE'))[0];
+}
+
+/** Records that the registrar holds `version` of the contact under `registrarContactId`. */
+export async function setRegistrarContact(
+  db: Queryable,
+  mode: Mode,
+  props: { id: string; registrarContactId: string; version: number },
+): Promise<void> {
+  await contacts.update(db, mode, 'id = $2', [props.id], {
+    registrar_contact_id: props.registrarContactId,
+    registrar_contact_version: props.version,
+  });
 }

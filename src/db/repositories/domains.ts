@@ -112,3 +112,8 @@ export async function updateDomainSettings(
   );
   return updated;
 }
+
+/** Every live domain that is ours or on its way to being ours (not failed), for reconciliation. */
+export function listLiveDomainsToReconcile(db: Queryable): Promise<Domain[]> {
+  return domains.select(db, { livemode: true }, `status <> 'failed'`, [], 'ORDER BY name');
+}

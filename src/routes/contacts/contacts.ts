@@ -8,6 +8,7 @@ import { NotFoundError } from '../../errors.js';
 import { ContactSchema, presentContact } from '../../presenters/contact.js';
 import { createContact } from '../../services/contacts/createContact.js';
 import { updateContact } from '../../services/contacts/updateContact.js';
+import { startRegistrarContactSync } from '../../services/contacts/startRegistrarContactSync.js';
 import { deleteContact } from '../../services/contacts/deleteContact.js';
 import { OrgPath } from '../orgs/schema.js';
 import { ContactPage, ContactPath, CreateContactBody, UpdateContactBody } from './schema.js';
@@ -89,7 +90,9 @@ export function contactRoutes(deps: AppDeps) {
       summary: 'Change some fields of a contact; its version goes up by one',
       description:
         'Send only the fields to change; `null` clears `organization`, `address2` or `state`. With `If-Match` ' +
-        `naming an older version the answer is 409 \`VERSION_MISMATCH\` and nothing changes. ${MODE_NOTE}`,
+        `naming an older version the answer is 409 \`VERSION_MISMATCH\` and nothing changes. A live contact ` +
+        'already used for a registration is then updated at the registrar in the background. ' +
+        MODE_NOTE,
       tags: ['contacts'],
       scope: 'contacts:write',
       request: { path: ContactPath, header: IfMatchHeader, body: UpdateContactBody },
@@ -105,6 +108,7 @@ export function contactRoutes(deps: AppDeps) {
           changes: body,
           requestId: ctx.state.requestId,
         });
+        await startRegistrarContactSync({ deps, livemode: requirePrincipal(ctx.state).livemode, contact });
         setETag(ctx, contact.version);
         ctx.body = presentContact(contact);
       },

@@ -197,3 +197,50 @@ function moved(balance: Balance, amount: number, to: 'captured' | 'released'): {
     ? { available: balance.available, reserved: balance.reserved - amount }
     : { available: balance.available + amount, reserved: balance.reserved - amount };
 }
+
+export interface CaptureInPartProps extends SettleProps {
+  /** Minor units to keep, positive and below the reserved amount; the rest goes back to `available`. */
+  amount: number;
+}
+
+/**
+ * The operation did part of what was paid for (registered for one year of several): `amount` is
+ * spent and the rest released, in one transaction with a ledger entry for each. The reservation
+ * ends `captured`. Again (or after any capture): no-op; after a release: 409 RESERVATION_STATE_CONFLICT.
+ */
+export async function captureInPart(props: CaptureInPartProps): Promise<Reservation> {
+  assertAmount(props.amount);
+  return withTransaction(props.db, async (tx) => {
+    const scope = await findReservationScope(tx, props.operationId);
+    if (!scope) throw new NotFoundError(`Operation ${props.operationId} has no reservation`);
+    const { orgId, mode } = scope;
+    const balance = await lockBalance(tx, mode, orgId);
+    const reservation = (await findReservation(tx, mode, props.operationId))!;
+    if (reservation.state === 'captured') return reservation;
+    if (reservation.state !== 'reserved') {
+      throw new ConflictError(RESERVATION_STATE_CONFLICT, `The reservation of operation ${props.operationId} was already ${reservation.state}`);
+    }
+    if (props.amount >= reservation.amount) throw new RangeError('a part must be less than the reserved amount');
+    const settled = await settleReservation(tx, mode, props.operationId, 'captured');
+    const rest = reservation.amount - props.amount;
+    const after = await setBalance(tx, mode, orgId, { available: balance.available + rest, reserved: balance.reserved - reservation.amount });
+    const entry = { orgId, operationId: props.operationId, actorUserId: null, actorKeyId: null, requestId: null };
+    await insertLedgerEntry(tx, mode, {
+      ...entry,
+      type: 'capture',
+      amount: props.amount,
+      description: `${reservation.description} (part done)`,
+      availableAfter: balance.available,
+      reservedAfter: balance.reserved - props.amount,
+    });
+    await insertLedgerEntry(tx, mode, {
+      ...entry,
+      type: 'release',
+      amount: rest,
+      description: `${reservation.description} (part not done)`,
+      availableAfter: after.available,
+      reservedAfter: after.reserved,
+    });
+    return settled!;
+  });
+}

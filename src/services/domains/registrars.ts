@@ -3,8 +3,8 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/pool.js';
 import { loadPriceTable } from '../../db/repositories/tldPrices.js';
 import { RedisAttemptCounter } from '../../registrar/attemptCounter.js';
-import { createLiveRegistrar, createTestRegistrar } from '../../registrar/index.js';
-import type { PriceTable, Registrar } from '../../registrar/port.js';
+import { createLiveRegistrar, createLiveRegistrarAccount, createTestRegistrar } from '../../registrar/index.js';
+import type { PriceTable, Registrar, RegistrarAccount } from '../../registrar/port.js';
 
 const PRICE_TABLE_TTL_MS = 60_000;
 
@@ -13,6 +13,8 @@ export interface Registrars {
   prices(): Promise<PriceTable>;
   /** The registrar for a mode: DNSimple (or 503 when unconfigured) for live, the synthetic one for test. */
   forMode(livemode: boolean): Promise<Registrar>;
+  /** The live registrar account as a whole (reconciliation). */
+  liveAccount(): Promise<RegistrarAccount>;
 }
 
 export function createRegistrars(deps: { config: Config; db: Db; redis: Redis }): Registrars {
@@ -30,5 +32,6 @@ export function createRegistrars(deps: { config: Config; db: Db; redis: Redis })
       const table = await prices();
       return livemode ? createLiveRegistrar(deps.config.registrar, table) : createTestRegistrar(table, attempts);
     },
+    liveAccount: async () => createLiveRegistrarAccount(deps.config.registrar, await prices()),
   };
 }
