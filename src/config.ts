@@ -40,6 +40,8 @@ const envSchema = z
     GITHUB_TOKEN: optionalString,
     LEAK_SCAN_INTERVAL: duration.default(15 * 60_000),
     DATA_DIR: z.string().min(1).default('.data'),
+    ADDRESS_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+    REGISTRAR_CHECK_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   })
   .superRefine((env, ctx) => {
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
@@ -59,6 +61,9 @@ const envSchema = z
       }
       if (env.KEY_HASH_SECRET === undefined) {
         ctx.addIssue({ code: 'custom', path: ['KEY_HASH_SECRET'], message: 'is required in production' });
+      }
+      if (env.ADDRESS_RATE_LIMITS === 'off') {
+        ctx.addIssue({ code: 'custom', path: ['ADDRESS_RATE_LIMITS'], message: 'cannot be off in production' });
       }
     }
   });
@@ -81,6 +86,10 @@ export interface Config {
   github: { apiUrl: string; token: string | undefined };
   leakScanIntervalMs: number;
   dataDir: string;
+  /** Per-client-address limits on failed authentication and public routes (off only outside production). */
+  addressRateLimits: boolean;
+  /** Live availability `check` calls all processes together may send the registrar per minute. */
+  registrarCheckPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -124,6 +133,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },
     leakScanIntervalMs: env.LEAK_SCAN_INTERVAL,
     dataDir: env.DATA_DIR,
+    addressRateLimits: env.ADDRESS_RATE_LIMITS === 'on',
+    registrarCheckPerMinute: env.REGISTRAR_CHECK_PER_MINUTE,
   };
 }
 

@@ -81,11 +81,11 @@ async function principalFrom(deps: AppDeps, header: string): Promise<Principal> 
  */
 export function authenticate(deps: AppDeps): RouterMiddleware<AppState> {
   return async (ctx, next) => {
-    await refuseBlockedAddress(deps.rateLimiter, ctx);
+    await refuseBlockedAddress(deps, ctx);
     try {
       ctx.state.auth = await principalFrom(deps, ctx.get('authorization'));
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) await consumeAddressPool(deps.rateLimiter, ctx, 'auth_failure');
+      if (err instanceof ApiError && err.status === 401) await consumeAddressPool(deps, ctx, 'auth_failure');
       throw err;
     }
     await next();

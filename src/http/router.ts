@@ -36,7 +36,7 @@ function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit
   if (!authenticated && layers.rateLimit) {
     // Nothing else limits a route without a token: count it per client address before any work.
     chain.push(async (ctx, next) => {
-      await consumeAddressPool(deps.rateLimiter, ctx, 'public');
+      await consumeAddressPool(deps, ctx, 'public');
       await next();
     });
   }
