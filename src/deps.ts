@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
@@ -59,7 +60,12 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     logger,
     db,
     registrars,
-    availability: new AvailabilityService(registrars),
+    availability: new AvailabilityService(registrars, {
+      redis,
+      logger,
+      checksPerMinute: config.registrarCheckPerMinute,
+      upstreamId: createHash('sha256').update(`${config.registrar?.url ?? ''}|${config.registrar?.account ?? ''}`).digest('hex').slice(0, 16),
+    }),
     dnsProviders: createDnsProviders(config),
     redis,
     subscriber,
