@@ -13,6 +13,8 @@ export interface RecordedRequest {
   headers: http.IncomingHttpHeaders;
   rawBody: string;
   body: unknown;
+  /** When it arrived (ms since the epoch), to see how calls were paced. */
+  at?: number;
 }
 
 export type Fault =
@@ -169,7 +171,7 @@ export class FakeDnsimple {
         body = rawBody;
       }
       const path = new URL(req.url ?? '/', 'http://fake').pathname;
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, rawBody, body };
+      const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, rawBody, body, at: Date.now() };
       this.requests.push(recorded);
 
       const fault = this.takeFault(recorded);
