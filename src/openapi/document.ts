@@ -51,7 +51,15 @@ function standardErrors(route: RouteSpec): Record<string, ResponseConfig> {
     ];
     if (reasons.length > 0) errors['403'] = errorResponse(`Forbidden: ${reasons.join('; ')}`);
     errors['429'] = {
-      ...errorResponse(`Rate limit of the \`${rateLimitGroupOf(route)}\` group exceeded (\`RATE_LIMITED\`); wait \`Retry-After\` seconds`),
+      ...errorResponse(
+        `Rate limit of the \`${rateLimitGroupOf(route)}\` group exceeded, for this key or session or for all of the user's ` +
+          'together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds',
+      ),
+      headers: RateLimitHeaders.extend({ 'Retry-After': z.number().int().describe('Seconds to wait') }),
+    };
+  } else {
+    errors['429'] = {
+      ...errorResponse('Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds'),
       headers: RateLimitHeaders.extend({ 'Retry-After': z.number().int().describe('Seconds to wait') }),
     };
     if (route.method !== 'get') {
