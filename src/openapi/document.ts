@@ -57,16 +57,16 @@ function standardErrors(route: RouteSpec): Record<string, ResponseConfig> {
       ),
       headers: RateLimitHeaders.extend({ 'Retry-After': z.number().int().describe('Seconds to wait') }),
     };
-  } else {
-    errors['429'] = {
-      ...errorResponse('Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds'),
-      headers: RateLimitHeaders.extend({ 'Retry-After': z.number().int().describe('Seconds to wait') }),
-    };
     if (route.method !== 'get') {
       errors['409'] = errorResponse(
         'Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`)',
       );
     }
+  } else {
+    errors['429'] = {
+      ...errorResponse('Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds'),
+      headers: RateLimitHeaders.extend({ 'Retry-After': z.number().int().describe('Seconds to wait') }),
+    };
   }
   if (request.body) {
     errors['400'] = errorResponse('The body is not valid JSON, or not sent as `application/json`');
