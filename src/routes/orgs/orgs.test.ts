@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
-import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../../../test/support/actors.js';
+import { bearer, createKey, createOrg, joinOrg, jsonHeaders, sessionToken, uniqueEmail } from '../../../test/support/actors.js';
 import { readJson, type MessageErrorBody } from '../../../test/support/http.js';
 import { listAuditEventsForTarget } from '../../db/repositories/auditEvents.js';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.js';
@@ -74,13 +74,6 @@ const accept = (token: string, invitationId: string) =>
   app.fetch(`/api/v1/me/invitations/${invitationId}/accept`, { method: 'POST', headers: bearer(token) });
 const changeRole = (token: string, orgId: string, userId: string, role: string) =>
   app.fetch(`/api/v1/orgs/${orgId}/members/${userId}`, { method: 'PATCH', headers: jsonHeaders(token), body: JSON.stringify({ role }) });
-
-/** Invites `email` into the org as `role` and accepts with `token` (a session of that address). */
-async function join(inviter: string, orgId: string, email: string, token: string, role: 'admin' | 'member'): Promise<void> {
-  const res = await invite(inviter, orgId, { email, role });
-  expect(res.status).toBe(201);
-  expect((await accept(token, (await readJson<InvitationBody>(res)).invitation_id)).status).toBe(200);
-}
 
 describe('invitations', () => {
   it('invites by e-mail, mails the invitee, and the invitee joins by accepting', async () => {
@@ -159,7 +152,7 @@ describe('invitations', () => {
 
     const memberEmail = uniqueEmail('member');
     const member = await sessionToken(app, memberEmail);
-    await join(owner, org.id, memberEmail, member, 'member');
+    await joinOrg(app, owner, org.id, memberEmail, 'member');
     const byMember = await invite(member, org.id, { email: uniqueEmail('x'), role: 'member' });
     expect(byMember.status).toBe(403);
     expect((await readJson<MessageErrorBody>(byMember)).code).toBe('FORBIDDEN');
@@ -216,8 +209,8 @@ describe('members', () => {
     const admin = await sessionToken(app, adminEmail);
     const member = await sessionToken(app, memberEmail);
     const org = await createOrg(app, owner);
-    await join(owner, org.id, adminEmail, admin, 'admin');
-    await join(owner, org.id, memberEmail, member, 'member');
+    await joinOrg(app, owner, org.id, adminEmail, 'admin');
+    await joinOrg(app, owner, org.id, memberEmail, 'member');
     const [ownerId, adminId, memberId] = [(await me(owner)).id, (await me(admin)).id, (await me(member)).id];
 
     expect((await changeRole(member, org.id, adminId, 'member')).status).toBe(403);
@@ -250,8 +243,8 @@ describe('members', () => {
     const admin = await sessionToken(app, adminEmail);
     const member = await sessionToken(app, memberEmail);
     const org = await createOrg(app, owner);
-    await join(owner, org.id, adminEmail, admin, 'admin');
-    await join(owner, org.id, memberEmail, member, 'member');
+    await joinOrg(app, owner, org.id, adminEmail, 'admin');
+    await joinOrg(app, owner, org.id, memberEmail, 'member');
     const [ownerId, adminId, memberId] = [(await me(owner)).id, (await me(admin)).id, (await me(member)).id];
 
     expect((await removeMember(member, org.id, adminId)).status).toBe(403);
