@@ -13,10 +13,14 @@ const CACHE_MAX_ENTRIES = 50_000;
 export const LIVE_CACHE_TTL_MS = 60_000;
 /** Upstream checks in flight at once for one bulk request. */
 export const BULK_CONCURRENCY = 8;
-/** How long a bulk request waits for paced upstream slots; names left over answer UPSTREAM_RATE_LIMITED. */
-export const BULK_DEADLINE_MS = 5_000;
+/**
+ * How far ahead a bulk request may take paced upstream slots; names left over answer
+ * UPSTREAM_RATE_LIMITED. Shorter than a single check's wait, so bulk traffic can never fill the
+ * queue past the point where a single check, or a registration's check, still finds a slot.
+ */
+export const BULK_DEADLINE_MS = 3_000;
 /** How long a single check (or a registration's check) waits for a slot. */
-export const SINGLE_MAX_WAIT_MS = 2_000;
+export const SINGLE_MAX_WAIT_MS = 6_000;
 
 export interface AvailabilityAnswer extends AvailabilityResult {
   unicode_name: string;
