@@ -21,6 +21,7 @@ import { newId } from '../../ids.js';
 import { requireLiveCredential } from './liveCredential.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+const MAIL_WAIT_MS = 5_000;
 
 export interface InviteMemberProps {
   db: Db;
@@ -69,11 +70,15 @@ export async function inviteMember(props: InviteMemberProps): Promise<Invitation
     expiresAt: invitation.expiresAt,
     createdAt: invitation.createdAt,
   });
-  try {
-    await props.mailer.send(notice);
-  } catch (err) {
-    props.log.error({ err, invitationId: invitation.id }, 'could not e-mail an invitation; the invitee can still find it in GET /me/invitations');
-  }
+  // A slow mail server does not hold the answer: past MAIL_WAIT_MS the send goes on in the background.
+  const sent = props.mailer.send(notice).then(
+    () => true,
+    (err: unknown) => {
+      props.log.error({ err, invitationId: invitation.id }, 'could not e-mail an invitation; the invitee can still find it in GET /me/invitations');
+      return false;
+    },
+  );
+  await Promise.race([sent, new Promise((resolve) => setTimeout(resolve, MAIL_WAIT_MS).unref())]);
   return invitation;
 }
 
