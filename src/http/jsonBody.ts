@@ -21,6 +21,7 @@ export function jsonBody(
 ): Middleware<AppState> {
   return async (ctx, next) => {
     if (!hasBody(ctx.req.headers)) {
+      if (beforeParse) await beforeParse(ctx);
       await next();
       return;
     }

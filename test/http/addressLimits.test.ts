@@ -163,3 +163,11 @@ describe('GitHub alerts', () => {
     expect(JSON.parse(signed.body)).toMatchObject({ code: 'INVALID_JSON' });
   });
 });
+
+describe('GitHub alerts without a body', () => {
+  it('are refused for their signature, not their shape', async () => {
+    const res = await request(app, someAddress(), '/api/v1/secret-scanning/github', { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'INVALID_SIGNATURE' });
+  });
+});
