@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     const testKey = await createApiKey({
       db: deps.db,
       keyHashSecret: deps.keyHashSecret,
+      keyMisses: deps.keyMisses,
       principal: owner,
       name: 'bench',
       scopes: ['domains:read'],
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
       testKey: (await createApiKey({
         db: deps.db,
         keyHashSecret: deps.keyHashSecret,
+        keyMisses: deps.keyMisses,
         principal: owner,
         name: 'bench registrations',
         scopes: ['domains:read', 'domains:write'],

@@ -43,6 +43,8 @@ const envSchema = z
     OPERATION_RECONCILE_GRACE: duration.default(2 * 60_000),
     REGISTRAR_RECONCILE_INTERVAL: duration.default(24 * 3_600_000),
     DATA_DIR: z.string().min(1).default('.data'),
+    ADDRESS_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+    REGISTRAR_CHECK_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   })
   .superRefine((env, ctx) => {
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
@@ -62,6 +64,9 @@ const envSchema = z
       }
       if (env.KEY_HASH_SECRET === undefined) {
         ctx.addIssue({ code: 'custom', path: ['KEY_HASH_SECRET'], message: 'is required in production' });
+      }
+      if (env.ADDRESS_RATE_LIMITS === 'off') {
+        ctx.addIssue({ code: 'custom', path: ['ADDRESS_RATE_LIMITS'], message: 'cannot be off in production' });
       }
     }
   });
@@ -88,6 +93,10 @@ export interface Config {
   /** How often our live domains are compared with the registrar account's list. */
   registrarReconcileIntervalMs: number;
   dataDir: string;
+  /** Per-client-address limits on failed authentication and public routes (off only outside production). */
+  addressRateLimits: boolean;
+  /** Live availability `check` calls all processes together may send the registrar per minute. */
+  registrarCheckPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -133,6 +142,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     operationReconciler: { intervalMs: env.OPERATION_RECONCILE_INTERVAL, graceMs: env.OPERATION_RECONCILE_GRACE },
     registrarReconcileIntervalMs: env.REGISTRAR_RECONCILE_INTERVAL,
     dataDir: env.DATA_DIR,
+    addressRateLimits: env.ADDRESS_RATE_LIMITS === 'on',
+    registrarCheckPerMinute: env.REGISTRAR_CHECK_PER_MINUTE,
   };
 }
 

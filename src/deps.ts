@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
@@ -7,6 +8,7 @@ import { createTemporal, type Temporal } from './temporal/client.js';
 import { loadDevIdentityProvider, type DevIdentityProvider } from './auth/dev/devIdentityProvider.js';
 import { resolveKeyHashSecret } from './auth/dev/keyHashSecret.js';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier.js';
+import { ApiKeyMisses } from './auth/apiKeyMisses.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerifier.js';
 import { createRateLimiter, type RateLimiter } from './rateLimit/limiter.js';
 import { createRegistrars, type Registrars } from './services/domains/registrars.js';
@@ -24,6 +26,8 @@ export interface AppDeps {
   /** Present when the development identity provider is on (no `AUTH_JWKS_URL`, not production). */
   devIdentity: DevIdentityProvider | undefined;
   apiKeys: ApiKeyVerifier;
+  /** Recent unknown-key answers, forgotten when a key is created (src/auth/apiKeyMisses.ts). */
+  keyMisses: ApiKeyMisses;
   verifySession: SessionVerifier;
   rateLimiter: RateLimiter;
   registrars: Registrars;
@@ -44,7 +48,8 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
   const devIdentity = config.auth ? undefined : await loadDevIdentityProvider(config.dataDir);
   const apiKeys = new ApiKeyVerifier({ db, redis, subscriber, keyHashSecret, logger });
   // Bounded wait: with Redis down the subscription completes once it is back; the cache TTL covers the gap.
-  const subscribed = apiKeys.start().then(
+  const keyMisses = new ApiKeyMisses({ redis, subscriber, logger });
+  const subscribed = Promise.all([apiKeys.start(), keyMisses.start()]).then(
     () => true,
     (err: unknown) => logger.warn({ err }, 'API key invalidation subscription failed'),
   );
@@ -55,7 +60,12 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     logger,
     db,
     registrars,
-    availability: new AvailabilityService(registrars),
+    availability: new AvailabilityService(registrars, {
+      redis,
+      logger,
+      checksPerMinute: config.registrarCheckPerMinute,
+      upstreamId: createHash('sha256').update(`${config.registrar?.url ?? ''}|${config.registrar?.account ?? ''}`).digest('hex').slice(0, 16),
+    }),
     dnsProviders: createDnsProviders(config),
     redis,
     subscriber,
@@ -63,6 +73,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     keyHashSecret,
     devIdentity,
     apiKeys,
+    keyMisses,
     verifySession: createSessionVerifier(config, devIdentity),
     rateLimiter: createRateLimiter({ redis, logger }),
   };

@@ -122,6 +122,20 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
+/**
+ * 503: the registrar's availability checks are paced across all processes to stay within its
+ * limits, and this one could not be sent in time. In a bulk answer it is the error of a name's slot.
+ */
+export class UpstreamRateLimitedError extends ServiceUnavailableError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      'UPSTREAM_RATE_LIMITED',
+      `The registrar's availability checks are paced to stay within its limits; retry after ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    );
+  }
+}
+
 /** 429: the caller's group limit is spent; `Retry-After` says when to come back. */
 export class RateLimitedError extends ApiError {
   constructor(props: { group: string; perMinute: number; perSecond: number; retryAfterSeconds: number }) {

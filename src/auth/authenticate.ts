@@ -1,8 +1,10 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps } from '../deps.js';
 import type { AppState } from '../http/context.js';
+import { ApiError } from '../errors.js';
 import { findUserBySubject, upsertUserBySubject } from '../db/repositories/users.js';
-import { API_KEY_SHAPE } from './apiKeyFormat.js';
+import { consumeAddressPool, refuseBlockedAddress } from '../rateLimit/addressLimits.js';
+import { API_KEY_SHAPE, hashApiKey, parseApiKey } from './apiKeyFormat.js';
 import { InvalidTokenError, NotAuthenticatedError } from './errors.js';
 import type { Principal } from './principal.js';
 import { isScope, SCOPES, type Scope } from './scopes.js';
@@ -11,8 +13,23 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
 
+/** Unknown and deleted keys are answered from a short miss cache (src/auth/apiKeyMisses.ts). */
+async function verifyApiKey(deps: AppDeps, token: string): ReturnType<AppDeps['apiKeys']['verify']> {
+  if (!parseApiKey(token)) return deps.apiKeys.verify(token);
+  const hash = hashApiKey(deps.keyHashSecret, token).toString('hex');
+  const miss = deps.keyMisses.lookup(hash);
+  if (miss) throw miss;
+  const startedAt = deps.keyMisses.begin();
+  try {
+    return await deps.apiKeys.verify(token);
+  } catch (err) {
+    if (err instanceof InvalidTokenError) deps.keyMisses.remember(hash, err, startedAt);
+    throw err;
+  }
+}
+
 async function principalFromApiKey(deps: AppDeps, token: string): Promise<Principal> {
-  const { record, user } = await deps.apiKeys.verify(token);
+  const { record, user } = await verifyApiKey(deps, token);
   return {
     user,
     type: 'api_key',
@@ -30,9 +47,14 @@ async function principalFromSession(deps: AppDeps, token: string): Promise<Princ
   // A read on the hot path; a write only for a new user or changed claims.
   const known = await findUserBySubject(deps.db, claims.sub);
   const user =
-    known && known.email === claims.email && known.name === claims.name
+    known && known.email === claims.email && known.name === claims.name && known.emailVerified === claims.emailVerified
       ? known
-      : await upsertUserBySubject(deps.db, { subject: claims.sub, email: claims.email, name: claims.name });
+      : await upsertUserBySubject(deps.db, {
+          subject: claims.sub,
+          email: claims.email,
+          name: claims.name,
+          emailVerified: claims.emailVerified,
+        });
   return {
     user,
     type: 'session',
@@ -45,16 +67,29 @@ async function principalFromSession(deps: AppDeps, token: string): Promise<Princ
   };
 }
 
-/** The verifier is chosen from the token's shape; the caller does not choose. */
+async function principalFrom(deps: AppDeps, header: string): Promise<Principal> {
+  if (!header) throw new NotAuthenticatedError();
+  const token = BEARER.exec(header)?.[1];
+  if (!token) throw new InvalidTokenError('The Authorization header must be "Bearer <token>"');
+  if (API_KEY_SHAPE.test(token)) return principalFromApiKey(deps, token);
+  if (JWT_SHAPE.test(token)) return principalFromSession(deps, token);
+  throw new InvalidTokenError('The bearer token is neither an API key nor a session token');
+}
+
+/**
+ * The verifier is chosen from the token's shape; the caller does not choose. Every 401 counts
+ * against the client address's `auth_failure` pool; past it the answer is 429, and until its block
+ * ends the address is refused before any token is checked (src/rateLimit/addressLimits.ts).
+ */
 export function authenticate(deps: AppDeps): RouterMiddleware<AppState> {
   return async (ctx, next) => {
-    const header = ctx.get('authorization');
-    if (!header) throw new NotAuthenticatedError();
-    const token = BEARER.exec(header)?.[1];
-    if (!token) throw new InvalidTokenError('The Authorization header must be "Bearer <token>"');
-    if (API_KEY_SHAPE.test(token)) ctx.state.auth = await principalFromApiKey(deps, token);
-    else if (JWT_SHAPE.test(token)) ctx.state.auth = await principalFromSession(deps, token);
-    else throw new InvalidTokenError('The bearer token is neither an API key nor a session token');
+    await refuseBlockedAddress(deps, ctx);
+    try {
+      ctx.state.auth = await principalFrom(deps, ctx.get('authorization'));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) await consumeAddressPool(deps, ctx, 'auth_failure');
+      throw err;
+    }
     await next();
   };
 }

@@ -52,3 +52,20 @@ export class ForbiddenError extends ApiError {
     super(403, 'FORBIDDEN', detail);
   }
 }
+
+/**
+ * Organisations and memberships are shared by both modes, so a test key (which is meant to be
+ * handed to CI and test tooling) must not change who holds live power.
+ */
+export class LiveCredentialRequiredError extends ApiError {
+  constructor() {
+    super(403, 'LIVE_CREDENTIAL_REQUIRED', 'Organisation and membership changes need a live API key or a session; test keys can only read them');
+  }
+}
+
+/** The identity provider says the caller's e-mail address is not verified: it cannot claim an invitation. */
+export class EmailNotVerifiedError extends ApiError {
+  constructor() {
+    super(403, 'EMAIL_NOT_VERIFIED', 'Your identity provider has not verified your e-mail address; verify it and sign in again');
+  }
+}

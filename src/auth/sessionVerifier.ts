@@ -12,6 +12,8 @@ export interface SessionClaims {
   email: string | null;
   name: string | null;
   sid: string | null;
+  /** `email_verified` when the provider sends it (OpenID Connect standard claim), else null. */
+  emailVerified: boolean | null;
 }
 
 export type SessionVerifier = (token: string) => Promise<SessionClaims>;
@@ -45,6 +47,7 @@ export function createSessionVerifier(config: Pick<Config, 'auth'>, devIdentity:
         email: optionalString(payload, 'email'),
         name: optionalString(payload, 'name'),
         sid: optionalString(payload, 'sid'),
+        emailVerified: typeof payload.email_verified === 'boolean' ? payload.email_verified : null,
       };
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new TokenExpiredError();

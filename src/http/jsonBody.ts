@@ -14,9 +14,14 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
  * `ctx.state.rawBody` for signature checks and idempotency hashes. A request without a body
  * leaves both undefined, so the route's schema decides whether that is allowed.
  */
-export function jsonBody(limitBytes = JSON_BODY_LIMIT_BYTES): Middleware<AppState> {
+export function jsonBody(
+  limitBytes = JSON_BODY_LIMIT_BYTES,
+  /** Runs on the exact bytes before they are parsed (a signature check): a forged body is never parsed. */
+  beforeParse?: (ctx: Parameters<Middleware<AppState>>[0]) => Promise<void>,
+): Middleware<AppState> {
   return async (ctx, next) => {
     if (!hasBody(ctx.req.headers)) {
+      if (beforeParse) await beforeParse(ctx);
       await next();
       return;
     }
@@ -31,6 +36,7 @@ export function jsonBody(limitBytes = JSON_BODY_LIMIT_BYTES): Middleware<AppStat
       throw err;
     }
     ctx.state.rawBody = raw;
+    if (beforeParse) await beforeParse(ctx);
     try {
       ctx.state.body = JSON.parse(raw.toString('utf8'));
     } catch (err) {

@@ -1,25 +1,30 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { Db } from '../db/pool.js';
-import { bestPlanOfUser, findOrganization, type Plan } from '../db/repositories/organizations.js';
+import { bestPlanOfUser, planOfMemberOrg, type Plan } from '../db/repositories/organizations.js';
 import { requirePrincipal } from '../auth/authorize.js';
 import { RateLimitedError } from '../errors.js';
-import { limitsFor, type RateLimitGroup } from '../rateLimit/groups.js';
+import { limitsFor, userCeilingFor, USER_CEILING_FACTOR, type RateLimitGroup } from '../rateLimit/groups.js';
 import type { RateLimiter } from '../rateLimit/limiter.js';
+import { setRateLimitHeaders } from '../rateLimit/addressLimits.js';
 import type { AppState } from './context.js';
 
 const PLAN_CACHE_MS = 60_000;
 
+export type PlanResolver = (userId: string, orgId: string | undefined) => Promise<Plan>;
+
 /**
- * Which plan scales a request's limits: the organisation's on its own paths, else the best plan
- * among the caller's organisations. Cached briefly: a plan change may take a minute to apply.
+ * Which plan scales a request's limits: the organisation's on its own paths when the caller is a
+ * member of it, else the best plan among the caller's organisations. A stranger to the path's
+ * organisation gets their own plan, so `X-RateLimit-Limit` cannot tell whether it exists or what it
+ * pays. Cached briefly: a plan or membership change may take a minute to apply.
  */
-function planResolver(db: Db): (userId: string, orgId: string | undefined) => Promise<Plan> {
+export function planResolver(db: Db): PlanResolver {
   const cache = new Map<string, { plan: Plan; expiresAt: number }>();
   return async (userId, orgId) => {
     const cacheKey = `${userId}|${orgId ?? ''}`;
     const hit = cache.get(cacheKey);
     if (hit && hit.expiresAt > Date.now()) return hit.plan;
-    const plan = (orgId ? (await findOrganization(db, orgId))?.plan : undefined) ?? (await bestPlanOfUser(db, userId));
+    const plan = (orgId ? await planOfMemberOrg(db, orgId, userId) : undefined) ?? (await bestPlanOfUser(db, userId));
     if (cache.size > 10_000) cache.clear();
     cache.set(cacheKey, { plan, expiresAt: Date.now() + PLAN_CACHE_MS });
     return plan;
@@ -29,6 +34,9 @@ function planResolver(db: Db): (userId: string, orgId: string | undefined) => Pr
 /**
  * Counts the request against the caller's pool for the route's group (per API key, or per browser
  * session; never per IP) and sets the X-RateLimit-* headers, which stay on error responses too.
+ * A second pool per user, USER_CEILING_FACTOR times as large, holds all of one user's keys and
+ * sessions together, so making more keys does not make more capacity. It is counted only when the
+ * key's own pool allowed the request.
  */
 export function rateLimitMiddleware(deps: { db: Db; rateLimiter: RateLimiter }): (group: RateLimitGroup) => RouterMiddleware<AppState> {
   const planFor = planResolver(deps.db);
@@ -36,18 +44,20 @@ export function rateLimitMiddleware(deps: { db: Db; rateLimiter: RateLimiter }):
     const principal = requirePrincipal(ctx.state);
     const plan = await planFor(principal.user.id, ctx.params.org_oid);
     const decision = await deps.rateLimiter.consume({ subject: principal.rateLimitSubject, group, plan });
-    ctx.set({
-      'X-RateLimit-Limit': String(decision.limit),
-      'X-RateLimit-Remaining': String(decision.remaining),
-      'X-RateLimit-Reset': String(decision.resetAt),
-    });
+    setRateLimitHeaders(ctx, decision);
     if (!decision.allowed) {
       const limits = limitsFor(group, plan);
+      throw new RateLimitedError({ group, perMinute: limits.perMinute, perSecond: limits.perSecond, retryAfterSeconds: decision.retryAfterSeconds ?? 1 });
+    }
+    const ceiling = userCeilingFor(group, plan);
+    const user = await deps.rateLimiter.consumePool({ pool: group, subject: `user:${principal.user.id}`, limits: ceiling });
+    if (!user.allowed) {
+      ctx.set('X-RateLimit-Remaining', '0');
       throw new RateLimitedError({
-        group,
-        perMinute: limits.perMinute,
-        perSecond: limits.perSecond,
-        retryAfterSeconds: decision.retryAfterSeconds ?? 1,
+        group: `${group} (all of your keys and sessions together, ${USER_CEILING_FACTOR}x one key)`,
+        perMinute: ceiling.perMinute,
+        perSecond: ceiling.perSecond,
+        retryAfterSeconds: user.retryAfterSeconds ?? 1,
       });
     }
     await next();

@@ -9,6 +9,8 @@ import { koaPath, rateLimitGroupOf, type RouteSpec } from './route.js';
 import { validate, type InputState } from './validate.js';
 import { idempotency } from './idempotency.js';
 import { rateLimitMiddleware } from './rateLimit.js';
+import { consumeAddressPool } from '../rateLimit/addressLimits.js';
+import type { AppContext } from './context.js';
 
 const NO_INPUT = { path: undefined, query: undefined, header: undefined, body: undefined };
 
@@ -31,13 +33,22 @@ type Layer = RouterMiddleware<AppState>;
 function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit: ReturnType<typeof rateLimitMiddleware>): Layer[] {
   const chain: Layer[] = [];
   const authenticated = route.scope !== 'public';
+  if (!authenticated && layers.rateLimit) {
+    // Nothing else limits a route without a token: count it per client address before any work.
+    chain.push(async (ctx, next) => {
+      await consumeAddressPool(deps, ctx, 'public');
+      await next();
+    });
+  }
   if (authenticated) chain.push(authenticate(deps));
   if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));
   if (route.scope !== 'public' && route.scope !== 'any') chain.push(requireScope(route.scope));
   if (isOrgPath(route.path)) chain.push(requireOrgMember(deps.db, route.roles));
-  if (route.request?.body) chain.push(jsonBody());
   const { verifyRequest } = route;
-  if (verifyRequest) {
+  // A signed body is verified on its raw bytes before it is parsed.
+  // (Every ctx on this chain is a router context; jsonBody is typed for plain Koa.)
+  if (route.request?.body) chain.push(jsonBody(undefined, verifyRequest && ((ctx) => verifyRequest(ctx as AppContext))));
+  if (verifyRequest && !route.request?.body) {
     chain.push(async (ctx, next) => {
       await verifyRequest(ctx);
       await next();

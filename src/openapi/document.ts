@@ -53,7 +53,10 @@ function standardErrors(route: RouteSpec): Record<string, ResponseConfig> {
     ];
     if (reasons.length > 0) errors['403'] = errorResponse(`Forbidden: ${reasons.join('; ')}`);
     errors['429'] = {
-      ...errorResponse(`Rate limit of the \`${rateLimitGroupOf(route)}\` group exceeded (\`RATE_LIMITED\`); wait \`Retry-After\` seconds`),
+      ...errorResponse(
+        `Rate limit of the \`${rateLimitGroupOf(route)}\` group exceeded, for this key or session or for all of the user's ` +
+          'together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds',
+      ),
       headers: RateLimitHeaders.extend({ 'Retry-After': z.number().int().describe('Seconds to wait') }),
     };
     if (route.method !== 'get') {
@@ -61,6 +64,11 @@ function standardErrors(route: RouteSpec): Record<string, ResponseConfig> {
         'Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`)',
       );
     }
+  } else {
+    errors['429'] = {
+      ...errorResponse('Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds'),
+      headers: RateLimitHeaders.extend({ 'Retry-After': z.number().int().describe('Seconds to wait') }),
+    };
   }
   if (request.body) {
     errors['400'] = errorResponse('The body is not valid JSON, or not sent as `application/json`');

@@ -24,6 +24,11 @@ export const MemberSchema = z
   })
   .meta({ id: 'Member' });
 
+/** A member after a role change: `{user_id, email, role}`. */
+export const MemberRoleSchema = z
+  .object({ user_id: z.string(), email: z.string().nullable(), role: RoleSchema })
+  .meta({ id: 'MemberRole' });
+
 export function presentOrganization(org: Organization & { role?: OrgRole }): z.infer<typeof OrganizationSchema> {
   return {
     id: org.id,
@@ -42,4 +47,8 @@ export function presentMember(member: MemberView): z.infer<typeof MemberSchema> 
     role: member.role,
     created_at: member.createdAt.toISOString(),
   };
+}
+
+export function presentMemberRole(member: { userId: string; email: string | null; role: OrgRole }): z.infer<typeof MemberRoleSchema> {
+  return { user_id: member.userId, email: member.email, role: member.role };
 }

@@ -36,3 +36,35 @@ export function limitsFor(group: RateLimitGroup, plan: Plan): GroupLimits {
   const factor = PLAN_MULTIPLIERS[plan];
   return { perMinute: base.perMinute * factor, perSecond: base.perSecond * factor };
 }
+
+/** All of one user's keys and sessions together may use this many times one key's pool. */
+export const USER_CEILING_FACTOR = 3;
+
+export function userCeilingFor(group: RateLimitGroup, plan: Plan): GroupLimits {
+  const one = limitsFor(group, plan);
+  return { perMinute: one.perMinute * USER_CEILING_FACTOR, perSecond: one.perSecond * USER_CEILING_FACTOR };
+}
+
+/**
+ * Per client address, ahead of authentication: `auth_failure` counts requests that failed to
+ * authenticate (an address past it is refused before its token is even looked at); `public` counts
+ * requests to routes without a token (health, docs, webhooks).
+ */
+export type AddressPool = 'auth_failure' | 'public';
+
+export const ADDRESS_LIMITS: Readonly<Record<AddressPool, GroupLimits>> = {
+  auth_failure: { perMinute: 60, perSecond: 10 },
+  public: { perMinute: 300, perSecond: 30 },
+};
+
+/**
+ * Live availability names one user may have checked at the registrar per minute, all keys and
+ * sessions together (a bulk call of N names costs N), times the plan. The burst equals the minute
+ * so one full 500-name bulk call fits.
+ */
+export const REGISTRAR_BUDGET_PER_MINUTE = 500;
+
+export function registrarBudgetFor(plan: Plan): GroupLimits {
+  const perMinute = REGISTRAR_BUDGET_PER_MINUTE * PLAN_MULTIPLIERS[plan];
+  return { perMinute, perSecond: perMinute };
+}

@@ -29,15 +29,26 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
-import { limitsFor, MAX_BACKOFF_MULTIPLIER, MAX_BLOCK_SECONDS, type Plan, type RateLimitGroup } from './groups.js';
+import { limitsFor, MAX_BACKOFF_MULTIPLIER, MAX_BLOCK_SECONDS, type GroupLimits, type Plan, type RateLimitGroup } from './groups.js';
 import { createMemoryLimiter, type RawDecision } from './memory.js';
-import { runConsumeScript } from './script.js';
+import { runBlockedScript, runConsumeScript } from './script.js';
 
 export interface ConsumeInput {
   /** Opaque caller key: the API key id, or the session id for browser tokens. */
   subject: string;
   group: RateLimitGroup;
   plan: Plan;
+}
+
+/**
+ * Any pool: a group limit scaled (the per-user ceiling), a per-address pool, a budget counted in
+ * names rather than requests. `cost` is what this request spends (1 unless it stands for many calls).
+ */
+export interface PoolInput {
+  pool: string;
+  subject: string;
+  limits: GroupLimits;
+  cost?: number;
 }
 
 export interface Decision {
@@ -65,11 +76,14 @@ export interface RateLimiterOptions {
 
 export interface RateLimiter {
   consume(input: ConsumeInput): Promise<Decision>;
+  consumePool(input: PoolInput): Promise<Decision>;
+  /** Retry-After (s) while the subject is blocked in the pool, else 0; counts nothing. */
+  blocked(pool: string, subject: string): Promise<number>;
   /** True while Redis is not answering and decisions come from memory (for /readyz). */
   degraded(): boolean;
 }
 
-export function rateLimitKeys(group: RateLimitGroup, subject: string): [window: string, block: string] {
+export function rateLimitKeys(group: string, subject: string): [window: string, block: string] {
   const prefix = `rl:${group}:${subject}`;
   return [`${prefix}:win`, `${prefix}:block`];
 }
@@ -102,8 +116,7 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     log.info('Redis answering again; rate limits are shared again');
   }
 
-  async function consume({ subject, group, plan }: ConsumeInput): Promise<Decision> {
-    const limits = limitsFor(group, plan);
+  async function consumePool({ pool, subject, limits, cost = 1 }: PoolInput): Promise<Decision> {
     const at = now();
     const decide = (raw: RawDecision, degraded: boolean): Decision => ({
       allowed: raw.allowed,
@@ -116,8 +129,8 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
 
     if (redis.status === 'ready') {
       try {
-        const args = [at, limits.perMinute, limits.perSecond, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER];
-        const raw = await withTimeout(runConsumeScript(redis, rateLimitKeys(group, subject), args), commandTimeoutMs);
+        const args = [at, limits.perMinute, limits.perSecond, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, cost];
+        const raw = await withTimeout(runConsumeScript(redis, rateLimitKeys(pool, subject), args), commandTimeoutMs);
         endOutage();
         return decide(raw, false);
       } catch (err) {
@@ -126,8 +139,27 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     } else {
       startOutage(new Error(`Redis connection is ${redis.status}`));
     }
-    return decide(memory.consume(`${group}:${subject}`, limits, at), true);
+    return decide(memory.consume(`${pool}:${subject}`, limits, at, cost), true);
   }
 
-  return { consume, degraded: () => outage || redis.status !== 'ready' };
+  async function blocked(pool: string, subject: string): Promise<number> {
+    const at = now();
+    if (redis.status === 'ready') {
+      try {
+        const blockKey = rateLimitKeys(pool, subject)[1];
+        const retryAfter = await withTimeout(runBlockedScript(redis, blockKey, [at, MAX_BACKOFF_MULTIPLIER]), commandTimeoutMs);
+        endOutage();
+        return retryAfter;
+      } catch (err) {
+        startOutage(err);
+      }
+    } else {
+      startOutage(new Error(`Redis connection is ${redis.status}`));
+    }
+    return memory.blocked(`${pool}:${subject}`, at);
+  }
+
+  const consume = ({ subject, group, plan }: ConsumeInput) => consumePool({ pool: group, subject, limits: limitsFor(group, plan) });
+
+  return { consume, consumePool, blocked, degraded: () => outage || redis.status !== 'ready' };
 }

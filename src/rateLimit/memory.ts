@@ -43,7 +43,7 @@ export function createMemoryLimiter() {
     for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
   }
 
-  function consume(key: string, limits: GroupLimits, now: number): RawDecision {
+  function consume(key: string, limits: GroupLimits, now: number, cost = 1): RawDecision {
     prune(now);
     const minute = Math.floor(now / 60_000);
     const second = Math.floor(now / 1_000);
@@ -71,10 +71,10 @@ export function createMemoryLimiter() {
     if (e.mw !== minute) [e.mw, e.mc] = [minute, 0];
     if (e.sw !== second) [e.sw, e.sc] = [second, 0];
 
-    if (e.mc >= limits.perMinute || e.sc >= limits.perSecond) {
+    if (e.mc + cost > limits.perMinute || e.sc + cost > limits.perSecond) {
       let waitMs = 0;
-      if (e.mc >= limits.perMinute) waitMs = resetAt * 1_000 - now;
-      if (e.sc >= limits.perSecond) waitMs = Math.max(waitMs, (second + 1) * 1_000 - now);
+      if (e.mc + cost > limits.perMinute) waitMs = resetAt * 1_000 - now;
+      if (e.sc + cost > limits.perSecond) waitMs = Math.max(waitMs, (second + 1) * 1_000 - now);
       const block = Math.min(MAX_BLOCK_SECONDS, Math.max(1, Math.ceil(waitMs / 1_000)) * e.mult);
       e.until = now + block * 1_000;
       e.viol = false;
@@ -82,14 +82,26 @@ export function createMemoryLimiter() {
       return { allowed: false, remaining: 0, resetAt, retryAfter: block };
     }
 
-    e.mc += 1;
-    e.sc += 1;
+    e.mc += cost;
+    e.sc += cost;
     e.expiresAt = Math.max(e.expiresAt, resetAt * 1_000 + 1_000);
     return { allowed: true, remaining: limits.perMinute - e.mc, resetAt, retryAfter: 0 };
   }
 
+  /** BLOCKED_LUA in script.ts: Retry-After while blocked (doubling the next block once), else 0. */
+  function blocked(key: string, now: number): number {
+    const e = entries.get(key);
+    if (!e || now >= e.until) return 0;
+    if (!e.viol) {
+      e.mult = Math.min(e.mult * 2, MAX_BACKOFF_MULTIPLIER);
+      e.viol = true;
+    }
+    return Math.max(1, Math.ceil((e.until - now) / 1_000));
+  }
+
   return {
     consume,
+    blocked,
     /** Forgets everything: Redis is back and holds the state again. */
     clear: () => entries.clear(),
     size: () => entries.size,

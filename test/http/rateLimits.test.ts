@@ -102,12 +102,36 @@ describe('rate limits', () => {
     expect((await createOrgRequest(keyB.key)).status).toBe(201);
   });
 
-  it("scales limits by the organisation's plan on its paths", async () => {
+  it("scales limits by the organisation's plan on its paths, for its members only", async () => {
     const token = await sessionToken(app, uniqueEmail('pro'));
     const org = await createOrg(app, token);
     await app.deps.db.query(`UPDATE organizations SET plan = 'pro' WHERE id = $1`, [org.id]);
-    const res = await app.fetch(`/api/v1/orgs/${org.id}`, { headers: bearer(await sessionToken(app, uniqueEmail('other'))) });
-    expect(res.headers.get('x-ratelimit-limit')).toBe('1500');
+    const member = await app.fetch(`/api/v1/orgs/${org.id}`, { headers: bearer(token) });
+    expect(member.headers.get('x-ratelimit-limit')).toBe('1500');
+    // A stranger learns neither that the organisation exists nor its plan: the same answer as for none.
+    const stranger = await sessionToken(app, uniqueEmail('other'));
+    const probes = [];
+    for (const orgId of [org.id, 'org_doesnotexist0000000000']) {
+      const res = await app.fetch(`/api/v1/orgs/${orgId}`, { headers: bearer(stranger) });
+      probes.push([res.status, res.headers.get('x-ratelimit-limit'), await res.json()]);
+    }
+    expect(probes[0]).toEqual(probes[1]);
+    expect(probes[0]![1]).toBe('300');
+  });
+
+  it('holds all keys and sessions of one user to three times one pool', async () => {
+    const session = await sessionToken(app, uniqueEmail('manykeys'));
+    const keys = [];
+    for (const name of ['a', 'b', 'c', 'd']) keys.push(await createKey(app, session, { name, scopes: ['orgs:write'] }));
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // the key creations spent some of this second
+    await startOfSecond();
+    const answers = await Promise.all(keys.flatMap((key) => Array.from({ length: 10 }, () => createOrgRequest(key.key))));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(30);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(10);
+    const body = await readJson<MessageErrorBody>(refused[0]!);
+    expect(body.detail).toContain('all of your keys and sessions together');
+    expect(body.detail).toContain('180 per minute, 30 per second');
   });
 });
 

@@ -39,3 +39,16 @@ export async function createOrg(app: TestApp, token: string, name = 'Acme'): Pro
 export function uniqueEmail(label: string): string {
   return `${label}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 }
+
+/**
+ * Makes the user with `email` a member: `inviter` (an owner or admin) invites the address and a
+ * session of that address accepts, as the invitee would.
+ */
+export async function joinOrg(app: TestApp, inviter: string, orgId: string, email: string, role: 'admin' | 'member'): Promise<void> {
+  const res = await app.fetch(`/api/v1/orgs/${orgId}/members`, { method: 'POST', headers: jsonHeaders(inviter), body: JSON.stringify({ email, role }) });
+  if (res.status !== 201) throw new Error(`invitation refused: ${res.status} ${await res.text()}`);
+  const { invitation_id: invitationId } = await readJson<{ invitation_id: string }>(res);
+  const invitee = await sessionToken(app, email);
+  const accepted = await app.fetch(`/api/v1/me/invitations/${invitationId}/accept`, { method: 'POST', headers: bearer(invitee) });
+  if (accepted.status !== 200) throw new Error(`invitation not accepted: ${accepted.status} ${await accepted.text()}`);
+}

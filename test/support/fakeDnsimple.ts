@@ -15,6 +15,8 @@ export interface RecordedRequest {
   body: unknown;
   /** The query string without `?` (`page=2&per_page=30`). */
   query: string;
+  /** When it arrived (ms since the epoch), to see how calls were paced. */
+  at?: number;
 }
 
 export type Fault =
@@ -178,7 +180,7 @@ export class FakeDnsimple {
       }
       const url = new URL(req.url ?? '/', 'http://fake');
       const path = url.pathname;
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, rawBody, body, query: url.search.slice(1) };
+      const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, rawBody, body, query: url.search.slice(1), at: Date.now() };
       this.requests.push(recorded);
 
       const fault = this.takeFault(recorded);

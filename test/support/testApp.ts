@@ -24,6 +24,11 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: `test-${randomBase62(10)}`,
     DATA_DIR: dataDir,
+    // Every test file connects from 127.0.0.1: per-address limits would make them throttle each
+    // other. test/http/addressLimits.test.ts turns them on and connects from addresses of its own.
+    ADDRESS_RATE_LIMITS: 'off',
+    // Live tests talk to a loopback double; test/http/registrarBudget.test.ts sets a real pace.
+    REGISTRAR_CHECK_PER_MINUTE: '100000',
     ...env,
   });
 }

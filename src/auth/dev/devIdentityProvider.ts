@@ -22,7 +22,8 @@ export interface DevIdentityProvider {
   issuer: string;
   audience: string;
   jwks(): { keys: JWK[] };
-  issueToken(props: { email: string; name?: string; ttlSeconds?: number }): Promise<string>;
+  /** `emailVerified` adds the `email_verified` claim, as real providers send it. */
+  issueToken(props: { email: string; name?: string; ttlSeconds?: number; emailVerified?: boolean }): Promise<string>;
 }
 
 async function loadOrCreateKey(dataDir: string): Promise<StoredKey> {
@@ -54,8 +55,13 @@ export async function loadDevIdentityProvider(dataDir: string): Promise<DevIdent
     issuer: DEV_ISSUER,
     audience: DEV_AUDIENCE,
     jwks: () => ({ keys: [stored.publicJwk] }),
-    issueToken: async ({ email, name, ttlSeconds = 12 * 3600 }) =>
-      new SignJWT({ email, name: name ?? email.split('@')[0], sid: `sess_${randomBase62(16)}` })
+    issueToken: async ({ email, name, ttlSeconds = 12 * 3600, emailVerified }) =>
+      new SignJWT({
+        email,
+        name: name ?? email.split('@')[0],
+        sid: `sess_${randomBase62(16)}`,
+        ...(emailVerified === undefined ? {} : { email_verified: emailVerified }),
+      })
         .setProtectedHeader({ alg: ALG, kid: stored.kid, typ: 'JWT' })
         .setSubject(`dev|${email.toLowerCase()}`)
         .setIssuer(DEV_ISSUER)

@@ -108,3 +108,16 @@ export async function recordApiKeysLastUsed(db: Queryable, uses: Map<string, Dat
     [[...uses.keys()], [...uses.values()]],
   );
 }
+
+/**
+ * The user's active keys, counted under a per-user transaction lock so two concurrent creations
+ * cannot both see room for one more.
+ */
+export async function lockAndCountActiveApiKeys(db: Queryable, userId: string): Promise<number> {
+  await db.query(`SELECT pg_advisory_xact_lock(hashtext('api_keys:' || $1))`, [userId]);
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND status = 'active'`,
+    [userId],
+  );
+  return rows[0]!.n;
+}

@@ -10,6 +10,8 @@ export type AuditAction =
   | 'org.created'
   | 'org.member_added'
   | 'org.member_removed'
+  | 'org.member_invited'
+  | 'org.member_role_changed'
   | 'contact.created'
   | 'contact.updated'
   | 'contact.deleted'
@@ -28,7 +30,7 @@ export interface AuditEvent {
   actorUserId: string | null;
   actorKeyId: string | null;
   orgId: string | null;
-  targetType: 'api_key' | 'organization' | 'membership' | 'contact' | 'dns_record' | 'operation' | 'domain';
+  targetType: 'api_key' | 'organization' | 'membership' | 'invitation' | 'contact' | 'dns_record' | 'operation' | 'domain';
   targetId: string;
   data?: Record<string, unknown>;
   requestId: string | null;

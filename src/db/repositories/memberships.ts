@@ -64,3 +64,7 @@ export async function deleteMembership(db: Queryable, orgId: string, userId: str
   const { rowCount } = await db.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
   return rowCount === 1;
 }
+
+export async function updateMembershipRole(db: Queryable, orgId: string, userId: string, role: OrgRole): Promise<void> {
+  await db.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND user_id = $2', [orgId, userId, role]);
+}

@@ -49,3 +49,12 @@ export async function bestPlanOfUser(db: Queryable, userId: string): Promise<Pla
   );
   return rows[0]?.plan ?? 'free';
 }
+
+/** The plan of an organisation, only when the user is a member of it (a stranger learns nothing). */
+export async function planOfMemberOrg(db: Queryable, orgId: string, userId: string): Promise<Plan | undefined> {
+  const { rows } = await db.query<{ plan: Plan }>(
+    `SELECT o.plan FROM memberships m JOIN organizations o ON o.id = m.org_id WHERE m.org_id = $1 AND m.user_id = $2`,
+    [orgId, userId],
+  );
+  return rows[0]?.plan;
+}

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
 import { bearer, createKey, jsonHeaders, sessionToken, uniqueEmail } from '../../../test/support/actors.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../../../test/support/http.js';
-import { parseApiKey } from '../../auth/apiKeyFormat.js';
+import { generateApiKey, hashApiKey, parseApiKey } from '../../auth/apiKeyFormat.js';
+import { insertApiKey } from '../../db/repositories/apiKeys.js';
+import { newId } from '../../ids.js';
 import { listAuditEventsForTarget } from '../../db/repositories/auditEvents.js';
 
 interface KeyList {
@@ -156,5 +158,38 @@ describe('GET /api/v1/me/api-keys/presets', () => {
     );
     expect(body.data.map((p) => p.id)).toEqual(['ci', 'monitoring', 'registrar_tooling']);
     expect(body.data[0]!.scopes).not.toContain('billing:write');
+  });
+});
+
+describe('the active-key cap', () => {
+  it('refuses a 101st active key with 409 KEY_LIMIT_REACHED; deleting one makes room', async () => {
+    const hoarder = await sessionToken(app, uniqueEmail('hoarder'));
+    const { id: userId } = await readJson<{ id: string }>(await app.fetch('/api/v1/me', { headers: bearer(hoarder) }));
+    // 99 keys straight into the table (100 requests would spend this test's write pool), then one over HTTP.
+    for (let i = 0; i < 99; i++) {
+      const { key, prefix } = generateApiKey('test');
+      await insertApiKey(app.deps.db, {
+        id: newId('key'),
+        userId,
+        name: `bulk ${i}`,
+        scopes: ['domains:read'],
+        mode: 'test',
+        prefix,
+        secretHash: hashApiKey(app.deps.keyHashSecret, key),
+      });
+    }
+    const hundredth = await post(hoarder, { name: 'hundredth', scopes: ['domains:read'] });
+    expect(hundredth.status).toBe(201);
+    const over = await Promise.all([0, 1].map(() => post(hoarder, { name: 'one too many', scopes: ['domains:read'] })));
+    for (const res of over) {
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({
+        code: 'KEY_LIMIT_REACHED',
+        detail: 'You already have 100 active API keys, the most one user may hold; delete one you no longer use first',
+      });
+    }
+    const { id } = await readJson<{ id: string }>(hundredth);
+    expect((await app.fetch(`/api/v1/me/api-keys/${id}`, { method: 'DELETE', headers: bearer(hoarder) })).status).toBe(204);
+    expect((await post(hoarder, { name: 'replacement', scopes: ['domains:read'] })).status).toBe(201);
   });
 });

@@ -23,10 +23,12 @@ export function apiKeyRoutes(deps: AppDeps) {
       scope: 'keys:write',
       request: { body: CreateApiKeyBody },
       responses: { 201: { description: 'Created; store `key` in a secrets manager now', schema: CreatedApiKeySchema } },
+      errors: { 409: 'The caller already holds 100 active keys (`KEY_LIMIT_REACHED`); delete one first' },
       handler: async (ctx, { body }) => {
         const { record, key } = await createApiKey({
           db: deps.db,
           keyHashSecret: deps.keyHashSecret,
+          keyMisses: deps.keyMisses,
           principal: requirePrincipal(ctx.state),
           name: body.name,
           scopes: body.scopes,

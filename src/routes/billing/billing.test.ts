@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
-import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../../../test/support/actors.js';
+import { bearer, createKey, createOrg, joinOrg, jsonHeaders, sessionToken, uniqueEmail } from '../../../test/support/actors.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../../../test/support/http.js';
 import { newId } from '../../ids.js';
 import { capture, reserve, topUp } from '../../services/billing/ledger.js';
@@ -51,14 +51,7 @@ const creditLive = (orgId: string, amount: number) => creditLiveBalance(app, org
 const testKeyOf = async (token: string, name = 'sandbox') =>
   (await createKey(app, token, { name, scopes: ['billing:read', 'billing:write'], mode: 'test' })).key;
 
-async function addMember(token: string, orgId: string, email: string, role: 'admin' | 'member'): Promise<void> {
-  const res = await app.fetch(`/api/v1/orgs/${orgId}/members`, {
-    method: 'POST',
-    headers: jsonHeaders(token),
-    body: JSON.stringify({ email, role }),
-  });
-  if (res.status !== 201) throw new Error(`member not added: ${res.status}`);
-}
+const addMember = (token: string, orgId: string, email: string, role: 'admin' | 'member') => joinOrg(app, token, orgId, email, role);
 
 describe('balance', () => {
   it('is 0 available and 0 reserved, in USD, for an organisation that never topped up', async () => {

@@ -22,7 +22,14 @@ export const BulkAvailabilityBody = z
   .strict()
   .meta({ id: 'BulkAvailabilityInput' });
 
-const SlotErrorSchema = z.object({ name: z.string(), error: z.object({ code: z.string(), detail: z.string() }) });
+const SlotErrorSchema = z.object({
+  name: z.string(),
+  error: z.object({
+    code: z.string().describe('`INVALID_DOMAIN_NAME`, `UPSTREAM_RATE_LIMITED` (not checked in time: retry it), `UPSTREAM_UNAVAILABLE`, …'),
+    detail: z.string(),
+    retry_after: z.number().int().min(1).optional().describe('Seconds after which checking this name again should succeed'),
+  }),
+});
 
 export const BulkAvailabilitySchema = z
   .object({ results: z.array(z.union([AvailabilitySchema, SlotErrorSchema])).describe('In input order') })

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { requirePrincipal } from '../../auth/authorize.js';
 import { listOrganizationsOfUser } from '../../db/repositories/organizations.js';
 import { MeSchema } from './schema.js';
+import { invitationRoutes } from './invitations.js';
 
 export function meRoutes(deps: AppDeps) {
   return [
@@ -31,5 +32,6 @@ export function meRoutes(deps: AppDeps) {
         };
       },
     }),
+    ...invitationRoutes(deps),
   ];
 }

@@ -3,11 +3,17 @@ import type { AppDeps } from '../../deps.js';
 import { requirePrincipal } from '../../auth/authorize.js';
 import { listMembers } from '../../db/repositories/memberships.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
-import { MemberSchema, presentMember } from '../../presenters/organization.js';
-import { addMember, removeMember } from '../../services/orgs/members.js';
-import { AddMemberBody, MemberPage, MemberPath, OrgPath } from './schema.js';
+import { MemberRoleSchema, presentMember, presentMemberRole } from '../../presenters/organization.js';
+import { InvitationSchema, presentInvitation } from '../../presenters/invitation.js';
+import { changeMemberRole, removeMember } from '../../services/orgs/members.js';
+import { inviteMember } from '../../services/orgs/invitations.js';
+import { createMailer } from '../../mail/mailer.js';
+import { ChangeRoleBody, InviteMemberBody, MemberPage, MemberPath, OrgPath } from './schema.js';
+
+const LIVE_ONLY = 'A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations are shared by both modes.';
 
 export function memberRoutes(deps: AppDeps) {
+  const mailer = createMailer(deps.config, deps.logger);
   return [
     defineRoute({
       method: 'get',
@@ -26,24 +32,60 @@ export function memberRoutes(deps: AppDeps) {
     defineRoute({
       method: 'post',
       path: '/api/v1/orgs/{org_oid}/members',
-      operationId: 'addMember',
-      summary: 'Add a user by e-mail (they must have signed in once) as admin or member',
+      operationId: 'inviteMember',
+      summary: 'Invite an e-mail address as admin or member (owners and admins)',
+      description:
+        'Creates an invitation valid for 7 days and e-mails it to the address; the answer is the same whether or not ' +
+        'the address has an account. The invitee joins by accepting it (`POST /api/v1/me/invitations/{invitation_id}/accept`). ' +
+        LIVE_ONLY,
       tags: ['organisations'],
       scope: 'orgs:write',
       roles: ['owner', 'admin'],
-      request: { path: OrgPath, body: AddMemberBody },
-      responses: { 201: { description: 'Added', schema: MemberSchema } },
-      handler: async (ctx, { path, body }) => {
-        const member = await addMember({
+      request: { path: OrgPath, body: InviteMemberBody },
+      responses: { 201: { description: 'Invited', schema: InvitationSchema } },
+      errors: { 403: 'Not an owner or admin (`FORBIDDEN`), or a test key (`LIVE_CREDENTIAL_REQUIRED`)' },
+      handler: async (ctx, { body }) => {
+        const invitation = await inviteMember({
           db: deps.db,
+          mailer,
+          log: ctx.state.log,
           principal: requirePrincipal(ctx.state),
-          orgId: path.org_oid,
+          org: ctx.state.org!.org,
           email: body.email,
           role: body.role,
           requestId: ctx.state.requestId,
         });
         ctx.status = 201;
-        ctx.body = presentMember(member);
+        ctx.body = presentInvitation(invitation);
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/v1/orgs/{org_oid}/members/{user_id}',
+      operationId: 'changeMemberRole',
+      summary: "Change a member's role (owners and admins)",
+      description: `Only an owner may grant or take \`owner\`; the last owner cannot step down (409 \`LAST_OWNER\`). ${LIVE_ONLY}`,
+      tags: ['organisations'],
+      scope: 'orgs:write',
+      roles: ['owner', 'admin'],
+      request: { path: MemberPath, body: ChangeRoleBody },
+      responses: { 200: { description: 'The member with the new role', schema: MemberRoleSchema } },
+      errors: {
+        403: 'Not an owner or admin, or an admin touching `owner` (`FORBIDDEN`); a test key (`LIVE_CREDENTIAL_REQUIRED`)',
+        404: 'No such member (`NOT_FOUND`)',
+        409: 'The last owner stepping down (`LAST_OWNER`)',
+      },
+      handler: async (ctx, { path, body }) => {
+        const member = await changeMemberRole({
+          db: deps.db,
+          principal: requirePrincipal(ctx.state),
+          orgId: path.org_oid,
+          callerRole: ctx.state.org!.role,
+          userId: path.user_id,
+          role: body.role,
+          requestId: ctx.state.requestId,
+        });
+        ctx.body = presentMemberRole(member);
       },
     }),
     defineRoute({
@@ -51,7 +93,7 @@ export function memberRoutes(deps: AppDeps) {
       path: '/api/v1/orgs/{org_oid}/members/{user_id}',
       operationId: 'removeMember',
       summary: 'Remove a member (owners and admins), or leave (anyone, for themselves)',
-      description: 'Admins cannot remove an owner. The last owner cannot leave: 409 `LAST_OWNER`.',
+      description: `Admins cannot remove an owner. The last owner cannot leave: 409 \`LAST_OWNER\`. ${LIVE_ONLY}`,
       tags: ['organisations'],
       scope: 'orgs:write',
       request: { path: MemberPath },

@@ -10,13 +10,18 @@ export const CreateOrganizationBody = z
 export const OrgPath = z.object({ org_oid: z.string().describe('Organisation id (`org_…`)') });
 export const MemberPath = OrgPath.extend({ user_id: z.string().min(1).max(64) });
 
-export const AddMemberBody = z
+export const InviteMemberBody = z
   .object({
     email: z.email().max(320),
     role: z.enum(['admin', 'member']),
   })
   .strict()
-  .meta({ id: 'AddMemberInput' });
+  .meta({ id: 'InviteMemberInput' });
+
+export const ChangeRoleBody = z
+  .object({ role: z.enum(['owner', 'admin', 'member']) })
+  .strict()
+  .meta({ id: 'ChangeMemberRoleInput' });
 
 export const OrganizationPage = pageSchema(OrganizationSchema).meta({ id: 'OrganizationPage' });
 export const MemberPage = pageSchema(MemberSchema).meta({ id: 'MemberPage' });

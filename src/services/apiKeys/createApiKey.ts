@@ -1,15 +1,22 @@
 import { withTransaction, type Db } from '../../db/pool.js';
-import { insertApiKey, type ApiKeyRecord } from '../../db/repositories/apiKeys.js';
+import { insertApiKey, lockAndCountActiveApiKeys, type ApiKeyRecord } from '../../db/repositories/apiKeys.js';
 import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
 import { generateApiKey, hashApiKey, type KeyMode } from '../../auth/apiKeyFormat.js';
 import { ForbiddenError, InsufficientScopeError } from '../../auth/errors.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Scope } from '../../auth/scopes.js';
 import { newId } from '../../ids.js';
+import { ConflictError } from '../../errors.js';
+import type { ApiKeyMisses } from '../../auth/apiKeyMisses.js';
+
+/** Active keys one user may hold: each key has its own rate-limit pools, so keys must not be free. */
+export const MAX_ACTIVE_KEYS_PER_USER = 100;
 
 export interface CreateApiKeyProps {
   db: Db;
   keyHashSecret: string;
+  /** Told about the new key's hash, so no process answers it from a cached miss. */
+  keyMisses: Pick<ApiKeyMisses, 'created'>;
   principal: Principal;
   name: string;
   scopes: Scope[];
@@ -20,7 +27,8 @@ export interface CreateApiKeyProps {
 
 /**
  * Creates a key for the caller. A key may create keys only within its own scopes and of its own
- * mode, so no key can mint a wider one. Returns the secret, which is never stored.
+ * mode, so no key can mint a wider one; at most MAX_ACTIVE_KEYS_PER_USER active keys per user
+ * (409 `KEY_LIMIT_REACHED`). Returns the secret, which is never stored.
  */
 export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: ApiKeyRecord; key: string }> {
   const { principal } = props;
@@ -33,7 +41,14 @@ export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: 
     if (missing) throw new InsufficientScopeError(missing);
   }
   const { key, prefix } = generateApiKey(mode);
+  const secretHash = hashApiKey(props.keyHashSecret, key);
   const record = await withTransaction(props.db, async (tx) => {
+    if ((await lockAndCountActiveApiKeys(tx, principal.user.id)) >= MAX_ACTIVE_KEYS_PER_USER) {
+      throw new ConflictError(
+        'KEY_LIMIT_REACHED',
+        `You already have ${MAX_ACTIVE_KEYS_PER_USER} active API keys, the most one user may hold; delete one you no longer use first`,
+      );
+    }
     const created = await insertApiKey(tx, {
       id: newId('key'),
       userId: principal.user.id,
@@ -41,7 +56,7 @@ export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: 
       scopes: [...new Set(props.scopes)],
       mode,
       prefix,
-      secretHash: hashApiKey(props.keyHashSecret, key),
+      secretHash,
     });
     await insertAuditEvent(tx, {
       action: 'api_key.created',
@@ -54,5 +69,6 @@ export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: 
     });
     return created;
   });
+  await props.keyMisses.created(secretHash.toString('hex'));
   return { record, key };
 }

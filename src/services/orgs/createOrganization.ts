@@ -4,6 +4,7 @@ import { insertMembership } from '../../db/repositories/memberships.js';
 import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import { newId } from '../../ids.js';
+import { requireLiveCredential } from './liveCredential.js';
 
 export interface CreateOrganizationProps {
   db: Db;
@@ -12,8 +13,9 @@ export interface CreateOrganizationProps {
   requestId: string;
 }
 
-/** Creates an organisation with the caller as its owner. */
+/** Creates an organisation with the caller as its owner (sessions and live keys only). */
 export async function createOrganization(props: CreateOrganizationProps): Promise<Organization> {
+  requireLiveCredential(props.principal);
   return withTransaction(props.db, async (tx) => {
     const org = await insertOrganization(tx, { id: newId('org'), name: props.name });
     await insertMembership(tx, { orgId: org.id, userId: props.principal.user.id, role: 'owner' });

@@ -1,50 +1,11 @@
 import { withTransaction, type Db } from '../../db/pool.js';
-import {
-  deleteMembership,
-  findMembership,
-  insertMembership,
-  lockOwners,
-  type MemberView,
-  type OrgRole,
-} from '../../db/repositories/memberships.js';
-import { findUserByEmail } from '../../db/repositories/users.js';
+import { deleteMembership, findMembership, lockOwners, updateMembershipRole, type OrgRole } from '../../db/repositories/memberships.js';
+import { findUserById } from '../../db/repositories/users.js';
 import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
 import { ForbiddenError } from '../../auth/errors.js';
 import type { Principal } from '../../auth/principal.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
-
-export interface AddMemberProps {
-  db: Db;
-  principal: Principal;
-  orgId: string;
-  email: string;
-  role: Exclude<OrgRole, 'owner'>;
-  requestId: string;
-}
-
-/** Adds a user who has signed in at least once; owners and admins only (checked on the route). */
-export async function addMember(props: AddMemberProps): Promise<MemberView> {
-  const user = await findUserByEmail(props.db, props.email);
-  if (!user) {
-    throw new NotFoundError(`No user with the e-mail ${props.email} has signed in yet; they must sign in once first`);
-  }
-  return withTransaction(props.db, async (tx) => {
-    if (await findMembership(tx, props.orgId, user.id)) {
-      throw new ConflictError('DUPLICATE', `${props.email} is already a member of this organisation`);
-    }
-    const membership = await insertMembership(tx, { orgId: props.orgId, userId: user.id, role: props.role });
-    await insertAuditEvent(tx, {
-      action: 'org.member_added',
-      ...actorOf(props.principal),
-      orgId: props.orgId,
-      targetType: 'membership',
-      targetId: user.id,
-      data: { role: props.role },
-      requestId: props.requestId,
-    });
-    return { ...membership, email: user.email, name: user.name };
-  });
-}
+import { requireLiveCredential } from './liveCredential.js';
 
 export interface RemoveMemberProps {
   db: Db;
@@ -60,6 +21,7 @@ export interface RemoveMemberProps {
  * an owner; the last owner cannot leave (owner rows are locked, so two owners cannot both go at once).
  */
 export async function removeMember(props: RemoveMemberProps): Promise<void> {
+  requireLiveCredential(props.principal);
   const leaving = props.userId === props.principal.user.id;
   if (!leaving && props.callerRole === 'member') {
     throw new ForbiddenError('Only owners and admins can remove other members');
@@ -84,5 +46,48 @@ export async function removeMember(props: RemoveMemberProps): Promise<void> {
       data: { role: target.role, left: leaving },
       requestId: props.requestId,
     });
+  });
+}
+
+export interface ChangeMemberRoleProps {
+  db: Db;
+  principal: Principal;
+  orgId: string;
+  callerRole: OrgRole;
+  userId: string;
+  role: OrgRole;
+  requestId: string;
+}
+
+/**
+ * Changes a member's role (owners and admins, checked on the route). Only an owner grants or takes
+ * `owner`; the last owner cannot step down (owner rows are locked, as for removal).
+ */
+export async function changeMemberRole(props: ChangeMemberRoleProps): Promise<{ userId: string; email: string | null; role: OrgRole }> {
+  requireLiveCredential(props.principal);
+  return withTransaction(props.db, async (tx) => {
+    const owners = await lockOwners(tx, props.orgId);
+    const target = await findMembership(tx, props.orgId, props.userId);
+    if (!target) throw new NotFoundError('Member not found');
+    if ((props.role === 'owner' || target.role === 'owner') && props.callerRole !== 'owner') {
+      throw new ForbiddenError('Only an owner can grant or take the owner role');
+    }
+    if (target.role === 'owner' && props.role !== 'owner' && owners.length <= 1) {
+      throw new ConflictError('LAST_OWNER', 'The last owner cannot step down; make another member owner first');
+    }
+    const user = await findUserById(tx, props.userId);
+    if (target.role !== props.role) {
+      await updateMembershipRole(tx, props.orgId, props.userId, props.role);
+      await insertAuditEvent(tx, {
+        action: 'org.member_role_changed',
+        ...actorOf(props.principal),
+        orgId: props.orgId,
+        targetType: 'membership',
+        targetId: props.userId,
+        data: { from: target.role, to: props.role },
+        requestId: props.requestId,
+      });
+    }
+    return { userId: props.userId, email: user?.email ?? null, role: props.role };
   });
 }

@@ -1,0 +1,59 @@
+import type { ParameterizedContext } from 'koa';
+import type { Config } from '../config.js';
+import { RateLimitedError } from '../errors.js';
+import { clientAddress } from '../http/clientAddress.js';
+import { ADDRESS_LIMITS, type AddressPool } from './groups.js';
+import type { Decision, RateLimiter } from './limiter.js';
+
+export interface AddressLimitDeps {
+  rateLimiter: RateLimiter;
+  config: Pick<Config, 'addressRateLimits'>;
+}
+
+const DESCRIPTIONS: Record<AddressPool, string> = {
+  auth_failure: 'failed authentication (per client address)',
+  public: 'unauthenticated (per client address)',
+};
+
+export function setRateLimitHeaders(ctx: Pick<ParameterizedContext, 'set'>, decision: Decision): void {
+  ctx.set({
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(decision.resetAt),
+  });
+}
+
+export function addressRateLimited(pool: AddressPool, retryAfterSeconds: number): RateLimitedError {
+  const limits = ADDRESS_LIMITS[pool];
+  return new RateLimitedError({ group: DESCRIPTIONS[pool], perMinute: limits.perMinute, perSecond: limits.perSecond, retryAfterSeconds });
+}
+
+/** Counts one request against the client address's pool; throws 429 past it (headers set either way). */
+export async function consumeAddressPool(
+  deps: AddressLimitDeps,
+  ctx: Pick<ParameterizedContext, 'set' | 'socket'>,
+  pool: AddressPool,
+): Promise<void> {
+  if (!deps.config.addressRateLimits) return;
+  const { rateLimiter } = deps;
+  const decision = await rateLimiter.consumePool({ pool, subject: `ip:${clientAddress(ctx)}`, limits: ADDRESS_LIMITS[pool] });
+  setRateLimitHeaders(ctx, decision);
+  if (!decision.allowed) throw addressRateLimited(pool, decision.retryAfterSeconds ?? 1);
+}
+
+/**
+ * Refuses an address that is inside a failed-authentication block before its token costs an HMAC
+ * and a database query. Its legitimate requests wait too: the address is all we know at that point.
+ */
+export async function refuseBlockedAddress(deps: AddressLimitDeps, ctx: Pick<ParameterizedContext, 'set' | 'socket'>): Promise<void> {
+  if (!deps.config.addressRateLimits) return;
+  const retryAfter = await deps.rateLimiter.blocked('auth_failure', `ip:${clientAddress(ctx)}`);
+  if (retryAfter <= 0) return;
+  const limits = ADDRESS_LIMITS.auth_failure;
+  ctx.set({
+    'X-RateLimit-Limit': String(limits.perMinute),
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': String((Math.floor(Date.now() / 60_000) + 1) * 60),
+  });
+  throw addressRateLimited('auth_failure', retryAfter);
+}
