@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parsePayloadKeys, type PayloadKey } from './temporal/payloadKeys.js';
 
 /** Durations such as `15m`, `30s`, `2h`, `500ms`, parsed to milliseconds. */
 const duration = z
@@ -12,6 +13,18 @@ const duration = z
 
 const optionalString = z.string().min(1).optional();
 const optionalUrl = z.url().optional();
+const flag = z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+export const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** `https://ui.example.com` or `http://127.0.0.1:8233`: what a browser sends as `Origin`. */
+const origins = z
+  .string()
+  .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+  .refine((list) => list.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin), {
+    message: 'must be comma-separated origins such as http://localhost:8233 (scheme, host and port; no path)',
+  });
 
 const envSchema = z
   .object({
@@ -40,6 +53,11 @@ const envSchema = z
     GITHUB_TOKEN: optionalString,
     LEAK_SCAN_INTERVAL: duration.default(15 * 60_000),
     DATA_DIR: z.string().min(1).default('.data'),
+    PAYLOAD_ENCRYPTION_KEYS: optionalString,
+    CODEC_SERVER_HOST: z.string().min(1).default('127.0.0.1'),
+    CODEC_SERVER_PORT: z.coerce.number().int().min(0).max(65535).default(8888),
+    CODEC_SERVER_ALLOW_REMOTE: flag,
+    CODEC_SERVER_CORS_ORIGINS: origins.default(['http://localhost:8233', 'http://127.0.0.1:8233']),
   })
   .superRefine((env, ctx) => {
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
@@ -49,7 +67,27 @@ const envSchema = z
         ctx.addIssue({ code: 'custom', path: [name], message: `is required when ${authSet.join(', ')} is set` });
       }
     }
+    const payloadKeys = env.PAYLOAD_ENCRYPTION_KEYS === undefined ? undefined : parsePayloadKeys(env.PAYLOAD_ENCRYPTION_KEYS);
+    for (const message of payloadKeys && 'problems' in payloadKeys ? payloadKeys.problems : []) {
+      ctx.addIssue({ code: 'custom', path: ['PAYLOAD_ENCRYPTION_KEYS'], message });
+    }
+    if (!env.CODEC_SERVER_ALLOW_REMOTE && !isLoopbackHost(env.CODEC_SERVER_HOST)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CODEC_SERVER_HOST'],
+        message:
+          'must be a loopback address (the codec server decrypts any payload for whoever reaches it); ' +
+          'set CODEC_SERVER_ALLOW_REMOTE=true only behind your own access control',
+      });
+    }
     if (env.NODE_ENV === 'production') {
+      if (env.PAYLOAD_ENCRYPTION_KEYS === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PAYLOAD_ENCRYPTION_KEYS'],
+          message: 'is required in production (id:base64key of 32 random bytes, e.g. "k1:$(openssl rand -base64 32)")',
+        });
+      }
       if (authSet.length === 0) {
         ctx.addIssue({
           code: 'custom',
@@ -81,6 +119,9 @@ export interface Config {
   github: { apiUrl: string; token: string | undefined };
   leakScanIntervalMs: number;
   dataDir: string;
+  /** The first key encrypts; all of them decrypt. Absent: a development key in `dataDir`. */
+  payloadEncryptionKeys: PayloadKey[] | undefined;
+  codecServer: { host: string; port: number; corsOrigins: string[] };
 }
 
 export class ConfigError extends Error {
@@ -124,6 +165,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },
     leakScanIntervalMs: env.LEAK_SCAN_INTERVAL,
     dataDir: env.DATA_DIR,
+    payloadEncryptionKeys: env.PAYLOAD_ENCRYPTION_KEYS ? (parsePayloadKeys(env.PAYLOAD_ENCRYPTION_KEYS) as { keys: PayloadKey[] }).keys : undefined,
+    codecServer: { host: env.CODEC_SERVER_HOST, port: env.CODEC_SERVER_PORT, corsOrigins: env.CODEC_SERVER_CORS_ORIGINS },
   };
 }
 

@@ -24,6 +24,7 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: `test-${randomBase62(10)}`,
     DATA_DIR: dataDir,
+    PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
     ...env,
   });
 }

@@ -27,6 +27,7 @@ async function startWorkerProcess(): Promise<RunningProcess> {
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: app.deps.config.temporal.taskQueue,
     DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'domain-service-worker-')),
+    PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
   });
   workers.push(worker);
   await worker.waitForOutput(/"msg":"worker polling"/, 60_000);
