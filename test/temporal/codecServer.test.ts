@@ -6,6 +6,8 @@ import type { ListeningServer } from '../../src/http/listen.js';
 import { createLogger } from '../../src/logger.js';
 import { openJson, sealJson } from '../../src/db/sealedJson.js';
 import { PayloadKeyring, parsePayloadKeys } from '../../src/temporal/payloadKeys.js';
+import { freePort } from '../../scripts/lib/temporalDevServer.js';
+import { runTs } from '../support/processes.js';
 
 const UI = 'http://localhost:8233';
 const OLD = `old:${randomBytes(32).toString('base64')}`;
@@ -83,6 +85,25 @@ describe('the codec server', () => {
     expect((await post(url, '/decode', { payloads: [{ data: 'not base64!' }] })).status).toBe(422);
     const text = await fetch(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"payloads":[]}' });
     expect(text.status).toBe(400);
+  });
+});
+
+describe('the codec-server role', () => {
+  it('runs as its own process on loopback and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const proc = runTs('src/main.ts', ['--role', 'codec-server'], { NODE_ENV: 'test', PAYLOAD_ENCRYPTION_KEYS: NEW, CODEC_SERVER_PORT: String(port) });
+    await proc.waitForOutput(/"msg":"codec server listening"/);
+    expect(proc.output()).toContain(`"url":"http://127.0.0.1:${port}"`);
+    const res = await post(`http://127.0.0.1:${port}`, '/encode', { payloads: [plain] });
+    expect(res.status).toBe(200);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  });
+
+  it('refuses to listen beyond loopback unless told to, naming the variable', async () => {
+    const proc = runTs('src/main.ts', ['--role', 'codec-server'], { NODE_ENV: 'test', PAYLOAD_ENCRYPTION_KEYS: NEW, CODEC_SERVER_HOST: '0.0.0.0' });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toMatch(/Invalid configuration:\n {2}- CODEC_SERVER_HOST: must be a loopback address/);
   });
 });
 
