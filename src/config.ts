@@ -53,7 +53,15 @@ const envSchema = z
     GITHUB_TOKEN: optionalString,
     LEAK_SCAN_INTERVAL: duration.default(15 * 60_000),
     DATA_DIR: z.string().min(1).default('.data'),
-    PAYLOAD_ENCRYPTION_KEYS: optionalString,
+    PAYLOAD_ENCRYPTION_KEYS: z
+      .string()
+      .transform((value, ctx) => {
+        const parsed = parsePayloadKeys(value);
+        if ('keys' in parsed) return parsed.keys;
+        for (const message of parsed.problems) ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      })
+      .optional(),
     CODEC_SERVER_HOST: z.string().min(1).default('127.0.0.1'),
     CODEC_SERVER_PORT: z.coerce.number().int().min(0).max(65535).default(8888),
     CODEC_SERVER_ALLOW_REMOTE: flag,
@@ -66,10 +74,6 @@ const envSchema = z
       for (const name of authVars.filter((n) => env[n] === undefined)) {
         ctx.addIssue({ code: 'custom', path: [name], message: `is required when ${authSet.join(', ')} is set` });
       }
-    }
-    const payloadKeys = env.PAYLOAD_ENCRYPTION_KEYS === undefined ? undefined : parsePayloadKeys(env.PAYLOAD_ENCRYPTION_KEYS);
-    for (const message of payloadKeys && 'problems' in payloadKeys ? payloadKeys.problems : []) {
-      ctx.addIssue({ code: 'custom', path: ['PAYLOAD_ENCRYPTION_KEYS'], message });
     }
     if (!env.CODEC_SERVER_ALLOW_REMOTE && !isLoopbackHost(env.CODEC_SERVER_HOST)) {
       ctx.addIssue({
@@ -165,7 +169,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },
     leakScanIntervalMs: env.LEAK_SCAN_INTERVAL,
     dataDir: env.DATA_DIR,
-    payloadEncryptionKeys: env.PAYLOAD_ENCRYPTION_KEYS ? (parsePayloadKeys(env.PAYLOAD_ENCRYPTION_KEYS) as { keys: PayloadKey[] }).keys : undefined,
+    payloadEncryptionKeys: env.PAYLOAD_ENCRYPTION_KEYS,
     codecServer: { host: env.CODEC_SERVER_HOST, port: env.CODEC_SERVER_PORT, corsOrigins: env.CODEC_SERVER_CORS_ORIGINS },
   };
 }
