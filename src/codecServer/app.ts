@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { Logger } from '../logger.js';
-import { ApiError, ValidationError } from '../errors.js';
+import { OriginNotAllowedError, PayloadNotDecodableError, ValidationError } from '../errors.js';
 import { errorHandler } from '../http/errorHandler.js';
 import { jsonBody } from '../http/jsonBody.js';
 import { requestContext } from '../http/requestContext.js';
@@ -42,7 +42,7 @@ function corsForUi(allowedOrigins: string[]): Middleware<AppState> {
     const origin = ctx.get('Origin');
     ctx.vary('Origin');
     if (origin && !allowed.has(origin)) {
-      throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', `Origin ${origin} may not use this codec server; see CODEC_SERVER_CORS_ORIGINS`);
+      throw new OriginNotAllowedError(origin);
     }
     if (origin) {
       ctx.set('Access-Control-Allow-Origin', origin);
@@ -70,7 +70,7 @@ function transform(run: (payloads: Payload[]) => Promise<Payload[]>, failure: st
       payloads = await run(parsed.data.payloads.map(fromJson));
     } catch (err) {
       ctx.state.log.warn({ err }, failure);
-      throw new ApiError(422, 'PAYLOAD_NOT_DECODABLE', `${failure}: ${(err as Error).message}`);
+      throw new PayloadNotDecodableError(`${failure}: ${(err as Error).message}`);
     }
     ctx.body = { payloads: payloads.map(toJson) };
   };
