@@ -16,7 +16,7 @@ const optionalUrl = z.url().optional();
 const flag = z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
-export const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /** `https://ui.example.com` or `http://127.0.0.1:8233`: what a browser sends as `Origin`. */
 const origins = z
