@@ -4,6 +4,7 @@ import type { Logger } from '../src/logger.js';
 import { purgeExpiredIdempotencyKeys } from '../src/db/repositories/idempotencyKeys.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
 import type { Temporal } from '../src/temporal/client.js';
+import type { PayloadKeyring } from '../src/temporal/payloadKeys.js';
 import type { ApiKeyVerifier } from '../src/auth/apiKeyVerifier.js';
 import type { Mailer } from '../src/mail/mailer.js';
 import { createDomainActivities } from './domains.js';
@@ -24,6 +25,8 @@ export interface ActivityDeps {
   /** Revoking a key invalidates every api process's cache. */
   apiKeys: Pick<ApiKeyVerifier, 'invalidate'>;
   keyHashSecret: string;
+  /** Opens the sealed workflow input of an operation the reconciler restarts. */
+  payloadKeys: PayloadKeyring;
   /** Owner e-mail; built from the config when absent. */
   mailer?: Mailer;
 }

@@ -2,6 +2,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Config } from '../src/config.js';
 import type { Db } from '../src/db/pool.js';
 import type { Logger } from '../src/logger.js';
+import type { PayloadKeyring } from '../src/temporal/payloadKeys.js';
 import type { Temporal } from '../src/temporal/client.js';
 import { insertAuditEvent } from '../src/db/repositories/auditEvents.js';
 import { findReservation, listReservedOfFinishedOperations } from '../src/db/repositories/billingReservations.js';
@@ -36,6 +37,7 @@ export interface ReconcilerActivityDeps {
   db: Db;
   logger: Logger;
   temporal: Temporal;
+  payloadKeys: PayloadKeyring;
 }
 
 async function workflowExists(temporal: Temporal, workflowId: string): Promise<boolean> {

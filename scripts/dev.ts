@@ -1,7 +1,8 @@
 /**
- * `npm run dev`: the one-command local run. Creates and migrates the database, starts (or reuses)
- * a local Temporal dev server with its Web UI, then the worker and the api in this process with the
- * development identity provider, and prints where everything is.
+ * `npm run dev`: the one-command local run. Creates and migrates the database, starts the codec
+ * server, starts (or reuses) a local Temporal dev server whose Web UI decodes payloads through it,
+ * then the worker and the api in this process with the development identity provider, and prints
+ * where everything is.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,18 +11,33 @@ import { createLogger, type Logger } from '../src/logger.js';
 import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
 import { startService } from '../src/startup.js';
+import { startCodecServer } from '../src/codecServer/start.js';
+import type { ListeningServer } from '../src/http/listen.js';
 import { resolveTemporalCli } from './lib/temporalCli.js';
 import { portOpen, startTemporalDevServer, waitForTemporal, type TemporalDevServer } from './lib/temporalDevServer.js';
 
-const TEMPORAL_PORT = 7233;
-const TEMPORAL_UI_PORT = 8233;
+// TEMPORAL_DEV_PORT moves the local dev server (and its UI, 1000 above) off the defaults.
+const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
+const TEMPORAL_UI_PORT = TEMPORAL_PORT + 1000;
 
-async function localTemporal(config: Config, logger: Logger): Promise<{ address: string; uiUrl: string | undefined; server?: TemporalDevServer }> {
+/** The codec server, allowing the local Web UI's origin on whichever port it runs. */
+async function localCodecServer(config: Config, logger: Logger): Promise<ListeningServer> {
+  const uiOrigins = [`http://localhost:${TEMPORAL_UI_PORT}`, `http://127.0.0.1:${TEMPORAL_UI_PORT}`];
+  const corsOrigins = [...new Set([...config.codecServer.corsOrigins, ...uiOrigins])];
+  return startCodecServer({ ...config, codecServer: { ...config.codecServer, corsOrigins } }, logger);
+}
+
+async function localTemporal(
+  config: Config,
+  logger: Logger,
+  uiCodecEndpoint: string,
+): Promise<{ address: string; uiUrl: string | undefined; server?: TemporalDevServer }> {
   if (config.temporal.address) return { address: config.temporal.address, uiUrl: undefined };
   if (await portOpen(TEMPORAL_PORT)) {
     const address = `127.0.0.1:${TEMPORAL_PORT}`;
     await waitForTemporal(address, config.temporal.namespace, 10_000);
     logger.info({ address }, 'reusing the Temporal server already listening');
+    logger.warn({ uiCodecEndpoint }, 'its Web UI shows payloads encrypted unless it was started with --ui-codec-endpoint');
     return { address, uiUrl: `http://127.0.0.1:${TEMPORAL_UI_PORT}` };
   }
   const cliPath = await resolveTemporalCli((line) => logger.info(line));
@@ -30,6 +46,7 @@ async function localTemporal(config: Config, logger: Logger): Promise<{ address:
     port: TEMPORAL_PORT,
     uiPort: TEMPORAL_UI_PORT,
     namespace: config.temporal.namespace,
+    uiCodecEndpoint,
     dbFile: path.resolve(config.dataDir, 'temporal.sqlite'),
     logFile: path.resolve(config.dataDir, 'temporal.log'),
   });
@@ -48,7 +65,8 @@ async function main(): Promise<void> {
   const applied = await migrateUp(baseConfig.databaseUrl, logger);
   logger.info({ applied }, 'database migrated');
 
-  const temporal = await localTemporal(baseConfig, logger);
+  const codecServer = await localCodecServer(baseConfig, logger);
+  const temporal = await localTemporal(baseConfig, logger, codecServer.url);
   const config: Config = { ...baseConfig, temporal: { ...baseConfig.temporal, address: temporal.address } };
   const service = await startService({ config, logger, role: 'all' });
 
@@ -63,6 +81,7 @@ async function main(): Promise<void> {
     `  Readiness:    ${service.apiUrl}/readyz`,
     `  Temporal:     ${temporal.address} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})`,
     `  Temporal UI:  ${temporal.uiUrl ?? 'see your Temporal deployment'}`,
+    `  Codec server: ${codecServer.url} (the UI decrypts payloads through it; stop it and they show as ciphertext)`,
     ...(token
       ? [
           '',
@@ -90,6 +109,7 @@ async function main(): Promise<void> {
     });
   }
   await service.stopped;
+  await codecServer.close(1_000);
   await temporal.server?.stop();
 }
 

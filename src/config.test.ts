@@ -11,6 +11,8 @@ function problems(env: Record<string, string>): string[] {
   return [];
 }
 
+const KEY_B64 = Buffer.alloc(32, 7).toString('base64');
+
 describe('loadConfig', () => {
   it('applies the contract defaults', () => {
     const config = loadConfig({});
@@ -50,8 +52,9 @@ describe('loadConfig', () => {
     ]);
   });
 
-  it('refuses the development identity provider and a missing hash secret in production', () => {
+  it('refuses the development identity provider and missing secrets in production', () => {
     expect(problems({ NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(/^PAYLOAD_ENCRYPTION_KEYS: is required in production/),
       expect.stringMatching(/^AUTH_JWKS_URL: is required in production/),
       expect.stringMatching(/^KEY_HASH_SECRET: is required in production/),
     ]);
@@ -61,7 +64,30 @@ describe('loadConfig', () => {
       AUTH_ISSUER: 'https://idp.example.com/',
       AUTH_AUDIENCE: 'domain-service',
       KEY_HASH_SECRET: 'x'.repeat(32),
+      PAYLOAD_ENCRYPTION_KEYS: `k2:${KEY_B64},k1:${Buffer.alloc(32, 1).toString('base64')}`,
     });
+    expect(config.payloadEncryptionKeys?.map((k) => k.id)).toEqual(['k2', 'k1']);
     expect(config.auth).toEqual({ jwksUrl: 'https://idp.example.com/jwks.json', issuer: 'https://idp.example.com/', audience: 'domain-service' });
+  });
+
+  it('names what is wrong with each payload encryption key', () => {
+    expect(problems({ PAYLOAD_ENCRYPTION_KEYS: `k1:${KEY_B64},k1:${KEY_B64},short:${Buffer.alloc(16).toString('base64')},nokey` })).toEqual([
+      'PAYLOAD_ENCRYPTION_KEYS: key id "k1" appears twice',
+      expect.stringMatching(/^PAYLOAD_ENCRYPTION_KEYS: key "short" must be 32 bytes in base64/),
+      expect.stringMatching(/^PAYLOAD_ENCRYPTION_KEYS: entry 4 must be id:base64key/),
+    ]);
+  });
+
+  it('keeps the codec server on loopback unless told otherwise, for the local Web UI by default', () => {
+    expect(loadConfig({}).codecServer).toEqual({ host: '127.0.0.1', port: 8888, corsOrigins: ['http://localhost:8233', 'http://127.0.0.1:8233'] });
+    expect(problems({ CODEC_SERVER_HOST: '0.0.0.0' })).toEqual([expect.stringMatching(/^CODEC_SERVER_HOST: must be a loopback address/)]);
+    expect(problems({ CODEC_SERVER_HOST: '10.0.0.5' })).toHaveLength(1);
+    expect(loadConfig({ CODEC_SERVER_HOST: '::1' }).codecServer.host).toBe('::1');
+    expect(loadConfig({ CODEC_SERVER_HOST: '0.0.0.0', CODEC_SERVER_ALLOW_REMOTE: 'true' }).codecServer.host).toBe('0.0.0.0');
+    expect(problems({ CODEC_SERVER_CORS_ORIGINS: 'https://ui.example.com/path' })).toEqual([expect.stringMatching(/^CODEC_SERVER_CORS_ORIGINS: /)]);
+    expect(loadConfig({ CODEC_SERVER_CORS_ORIGINS: 'https://ui.example.com, http://localhost:8080' }).codecServer.corsOrigins).toEqual([
+      'https://ui.example.com',
+      'http://localhost:8080',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parsePayloadKeys, type PayloadKey } from './temporal/payloadKeys.js';
 
 /** Durations such as `15m`, `30s`, `2h`, `500ms`, parsed to milliseconds. */
 const duration = z
@@ -12,6 +13,18 @@ const duration = z
 
 const optionalString = z.string().min(1).optional();
 const optionalUrl = z.url().optional();
+const flag = z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** `https://ui.example.com` or `http://127.0.0.1:8233`: what a browser sends as `Origin`. */
+const origins = z
+  .string()
+  .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+  .refine((list) => list.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin), {
+    message: 'must be comma-separated origins such as http://localhost:8233 (scheme, host and port; no path)',
+  });
 
 const envSchema = z
   .object({
@@ -45,6 +58,19 @@ const envSchema = z
     DATA_DIR: z.string().min(1).default('.data'),
     ADDRESS_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
     REGISTRAR_CHECK_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+    PAYLOAD_ENCRYPTION_KEYS: z
+      .string()
+      .transform((value, ctx) => {
+        const parsed = parsePayloadKeys(value);
+        if ('keys' in parsed) return parsed.keys;
+        for (const message of parsed.problems) ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      })
+      .optional(),
+    CODEC_SERVER_HOST: z.string().min(1).default('127.0.0.1'),
+    CODEC_SERVER_PORT: z.coerce.number().int().min(0).max(65535).default(8888),
+    CODEC_SERVER_ALLOW_REMOTE: flag,
+    CODEC_SERVER_CORS_ORIGINS: origins.default(['http://localhost:8233', 'http://127.0.0.1:8233']),
   })
   .superRefine((env, ctx) => {
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
@@ -54,7 +80,23 @@ const envSchema = z
         ctx.addIssue({ code: 'custom', path: [name], message: `is required when ${authSet.join(', ')} is set` });
       }
     }
+    if (!env.CODEC_SERVER_ALLOW_REMOTE && !isLoopbackHost(env.CODEC_SERVER_HOST)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CODEC_SERVER_HOST'],
+        message:
+          'must be a loopback address (the codec server decrypts any payload for whoever reaches it); ' +
+          'set CODEC_SERVER_ALLOW_REMOTE=true only behind your own access control',
+      });
+    }
     if (env.NODE_ENV === 'production') {
+      if (env.PAYLOAD_ENCRYPTION_KEYS === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PAYLOAD_ENCRYPTION_KEYS'],
+          message: 'is required in production (id:base64key of 32 random bytes, e.g. "k1:$(openssl rand -base64 32)")',
+        });
+      }
       if (authSet.length === 0) {
         ctx.addIssue({
           code: 'custom',
@@ -97,6 +139,9 @@ export interface Config {
   addressRateLimits: boolean;
   /** Live availability `check` calls all processes together may send the registrar per minute. */
   registrarCheckPerMinute: number;
+  /** The first key encrypts; all of them decrypt. Absent: a development key in `dataDir`. */
+  payloadEncryptionKeys: PayloadKey[] | undefined;
+  codecServer: { host: string; port: number; corsOrigins: string[] };
 }
 
 export class ConfigError extends Error {
@@ -144,6 +189,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR,
     addressRateLimits: env.ADDRESS_RATE_LIMITS === 'on',
     registrarCheckPerMinute: env.REGISTRAR_CHECK_PER_MINUTE,
+    payloadEncryptionKeys: env.PAYLOAD_ENCRYPTION_KEYS,
+    codecServer: { host: env.CODEC_SERVER_HOST, port: env.CODEC_SERVER_PORT, corsOrigins: env.CODEC_SERVER_CORS_ORIGINS },
   };
 }
 

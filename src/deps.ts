@@ -7,6 +7,7 @@ import { createRedis, redisReady } from './redis.js';
 import { createTemporal, type Temporal } from './temporal/client.js';
 import { loadDevIdentityProvider, type DevIdentityProvider } from './auth/dev/devIdentityProvider.js';
 import { resolveKeyHashSecret } from './auth/dev/keyHashSecret.js';
+import { resolvePayloadKeyring, type PayloadKeyring } from './temporal/payloadKeys.js';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier.js';
 import { ApiKeyMisses } from './auth/apiKeyMisses.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerifier.js';
@@ -23,6 +24,8 @@ export interface AppDeps {
   redis: Redis;
   temporal: Temporal;
   keyHashSecret: string;
+  /** Encrypts Temporal payloads and stored workflow inputs. */
+  payloadKeys: PayloadKeyring;
   /** Present when the development identity provider is on (no `AUTH_JWKS_URL`, not production). */
   devIdentity: DevIdentityProvider | undefined;
   apiKeys: ApiKeyVerifier;
@@ -45,6 +48,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
   await redisReady(redis, 2_000);
   const db = createPool(config.databaseUrl, logger);
   const keyHashSecret = await resolveKeyHashSecret(config);
+  const payloadKeys = await resolvePayloadKeyring(config);
   const devIdentity = config.auth ? undefined : await loadDevIdentityProvider(config.dataDir);
   const apiKeys = new ApiKeyVerifier({ db, redis, subscriber, keyHashSecret, logger });
   // Bounded wait: with Redis down the subscription completes once it is back; the cache TTL covers the gap.
@@ -69,8 +73,9 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     dnsProviders: createDnsProviders(config),
     redis,
     subscriber,
-    temporal: createTemporal(config),
+    temporal: createTemporal(config, payloadKeys),
     keyHashSecret,
+    payloadKeys,
     devIdentity,
     apiKeys,
     keyMisses,

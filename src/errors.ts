@@ -50,6 +50,20 @@ export class InvalidSignatureError extends ApiError {
   }
 }
 
+/** 403 from the codec server: a browser page on an origin other than the Temporal Web UI's. */
+export class OriginNotAllowedError extends ApiError {
+  constructor(origin: string) {
+    super(403, 'ORIGIN_NOT_ALLOWED', `Origin ${origin} may not use this codec server; see CODEC_SERVER_CORS_ORIGINS`);
+  }
+}
+
+/** 422 from the codec server: a payload sealed with a key it does not have, or altered. */
+export class PayloadNotDecodableError extends ApiError {
+  constructor(detail: string) {
+    super(422, 'PAYLOAD_NOT_DECODABLE', detail);
+  }
+}
+
 export class NotFoundError extends ApiError {
   constructor(detail = 'Not found') {
     super(404, 'NOT_FOUND', detail);

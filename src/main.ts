@@ -1,19 +1,31 @@
-import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
 import { installTemporalRuntime } from './temporal/runtime.js';
 import { startService, type Role } from './startup.js';
+import { startCodecServer } from './codecServer/start.js';
 
-function parseRole(argv: string[]): Role {
+function parseRole(argv: string[]): Role | 'codec-server' {
   const index = argv.indexOf('--role');
   const role = index >= 0 ? argv[index + 1] : 'all';
-  if (role === 'api' || role === 'worker' || role === 'all') return role;
-  throw new ConfigError([`--role: must be api, worker or all (got "${role}")`]);
+  if (role === 'api' || role === 'worker' || role === 'all' || role === 'codec-server') return role;
+  throw new ConfigError([`--role: must be api, worker, all or codec-server (got "${role}")`]);
+}
+
+/** The codec server role: decrypts payloads for the Temporal Web UI, on its own port. */
+async function runCodecServer(config: Config, logger: Logger): Promise<void> {
+  const server = await startCodecServer(config, logger);
+  await new Promise<void>((resolve) => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => resolve());
+  });
+  await server.close();
+  logger.info('stopped');
 }
 
 async function main(): Promise<void> {
   const role = parseRole(process.argv.slice(2));
   const config = loadConfig();
   const logger = createLogger(config, { role });
+  if (role === 'codec-server') return runCodecServer(config, logger);
   installTemporalRuntime(logger);
   const service = await startService({ config, logger, role });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

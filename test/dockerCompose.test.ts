@@ -26,10 +26,14 @@ const compose = parse(await readFile(path.join(REPO_ROOT, 'docker-compose.yml'),
 const { services } = compose;
 
 describe('docker-compose.yml', () => {
-  it('has PostgreSQL, Redis, Temporal with its own PostgreSQL, the Web UI, migrations, api and worker', () => {
+  it('has PostgreSQL, Redis, Temporal with its own PostgreSQL, the Web UI and its codec server, migrations, api and worker', () => {
     expect(Object.keys(services).sort()).toEqual(
-      ['api', 'migrate', 'postgres', 'redis', 'temporal', 'temporal-postgres', 'temporal-ui', 'worker'].sort(),
+      ['api', 'codec-server', 'migrate', 'postgres', 'redis', 'temporal', 'temporal-postgres', 'temporal-ui', 'worker'].sort(),
     );
+    expect(services['temporal-ui']!.environment).toMatchObject({ TEMPORAL_CODEC_ENDPOINT: 'http://localhost:8888' });
+    expect(services['codec-server']!.command).toEqual(['node', 'dist/src/main.js', '--role', 'codec-server']);
+    // Published on the host's loopback only: it decrypts for whoever reaches it.
+    expect(services['codec-server']!.ports).toEqual(['127.0.0.1:8888:8888']);
     expect(services.temporal!.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'temporal-postgres' });
   });
 

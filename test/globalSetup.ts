@@ -13,6 +13,7 @@ import { connectionConfig } from '../src/db/pool.js';
 import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
 import { WORKFLOWS_PATH } from '../src/worker/worker.js';
 import { randomBase62 } from '../src/ids.js';
+import { randomBytes } from 'node:crypto';
 import { resolveTemporalCli } from '../scripts/lib/temporalCli.js';
 import { startOnFreePort, startTemporalDevServer } from '../scripts/lib/temporalDevServer.js';
 
@@ -22,6 +23,7 @@ declare module 'vitest' {
     redisUrl: string;
     temporalAddress: string;
     workflowBundlePath: string;
+    payloadEncryptionKeys: string;
   }
 }
 
@@ -69,6 +71,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('redisUrl', process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
   project.provide('temporalAddress', temporal.address);
   project.provide('workflowBundlePath', workflowBundlePath);
+  // One key for every test process (apps, spawned workers), as a deployment shares its keys.
+  project.provide('payloadEncryptionKeys', `test-${randomBase62(6)}:${randomBytes(32).toString('base64')}`);
   log(`ready in ${Date.now() - started} ms`);
 
   return async () => {

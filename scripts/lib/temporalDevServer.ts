@@ -20,6 +20,8 @@ export interface StartDevServerProps {
   namespace: string;
   /** SQLite file that keeps state across restarts; undefined keeps it in memory. */
   dbFile?: string;
+  /** The codec server the Web UI decodes payloads through (`--ui-codec-endpoint`). */
+  uiCodecEndpoint?: string;
   /** Where the server's own output goes; undefined discards it. */
   logFile?: string;
   readyTimeoutMs?: number;
@@ -104,6 +106,7 @@ async function startWithSdkDownload(props: StartDevServerProps): Promise<Tempora
       namespace: props.namespace,
       searchAttributes: SEARCH_ATTRIBUTES,
       ...(props.uiPort ? { ui: true, uiPort: props.uiPort } : {}),
+      ...(props.uiPort && props.uiCodecEndpoint ? { extraArgs: ['--ui-codec-endpoint', props.uiCodecEndpoint] } : {}),
       ...(props.dbFile ? { dbFilename: props.dbFile } : {}),
     },
   });
@@ -130,6 +133,7 @@ export async function startTemporalDevServer(props: StartDevServerProps): Promis
     'warn',
     ...searchAttributeCliArgs(),
     ...(props.uiPort ? ['--ui-port', String(props.uiPort)] : ['--headless']),
+    ...(props.uiPort && props.uiCodecEndpoint ? ['--ui-codec-endpoint', props.uiCodecEndpoint] : []),
     ...(props.dbFile ? ['--db-filename', props.dbFile] : []),
   ];
   const child = spawn(props.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

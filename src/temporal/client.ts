@@ -2,6 +2,8 @@ import { Client, Connection } from '@temporalio/client';
 import proto, { type temporal as TemporalProto } from '@temporalio/proto';
 import { temporalAddress, type Config } from '../config.js';
 import { SEARCH_ATTRIBUTES } from './searchAttributes.js';
+import { encryptedDataConverter } from './payloadCodec.js';
+import type { PayloadKeyring } from './payloadKeys.js';
 
 // The proto package is CommonJS: take the runtime enums off its default export.
 const { temporal } = proto;
@@ -13,11 +15,13 @@ export interface Temporal {
 
 /**
  * The process's one Temporal client. The connection is lazy, so the api starts (and reports
- * itself not ready) while Temporal is still coming up instead of crashing.
+ * itself not ready) while Temporal is still coming up instead of crashing. Every payload it sends
+ * is encrypted (see `payloadCodec.ts`).
  */
-export function createTemporal(config: Config): Temporal {
+export function createTemporal(config: Config, payloadKeys: PayloadKeyring): Temporal {
   const connection = Connection.lazy({ address: temporalAddress(config) });
-  return { connection, client: new Client({ connection, namespace: config.temporal.namespace }) };
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: encryptedDataConverter(payloadKeys) });
+  return { connection, client };
 }
 
 const INDEXED_VALUE_TYPE: Record<string, TemporalProto.api.enums.v1.IndexedValueType> = {
@@ -42,7 +46,7 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
 }
 
 /** Whether any worker has polled the task queue for workflow tasks recently. */
-export async function taskQueueHasPollers(temporalClients: Temporal, config: Config): Promise<boolean> {
+export async function taskQueueHasPollers(temporalClients: Pick<Temporal, 'connection'>, config: Config): Promise<boolean> {
   const response = await temporalClients.connection.workflowService.describeTaskQueue({
     namespace: config.temporal.namespace,
     taskQueue: { name: config.temporal.taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },

@@ -4,6 +4,7 @@ import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio
 import { createActivities } from '../../activities/index.js';
 import { temporalAddress } from '../config.js';
 import type { AppDeps } from '../deps.js';
+import { encryptedDataConverter } from '../temporal/payloadCodec.js';
 
 /** `workflows/index.ts` under tsx, `dist/workflows/index.js` when compiled. */
 export const WORKFLOWS_PATH = fileURLToPath(
@@ -20,7 +21,7 @@ export interface RunningWorker {
  * (tests share one); otherwise the workflows are bundled at start.
  */
 export async function createWorker(
-  deps: Pick<AppDeps, 'config' | 'db' | 'logger' | 'registrars' | 'temporal' | 'apiKeys' | 'keyHashSecret'>,
+  deps: Pick<AppDeps, 'config' | 'db' | 'logger' | 'registrars' | 'temporal' | 'apiKeys' | 'keyHashSecret' | 'payloadKeys'>,
   workflowBundle?: WorkflowBundleOption,
 ): Promise<RunningWorker> {
   const { config } = deps;
@@ -30,6 +31,8 @@ export async function createWorker(
       connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
+      // Codecs run outside the workflow sandbox, so the bundle needs nothing of this.
+      dataConverter: encryptedDataConverter(deps.payloadKeys),
       ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
       activities: createActivities({
         config,
@@ -38,6 +41,7 @@ export async function createWorker(
         temporal: deps.temporal,
         apiKeys: deps.apiKeys,
         keyHashSecret: deps.keyHashSecret,
+        payloadKeys: deps.payloadKeys,
         logger: deps.logger.child({ component: 'activity' }),
       }),
     });

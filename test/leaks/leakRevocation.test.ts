@@ -13,6 +13,7 @@ import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.
 import { ensureSchedules, LEAK_SCAN_SCHEDULE } from '../../src/temporal/schedules.js';
 import type { LeakedKeyResult, LeakScanSummary } from '../../workflows/leaks.js';
 import type { CodeSearchItem } from '../../src/secretScanning/githubCodeSearch.js';
+import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 
 const MAIL_DOMAIN = 'domains.test';
 const GITHUB_TOKEN = 'ghp_leakScanTestToken';
@@ -101,7 +102,7 @@ async function keyRow(id: string) {
 
 async function replays(workflowId: string): Promise<void> {
   const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-  await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, history, workflowId)).resolves.toBeUndefined();
+  await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId)).resolves.toBeUndefined();
 }
 
 /** A token of the right shape whose checksum does not hold. */

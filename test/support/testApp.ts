@@ -29,6 +29,7 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
     ADDRESS_RATE_LIMITS: 'off',
     // Live tests talk to a loopback double; test/http/registrarBudget.test.ts sets a real pace.
     REGISTRAR_CHECK_PER_MINUTE: '100000',
+    PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
     ...env,
   });
 }

@@ -4,6 +4,7 @@ import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/tes
 import { sessionToken, uniqueEmail } from '../support/actors.js';
 import { ensureSchedules, IDEMPOTENCY_PURGE_SCHEDULE } from '../../src/temporal/schedules.js';
 import { randomBase62 } from '../../src/ids.js';
+import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -39,7 +40,7 @@ describe('idempotency purge', () => {
     expect(left.rows.map((r) => r.key)).toEqual([fresh]);
 
     const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, history, workflowId)).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId)).resolves.toBeUndefined();
   });
 
   it('is scheduled hourly with overlap SKIP, and ensuring the schedule twice keeps one', async () => {

@@ -6,7 +6,8 @@ import { customerFactory, type OperationBody } from '../support/customers.js';
 import { readJson } from '../support/http.js';
 import { withTransaction } from '../../src/db/pool.js';
 import { insertDomain } from '../../src/db/repositories/domains.js';
-import { insertOperation } from '../../src/db/repositories/operations.js';
+import { insertOperation, WORKFLOW_INPUT_PURPOSE } from '../../src/db/repositories/operations.js';
+import { sealJson } from '../../src/db/sealedJson.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
 import { reserveWithin } from '../../src/services/billing/ledger.js';
 import { derivedId, randomBase62 } from '../../src/ids.js';
@@ -50,7 +51,7 @@ async function strandedRegistration(c: { org: { id: string }; contactId: string 
       id: domainId, status: 'registering', orgId: c.org.id, name, years: 1, autoRenew: false, nameservers: [],
       registrantContactId: c.contactId, adminContactId: null, techContactId: null,
     });
-    await insertOperation(tx, mode, { id: operationId, orgId: c.org.id, type: 'domain.register', domain: name, domainId, workflowId, workflowInput: input, amount: PRICE, requestHash: 'x' });
+    await insertOperation(tx, mode, { id: operationId, orgId: c.org.id, type: 'domain.register', domain: name, domainId, workflowId, workflowInput: sealJson(app.deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, input), amount: PRICE, requestHash: 'x' });
     await reserveWithin(tx, { orgId: c.org.id, livemode: false, operationId, amount: PRICE, description: `Registration of ${name}` });
     await tx.query(`UPDATE operations SET created_at = now() - make_interval(secs => $2) WHERE id = $1`, [operationId, ageSeconds]);
   });

@@ -4,6 +4,7 @@ import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/tes
 import { bearer, createKey } from '../support/actors.js';
 import { customerFactory, SCOPES, type OperationBody } from '../support/customers.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
+import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 
 let app: TestApp;
 let customer: ReturnType<typeof customerFactory>['customer'];
@@ -66,7 +67,7 @@ describe('registering a domain (test mode)', () => {
     const history = await app.deps.temporal.client.workflow.getHandle(await registerWorkflowId(c, `flaky-${name}`)).fetchHistory();
     const attempts = (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
     expect(Math.max(...attempts.map(Number))).toBe(3);
-    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, history, `flaky-${name}`)).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, `flaky-${name}`)).resolves.toBeUndefined();
   });
 
   it('ends failed with REGISTRAR_REJECTED and releases the funds when the registrar refuses', async () => {

@@ -3,7 +3,8 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer } from '../support/actors.js';
 import { customerFactory, type OperationBody } from '../support/customers.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
-import { abandonPendingOperation, claimOperationForWorkflow, insertOperation } from '../../src/db/repositories/operations.js';
+import { abandonPendingOperation, claimOperationForWorkflow, insertOperation, WORKFLOW_INPUT_PURPOSE } from '../../src/db/repositories/operations.js';
+import { sealJson } from '../../src/db/sealedJson.js';
 import { derivedId } from '../../src/ids.js';
 
 let app: TestApp;
@@ -52,7 +53,7 @@ describe('the api abandoning and a workflow taking an operation', () => {
       domain: 'race.com',
       domainId: null,
       workflowId: `renew:${c.org.id}:${id}`,
-      workflowInput: {},
+      workflowInput: sealJson(app.deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, {}),
       amount: 100,
     });
     return id;

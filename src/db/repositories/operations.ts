@@ -1,5 +1,9 @@
 import type { Queryable } from '../pool.js';
 import { ModeScopedTable, type Mode } from '../modeScope.js';
+import type { SealedJson } from '../sealedJson.js';
+
+/** What `workflow_input` is sealed for (see `sealedJson.ts`): the auth code of a transfer is in it. */
+export const WORKFLOW_INPUT_PURPOSE = 'operations.workflow_input';
 
 export type OperationType = 'domain.register' | 'domain.transfer' | 'domain.renew';
 export type OperationStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -13,7 +17,8 @@ export interface Operation {
   domain: string;
   domainId: string | null;
   workflowId: string;
-  workflowInput: unknown;
+  /** Encrypted: open it with `openJson(keys, WORKFLOW_INPUT_PURPOSE, …)`. */
+  workflowInput: SealedJson;
   /** Hash of the request that created it; null for operations older than the column. */
   requestHash: string | null;
   amount: number;

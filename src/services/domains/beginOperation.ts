@@ -1,7 +1,15 @@
 import type pg from 'pg';
 import type { AppDeps } from '../../deps.js';
 import { withTransaction } from '../../db/pool.js';
-import { abandonPendingOperation, findOperationByWorkflowId, insertOperation, type Operation, type OperationType } from '../../db/repositories/operations.js';
+import {
+  abandonPendingOperation,
+  findOperationByWorkflowId,
+  insertOperation,
+  WORKFLOW_INPUT_PURPOSE,
+  type Operation,
+  type OperationType,
+} from '../../db/repositories/operations.js';
+import { sealJson } from '../../db/sealedJson.js';
 import { findDomainOfOrg, updateDomain } from '../../db/repositories/domains.js';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { derivedId } from '../../ids.js';
@@ -12,7 +20,7 @@ import { startOperationWorkflow } from './operationWorkflows.js';
 const UNIQUE_VIOLATION = '23505';
 
 export interface BeginOperationProps<Input> {
-  deps: Pick<AppDeps, 'db' | 'temporal' | 'config'>;
+  deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'payloadKeys'>;
   livemode: boolean;
   orgId: string;
   type: OperationType;
@@ -50,7 +58,7 @@ export async function beginOperation<Input>(props: BeginOperationProps<Input>): 
         domain: props.domainName,
         domainId,
         workflowId: props.workflowId,
-        workflowInput: props.workflowInput({ ...ids, domainId }),
+        workflowInput: sealJson(deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, props.workflowInput({ ...ids, domainId })),
         requestHash: props.requestHash,
         amount: props.amount,
       });

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { AppDeps } from '../../deps.js';
 import type { Principal } from '../../auth/principal.js';
-import type { Operation, OperationType } from '../../db/repositories/operations.js';
+import { WORKFLOW_INPUT_PURPOSE, type Operation, type OperationType } from '../../db/repositories/operations.js';
+import { openJson } from '../../db/sealedJson.js';
 import { DomainKey, LivemodeKey, OperationTypeKey, OrgIdKey } from '../../temporal/searchAttributes.js';
 
 const WORKFLOW_TYPES: Record<OperationType, string> = {
@@ -28,13 +29,13 @@ interface CommonInput {
  * running (USE_EXISTING) or finished (REJECT_DUPLICATE). Calling it twice, or after a crash between
  * writing the operation and starting, never starts the work a second time.
  */
-export async function startOperationWorkflow(deps: Pick<AppDeps, 'temporal' | 'config'>, operation: Operation): Promise<void> {
-  const input = operation.workflowInput as CommonInput;
+export async function startOperationWorkflow(deps: Pick<AppDeps, 'temporal' | 'config' | 'payloadKeys'>, operation: Operation): Promise<void> {
+  const input = openJson<CommonInput>(deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, operation.workflowInput);
   try {
     await deps.temporal.client.workflow.start(WORKFLOW_TYPES[operation.type], {
       workflowId: operation.workflowId,
       taskQueue: deps.config.temporal.taskQueue,
-      args: [operation.workflowInput],
+      args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       typedSearchAttributes: [

@@ -14,7 +14,7 @@ import type { RegisterDomainInput } from '../../../workflows/registerDomain.js';
 export const REGISTRATION_POLL_MS = { test: 1_000, live: 10 * 60_000 };
 
 export interface RegisterDomainProps {
-  deps: Pick<AppDeps, 'db' | 'availability' | 'temporal' | 'config'>;
+  deps: Pick<AppDeps, 'db' | 'availability' | 'temporal' | 'config' | 'payloadKeys'>;
   principal: Principal;
   orgId: string;
   idempotency: IdempotencyIdentity | undefined;

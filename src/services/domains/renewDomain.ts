@@ -15,7 +15,7 @@ import { operationRequestHash, operationWorkflowId, requester } from './operatio
 export const RENEW_SYNC_WAIT_MS = 10_000;
 
 export interface RenewDomainProps {
-  deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars'>;
+  deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
   principal: Principal;
   orgId: string;
   domainName: string;

@@ -19,7 +19,7 @@ export const TRANSFER_TIMING = {
 };
 
 export interface TransferDomainProps {
-  deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars'>;
+  deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
   principal: Principal;
   orgId: string;
   idempotency: IdempotencyIdentity | undefined;
