@@ -63,6 +63,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pending invitations for the caller's e-mail address, newest first
+         * @description Requires scope `orgs:read`. At most 100. Empty while the identity provider says the address is not verified.
+         */
+        get: operations["listMyInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/invitations/{invitation_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the organisation an invitation names, with its role
+         * @description Requires scope `orgs:write`. Only for the invitee's own e-mail address, and only with a session or a live key (a test key gets 403 `LIVE_CREDENTIAL_REQUIRED`). When the identity provider sends `email_verified`, it must be true.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/api-keys": {
         parameters: {
             query?: never;
@@ -185,10 +225,10 @@ export interface paths {
         get: operations["listMembers"];
         put?: never;
         /**
-         * Add a user by e-mail (they must have signed in once) as admin or member
-         * @description Requires scope `orgs:write`. Organisation role: owner or admin.
+         * Invite an e-mail address as admin or member (owners and admins)
+         * @description Requires scope `orgs:write`. Organisation role: owner or admin. Creates an invitation valid for 7 days and e-mails it to the address; the answer is the same whether or not the address has an account. The invitee joins by accepting it (`POST /api/v1/me/invitations/{invitation_id}/accept`). A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations are shared by both modes.
          */
-        post: operations["addMember"];
+        post: operations["inviteMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -207,12 +247,16 @@ export interface paths {
         post?: never;
         /**
          * Remove a member (owners and admins), or leave (anyone, for themselves)
-         * @description Requires scope `orgs:write`. Admins cannot remove an owner. The last owner cannot leave: 409 `LAST_OWNER`.
+         * @description Requires scope `orgs:write`. Admins cannot remove an owner. The last owner cannot leave: 409 `LAST_OWNER`. A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations are shared by both modes.
          */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a member's role (owners and admins)
+         * @description Requires scope `orgs:write`. Organisation role: owner or admin. Only an owner may grant or take `owner`; the last owner cannot step down (409 `LAST_OWNER`). A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations are shared by both modes.
+         */
+        patch: operations["changeMemberRole"];
         trace?: never;
     };
     "/api/v1/domains/availability": {
@@ -224,7 +268,7 @@ export interface paths {
         };
         /**
          * Is a name available, and at what price
-         * @description Requires scope `domains:read`. Answers may be cached for a few seconds. Test keys get synthetic answers: a first label ending in `-taken` is unavailable, `-premium` costs 10x.
+         * @description Requires scope `domains:read`. Answers may be cached for a few seconds. Live keys and sessions: each name costs one from your `registrar` budget (500 names a minute, times the plan, for all your keys and sessions together; 429 `RATE_LIMITED` past it), and the registrar is asked at a shared, paced rate: a name that cannot be checked in time answers `UPSTREAM_RATE_LIMITED` with `retry_after`. Live answers may be up to 60 s old. Test keys get synthetic answers: a first label ending in `-taken` is unavailable, `-premium` costs 10x.
          */
         get: operations["checkAvailability"];
         put?: never;
@@ -246,7 +290,7 @@ export interface paths {
         put?: never;
         /**
          * Check up to 500 names at once (own rate-limit pool)
-         * @description Requires scope `domains:read`. Results come in input order; duplicates are checked once; an invalid name gets `{name, error}` in its slot. Test keys get synthetic answers: a first label ending in `-taken` is unavailable, `-premium` costs 10x.
+         * @description Requires scope `domains:read`. Results come in input order; duplicates are checked once; an invalid name gets `{name, error}` in its slot. Live keys and sessions: each name costs one from your `registrar` budget (500 names a minute, times the plan, for all your keys and sessions together; 429 `RATE_LIMITED` past it), and the registrar is asked at a shared, paced rate: a name that cannot be checked in time answers `UPSTREAM_RATE_LIMITED` with `retry_after`. Live answers may be up to 60 s old. Test keys get synthetic answers: a first label ending in `-taken` is unavailable, `-premium` costs 10x.
          */
         post: operations["checkAvailabilityBulk"];
         delete?: never;
@@ -493,8 +537,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add money to the balance of the caller's mode
-         * @description Requires scope `billing:write`. Organisation role: owner or admin. Send an `Idempotency-Key` so that a retry never tops up twice: the same key and body replay the first answer.
+         * Add free test money to the test-mode balance
+         * @description Requires scope `billing:write`. Organisation role: owner or admin. Test keys only: test money is free and credited at once. A live top-up is refused with 403 `PAYMENT_REQUIRED_FOR_LIVE_TOP_UP`: a live balance holds only money that was paid, credited by an operator. Send an `Idempotency-Key` so that a retry never tops up twice.
          */
         post: operations["createTopUp"];
         delete?: never;
@@ -550,7 +594,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a contact; its version goes up by one
-         * @description Requires scope `contacts:write`. Send only the fields to change; `null` clears `organization`, `address2` or `state`. With `If-Match` naming an older version the answer is 409 `VERSION_MISMATCH` and nothing changes. Test keys see and change only test-mode contacts; live keys and sessions only live ones. A contact of another organisation or mode answers 404 `NOT_FOUND`, like one that does not exist.
+         * @description Requires scope `contacts:write`. Send only the fields to change; `null` clears `organization`, `address2` or `state`. With `If-Match` naming an older version the answer is 409 `VERSION_MISMATCH` and nothing changes. A live contact already used for a registration is then updated at the registrar in the background. Test keys see and change only test-mode contacts; live keys and sessions only live ones. A contact of another organisation or mode answers 404 `NOT_FOUND`, like one that does not exist.
          */
         patch: operations["updateContact"];
         trace?: never;
@@ -762,6 +806,26 @@ export interface components {
                 role: "owner" | "admin" | "member";
             }[];
         };
+        PendingInvitationList: {
+            data: components["schemas"]["PendingInvitation"][];
+        };
+        PendingInvitation: {
+            invitation_id: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member";
+            /** Format: date-time */
+            expires_at: string;
+            org_id: string;
+            org_name: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AcceptedInvitation: {
+            org_id: string;
+            /** @enum {string} */
+            role: "admin" | "member";
+        };
         CreatedApiKey: {
             id: string;
             name: string;
@@ -859,11 +923,29 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        AddMemberInput: {
+        Invitation: {
+            invitation_id: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member";
+            /** Format: date-time */
+            expires_at: string;
+        };
+        InviteMemberInput: {
             /** Format: email */
             email: string;
             /** @enum {string} */
             role: "admin" | "member";
+        };
+        MemberRole: {
+            user_id: string;
+            email: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member";
+        };
+        ChangeMemberRoleInput: {
+            /** @enum {string} */
+            role: "owner" | "admin" | "member";
         };
         Availability: {
             /** @description ASCII (punycode) form */
@@ -885,8 +967,11 @@ export interface components {
             results: (components["schemas"]["Availability"] | {
                 name: string;
                 error: {
+                    /** @description `INVALID_DOMAIN_NAME`, `UPSTREAM_RATE_LIMITED` (not checked in time: retry it), `UPSTREAM_UNAVAILABLE`, … */
                     code: string;
                     detail: string;
+                    /** @description Seconds after which checking this name again should succeed */
+                    retry_after?: number;
                 };
             })[];
         };
@@ -1247,6 +1332,23 @@ export interface operations {
                     "application/json": components["schemas"]["Liveness"];
                 };
             };
+            /** @description Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
                 headers: {
@@ -1274,6 +1376,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Server fault; the body carries the request id, never internals */
@@ -1329,7 +1448,180 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMyInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending invitations */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingInvitationList"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Invitation id (`inv_…`) */
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Now a member */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedInvitation"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A test key (`LIVE_CREDENTIAL_REQUIRED`), or an unverified e-mail address (`EMAIL_NOT_VERIFIED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No pending invitation with this id for your e-mail address: unknown, expired, accepted or addressed to someone else (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already a member of the organisation (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -1413,7 +1705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -1445,7 +1737,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1499,7 +1791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description The caller already holds 100 active keys (`KEY_LIMIT_REACHED`); delete one first; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1526,7 +1818,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -1596,7 +1888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -1628,7 +1920,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -1669,7 +1961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1687,7 +1979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -1771,7 +2063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -1803,7 +2095,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1857,7 +2149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1884,7 +2176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -1966,7 +2258,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2053,7 +2345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2081,11 +2373,11 @@ export interface operations {
             };
         };
     };
-    addMember: {
+    inviteMember: {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -2096,11 +2388,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AddMemberInput"];
+                "application/json": components["schemas"]["InviteMemberInput"];
             };
         };
         responses: {
-            /** @description Added */
+            /** @description Invited */
             201: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2112,7 +2404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Member"];
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
             /** @description The body is not valid JSON, or not sent as `application/json` */
@@ -2133,7 +2425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`) */
+            /** @description Not an owner or admin (`FORBIDDEN`), or a test key (`LIVE_CREDENTIAL_REQUIRED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2142,7 +2434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2169,7 +2461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2201,7 +2493,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -2244,7 +2536,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2262,7 +2554,133 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeMemberRoleInput"];
+            };
+        };
+        responses: {
+            /** @description The member with the new role */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberRole"];
+                };
+            };
+            /** @description The body is not valid JSON, or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an owner or admin, or an admin touching `owner` (`FORBIDDEN`); a test key (`LIVE_CREDENTIAL_REQUIRED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such member (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The last owner stepping down (`LAST_OWNER`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2344,7 +2762,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `availability` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `availability` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2370,13 +2788,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The registrar could not be asked in time (`UPSTREAM_RATE_LIMITED`, with `Retry-After`) or is down (`UPSTREAM_UNAVAILABLE`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     checkAvailabilityBulk: {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2430,7 +2857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2457,7 +2884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `bulk` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `bulk` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2527,7 +2954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2617,7 +3044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2649,7 +3076,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -2705,7 +3132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2732,7 +3159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2764,7 +3191,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -2820,7 +3247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2847,7 +3274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2879,7 +3306,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -2952,7 +3379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2979,7 +3406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3062,7 +3489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3096,7 +3523,7 @@ export interface operations {
             header?: {
                 /** @description The ETag of the version you last saw, e.g. `"3"`. If the resource has changed since, the answer is 409 `VERSION_MISMATCH` and nothing is changed. `*` or no header: no check. */
                 "if-match"?: string;
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3154,7 +3581,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3181,7 +3608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3264,7 +3691,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3296,7 +3723,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3340,7 +3767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3358,7 +3785,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3448,7 +3875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3530,7 +3957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3612,7 +4039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3699,7 +4126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3731,7 +4158,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3788,7 +4215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3815,7 +4242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3902,7 +4329,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3934,7 +4361,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3995,7 +4422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4022,7 +4449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -4117,7 +4544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -4151,7 +4578,7 @@ export interface operations {
             header?: {
                 /** @description The ETag of the version you last saw, e.g. `"3"`. If the resource has changed since, the answer is 409 `VERSION_MISMATCH` and nothing is changed. `*` or no header: no check. */
                 "if-match"?: string;
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4204,7 +4631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A domain uses the contact (`CONTACT_IN_USE`); or `If-Match` names a version other than the current one (`VERSION_MISMATCH`); nothing was changed; or Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description A domain uses the contact (`CONTACT_IN_USE`); or `If-Match` names a version other than the current one (`VERSION_MISMATCH`); nothing was changed; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4222,7 +4649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -4256,7 +4683,7 @@ export interface operations {
             header?: {
                 /** @description The ETag of the version you last saw, e.g. `"3"`. If the resource has changed since, the answer is 409 `VERSION_MISMATCH` and nothing is changed. `*` or no header: no check. */
                 "if-match"?: string;
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4326,7 +4753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); nothing was changed; or Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); nothing was changed; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4353,7 +4780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -4438,6 +4865,23 @@ export interface operations {
             /** @description Schema validation failed: one field error per problem */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4538,7 +4982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -4570,7 +5014,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4642,7 +5086,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4669,7 +5113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -4719,7 +5163,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4787,7 +5231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4814,7 +5258,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -4929,7 +5373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -4963,7 +5407,7 @@ export interface operations {
             header?: {
                 /** @description The ETag of the version you last saw, e.g. `"3"`. If the resource has changed since, the answer is 409 `VERSION_MISMATCH` and nothing is changed. `*` or no header: no check. */
                 "if-match"?: string;
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -5018,7 +5462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5036,7 +5480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -5088,7 +5532,7 @@ export interface operations {
             header?: {
                 /** @description The ETag of the version you last saw, e.g. `"3"`. If the resource has changed since, the answer is 409 `VERSION_MISMATCH` and nothing is changed. `*` or no header: no check. */
                 "if-match"?: string;
-                /** @description 1–255 printable ASCII characters. The same key and request within 24 hours replays the stored answer. */
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -5160,7 +5604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5187,7 +5631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -5253,6 +5697,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
                 headers: {
@@ -5280,6 +5741,23 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Server fault; the body carries the request id, never internals */

@@ -1,7 +1,7 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps } from '../deps.js';
 import type { AppState } from '../http/context.js';
-import { ApiError } from '../errors.js';
+import { ApiError, ValidationError } from '../errors.js';
 import { findUserBySubject, upsertUserBySubject } from '../db/repositories/users.js';
 import { consumeAddressPool, refuseBlockedAddress } from '../rateLimit/addressLimits.js';
 import { API_KEY_SHAPE, hashApiKey, parseApiKey } from './apiKeyFormat.js';
@@ -67,6 +67,22 @@ async function principalFromSession(deps: AppDeps, token: string): Promise<Princ
   };
 }
 
+/**
+ * `X-Mode`: a session sending `test` acts in test mode (the dashboard's "test data" toggle); a key
+ * may only name its own mode. Anything else is a 422 on the header.
+ */
+function applyRequestedMode(principal: Principal, requested: string | undefined): Principal {
+  if (requested === undefined) return principal;
+  const invalid = (msg: string) =>
+    new ValidationError([{ loc: ['header', 'x-mode'], msg, type: 'x_mode_invalid' }]);
+  if (requested !== 'live' && requested !== 'test') throw invalid('Must be "live" or "test"');
+  if (principal.type === 'api_key') {
+    if (requested !== principal.mode) throw invalid(`This API key is a ${principal.mode}-mode key; X-Mode cannot change that`);
+    return principal;
+  }
+  return { ...principal, mode: requested, livemode: requested === 'live' };
+}
+
 async function principalFrom(deps: AppDeps, header: string): Promise<Principal> {
   if (!header) throw new NotAuthenticatedError();
   const token = BEARER.exec(header)?.[1];
@@ -85,7 +101,8 @@ export function authenticate(deps: AppDeps): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     await refuseBlockedAddress(deps, ctx);
     try {
-      ctx.state.auth = await principalFrom(deps, ctx.get('authorization'));
+      const principal = await principalFrom(deps, ctx.get('authorization'));
+      ctx.state.auth = applyRequestedMode(principal, ctx.req.headers['x-mode'] === undefined ? undefined : ctx.get('x-mode'));
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) await consumeAddressPool(deps, ctx, 'auth_failure');
       throw err;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, createKey, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
+import { bearer, createKey, joinOrg, sessionToken, uniqueEmail } from '../support/actors.js';
 import { customerFactory, SCOPES, type OperationBody } from '../support/customers.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
 import { release } from '../../src/services/billing/ledger.js';
@@ -20,8 +20,7 @@ async function orgWithTwoMembers(balance: number) {
   const a = await f.customer(balance);
   const emailB = uniqueEmail('member-b');
   const sessionB = await sessionToken(app, emailB);
-  const added = await app.fetch(`/api/v1/orgs/${a.org.id}/members`, { method: 'POST', headers: jsonHeaders(a.session), body: JSON.stringify({ email: emailB, role: 'member' }) });
-  expect(added.status).toBe(201);
+  await joinOrg(app, a.session, a.org.id, emailB, 'member');
   const keyB = (await createKey(app, sessionB, { name: 'b tooling', scopes: SCOPES, mode: 'test' })).key;
   return { f, a, b: { ...a, key: keyB } };
 }

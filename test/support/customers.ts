@@ -16,11 +16,15 @@ export const SCOPES = ['domains:read', 'domains:write', 'contacts:write', 'billi
 
 /** Test-mode customers of an app: an org, a test key, a balance and a registrant contact. */
 export function customerFactory(app: TestApp) {
-  /** An org with a test key, a test-mode balance and a registrant contact. */
-  async function customer(balance: number) {
+  /**
+   * An org with a test key, a test-mode balance and a registrant contact. `plan` is set before the
+   * first request on the org path, as the limiter caches plans for a minute (src/http/rateLimit.ts).
+   */
+  async function customer(balance: number, plan: 'free' | 'pro' | 'enterprise' = 'free') {
     const email = uniqueEmail('registrant');
     const session = await sessionToken(app, email);
     const org = await createOrg(app, session);
+    if (plan !== 'free') await app.deps.db.query(`UPDATE organizations SET plan = $2 WHERE id = $1`, [org.id, plan]);
     const key = (await createKey(app, session, { name: 'registrar tooling', scopes: SCOPES, mode: 'test' })).key;
     if (balance > 0) {
       const topUp = await app.fetch(`/api/v1/orgs/${org.id}/billing/top-ups`, { method: 'POST', headers: jsonHeaders(key), body: JSON.stringify({ amount: balance }) });

@@ -17,6 +17,7 @@ export async function startWorkerProcess(taskQueue: string): Promise<RunningProc
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: taskQueue,
     DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'domain-service-worker-')),
+    PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
   });
   try {
     await worker.waitForOutput(/"msg":"worker polling"/, 90_000);

@@ -102,8 +102,10 @@ describe('secrets in Temporal', () => {
     const name = `private-${Date.now()}.com`;
     const res = await f.register(c, { name, years: 1, registrant_contact_id: c.contactId }, `r-${name}`);
     expect(res.status).toBe(202);
+    const op = (await res.json()) as { id: string };
     expect((await f.pollUntilFinished(c, res.headers.get('location')!)).status).toBe('succeeded');
-    const workflowId = `register:${c.org.id}:r-${name}`;
+    const { rows } = await app.deps.db.query<{ workflow_id: string }>('SELECT workflow_id FROM operations WHERE id = $1', [op.id]);
+    const workflowId = rows[0]!.workflow_id;
     const history = await rawHistory(workflowId);
     for (const secret of [c.email, 'Lovelace', '+442071838750', '1 High St', c.contactId]) expect(history).not.toContain(secret);
     const { decoded } = await startInput(workflowId);

@@ -14,6 +14,7 @@ import { topUp } from '../../src/services/billing/ledger.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
 import { findOperation } from '../../src/db/repositories/operations.js';
 import { Worker } from '@temporalio/worker';
+import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -65,7 +66,7 @@ async function register(c: Customer, body: Record<string, unknown>): Promise<Ope
 /** The workflow's recorded history replays on the current code (no nondeterminism). */
 async function replays(workflowId: string): Promise<void> {
   const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-  await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, history, workflowId)).resolves.toBeUndefined();
+  await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId)).resolves.toBeUndefined();
 }
 
 async function balanceOf(c: Customer) {

@@ -14,8 +14,8 @@ afterAll(async () => app?.close());
 
 async function insertIdempotencyRow(userId: string, key: string, expiresIn: string): Promise<void> {
   await app.deps.db.query(
-    `INSERT INTO idempotency_keys (user_id, livemode, key, request_hash, method, path, state, locked_until, expires_at)
-     VALUES ($1, true, $2, '\\x00', 'POST', '/x', 'completed', now(), now() + $3::interval)`,
+    `INSERT INTO idempotency_keys (user_id, livemode, key, credential, request_hash, method, path, state, locked_until, expires_at)
+     VALUES ($1, true, $2, 'session:test', '\\x00', 'POST', '/x', 'completed', now(), now() + $3::interval)`,
     [userId, key, expiresIn],
   );
 }

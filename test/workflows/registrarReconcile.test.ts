@@ -13,6 +13,7 @@ import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.
 import { ensureSchedules, registrarReconcileSchedule } from '../../src/temporal/schedules.js';
 import type { ReconcileSummary } from '../../activities/reconcile.js';
 import { randomBase62 } from '../../src/ids.js';
+import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -113,7 +114,7 @@ describe('registrar reconciliation', () => {
     expect((await listAuditEventsForTarget(app.deps.db, 'domain', drifted.id)).map((e) => e.data?.kind)).toEqual(['expiry_mismatch']);
 
     const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, history, workflowId)).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId)).resolves.toBeUndefined();
   });
 
   it('is scheduled per task queue at the configured interval, idempotently', async () => {

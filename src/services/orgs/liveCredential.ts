@@ -1,7 +1,10 @@
 import { LiveCredentialRequiredError } from '../../auth/errors.js';
 import type { Principal } from '../../auth/principal.js';
 
-/** Creating an organisation and every membership change: sessions and live keys only. */
+/**
+ * Creating an organisation and every membership change: sessions (in either mode: organisations
+ * are shared by both) and live keys only.
+ */
 export function requireLiveCredential(principal: Principal): void {
-  if (!principal.livemode) throw new LiveCredentialRequiredError();
+  if (principal.type === 'api_key' && !principal.livemode) throw new LiveCredentialRequiredError();
 }
