@@ -13,6 +13,12 @@ const duration = z
 const optionalString = z.string().min(1).optional();
 const optionalUrl = z.url().optional();
 
+/** 127.0.0.0/8, ::1 and localhost: addresses no other machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+}
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -40,6 +46,8 @@ const envSchema = z
     GITHUB_TOKEN: optionalString,
     LEAK_SCAN_INTERVAL: duration.default(15 * 60_000),
     DATA_DIR: z.string().min(1).default('.data'),
+    HTTP_REQUEST_TIMEOUT: duration.default(30_000),
+    HTTP_HEADERS_TIMEOUT: duration.default(10_000),
   })
   .superRefine((env, ctx) => {
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
@@ -48,6 +56,14 @@ const envSchema = z
       for (const name of authVars.filter((n) => env[n] === undefined)) {
         ctx.addIssue({ code: 'custom', path: [name], message: `is required when ${authSet.join(', ')} is set` });
       }
+    }
+    if (authSet.length === 0 && !isLoopbackHost(env.HOST)) {
+      // The development identity provider signs a token for any e-mail asked: never on a network.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HOST'],
+        message: `${env.HOST} is not a loopback address: set AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE (the development identity provider only serves 127.0.0.1, ::1 or localhost)`,
+      });
     }
     if (env.NODE_ENV === 'production') {
       if (authSet.length === 0) {
@@ -68,6 +84,8 @@ export type Env = z.output<typeof envSchema>;
 export interface Config {
   env: Env['NODE_ENV'];
   http: { host: string; port: number };
+  /** How long a client may take to send headers, and its whole request (`src/http/listen.ts`). */
+  httpTimeouts: { requestTimeoutMs: number; headersTimeoutMs: number };
   logLevel: Env['LOG_LEVEL'];
   databaseUrl: string;
   redisUrl: string;
@@ -102,6 +120,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return {
     env: env.NODE_ENV,
     http: { host: env.HOST, port: env.PORT },
+    httpTimeouts: { requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT, headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT },
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,

@@ -6,7 +6,7 @@ import { requireOrgMember, requireScope } from '../auth/authorize.js';
 import type { AppState } from './context.js';
 import { jsonBody } from './jsonBody.js';
 import { koaPath, rateLimitGroupOf, type RouteSpec } from './route.js';
-import { validate, type InputState } from './validate.js';
+import { refuseUnsafePath, validate, type InputState } from './validate.js';
 import { idempotency } from './idempotency.js';
 import { rateLimitMiddleware } from './rateLimit.js';
 
@@ -29,7 +29,7 @@ type Layer = RouterMiddleware<AppState>;
  * request signature, idempotency, validation, handler. Every route gets the layers its declaration implies.
  */
 function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit: ReturnType<typeof rateLimitMiddleware>): Layer[] {
-  const chain: Layer[] = [];
+  const chain: Layer[] = [refuseUnsafePath()];
   const authenticated = route.scope !== 'public';
   if (authenticated) chain.push(authenticate(deps));
   if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));
