@@ -25,12 +25,13 @@ const databaseUnavailable = () =>
   new ServiceUnavailableError('DATABASE_UNAVAILABLE', 'The database is unavailable; retry later', DATABASE_RETRY_AFTER_SECONDS);
 
 /**
- * A value the database refused to store or compare: NUL bytes (22021, 22P05), values too large for
- * an index or a row (54000), impossible dates (22008, 22007), malformed text for a column's type
- * (22P02), numbers out of range (22003). The request schemas and `safeText.ts` refuse these before
- * they get here; this is the backstop, so a missed case is the client's 422 and not our 500.
+ * A value the database refused to store or compare: class 22 "data exception" (NUL bytes 22021 and
+ * 22P05, impossible dates 22008/22009/22007, malformed text for a column's type 22P02, numbers out of
+ * range 22003, …) and values too large for an index or a row (54000). The request schemas and
+ * `safeText.ts` refuse these before they get here; this is the backstop, so a missed case is the
+ * client's 422 and not our 500. Division by zero (22012) is ours, and stays a 500.
  */
-const DATA_EXCEPTIONS = new Set(['22021', '22P05', '54000', '22008', '22007', '22P02', '22003', '22001', '22023', '2201B']);
+const isDataException = (code: string) => (code.startsWith('22') && code !== '22012') || code === '54000';
 
 const unstorableValue = () =>
   new ValidationError([
@@ -50,7 +51,7 @@ export function apiErrorFromPg(err: unknown): ApiError | undefined {
   if (err instanceof DatabaseConnectionError) return databaseUnavailable();
   if (!isPgError(err)) return undefined;
   if (isUnavailableSqlState(err.code)) return databaseUnavailable();
-  if (DATA_EXCEPTIONS.has(err.code)) return unstorableValue();
+  if (isDataException(err.code)) return unstorableValue();
   switch (err.code) {
     case '23505':
       return new ConflictError('DUPLICATE', 'A resource with the same unique attributes already exists');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { listen } from '../../src/http/listen.js';
 import { createApp } from '../../src/app.js';
+import { defineRoute } from '../../src/http/route.js';
 import { bearer, createKey, jsonHeaders } from '../support/actors.js';
 import { dnsCustomer, insertActiveDomain, type Customer } from '../support/domains.js';
 import { readJson, type FieldErrorBody } from '../support/http.js';
@@ -31,8 +32,29 @@ const CONTACT = {
   country: 'GB',
 };
 
+/** Values that slip past every schema straight into PostgreSQL, for the SQLSTATE backstop. */
+const UNSTORABLE: Record<string, [string, unknown[]]> = {
+  nul: ['SELECT $1::text', ['a\u0000b']],
+  year: ['SELECT $1::timestamptz', ['-100000-01-01T00:00:00Z']],
+  number: ['SELECT $1::int', ['12345678901234567890']],
+  text: ['SELECT $1::int', ['twelve']],
+};
+const backstopRoute = defineRoute({
+  method: 'get',
+  path: '/test/unstorable/{case}',
+  operationId: 'testUnstorable',
+  summary: 'Sends a value PostgreSQL refuses, without validation',
+  tags: ['test'],
+  scope: 'public',
+  responses: {},
+  handler: async (ctx) => {
+    const [sql, params] = UNSTORABLE[ctx.params.case ?? '']!;
+    await app.deps.db.query(sql, params);
+  },
+});
+
 beforeAll(async () => {
-  app = await startTestApp({ env: { LOG_LEVEL: 'error' }, logDestination: { write: (line) => errorLog.push(line) } });
+  app = await startTestApp({ env: { LOG_LEVEL: 'error' }, logDestination: { write: (line) => errorLog.push(line) }, extraRoutes: [backstopRoute] });
   customer = await dnsCustomer(app, 'test');
   domain = await insertActiveDomain(app, customer);
   const top = await app.fetch(`/api/v1/orgs/${customer.org.id}/billing/top-ups`, {
@@ -298,6 +320,12 @@ describe('shapes no schema expects', () => {
     if (answer) expect(answer).toMatch(/^HTTP\/1\.1 400/);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(errorLog.slice(logged)).toEqual([]);
+  });
+});
+
+describe('values PostgreSQL refuses, past every schema', () => {
+  it.each(Object.keys(UNSTORABLE))('%s is a 422, not a 500', async (name) => {
+    await expectFieldError(await app.fetch(`/test/unstorable/${name}`), 422, 'VALIDATION_ERROR', ['body']);
   });
 });
 
