@@ -29,9 +29,11 @@ type Layer = RouterMiddleware<AppState>;
  * request signature, idempotency, validation, handler. Every route gets the layers its declaration implies.
  */
 function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit: ReturnType<typeof rateLimitMiddleware>): Layer[] {
-  const chain: Layer[] = [refuseUnsafePath()];
+  const chain: Layer[] = [];
   const authenticated = route.scope !== 'public';
   if (authenticated) chain.push(authenticate(deps));
+  // Before anything reads a path id (the limiter's plan, membership): NUL never reaches a query.
+  chain.push(refuseUnsafePath());
   if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));
   if (route.scope !== 'public' && route.scope !== 'any') chain.push(requireScope(route.scope));
   if (isOrgPath(route.path)) chain.push(requireOrgMember(deps.db, route.roles));

@@ -221,6 +221,9 @@ describe('path ids and cursors', () => {
         expect(JSON.parse(text)).toHaveProperty('code');
       }
     }
+    // Without credentials the answer is still exactly the spec's 401.
+    const anonymous = await app.fetch('/api/v1/orgs/org_%00');
+    expect([anonymous.status, await anonymous.json()]).toEqual([401, { detail: 'Not authenticated' }]);
     const post = await send('POST', orgPath('/domains/a%00.com/renew'), '{"years":1}', { 'idempotency-key': 'nul-renew' });
     expect(post.status).toBeLessThan(500);
     const del = await send('DELETE', orgPath('/contacts/ct_%00'), undefined);
