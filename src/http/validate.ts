@@ -19,7 +19,7 @@ const sameLoc = (a: string[], b: string[]) => a.length === b.length && a.every((
 
 /**
  * Path ids are read (membership, rate-limit plans) before the route's schemas run: one with NUL or
- * an unpaired surrogate is refused first, so it never reaches a query. Runs first in every chain.
+ * an unpaired surrogate is refused first, so it never reaches a query. Runs right after authentication.
  */
 export function refuseUnsafePath(): RouterMiddleware<AppState> {
   return async (ctx, next) => {
