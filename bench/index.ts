@@ -10,6 +10,7 @@ import { benchConsume } from '../src/rateLimit/bench.js';
 import { benchHttpVariant, type LatencyRow } from './httpLayers.js';
 import { benchThroughput } from './throughput.js';
 import { benchRegistrations } from './registrations.js';
+import { benchCaaBatch } from './dnsRecords.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
 import { resolveTemporalCli } from '../scripts/lib/temporalCli.js';
 import { startOnFreePort, startTemporalDevServer, type TemporalDevServer } from '../scripts/lib/temporalDevServer.js';
@@ -107,6 +108,9 @@ async function main(): Promise<void> {
     console.log(`${registrations.accepted}/${registrations.registrations} accepted, ${registrations.succeeded} succeeded`);
     console.log(`202 latency:             p50 ${fmt(registrations.acceptP50Ms)}  p99 ${fmt(registrations.acceptP99Ms)}`);
     console.log(`202 to succeeded:        p50 ${fmt(registrations.completeP50Ms)}  p99 ${fmt(registrations.completeP99Ms)}`);
+
+    console.log('\nCAA iodef check, one batch of 100 records of ~2 KB (ms)');
+    for (const row of benchCaaBatch()) console.log(`${row.variant.padEnd(26)} ${fmt(row.batchMs)}`);
 
     const limiter = await benchConsume(5_000, { redisUrl: config.redisUrl });
     console.log(`\nRate limiter consume() alone against Redis, ${limiter.iterations} calls (ms)`);

@@ -90,4 +90,24 @@ describe('loadConfig', () => {
       'http://localhost:8080',
     ]);
   });
+
+  it('refuses the development identity provider on any address other than loopback', () => {
+    for (const HOST of ['0.0.0.0', '::', '192.168.1.10', 'api.example.com']) {
+      expect(problems({ HOST })).toEqual([expect.stringMatching(/^HOST: .*not a loopback address/)]);
+      expect(problems({ HOST, NODE_ENV: 'test' })).toEqual([expect.stringMatching(/^HOST: /)]);
+    }
+    for (const HOST of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(problems({ HOST })).toEqual([]);
+    const withProvider = {
+      HOST: '0.0.0.0',
+      AUTH_JWKS_URL: 'https://idp.example.com/jwks.json',
+      AUTH_ISSUER: 'https://idp.example.com/',
+      AUTH_AUDIENCE: 'domain-service',
+    };
+    expect(loadConfig(withProvider).http.host).toBe('0.0.0.0');
+  });
+
+  it('reads the HTTP timeouts, 30 s and 10 s by default', () => {
+    expect(loadConfig({}).httpTimeouts).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT: '5s', HTTP_HEADERS_TIMEOUT: '2s' }).httpTimeouts).toEqual({ requestTimeoutMs: 5_000, headersTimeoutMs: 2_000 });
+  });
 });

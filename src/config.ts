@@ -15,8 +15,6 @@ const optionalString = z.string().min(1).optional();
 const optionalUrl = z.url().optional();
 const flag = z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
-const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /** `https://ui.example.com` or `http://127.0.0.1:8233`: what a browser sends as `Origin`. */
 const origins = z
@@ -25,6 +23,12 @@ const origins = z
   .refine((list) => list.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin), {
     message: 'must be comma-separated origins such as http://localhost:8233 (scheme, host and port; no path)',
   });
+
+/** 127.0.0.0/8, ::1 and localhost: addresses no other machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+}
 
 const envSchema = z
   .object({
@@ -71,6 +75,8 @@ const envSchema = z
     CODEC_SERVER_PORT: z.coerce.number().int().min(0).max(65535).default(8888),
     CODEC_SERVER_ALLOW_REMOTE: flag,
     CODEC_SERVER_CORS_ORIGINS: origins.default(['http://localhost:8233', 'http://127.0.0.1:8233']),
+    HTTP_REQUEST_TIMEOUT: duration.default(30_000),
+    HTTP_HEADERS_TIMEOUT: duration.default(10_000),
   })
   .superRefine((env, ctx) => {
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
@@ -87,6 +93,14 @@ const envSchema = z
         message:
           'must be a loopback address (the codec server decrypts any payload for whoever reaches it); ' +
           'set CODEC_SERVER_ALLOW_REMOTE=true only behind your own access control',
+      });
+    }
+    if (authSet.length === 0 && env.NODE_ENV !== 'production' && !isLoopbackHost(env.HOST)) {
+      // The development identity provider signs a token for any e-mail asked: never on a network.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HOST'],
+        message: `${env.HOST} is not a loopback address: set AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE (the development identity provider only serves 127.0.0.1, ::1 or localhost)`,
       });
     }
     if (env.NODE_ENV === 'production') {
@@ -118,6 +132,8 @@ export type Env = z.output<typeof envSchema>;
 export interface Config {
   env: Env['NODE_ENV'];
   http: { host: string; port: number };
+  /** How long a client may take to send headers, and its whole request (`src/http/listen.ts`). */
+  httpTimeouts: { requestTimeoutMs: number; headersTimeoutMs: number };
   logLevel: Env['LOG_LEVEL'];
   databaseUrl: string;
   redisUrl: string;
@@ -163,6 +179,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return {
     env: env.NODE_ENV,
     http: { host: env.HOST, port: env.PORT },
+    httpTimeouts: { requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT, headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT },
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,

@@ -36,6 +36,19 @@ export class InvalidJsonError extends ApiError {
   }
 }
 
+/** 415: the body is compressed (`Content-Encoding` other than identity); send it uncompressed. */
+export class UnsupportedEncodingError extends ApiError {
+  constructor(encoding: string) {
+    super(415, 'INVALID_JSON', [
+      {
+        loc: ['header', 'content-encoding'],
+        msg: `Content-Encoding ${encoding.slice(0, 40)} is not supported; send the body uncompressed`,
+        type: 'content_encoding_unsupported',
+      },
+    ]);
+  }
+}
+
 /** 422: the input parsed but does not match the route's schema. */
 export class ValidationError extends ApiError {
   constructor(errors: FieldError[]) {

@@ -15,9 +15,9 @@ interface Service {
   ports?: string[];
 }
 
-/** What `docker compose` does to `${VAR:-default}` with none of the variables set. */
-function interpolate(value: string | number): string {
-  return String(value).replace(/\$\{([A-Z_]+)(?::-([^}]*))?\}/g, (_, _name: string, fallback?: string) => fallback ?? '');
+/** What `docker compose` does to `${VAR:-default}`, with `vars` set in the shell (none by default). */
+function interpolate(value: string | number, vars: Record<string, string> = {}): string {
+  return String(value).replace(/\$\{([A-Z_]+)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => vars[name] || (fallback ?? ''));
 }
 
 const compose = parse(await readFile(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -66,15 +66,30 @@ describe('docker-compose.yml', () => {
     expect(services.api!.healthcheck!.test.join(' ')).toContain('/readyz');
   });
 
+  const envOf = (name: string, vars: Record<string, string> = {}) =>
+    Object.fromEntries(Object.entries(services[name]!.environment!).map(([k, v]) => [k, interpolate(v, vars)]));
+  const IDENTITY = {
+    AUTH_JWKS_URL: 'https://idp.example.com/.well-known/jwks.json',
+    AUTH_ISSUER: 'https://idp.example.com/',
+    AUTH_AUDIENCE: 'domain-service',
+    KEY_HASH_SECRET: 'k'.repeat(40),
+  };
+
   it('configures api and worker with an environment our config accepts, pointing at the compose services', () => {
-    const envOf = (name: string) =>
-      Object.fromEntries(Object.entries(services[name]!.environment!).map(([k, v]) => [k, interpolate(v)]));
     for (const name of ['api', 'worker', 'migrate']) {
-      const config = loadConfig(envOf(name));
+      const config = loadConfig(envOf(name, IDENTITY));
+      expect(config.env).toBe('production');
       expect(config.databaseUrl).toBe('postgres://domains:domains@postgres:5432/domains');
       expect(config.redisUrl).toBe('redis://redis:6379');
       expect(config.temporal.address).toBe('temporal:7233');
     }
-    expect(loadConfig(envOf('api')).http).toEqual({ host: '0.0.0.0', port: 8080 });
+    expect(loadConfig(envOf('api', IDENTITY)).http).toEqual({ host: '0.0.0.0', port: 8080 });
+  });
+
+  it('defaults to production, so the api on 0.0.0.0 never starts with the development identity provider', () => {
+    // Nothing set: refused, naming what is missing, rather than serving self-signed sessions.
+    expect(() => loadConfig(envOf('api'))).toThrow(/AUTH_JWKS_URL: is required in production/);
+    // Development mode asked for explicitly: still refused on a non-loopback HOST.
+    expect(() => loadConfig(envOf('api', { NODE_ENV: 'development' }))).toThrow(/HOST: 0\.0\.0\.0 is not a loopback address/);
   });
 });

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
+import { rethrowClassified } from './connectionErrors.js';
 
 export type Db = pg.Pool;
 /** Either the pool or a client inside a transaction: every repository function accepts both. */
@@ -16,10 +17,42 @@ export function connectionConfig(databaseUrl: string): pg.ClientConfig {
   return { connectionString: url.toString() };
 }
 
+/** How long one statement may wait for its answer before the connection counts as lost. */
+const QUERY_TIMEOUT_MS = 30_000;
+
+type QueryFn = (...args: unknown[]) => unknown;
+
+/**
+ * Wraps promise-style `query` calls so connection-level failures surface as DatabaseConnectionError
+ * (`connectionErrors.ts`). Callback-style calls (the pool's own, on its clients) pass through untouched.
+ */
+function guardQuery(target: { query: unknown }): void {
+  const original = (target.query as QueryFn).bind(target);
+  target.query = (...args: unknown[]) => {
+    if (typeof args[args.length - 1] === 'function') return original(...args);
+    const result = original(...args);
+    return result instanceof Promise ? result.catch(rethrowClassified) : result;
+  };
+}
+
+const guardedClients = new WeakSet<pg.PoolClient>();
+
 export function createPool(databaseUrl: string, logger: Logger): Db {
-  const pool = new pg.Pool({ ...connectionConfig(databaseUrl), max: 10, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ ...connectionConfig(databaseUrl), max: 10, connectionTimeoutMillis: 5_000, query_timeout: QUERY_TIMEOUT_MS });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL client error'));
+  guardQuery(pool);
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient> | undefined;
+  // The pool's own `query` checks out with a callback: leave that path as it is.
+  pool.connect = ((...args: unknown[]) => (args.length > 0 ? connect(...args) : checkout())) as typeof pool.connect;
+  async function checkout(): Promise<pg.PoolClient> {
+    const client = await connect()!.catch(rethrowClassified);
+    if (!guardedClients.has(client)) {
+      guardedClients.add(client);
+      guardQuery(client);
+    }
+    return client;
+  }
   return pool;
 }
 

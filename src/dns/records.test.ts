@@ -122,3 +122,23 @@ describe('presentation format (what PowerDNS is sent)', () => {
     expect(txtStrings(long)).toBe(`"${'a'.repeat(255)}" "${'b'.repeat(255)}" "c"`);
   });
 });
+
+describe('CAA iodef values of every size', () => {
+  // Large values near the content limit, valid and not: the check must decide each correctly.
+  const long = 'a'.repeat(2_000);
+  it.each([
+    [`0 iodef "mailto:${long}@example.com"`, true],
+    [`0 iodef "https://example.com/${long}"`, true],
+    [`0 iodef "mailto:${long}"`, false],
+    [`0 iodef "mailto:${long}@"`, false],
+    [`0 iodef "mailto:@${long}"`, false],
+    [`0 iodef "ftp://${long}"`, false],
+    [`0 iodef "https://"`, false],
+    [`0 iodef "https://example.com/${long}\t${long}"`, false],
+    [`0 iodef "mailto:${'@'.repeat(1_000)} x"`, false],
+    [`0 iodef "mailto:${'a@'.repeat(1_000)} "`, false],
+    [`0 iodef "mailto:${'a@'.repeat(1_000)}b"`, true],
+  ])('%#: %s', (content, accepted) => {
+    expect(problems({ type: 'CAA', name: '@', content })).toEqual(accepted ? [] : ['content:caa_invalid']);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 
@@ -9,9 +9,32 @@ export interface ListeningServer {
   close(drainMs?: number): Promise<void>;
 }
 
-export function listen(app: Koa<never>, host: string, port: number): Promise<ListeningServer> {
+export interface HttpTimeouts {
+  /** The whole request, headers and body, must arrive within this; then 408 and the socket closes. */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this. */
+  headersTimeoutMs: number;
+}
+
+/**
+ * Node's defaults let a client that stalls its body hold a connection for 300 s (checked every
+ * 30 s). Our bodies are at most 1 MB: 30 s is plenty for a slow client and short for a hostile one.
+ */
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 };
+
+export function listen(app: Koa<never>, host: string, port: number, timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS): Promise<ListeningServer> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const handle = app.callback();
+    const server = createServer(
+      {
+        requestTimeout: timeouts.requestTimeoutMs,
+        headersTimeout: Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs),
+        // How often expired requests are looked for: a fraction of the shortest timeout.
+        connectionsCheckingInterval: Math.max(100, Math.min(timeouts.headersTimeoutMs, 1_000)),
+      },
+      (req, res) => void handle(req, res),
+    );
+    server.listen(port, host);
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address() as AddressInfo;

@@ -16,16 +16,33 @@ export function encodeCursor(cursor: PageCursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id])).toString('base64url');
 }
 
+/** Ids are `prefix_base62`; dates are those rows can have (PostgreSQL refuses some years JavaScript allows). */
+const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const EARLIEST_MS = Date.UTC(2000, 0, 1);
+const LATEST_MS = Date.UTC(9999, 11, 31);
+
+function parseCursor(cursor: string): PageCursor | undefined {
+  const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!Array.isArray(value) || value.length !== 2) return undefined;
+  const [createdAt, id] = value as unknown[];
+  if (typeof createdAt !== 'string' || typeof id !== 'string' || !CURSOR_ID.test(id)) return undefined;
+  const date = new Date(createdAt);
+  const ms = date.getTime();
+  if (Number.isNaN(ms) || ms < EARLIEST_MS || ms > LATEST_MS) return undefined;
+  return { createdAt: date, id };
+}
+
+/** A cursor we issued, or a 422 on `query.cursor`: a forged one never reaches a query. */
 export function decodeCursor(cursor: string | undefined): PageCursor | undefined {
   if (cursor === undefined) return undefined;
+  let decoded: PageCursor | undefined;
   try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    const date = new Date(createdAt);
-    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor');
-    return { createdAt: date, id };
+    decoded = parseCursor(cursor);
   } catch {
-    throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'invalid_cursor' }]);
+    decoded = undefined;
   }
+  if (!decoded) throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'invalid_cursor' }]);
+  return decoded;
 }
 
 /**

@@ -6,7 +6,7 @@ import { requireOrgMember, requireScope } from '../auth/authorize.js';
 import type { AppState } from './context.js';
 import { jsonBody } from './jsonBody.js';
 import { koaPath, rateLimitGroupOf, type RouteSpec } from './route.js';
-import { validate, type InputState } from './validate.js';
+import { refuseUnsafePath, validate, type InputState } from './validate.js';
 import { idempotency } from './idempotency.js';
 import { rateLimitMiddleware } from './rateLimit.js';
 import { consumeAddressPool } from '../rateLimit/addressLimits.js';
@@ -41,6 +41,8 @@ function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit
     });
   }
   if (authenticated) chain.push(authenticate(deps));
+  // Before anything reads a path id (the limiter's plan, membership): NUL never reaches a query.
+  chain.push(refuseUnsafePath());
   if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));
   if (route.scope !== 'public' && route.scope !== 'any') chain.push(requireScope(route.scope));
   if (isOrgPath(route.path)) chain.push(requireOrgMember(deps.db, route.roles));

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { ValidationError, type FieldError } from '../errors.js';
 import type { AppState } from './context.js';
 import type { RequestSchemas, RouteInput } from './route.js';
+import { unsafeTextErrors } from './safeText.js';
 
 export type InputState = AppState & { input: RouteInput<RequestSchemas> };
 
@@ -14,9 +15,25 @@ function toFieldErrors(part: keyof RequestSchemas, error: z.ZodError): FieldErro
   }));
 }
 
+const sameLoc = (a: string[], b: string[]) => a.length === b.length && a.every((part, i) => part === b[i]);
+
+/**
+ * Path ids are read (membership, rate-limit plans) before the route's schemas run: one with NUL or
+ * an unpaired surrogate is refused first, so it never reaches a query. Runs right after authentication.
+ */
+export function refuseUnsafePath(): RouterMiddleware<AppState> {
+  return async (ctx, next) => {
+    const errors = unsafeTextErrors(ctx.params, ['path']);
+    if (errors.length > 0) throw new ValidationError(errors);
+    await next();
+  };
+}
+
 /**
  * Parses path, query, headers and body against the route's schemas and reports every problem
- * at once as the spec's 422 list. The parsed values land in `ctx.state.input`.
+ * at once as the spec's 422 list. The parsed values land in `ctx.state.input`. Before any schema,
+ * every string is checked for text that cannot be stored (`safeText.ts`): that is the default for
+ * every field of every route, not something each schema opts into.
  */
 export function validate(schemas: RequestSchemas): RouterMiddleware<AppState> {
   return async (ctx, next) => {
@@ -29,11 +46,13 @@ export function validate(schemas: RequestSchemas): RouterMiddleware<AppState> {
     const errors: FieldError[] = [];
     const input: Record<string, unknown> = {};
     for (const part of ['path', 'query', 'header', 'body'] as const) {
+      const unsafe = unsafeTextErrors(sources[part], [part]);
+      errors.push(...unsafe);
       const schema = schemas[part];
       if (!schema) continue;
       const result = await schema.safeParseAsync(sources[part]);
       if (result.success) input[part] = result.data;
-      else errors.push(...toFieldErrors(part, result.error));
+      else errors.push(...toFieldErrors(part, result.error).filter((e) => !unsafe.some((u) => sameLoc(u.loc, e.loc))));
     }
     if (errors.length > 0) throw new ValidationError(errors);
     (ctx.state as InputState).input = input as unknown as RouteInput<RequestSchemas>;

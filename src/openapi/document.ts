@@ -71,13 +71,17 @@ function standardErrors(route: RouteSpec): Record<string, ResponseConfig> {
     };
   }
   if (request.body) {
-    errors['400'] = errorResponse('The body is not valid JSON, or not sent as `application/json`');
+    errors['400'] = errorResponse(
+      'The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json`',
+    );
     errors['413'] = errorResponse('The body is larger than 1 MB');
+    errors['415'] = errorResponse('The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed');
   }
   if (request.body || request.path || request.query || request.header) {
-    errors['422'] = errorResponse('Schema validation failed: one field error per problem');
+    errors['422'] = errorResponse('Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`)');
   }
   errors['500'] = errorResponse('Server fault; the body carries the request id, never internals');
+  if (route.scope !== 'public') errors['503'] = errorResponse('The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds');
   for (const [status, description] of Object.entries(route.errors ?? {})) {
     const standard = errors[status]?.description;
     errors[status] = { ...errors[status], ...errorResponse(standard ? `${description}; or ${standard}` : description) };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { GithubSecretScanningKeys } from './githubKeys.js';
+import { GithubKeysUnavailableError, GithubSecretScanningKeys } from './githubKeys.js';
 import { startFakeGithub, type FakeGithub } from '../../test/support/fakeGithub.js';
 
 let github: FakeGithub;
@@ -41,5 +41,20 @@ describe('GitHub secret-scanning public keys', () => {
     expect(await slow.verify(body, 'f'.repeat(64), github.sign(body.toString(), first))).toEqual({ ok: false, reason: 'unknown public key identifier' });
     expect(await slow.verify(body, 'e'.repeat(64), github.sign(body.toString(), first))).toMatchObject({ ok: false });
     expect(github.keyFetches).toBe(afterFirstLoad);
+  });
+
+  it('answers "unavailable", not "unknown key", while the list cannot be loaded, and retries soon after', async () => {
+    const keys = new GithubSecretScanningKeys({ apiUrl: github.url, token: undefined, logger, failureRetryMs: 300 });
+    const signer = github.keys[github.keys.length - 1]!;
+    const signature = github.sign(body.toString(), signer);
+    github.failKeyFetches(1);
+    const before = github.keyFetches;
+    await expect(keys.verify(body, signer.identifier, signature)).rejects.toBeInstanceOf(GithubKeysUnavailableError);
+    // Within the failure window: still unavailable, and GitHub is not asked again.
+    await expect(keys.verify(body, signer.identifier, signature)).rejects.toBeInstanceOf(GithubKeysUnavailableError);
+    expect(github.keyFetches).toBe(before + 1);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await keys.verify(body, signer.identifier, signature)).toEqual({ ok: true, keyIdentifier: signer.identifier });
+    expect(github.keyFetches).toBe(before + 2);
   });
 });

@@ -2,8 +2,8 @@ import type { AppDeps } from '../deps.js';
 import { taskQueueHasPollers } from '../temporal/client.js';
 
 export type CheckName = 'postgres' | 'redis' | 'temporal' | 'worker' | 'rate_limiter';
-/** `ok`, or why the dependency is not usable. */
-export type CheckResult = string;
+/** All a caller learns publicly; why a dependency is down goes to the log only (`reasons`). */
+export type CheckResult = 'ok' | 'down';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -39,15 +39,23 @@ const CHECKS: Record<CheckName, (deps: Deps) => Promise<void>> = {
       : Promise.resolve(),
 };
 
+export interface Readiness {
+  ready: boolean;
+  checks: Record<CheckName, CheckResult>;
+  /** Why each failing check failed: client messages, addresses. For the log, never for a response. */
+  reasons: Partial<Record<CheckName, string>>;
+}
+
 /** Runs every dependency check in parallel, each bounded by a timeout. */
-export async function checkReadiness(deps: Deps): Promise<{ ready: boolean; checks: Record<CheckName, CheckResult> }> {
+export async function checkReadiness(deps: Deps): Promise<Readiness> {
   const names = Object.keys(CHECKS) as CheckName[];
   const outcomes = await Promise.allSettled(names.map((name) => withTimeout(CHECKS[name](deps), name)));
-  const checks = Object.fromEntries(
-    names.map((name, i) => {
-      const outcome = outcomes[i]!;
-      return [name, outcome.status === 'fulfilled' ? 'ok' : String((outcome.reason as Error)?.message ?? outcome.reason)];
-    }),
-  ) as Record<CheckName, CheckResult>;
-  return { ready: Object.values(checks).every((c) => c === 'ok'), checks };
+  const checks = {} as Record<CheckName, CheckResult>;
+  const reasons: Partial<Record<CheckName, string>> = {};
+  names.forEach((name, i) => {
+    const outcome = outcomes[i]!;
+    checks[name] = outcome.status === 'fulfilled' ? 'ok' : 'down';
+    if (outcome.status === 'rejected') reasons[name] = String((outcome.reason as Error)?.message ?? outcome.reason);
+  });
+  return { ready: names.every((name) => checks[name] === 'ok'), checks, reasons };
 }

@@ -37,6 +37,8 @@ export interface FakeGithub {
   unpublishedKey(): SigningKey;
   sign(body: string, key?: SigningKey): string;
   setSearchResults(items: CodeSearchItem[]): void;
+  /** The next `count` requests for the public keys get 502 (GitHub having a bad minute). */
+  failKeyFetches(count: number): void;
   /** The next request for `page` gets 403 with `retry-after` (a secondary rate limit). */
   rateLimitOnce(page: number, retryAfterSeconds: number): void;
   close(): Promise<void>;
@@ -55,7 +57,7 @@ function newKey(): SigningKey {
 export async function startFakeGithub(): Promise<FakeGithub> {
   let results: CodeSearchItem[] = [];
   const limited = new Map<number, number>();
-  const state = { keyFetches: 0 };
+  const state = { keyFetches: 0, keyFailures: 0 };
   const keys: SigningKey[] = [newKey()];
   const searchRequests: SearchRequest[] = [];
 
@@ -67,6 +69,11 @@ export async function startFakeGithub(): Promise<FakeGithub> {
     };
     if (req.method === 'GET' && url.pathname === '/meta/public_keys/secret_scanning') {
       state.keyFetches += 1;
+      if (state.keyFailures > 0) {
+        state.keyFailures -= 1;
+        json(502, { message: 'Server Error' });
+        return;
+      }
       json(200, {
         public_keys: keys.map((key, index) => ({ key_identifier: key.identifier, key: key.publicPem, is_current: index === keys.length - 1 })),
       });
@@ -131,6 +138,9 @@ export async function startFakeGithub(): Promise<FakeGithub> {
     },
     setSearchResults(items) {
       results = items;
+    },
+    failKeyFetches(count) {
+      state.keyFailures = count;
     },
     rateLimitOnce(page, retryAfterSeconds) {
       limited.set(page, retryAfterSeconds);

@@ -267,6 +267,17 @@ describe('validation', () => {
   /** Each invalid request from a fresh session, so the burst limit never interferes. */
   const createAsFresh = async (orgId: string, body: unknown) => create(await sessionToken(app, email), orgId, body);
 
+  it("accepts phones in the registrars' +CC.NUMBER notation and stores them as E.164", async () => {
+    const org = await createOrg(app, session);
+    const created = await readJson<ContactBody>(await createAsFresh(org.id, { ...ADA, phone: '+44.2071234567' }));
+    expect(created.phone).toBe('+442071234567');
+    const patched = await readJson<ContactBody>(await patch(await sessionToken(app, email), org.id, created.id, { phone: ' +1.4155550123 ' }));
+    expect(patched.phone).toBe('+14155550123');
+    for (const phone of ['+44..2071234567', '+4412.34.567', '+.442071234567', '+44.', '+1234.5678']) {
+      expect((await createAsFresh(org.id, { ...ADA, phone })).status, phone).toBe(422);
+    }
+  });
+
   it.each([
     ['a phone with spaces', { phone: '+44 20 7946 0000' }, ['body', 'phone'], 'invalid_format'],
     ['a phone without +', { phone: '00442079460000' }, ['body', 'phone'], 'invalid_format'],

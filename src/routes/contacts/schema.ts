@@ -6,6 +6,9 @@ import { OrgPath } from '../orgs/schema.js';
 import { isCountryCode } from './countries.js';
 
 export const E164 = /^\+[1-9]\d{1,14}$/;
+/** The registrars' own notation (EPP, DNSimple): `+<country code>.<number>`, e.g. `+44.2071234567`. */
+const REGISTRAR_PHONE = /^\+[1-9]\d{0,2}\.\d+$/;
+const toE164 = (value: string) => (REGISTRAR_PHONE.test(value) ? value.replace('.', '') : value);
 const POSTAL_CODE = /^[A-Za-z0-9][A-Za-z0-9 -]*$/;
 
 /** C0 and C1 control characters (tabs and newlines included) have no place in a postal address. */
@@ -41,8 +44,9 @@ const contactShape = {
   phone: z
     .string()
     .trim()
+    .overwrite(toE164)
     .regex(E164, 'Must be an E.164 phone number: "+", country code and number, digits only (e.g. +14155550123)')
-    .describe('E.164: `+`, country code and number, digits only, e.g. `+14155550123`'),
+    .describe('E.164 (`+14155550123`), or the registrars\' `+CC.NUMBER` (`+44.2071234567`); stored and returned as E.164'),
   address1: text(255),
   address2: optionalText(255),
   city: text(100),

@@ -51,10 +51,12 @@ describe('GET /api/v1/openapi.json', () => {
     expect(op.operationId).toBe('createTestWidget');
     expect(op.parameters).toEqual([expect.objectContaining({ name: 'widget_id', in: 'path', required: true })]);
     expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TestWidgetInput' });
-    expect(Object.keys(op.responses).sort()).toEqual(['201', '400', '404', '413', '422', '429', '500']);
+    expect(Object.keys(op.responses).sort()).toEqual(['201', '400', '404', '413', '415', '422', '429', '500']);
     expect(op.responses['429'].description).toContain('client address');
     expect(op.responses['404'].description).toBe('No such widget (`NOT_FOUND`)');
-    expect(op.responses['422'].description).toBe('Unknown colour; or Schema validation failed: one field error per problem');
+    expect(op.responses['422'].description).toBe(
+      'Unknown colour; or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`)',
+    );
     expect(op.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(document.components.schemas.TestWidgetInput.properties.colour.enum).toEqual(['red', 'blue']);
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const LivenessSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' });
 
-const CheckResultSchema = z.string().describe('`ok`, or why the dependency is not usable');
+const CheckResultSchema = z.enum(['ok', 'down']).describe('Whether the dependency answers; why not is logged, never shown');
 
 export const ReadinessSchema = z
   .object({
@@ -12,11 +12,7 @@ export const ReadinessSchema = z
       redis: CheckResultSchema,
       temporal: CheckResultSchema,
       worker: CheckResultSchema,
-      rate_limiter: CheckResultSchema,
+      rate_limiter: CheckResultSchema.describe('`down` while Redis is away and limits are kept per process in memory'),
     }),
   })
   .meta({ id: 'Readiness' });
-
-export const NotReadySchema = ReadinessSchema.extend({ detail: z.string(), code: z.literal('NOT_READY') }).meta({
-  id: 'NotReady',
-});
