@@ -756,36 +756,32 @@ export interface components {
             /** @enum {string} */
             status: "ready" | "not_ready";
             checks: {
-                /** @description `ok`, or why the dependency is not usable */
-                postgres: string;
-                /** @description `ok`, or why the dependency is not usable */
-                redis: string;
-                /** @description `ok`, or why the dependency is not usable */
-                temporal: string;
-                /** @description `ok`, or why the dependency is not usable */
-                worker: string;
-                /** @description `ok`, or why the dependency is not usable */
-                rate_limiter: string;
+                /**
+                 * @description Whether the dependency answers; why not is logged, never shown
+                 * @enum {string}
+                 */
+                postgres: "ok" | "down";
+                /**
+                 * @description Whether the dependency answers; why not is logged, never shown
+                 * @enum {string}
+                 */
+                redis: "ok" | "down";
+                /**
+                 * @description Whether the dependency answers; why not is logged, never shown
+                 * @enum {string}
+                 */
+                temporal: "ok" | "down";
+                /**
+                 * @description Whether the dependency answers; why not is logged, never shown
+                 * @enum {string}
+                 */
+                worker: "ok" | "down";
+                /**
+                 * @description `down` while Redis is away and limits are kept per process in memory
+                 * @enum {string}
+                 */
+                rate_limiter: "ok" | "down";
             };
-        };
-        NotReady: {
-            /** @enum {string} */
-            status: "ready" | "not_ready";
-            checks: {
-                /** @description `ok`, or why the dependency is not usable */
-                postgres: string;
-                /** @description `ok`, or why the dependency is not usable */
-                redis: string;
-                /** @description `ok`, or why the dependency is not usable */
-                temporal: string;
-                /** @description `ok`, or why the dependency is not usable */
-                worker: string;
-                /** @description `ok`, or why the dependency is not usable */
-                rate_limiter: string;
-            };
-            detail: string;
-            /** @enum {string} */
-            code: "NOT_READY";
         };
         Me: {
             id: string;
@@ -1160,7 +1156,7 @@ export interface components {
              * @description E-mail address
              */
             email: string;
-            /** @description E.164: `+`, country code and number, digits only, e.g. `+14155550123` */
+            /** @description E.164 (`+14155550123`), or the registrars' `+CC.NUMBER` (`+44.2071234567`); stored and returned as E.164 */
             phone: string;
             address1: string;
             address2?: string | null;
@@ -1181,7 +1177,7 @@ export interface components {
              * @description E-mail address
              */
             email?: string;
-            /** @description E.164: `+`, country code and number, digits only, e.g. `+14155550123` */
+            /** @description E.164 (`+14155550123`), or the registrars' `+CC.NUMBER` (`+44.2071234567`); stored and returned as E.164 */
             phone?: string;
             address1?: string;
             address2?: string | null;
@@ -1404,13 +1400,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description At least one dependency is down; `detail` names them */
+            /** @description At least one dependency is down; `checks` names it (the reason is logged only) */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotReady"];
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };
@@ -1467,6 +1463,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1544,6 +1549,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     acceptInvitation: {
@@ -1612,7 +1626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1640,6 +1654,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1696,7 +1719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1724,6 +1747,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1764,7 +1796,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1809,7 +1841,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1837,6 +1878,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1914,6 +1964,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteApiKey: {
@@ -1970,7 +2029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1998,6 +2057,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2054,7 +2122,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2082,6 +2150,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2122,7 +2199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2167,7 +2244,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2195,6 +2281,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2249,7 +2344,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2277,6 +2372,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2336,7 +2440,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2364,6 +2468,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2407,7 +2520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2452,7 +2565,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2480,6 +2602,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2545,7 +2676,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2573,6 +2704,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2617,7 +2757,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberRole"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2671,7 +2811,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2699,6 +2848,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2753,7 +2911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2788,7 +2946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The registrar could not be asked in time (`UPSTREAM_RATE_LIMITED`, with `Retry-After`) or is down (`UPSTREAM_UNAVAILABLE`) */
+            /** @description The registrar could not be asked in time (`UPSTREAM_RATE_LIMITED`, with `Retry-After`) or is down (`UPSTREAM_UNAVAILABLE`); or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2830,7 +2988,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkAvailability"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2875,7 +3033,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2903,6 +3070,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2980,6 +3156,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDomains: {
@@ -3035,7 +3220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3063,6 +3248,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3105,7 +3299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Operation"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3150,7 +3344,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3178,6 +3381,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3220,7 +3432,7 @@ export interface operations {
                     "application/json": components["schemas"]["Operation"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3265,7 +3477,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3293,6 +3514,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3352,7 +3582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Operation"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3397,7 +3627,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3425,6 +3664,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3480,7 +3728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3508,6 +3756,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3554,7 +3811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Domain"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3599,7 +3856,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3627,6 +3893,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3682,7 +3957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3710,6 +3985,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3776,7 +4060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3804,6 +4088,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3866,7 +4159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3894,6 +4187,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3948,7 +4250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3976,6 +4278,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4030,7 +4341,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4058,6 +4369,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4117,7 +4437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4145,6 +4465,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4188,7 +4517,7 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerEntry"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4233,7 +4562,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4261,6 +4599,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4320,7 +4667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4348,6 +4695,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4395,7 +4751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4440,7 +4796,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4468,6 +4833,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4535,7 +4909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4563,6 +4937,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4640,7 +5023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4668,6 +5051,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4717,7 +5109,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4771,7 +5163,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4799,6 +5200,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4835,7 +5245,7 @@ export interface operations {
                     "application/json": components["schemas"]["GithubSecretScanningAnswer"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4862,7 +5272,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4973,7 +5392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5001,6 +5420,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5050,7 +5478,7 @@ export interface operations {
                     "application/json": components["schemas"]["DnsRecord"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5104,7 +5532,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5148,7 +5585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The DNS provider is down, timed out or not configured (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later */
+            /** @description The DNS provider is down, timed out or not configured (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5195,7 +5632,7 @@ export interface operations {
                     "application/json": components["schemas"]["DnsRecordBatchResult"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5249,7 +5686,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5293,7 +5739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The DNS provider is down, timed out or not configured (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later */
+            /** @description The DNS provider is down, timed out or not configured (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5364,7 +5810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5392,6 +5838,15 @@ export interface operations {
             };
             /** @description Server fault; the body carries the request id, never internals */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5471,7 +5926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5515,7 +5970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The DNS provider is down, timed out or not configured (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later */
+            /** @description The DNS provider is down, timed out or not configured (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5568,7 +6023,7 @@ export interface operations {
                     "application/json": components["schemas"]["DnsRecord"];
                 };
             };
-            /** @description The body is not valid JSON, or not sent as `application/json` */
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5622,7 +6077,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem */
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5666,7 +6130,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The DNS provider is down, timed out or not configured (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later */
+            /** @description The DNS provider is down, timed out or not configured (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
