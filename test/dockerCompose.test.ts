@@ -73,6 +73,7 @@ describe('docker-compose.yml', () => {
     AUTH_ISSUER: 'https://idp.example.com/',
     AUTH_AUDIENCE: 'domain-service',
     KEY_HASH_SECRET: 'k'.repeat(40),
+    PAYLOAD_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
   };
 
   it('configures api and worker with an environment our config accepts, pointing at the compose services', () => {

@@ -64,6 +64,7 @@ async function newClient(index: number): Promise<ClientRun> {
 async function runClient(run: ClientRun, index: number, until: number): Promise<void> {
   const c = run.customer;
   const active: string[] = [];
+  const settled = new Set<string>();
   const count = (what: string) => (run.counts[what] = (run.counts[what] ?? 0) + 1);
   const expectStatus = async (res: Response, allowed: number[], what: string) => {
     count(`${what} ${res.status}`);
@@ -87,10 +88,13 @@ async function runClient(run: ClientRun, index: number, until: number): Promise<
       if (replay.headers.get('idempotent-replayed') !== 'true') run.unexpected.push(`replay of ${name} was not replayed`);
     }
     await expectStatus(await post(c, '/contacts', { ...CONTACT, email: `load-${index}-${i}@example.com` }), [201], 'contact');
-    // Learn which registrations finished, to put records on the active ones.
-    for (const [id, domain] of [...run.accepted].slice(-3)) {
+    // Learn which registrations finished, to put records on the active ones: the oldest unsettled
+    // first, as a worker that falls behind finishes those before the newest.
+    const unsettled = [...run.accepted].filter(([id]) => !settled.has(id)).slice(0, 3);
+    for (const [id, domain] of unsettled) {
       const op = await readJson<{ status: string }>(await app.fetch(`/api/v1/orgs/${c.org.id}/operations/${id}`, { headers: bearer(c.key) }));
-      if (op.status === 'succeeded' && !active.includes(domain)) active.push(domain);
+      if (op.status === 'succeeded') active.push(domain);
+      if (['succeeded', 'failed', 'cancelled'].includes(op.status)) settled.add(id);
     }
     const domain = active[i % Math.max(active.length, 1)];
     if (domain) await expectStatus(await post(c, `/domains/${domain}/records`, { type: 'A', name: `h${i}`, content: '192.0.2.7' }), [201], 'record');

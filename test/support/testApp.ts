@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { closeDeps, createDeps, type AppDeps } from '../../src/deps.js';
 import { createApp } from '../../src/app.js';
+import type { RouterLayers } from '../../src/http/router.js';
 import { listen } from '../../src/http/listen.js';
 import type { RouteSpec } from '../../src/http/route.js';
 import { createWorker, type RunningWorker } from '../../src/worker/worker.js';
@@ -49,6 +50,8 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   extraRoutes?: RouteSpec[];
+  /** Layers switched off (a file sending hundreds of writes that are not about limits). */
+  layers?: RouterLayers;
   /** Where log lines go (with LOG_LEVEL set in env); default: the logger's own stdout. */
   logDestination?: { write(line: string): void };
   /** Also run a worker on the app's task queue (with the shared workflow bundle). */
@@ -61,7 +64,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const deps = await createDeps(config, createLogger(config, {}, options.logDestination));
   const worker = options.worker ? await createWorker(deps, sharedWorkflowBundle()) : undefined;
   const workerRun = worker?.worker.run();
-  const http = await listen(createApp(deps, { extraRoutes: options.extraRoutes ?? [] }), '127.0.0.1', 0);
+  const http = await listen(createApp(deps, { extraRoutes: options.extraRoutes ?? [], ...(options.layers ? { layers: options.layers } : {}) }), '127.0.0.1', 0);
   return {
     url: http.url,
     deps,
