@@ -1,4 +1,4 @@
-import { createZoneBestEffort, registrar, runPaidRegistrarStep } from './shared.js';
+import { createZoneBestEffort, paidRegistrar, registrar, runPaidRegistrarStep } from './shared.js';
 
 export interface RegisterDomainInput {
   operationId: string;
@@ -14,6 +14,8 @@ export interface RegisterDomainInput {
   premiumPriceCents: number | null;
   /** How long to wait between checks of a registration the registrar answered "pending". */
   pollIntervalMs: number;
+  /** After an attempt whose outcome is unknown, before reading again; absent in older operations. */
+  settleMs?: number;
 }
 
 /**
@@ -26,9 +28,11 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
   const outcome = await runPaidRegistrarStep({
     operation: { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId },
     pollIntervalMs: input.pollIntervalMs,
+    settleMs: input.settleMs ?? input.pollIntervalMs,
     domainStatusOnFailure: 'failed',
-    submit: () =>
-      registrar.registrarRegister({
+    submit: (resumed) =>
+      paidRegistrar.registrarRegister({
+        resumed,
         livemode: input.livemode,
         orgId: input.orgId,
         name: input.name,
