@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
+import { bearer, jsonHeaders } from '../support/actors.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
 import { FakeDnsimple } from '../support/fakeDnsimple.js';
-import type { OperationBody } from '../support/customers.js';
+import { liveCustomers, type LiveCustomer, type LiveCustomers } from '../support/liveCustomers.js';
 import { startPowerDns, type PowerDns } from '../support/powerdns.js';
 
 let dnsimple: FakeDnsimple;
@@ -28,6 +28,7 @@ beforeAll(async () => {
       REGISTRAR_SETTLE_DELAY: '300ms',
     },
   });
+  live = liveCustomers(app);
 });
 afterAll(async () => {
   await app?.close();
@@ -35,39 +36,11 @@ afterAll(async () => {
   await powerdns?.close();
 });
 
-/** A signed-in owner (sessions act in live mode) with a live balance and a registrant contact. */
-async function liveCustomer(balance: number, contactOverrides: Record<string, unknown> = {}) {
-  const email = uniqueEmail('live');
-  const token = await sessionToken(app, email);
-  const org = await createOrg(app, token);
-  expect((await app.fetch(`/api/v1/orgs/${org.id}/billing/top-ups`, { method: 'POST', headers: jsonHeaders(token), body: JSON.stringify({ amount: balance }) })).status).toBe(201);
-  const contact = await readJson<{ id: string }>(
-    await app.fetch(`/api/v1/orgs/${org.id}/contacts`, {
-      method: 'POST',
-      headers: jsonHeaders(token),
-      body: JSON.stringify({ first_name: 'Grace', last_name: 'Hopper', email, phone: '+12025550123', address1: '1 Navy Way', city: 'Arlington', state: 'VA', postal_code: '22202', country: 'US', ...contactOverrides }),
-    }),
-  );
-  return { token, org, contactId: contact.id };
-}
-
-async function balanceOf(c: { token: string; org: { id: string } }) {
-  return readJson<{ available: number; reserved: number }>(await app.fetch(`/api/v1/orgs/${c.org.id}/billing/balance`, { headers: bearer(c.token) }));
-}
-
-function post(c: { token: string }, path: string, key: string, body: unknown): Promise<Response> {
-  return app.fetch(path, { method: 'POST', headers: { ...jsonHeaders(c.token), 'idempotency-key': key }, body: JSON.stringify(body) });
-}
-
-async function finish(token: string, location: string): Promise<OperationBody> {
-  // Live timings are configured short above; the double completes paid work in milliseconds.
-  for (let i = 0; i < 300; i += 1) {
-    const op = await readJson<OperationBody>(await app.fetch(location, { headers: bearer(token) }));
-    if (op.status !== 'pending' && op.status !== 'running') return op;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('operation did not finish');
-}
+let live: LiveCustomers;
+const liveCustomer = (balance: number, contactOverrides: Record<string, unknown> = {}) => live.customer(balance, contactOverrides);
+const balanceOf = (c: LiveCustomer) => live.balanceOf(c);
+const post = (c: LiveCustomer, path: string, key: string, body: unknown) => live.post(c, path, key, body);
+const finish = (token: string, location: string) => live.finish(token, location);
 
 describe('live mode against a DNSimple-shaped registrar', () => {
   it('registers through DNSimple: contact created, registration posted, domain active, captured', async () => {
