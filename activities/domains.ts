@@ -42,9 +42,10 @@ const ACCOUNT_PROBLEM_RETRY = '60s';
 function asActivityFailure(err: unknown, logger: Logger, during: 'submit' | 'poll'): unknown {
   if (err instanceof RegistrarAccountError) {
     logger.error({ upstreamStatus: err.upstreamStatus, upstream: err.operatorDetail, during }, 'registrar refused our account: credentials, scopes or billing need the operator');
+    const message = err.message;
     return during === 'poll'
-      ? ApplicationFailure.create({ type: err.code, message: String(err.detail), nextRetryDelay: ACCOUNT_PROBLEM_RETRY })
-      : ApplicationFailure.nonRetryable(String(err.detail), err.code);
+      ? ApplicationFailure.create({ type: err.code, message, nextRetryDelay: ACCOUNT_PROBLEM_RETRY })
+      : ApplicationFailure.nonRetryable(message, err.code);
   }
   if (err instanceof RegistrarUnavailableError) {
     return ApplicationFailure.create({

@@ -285,12 +285,12 @@ describe('DNSimple adapter: failures', () => {
     const bad = await rejection(adapter({ token: 'wrong' }).checkAvailability('fault.com'));
     expect(bad).toBeInstanceOf(RegistrarAccountError);
     expect(bad).toMatchObject({ status: 503, code: 'UPSTREAM_UNAVAILABLE', upstreamStatus: 401, operatorDetail: expect.stringContaining('Authentication failed') });
-    expect(String((bad as RegistrarAccountError).detail)).not.toContain('Authentication');
+    expect((bad as RegistrarAccountError).message).not.toContain('Authentication');
     for (const problem of [402, 403] as const) {
       fake.accountProblem = problem;
       const err = await rejection(registrar.register({ name: `unpaid-${problem}.com`, years: 1, registrant }));
       expect(err).toMatchObject({ status: 503, code: 'UPSTREAM_UNAVAILABLE', upstreamStatus: problem });
-      expect(String((err as RegistrarAccountError).detail)).not.toMatch(/invoice|Scope/);
+      expect((err as RegistrarAccountError).message).not.toMatch(/invoice|Scope/);
       expect(isTransient(err)).toBe(false);
     }
     expect(fake.charges('unpaid-402.com').registrations).toBe(0);
