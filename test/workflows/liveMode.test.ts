@@ -240,4 +240,21 @@ describe('live mode against a DNSimple-shaped registrar', () => {
     expect(dnsimple.requestsTo('POST', `/registrar/domains/${name}/renewals`).at(-1)!.body).toMatchObject({ period: 1, premium_price: '300.00' });
     expect((await balanceOf(c)).available).toBe(before - 30_000);
   });
+
+  it('answers 503 UPSTREAM_UNAVAILABLE without DNSimple\'s text when our token lacks a scope (403) or credentials (401)', async () => {
+    const c = await liveCustomer(1_000);
+    try {
+      for (const problem of [401, 403] as const) {
+        dnsimple.accountProblem = problem;
+        const res = await app.fetch(`/api/v1/domains/availability?name=scope-${Date.now()}.com`, { headers: bearer(c.token) });
+        expect(res.status).toBe(503);
+        const text = await res.text();
+        expect(JSON.parse(text)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+        expect(text).not.toMatch(/Scope|Authentication failed/);
+      }
+    } finally {
+      dnsimple.accountProblem = null;
+    }
+  });
 });
+
