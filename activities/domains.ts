@@ -81,10 +81,8 @@ function usd(cents: number | null | undefined): { premiumPrice: Money } | Record
   return cents === null || cents === undefined ? {} : { premiumPrice: { amount: cents, currency: 'USD' } };
 }
 
-/** A retry of this activity (after a crash or a timeout) may follow an attempt that took effect. */
-function resumedAttempt(resumed: boolean | undefined): boolean {
-  return resumed === true || Context.current().info.attempt > 1;
-}
+/** How often a paid attempt tells Temporal it is alive, so a dead worker's attempt is noticed in seconds. */
+const HEARTBEAT_EVERY_MS = 2_000;
 
 function step(state: 'done' | 'pending', reference: string | null, expiresAt?: string): RegistrarStep {
   return state === 'done' && expiresAt ? { state, expiresAt, reference } : { state: 'pending', reference };
@@ -96,6 +94,22 @@ export function createDomainActivities({ db, registrars, logger }: DomainActivit
       return await work(await registrars.forMode(livemode));
     } catch (err) {
       throw asActivityFailure(err, logger, during);
+    }
+  }
+
+  /**
+   * One paid attempt. A retry of the activity (its worker died, or it timed out) may follow a POST
+   * that took effect, so it is answered as an unknown outcome without calling anyone: the workflow
+   * waits its settle delay and submits again, and that submission reads the upstream state first.
+   */
+  async function paid(livemode: boolean, work: (registrar: Registrar) => Promise<RegistrarStep>): Promise<RegistrarStep> {
+    const context = Context.current();
+    if (context.info.attempt > 1) return { state: 'pending', reference: null };
+    const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+    try {
+      return await call('submit', livemode, work);
+    } finally {
+      clearInterval(beat);
     }
   }
 
@@ -123,7 +137,7 @@ export function createDomainActivities({ db, registrars, logger }: DomainActivit
       },
     ): Promise<RegistrarStep> {
       const contact = await registrant(input);
-      return call('submit', input.livemode, async (registrar) => {
+      return paid(input.livemode, async (registrar) => {
         const result = await registrar.register({
           name: input.name,
           years: input.years,
@@ -131,7 +145,7 @@ export function createDomainActivities({ db, registrars, logger }: DomainActivit
           ...(contact.registrarContactId ? { registrantRegistrarId: contact.registrarContactId } : {}),
           ...(input.nameservers.length ? { nameservers: input.nameservers } : {}),
           autoRenew: input.autoRenew,
-          resumed: resumedAttempt(input.resumed),
+          resumed: input.resumed === true,
           ...usd(input.premiumPriceCents),
         });
         return doneAndOurs(registrar, input.name, step(result.state === 'registered' ? 'done' : 'pending', result.registrarReference, 'expiresAt' in result ? result.expiresAt : undefined));
@@ -152,13 +166,13 @@ export function createDomainActivities({ db, registrars, logger }: DomainActivit
       input: Pick<TransferDomainInput, 'livemode' | 'orgId' | 'name' | 'authCode' | 'registrantContactId' | 'premiumPriceCents'> & { resumed?: boolean },
     ): Promise<RegistrarStep> {
       const contact = await registrant(input);
-      return call('submit', input.livemode, async (registrar) => {
+      return paid(input.livemode, async (registrar) => {
         const result = await registrar.transfer({
           name: input.name,
           authCode: input.authCode,
           registrant: contactDetails(contact),
           ...(contact.registrarContactId ? { registrantRegistrarId: contact.registrarContactId } : {}),
-          resumed: resumedAttempt(input.resumed),
+          resumed: input.resumed === true,
           ...usd(input.premiumPriceCents),
         });
         return doneAndOurs(registrar, input.name, step(result.state === 'transferred' ? 'done' : 'pending', result.registrarReference, result.expiresAt));
@@ -185,13 +199,13 @@ export function createDomainActivities({ db, registrars, logger }: DomainActivit
     async registrarRenew(
       input: Pick<RenewDomainInput, 'livemode' | 'name' | 'years' | 'currentExpiresAt' | 'premiumPriceCents'> & { expiresBefore: string | null; resumed?: boolean },
     ): Promise<RegistrarStep> {
-      return call('submit', input.livemode, async (registrar) => {
+      return paid(input.livemode, async (registrar) => {
         const result = await registrar.renew({
           name: input.name,
           years: input.years,
           ...(input.currentExpiresAt ? { currentExpiresAt: input.currentExpiresAt } : {}),
           expiresBefore: input.expiresBefore,
-          resumed: resumedAttempt(input.resumed),
+          resumed: input.resumed === true,
           ...usd(input.premiumPriceCents),
         });
         return step(result.state === 'renewed' ? 'done' : 'pending', result.registrarReference, 'expiresAt' in result ? result.expiresAt : undefined);

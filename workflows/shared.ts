@@ -19,7 +19,9 @@ export const registrar = proxyActivities<Activities>({
  */
 export const paidRegistrar = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: PERMANENT_REGISTRAR_CODES },
+  // A dead worker's attempt is noticed within seconds; the retry answers "unknown" (see activities/domains.ts).
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: PERMANENT_REGISTRAR_CODES },
 });
 
 /** Bookkeeping only touches our own database: retried until it answers. */
