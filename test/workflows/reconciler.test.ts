@@ -14,6 +14,7 @@ import { derivedId, randomBase62 } from '../../src/ids.js';
 import { ensureSchedules, operationReconcilerSchedule } from '../../src/temporal/schedules.js';
 import type { ReconcileSummary } from '../../activities/reconciler.js';
 import type { RegisterDomainInput } from '../../workflows/registerDomain.js';
+import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -105,7 +106,7 @@ describe('the operation reconciler', () => {
 
     // An operator reads the run in the Temporal UI: the workflow's result lists what it did.
     const history = await app.deps.temporal.client.workflow.getHandle(first.workflowId).fetchHistory();
-    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, history, first.workflowId)).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, first.workflowId)).resolves.toBeUndefined();
   });
 
   it('is scheduled per task queue, with the grace from the configuration; ensuring twice keeps one', async () => {

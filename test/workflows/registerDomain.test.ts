@@ -65,8 +65,13 @@ describe('registering a domain (test mode)', () => {
     const res = await register(c, { name, years: 1, registrant_contact_id: c.contactId }, `flaky-${name}`);
     expect((await pollUntilFinished(c, res.headers.get('location')!)).status).toBe('succeeded');
     const history = await app.deps.temporal.client.workflow.getHandle(await registerWorkflowId(c, `flaky-${name}`)).fetchHistory();
-    const attempts = (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
-    expect(Math.max(...attempts.map(Number))).toBe(3);
+    // Each 503 is retried; a retried paid attempt reads as an unknown outcome, so the workflow submits
+    // again after its settle delay (activities/domains.ts): three submissions, the first two retried.
+    const events = history.events ?? [];
+    const submissions = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'registrarRegister');
+    expect(submissions).toHaveLength(3);
+    const attempts = events.flatMap((e) => (e.activityTaskStartedEventAttributes ? [Number(e.activityTaskStartedEventAttributes.attempt)] : []));
+    expect(attempts.filter((n) => n === 2)).toHaveLength(2);
     await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, `flaky-${name}`)).resolves.toBeUndefined();
   });
 
@@ -109,13 +114,14 @@ describe('registering a domain (test mode)', () => {
 
   it('turns 50 concurrent identical requests into one workflow, one domain and one charge', async () => {
     const c = await customer(5_000);
-    // Five keys of one user: one Idempotency-Key space, five rate-limit pools (10 writes a second each).
+    // Five keys of one user: one Idempotency-Key space, five rate-limit pools (10 writes a second each),
+    // under the user's own ceiling (30 a second), which answers the rest 429.
     const keys = await Promise.all(Array.from({ length: 5 }, (_, i) => createKey(app, c.session, { name: `k${i}`, scopes: SCOPES, mode: 'test' })));
     const name = `race-${Date.now()}.com`;
     const body = { name, years: 1, registrant_contact_id: c.contactId };
     const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => register({ org: c.org, key: keys[i % 5]!.key }, body, `race-${name}`)));
     const statuses = responses.map((r) => r.status);
-    expect(statuses.every((s) => s === 202 || s === 409)).toBe(true);
+    expect(statuses.every((s) => s === 202 || s === 409 || s === 429)).toBe(true);
     const accepted = await Promise.all(responses.filter((r) => r.status === 202).map((r) => readJson<OperationBody>(r)));
     expect(new Set(accepted.map((op) => op.id)).size).toBe(1);
     await pollUntilFinished(c, `/api/v1/orgs/${c.org.id}/operations/${accepted[0]!.id}`);
