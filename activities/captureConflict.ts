@@ -15,7 +15,7 @@ import { RESERVATION_STATE_CONFLICT } from '../src/services/billing/ledger.js';
  */
 export async function failUncapturable(
   deps: { db: Db; logger: Logger },
-  input: { operationId: string; livemode: boolean; domainId: string; registrarReference: string; cause: ApiError },
+  input: { operationId: string; livemode: boolean; domainId: string; registrarReference: string | null; cause: ApiError },
 ): Promise<ApplicationFailure> {
   const mode = { livemode: input.livemode };
   const detail = 'The work was done at the registrar but its price was not held; an operator has been alerted';

@@ -1,23 +1,29 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../src/db/pool.js';
 import { ApiError } from '../src/errors.js';
-import { findContact } from '../src/db/repositories/contacts.js';
+import { findContact, type Contact } from '../src/db/repositories/contacts.js';
 import { contactDetails, ensureRegistrarContact } from '../src/services/contacts/registrarContact.js';
 import { updateDomain } from '../src/db/repositories/domains.js';
 import { claimOperationForWorkflow, updateOperation } from '../src/db/repositories/operations.js';
 import { capture, release, RESERVATION_STATE_CONFLICT } from '../src/services/billing/ledger.js';
 import type { Logger } from '../src/logger.js';
 import { failUncapturable } from './captureConflict.js';
-import { RegistrarUnavailableError } from '../src/registrar/errors.js';
-import type { Registrar, RegistrarTerms, TransferStatus } from '../src/registrar/port.js';
+import { RegistrarAccountError, RegistrarUnavailableError } from '../src/registrar/errors.js';
+import type { Money, Registrar, RegistrarTerms, TransferStatus } from '../src/registrar/port.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
 import type { RegisterDomainInput } from '../workflows/registerDomain.js';
 import type { TransferDomainInput } from '../workflows/transferDomain.js';
+import type { RenewDomainInput } from '../workflows/renewDomain.js';
 
-/** Where a registration stands after a registrar call. */
-export type RegistrationStep =
-  | { state: 'registered'; expiresAt: string; registrarReference: string }
-  | { state: 'pending'; registrarReference: string };
+/**
+ * Where a paid registrar action stands. `reference` is the registrar's id of the registration,
+ * renewal or transfer; null when an attempt's outcome is unknown (its answer was lost) or the work
+ * was recognised from the domain itself. A pending step without a reference is submitted again after
+ * a while: the submission reads the upstream state first, so it never repeats work that happened.
+ */
+export type RegistrarStep =
+  | { state: 'done'; expiresAt: string; reference: string | null }
+  | { state: 'pending'; reference: string | null };
 
 export interface DomainActivityDeps {
   db: Db;
@@ -25,11 +31,24 @@ export interface DomainActivityDeps {
   logger: Logger;
 }
 
+/** Polls may go on while the operator fixes the registrar account; a minute between tries is plenty. */
+const ACCOUNT_PROBLEM_RETRY = '60s';
+
 /**
  * Registrar errors as Temporal sees them: transient ones retry (honouring Retry-After), refusals
  * do not. The failure type is our stable error code, so the workflow can record it as is.
+ * Credential, scope and billing refusals (RegistrarAccountError) are logged for the operator with
+ * the upstream text; a submission then fails (nothing happened upstream), a poll keeps retrying
+ * (the work upstream goes on whatever our token can see).
  */
-function asActivityFailure(err: unknown): unknown {
+function asActivityFailure(err: unknown, logger: Logger, during: 'submit' | 'poll'): unknown {
+  if (err instanceof RegistrarAccountError) {
+    logger.error({ upstreamStatus: err.upstreamStatus, upstream: err.operatorDetail, during }, 'registrar refused our account: credentials, scopes or billing need the operator');
+    const message = err.message;
+    return during === 'poll'
+      ? ApplicationFailure.create({ type: err.code, message, nextRetryDelay: ACCOUNT_PROBLEM_RETRY })
+      : ApplicationFailure.nonRetryable(message, err.code);
+  }
   if (err instanceof RegistrarUnavailableError) {
     return ApplicationFailure.create({
       type: err.code,
@@ -44,11 +63,15 @@ function asActivityFailure(err: unknown): unknown {
   return err;
 }
 
-export async function callRegistrar<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * A registrar call outside the paid path (delegation, contact changes, the account's domain list),
+ * its errors turned into Temporal failures; an account problem is retried until the operator acts.
+ */
+export async function callRegistrar<T>(logger: Logger, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    throw asActivityFailure(err);
+    throw asActivityFailure(err, logger, 'poll');
   }
 }
 
@@ -59,7 +82,54 @@ async function registrantRegistrarId(db: Db, registrar: Registrar, livemode: boo
   throw ApplicationFailure.nonRetryable('The registrant contact no longer exists', 'REGISTRAR_REJECTED');
 }
 
+function usd(cents: number | null | undefined): { premiumPrice: Money } | Record<string, never> {
+  return cents === null || cents === undefined ? {} : { premiumPrice: { amount: cents, currency: 'USD' } };
+}
+
+/** How often a paid attempt tells Temporal it is alive, so a dead worker's attempt is noticed in seconds. */
+const HEARTBEAT_EVERY_MS = 2_000;
+
+function step(state: 'done' | 'pending', reference: string | null, expiresAt?: string): RegistrarStep {
+  return state === 'done' && expiresAt ? { state, expiresAt, reference } : { state: 'pending', reference };
+}
+
 export function createDomainActivities({ db, registrars, logger }: DomainActivityDeps) {
+  async function call<T>(during: 'submit' | 'poll', livemode: boolean, work: (registrar: Registrar) => Promise<T>): Promise<T> {
+    try {
+      return await work(await registrars.forMode(livemode));
+    } catch (err) {
+      throw asActivityFailure(err, logger, during);
+    }
+  }
+
+  /**
+   * One paid attempt. A retry of the activity (its worker died, or it timed out) may follow a POST
+   * that took effect, so it is answered as an unknown outcome without calling anyone: the workflow
+   * waits its settle delay and submits again, and that submission reads the upstream state first.
+   */
+  async function paid(livemode: boolean, work: (registrar: Registrar) => Promise<RegistrarStep>): Promise<RegistrarStep> {
+    const context = Context.current();
+    if (context.info.attempt > 1) return { state: 'pending', reference: null };
+    const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+    try {
+      return await call('submit', livemode, work);
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  /** Once a domain is ours upstream, the registrar's own auto-renew goes off before we capture. */
+  async function doneAndOurs(registrar: Registrar, name: string, result: RegistrarStep): Promise<RegistrarStep> {
+    if (result.state === 'done') await registrar.disableAutoRenew(name);
+    return result;
+  }
+
+  async function registrant(input: { livemode: boolean; orgId: string; registrantContactId: string }): Promise<Contact> {
+    const contact = await findContact(db, { livemode: input.livemode }, { orgId: input.orgId, id: input.registrantContactId });
+    if (!contact) throw ApplicationFailure.nonRetryable('The registrant contact no longer exists', 'REGISTRAR_REJECTED');
+    return contact;
+  }
+
   return {
     /** False when the api abandoned the operation before this workflow could take it. */
     async markOperationRunning(input: { operationId: string; livemode: boolean }): Promise<boolean> {
@@ -72,14 +142,15 @@ export function createDomainActivities({ db, registrars, logger }: DomainActivit
      * registrations reuse it.
      */
     async registrarRegister(
-      input: Pick<RegisterDomainInput, 'livemode' | 'orgId' | 'name' | 'years' | 'registrantContactId' | 'nameservers' | 'autoRenew' | 'premiumPriceCents'>,
-    ): Promise<RegistrationStep & { termYears: number; nameserversApplied: boolean }> {
-      const mode = { livemode: input.livemode };
-      const contact = await findContact(db, mode, { orgId: input.orgId, id: input.registrantContactId });
-      if (!contact) throw ApplicationFailure.nonRetryable('The registrant contact no longer exists', 'REGISTRAR_REJECTED');
-      return callRegistrar(async () => {
-        const registrar: Registrar & RegistrarTerms = await registrars.forMode(input.livemode);
-        const termYears = Math.min(input.years, registrar.registrationTermYears ?? input.years);
+      input: Pick<RegisterDomainInput, 'livemode' | 'orgId' | 'name' | 'years' | 'registrantContactId' | 'nameservers' | 'autoRenew' | 'premiumPriceCents'> & {
+        resumed?: boolean;
+      },
+    ): Promise<RegistrarStep & { termYears: number; nameserversApplied: boolean }> {
+      const contact = await registrant(input);
+      const terms: Registrar & RegistrarTerms = await registrars.forMode(input.livemode);
+      const termYears = Math.min(input.years, terms.registrationTermYears ?? input.years);
+      let nameserversApplied = false;
+      const submitted = await paid(input.livemode, async (registrar) => {
         const result = await registrar.register({
           name: input.name,
           years: termYears,
@@ -87,77 +158,80 @@ export function createDomainActivities({ db, registrars, logger }: DomainActivit
           registrantRegistrarId: await registrantRegistrarId(db, registrar, input.livemode, contact.id),
           ...(input.nameservers.length ? { nameservers: input.nameservers } : {}),
           autoRenew: input.autoRenew,
-          ...(input.premiumPriceCents !== null ? { premiumPrice: { amount: input.premiumPriceCents, currency: 'USD' as const } } : {}),
+          resumed: input.resumed === true,
+          ...usd(input.premiumPriceCents),
         });
-        const extra = { termYears, nameserversApplied: result.nameserversApplied };
-        return result.state === 'registered'
-          ? { state: 'registered', expiresAt: result.expiresAt, registrarReference: result.registrarReference, ...extra }
-          : { state: 'pending', registrarReference: result.registrarReference, ...extra };
+        nameserversApplied = result.nameserversApplied;
+        return doneAndOurs(registrar, input.name, step(result.state === 'registered' ? 'done' : 'pending', result.registrarReference, 'expiresAt' in result ? result.expiresAt : undefined));
       });
+      return { ...submitted, termYears, nameserversApplied };
     },
 
-    async registrarRegistrationStatus(input: {
-      livemode: boolean;
-      name: string;
-      registrarReference: string;
-    }): Promise<RegistrationStep> {
-      return callRegistrar(async () => {
-        const registrar = await registrars.forMode(input.livemode);
+    async registrarRegistrationStatus(input: { livemode: boolean; name: string; registrarReference: string }): Promise<RegistrarStep> {
+      return call('poll', input.livemode, async (registrar) => {
         const status = await registrar.registrationStatus({ name: input.name, registrarReference: input.registrarReference });
         if (status.state === 'failed') {
           throw ApplicationFailure.nonRetryable(status.detail ?? 'The registrar failed the registration', 'REGISTRAR_REJECTED');
         }
-        return status.state === 'registered'
-          ? { state: 'registered', expiresAt: status.expiresAt, registrarReference: input.registrarReference }
-          : { state: 'pending', registrarReference: input.registrarReference };
+        return doneAndOurs(registrar, input.name, status.state === 'registered' ? step('done', input.registrarReference, status.expiresAt) : step('pending', input.registrarReference));
       });
     },
 
     async registrarTransfer(
-      input: Pick<TransferDomainInput, 'livemode' | 'orgId' | 'name' | 'authCode' | 'registrantContactId'>,
-    ): Promise<{ registrarReference: string }> {
-      const contact = await findContact(db, { livemode: input.livemode }, { orgId: input.orgId, id: input.registrantContactId });
-      if (!contact) throw ApplicationFailure.nonRetryable('The registrant contact no longer exists', 'REGISTRAR_REJECTED');
-      return callRegistrar(async () => {
-        const registrar = await registrars.forMode(input.livemode);
+      input: Pick<TransferDomainInput, 'livemode' | 'orgId' | 'name' | 'authCode' | 'registrantContactId' | 'premiumPriceCents'> & { resumed?: boolean },
+    ): Promise<RegistrarStep> {
+      const contact = await registrant(input);
+      return paid(input.livemode, async (registrar) => {
         const result = await registrar.transfer({
           name: input.name,
           authCode: input.authCode,
           registrant: contactDetails(contact),
           registrantRegistrarId: await registrantRegistrarId(db, registrar, input.livemode, contact.id),
+          resumed: input.resumed === true,
+          ...usd(input.premiumPriceCents),
         });
-        return { registrarReference: result.registrarReference };
+        return doneAndOurs(registrar, input.name, step(result.state === 'transferred' ? 'done' : 'pending', result.registrarReference, result.expiresAt));
       });
     },
 
     async registrarTransferStatus(input: { livemode: boolean; name: string; registrarReference: string }): Promise<TransferStatus> {
-      return callRegistrar(async () => (await registrars.forMode(input.livemode)).transferStatus(input));
-    },
-
-    async registrarCancelTransfer(input: { livemode: boolean; name: string; registrarReference: string }): Promise<TransferStatus> {
-      return callRegistrar(async () => (await registrars.forMode(input.livemode)).cancelTransfer(input));
-    },
-
-    async registrarRenew(input: { livemode: boolean; name: string; years: number; currentExpiresAt: string | null }): Promise<RegistrationStep> {
-      return callRegistrar(async () => {
-        const result = await (await registrars.forMode(input.livemode)).renew({
-          name: input.name,
-          years: input.years,
-          ...(input.currentExpiresAt ? { currentExpiresAt: input.currentExpiresAt } : {}),
-        });
-        return result.state === 'renewed'
-          ? { state: 'registered', expiresAt: result.expiresAt, registrarReference: result.registrarReference }
-          : { state: 'pending', registrarReference: result.registrarReference };
+      return call('poll', input.livemode, async (registrar) => {
+        const status = await registrar.transferStatus(input);
+        if (status.state === 'completed' && status.expiresAt) await registrar.disableAutoRenew(input.name);
+        return status;
       });
     },
 
-    async registrarRenewalStatus(input: { livemode: boolean; name: string; registrarReference: string }): Promise<RegistrationStep> {
-      return callRegistrar(async () => {
-        const status = await (await registrars.forMode(input.livemode)).renewalStatus(input);
+    async registrarCancelTransfer(input: { livemode: boolean; name: string; registrarReference: string }): Promise<TransferStatus> {
+      return call('poll', input.livemode, async (registrar) => registrar.cancelTransfer(input));
+    },
+
+    /** The expiry upstream before a renewal is first sent: how a lost renewal answer is recognised later. */
+    async registrarRenewBaseline(input: { livemode: boolean; name: string }): Promise<string | null> {
+      return call('poll', input.livemode, async (registrar) => registrar.domainExpiry(input.name));
+    },
+
+    async registrarRenew(
+      input: Pick<RenewDomainInput, 'livemode' | 'name' | 'years' | 'currentExpiresAt' | 'premiumPriceCents'> & { expiresBefore: string | null; resumed?: boolean },
+    ): Promise<RegistrarStep> {
+      return paid(input.livemode, async (registrar) => {
+        const result = await registrar.renew({
+          name: input.name,
+          years: input.years,
+          ...(input.currentExpiresAt ? { currentExpiresAt: input.currentExpiresAt } : {}),
+          expiresBefore: input.expiresBefore,
+          resumed: input.resumed === true,
+          ...usd(input.premiumPriceCents),
+        });
+        return step(result.state === 'renewed' ? 'done' : 'pending', result.registrarReference, 'expiresAt' in result ? result.expiresAt : undefined);
+      });
+    },
+
+    async registrarRenewalStatus(input: { livemode: boolean; name: string; registrarReference: string; expiresBefore?: string | null }): Promise<RegistrarStep> {
+      return call('poll', input.livemode, async (registrar) => {
+        const status = await registrar.renewalStatus(input);
         if (status.state === 'failed') throw ApplicationFailure.nonRetryable(status.detail ?? 'The registrar failed the renewal', 'REGISTRAR_REJECTED');
-        return status.state === 'renewed'
-          ? { state: 'registered', expiresAt: status.expiresAt, registrarReference: input.registrarReference }
-          : { state: 'pending', registrarReference: input.registrarReference };
+        return status.state === 'renewed' ? step('done', input.registrarReference, status.expiresAt) : step('pending', input.registrarReference);
       });
     },
 
@@ -172,7 +246,8 @@ export function createDomainActivities({ db, registrars, logger }: DomainActivit
       domainId: string;
       /** Null when the registrar did not say (the domain keeps no expiry until it is read back). */
       expiresAt: string | null;
-      registrarReference: string;
+      /** Null when the work was recognised from the domain itself; the stored reference is kept. */
+      registrarReference: string | null;
       result: Record<string, unknown>;
     }): Promise<void> {
       const mode = { livemode: input.livemode };
@@ -187,7 +262,7 @@ export function createDomainActivities({ db, registrars, logger }: DomainActivit
       await updateDomain(db, mode, input.domainId, {
         status: 'active',
         ...(input.expiresAt ? { expires_at: new Date(input.expiresAt) } : {}),
-        registrar_reference: input.registrarReference,
+        ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
       });
       await updateOperation(db, mode, input.operationId, { status: 'succeeded', result: { ...input.result, expires_at: input.expiresAt } });
     },

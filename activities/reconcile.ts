@@ -39,7 +39,7 @@ export function createReconcileActivities({ db, logger, registrars }: ReconcileA
       let page = 1;
       for (let totalPages = 1; page <= totalPages; page++) {
         if (page > input.maxPages) throw ApplicationFailure.nonRetryable(`The registrar account has more than ${input.maxPages} pages of domains`, 'RECONCILE_TOO_LARGE');
-        const answer = await callRegistrar(() => account.listDomains({ page, perPage: input.perPage }));
+        const answer = await callRegistrar(logger, () => account.listDomains({ page, perPage: input.perPage }));
         upstream.push(...answer.domains);
         totalPages = answer.totalPages;
         ctx.heartbeat({ page, totalPages });

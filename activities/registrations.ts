@@ -24,7 +24,7 @@ export function createRegistrationActivities({ db, logger, registrars }: Registr
   return {
     /** Delegates the domain to the name servers asked for at registration (DNSimple: PUT …/delegation). */
     async registrarSetNameservers(input: { livemode: boolean; name: string; nameservers: string[] }): Promise<string[]> {
-      return callRegistrar(async () => (await (await registrars.forMode(input.livemode)).setNameservers(input)).nameservers);
+      return callRegistrar(logger, async () => (await (await registrars.forMode(input.livemode)).setNameservers(input)).nameservers);
     },
 
     /**
@@ -42,7 +42,8 @@ export function createRegistrationActivities({ db, logger, registrars }: Registr
       years: number;
       yearsDone: number;
       expiresAt: string;
-      registrarReference: string;
+      /** Null when the registration was recognised from the domain itself; the stored reference is kept. */
+      registrarReference: string | null;
       failure: { code: string; detail: string };
     }): Promise<void> {
       const mode = { livemode: input.livemode };
@@ -54,7 +55,7 @@ export function createRegistrationActivities({ db, logger, registrars }: Registr
       await updateDomain(db, mode, input.domainId, {
         status: 'active',
         expires_at: new Date(input.expiresAt),
-        registrar_reference: input.registrarReference,
+        ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
       });
       const detail =
         `Registered for ${input.yearsDone} of ${input.years} years (charged ${charged} of ${reservation.amount}); ` +
@@ -84,7 +85,7 @@ export function createRegistrationActivities({ db, logger, registrars }: Registr
      * after a newer one finds the contact current and does nothing.
      */
     async syncContactToRegistrar(input: { livemode: boolean; contactId: string }): Promise<{ status: string; version?: number }> {
-      return callRegistrar(async () => {
+      return callRegistrar(logger, async () => {
         const registrar = await registrars.forMode(input.livemode);
         const synced = await ensureRegistrarContact({ db, registrar, mode: { livemode: input.livemode }, contactId: input.contactId, onlyIfKnown: true });
         return 'version' in synced ? { status: synced.status, version: synced.version } : { status: synced.status };

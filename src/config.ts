@@ -49,6 +49,11 @@ const envSchema = z
     REGISTRAR_URL: optionalUrl,
     REGISTRAR_ACCOUNT: optionalString,
     REGISTRAR_TOKEN: optionalString,
+    REGISTRAR_TIMEOUT: duration.default(15_000),
+    REGISTRAR_PAID_TIMEOUT: duration.default(45_000),
+    REGISTRAR_POLL_INTERVAL: duration.default(10 * 60_000),
+    REGISTRAR_TRANSFER_POLL_INTERVAL: duration.default(6 * 3_600_000),
+    REGISTRAR_SETTLE_DELAY: duration.default(2 * 60_000),
     DNS_PROVIDER_URL: optionalUrl,
     DNS_PROVIDER_TOKEN: optionalString,
     SMTP_URL: optionalUrl,
@@ -142,6 +147,11 @@ export interface Config {
   auth: { jwksUrl: string; issuer: string; audience: string } | undefined;
   keyHashSecret: string | undefined;
   registrar: { url: string; account: string | undefined; token: string | undefined } | undefined;
+  /**
+   * Live registrar timing: request timeouts (reads, paid POSTs), how often pending work is checked,
+   * and how long the registrar gets to settle after an answer was lost before its state is read.
+   */
+  registrarTiming: { timeoutMs: number; paidTimeoutMs: number; pollIntervalMs: number; transferPollIntervalMs: number; settleMs: number };
   dnsProvider: { url: string; token: string | undefined } | undefined;
   mail: { smtpUrl: string | undefined; from: string };
   github: { apiUrl: string; token: string | undefined };
@@ -197,6 +207,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     registrar: env.REGISTRAR_URL
       ? { url: env.REGISTRAR_URL, account: env.REGISTRAR_ACCOUNT, token: env.REGISTRAR_TOKEN }
       : undefined,
+    registrarTiming: {
+      timeoutMs: env.REGISTRAR_TIMEOUT,
+      paidTimeoutMs: env.REGISTRAR_PAID_TIMEOUT,
+      pollIntervalMs: env.REGISTRAR_POLL_INTERVAL,
+      transferPollIntervalMs: env.REGISTRAR_TRANSFER_POLL_INTERVAL,
+      settleMs: env.REGISTRAR_SETTLE_DELAY,
+    },
     dnsProvider: env.DNS_PROVIDER_URL ? { url: env.DNS_PROVIDER_URL, token: env.DNS_PROVIDER_TOKEN } : undefined,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },

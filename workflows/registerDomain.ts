@@ -1,7 +1,7 @@
-import { ApplicationFailure, log, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { RegistrationStep } from '../activities/domains.js';
-import { bookkeeping, createZoneBestEffort, failureOf, registrar, takeOperation } from './shared.js';
+import type { RegistrarStep } from '../activities/domains.js';
+import { bookkeeping, createZoneBestEffort, failureOf, paidRegistrar, registrar, takeOperation, untilDone } from './shared.js';
 
 export interface RegisterDomainInput {
   operationId: string;
@@ -17,6 +17,8 @@ export interface RegisterDomainInput {
   premiumPriceCents: number | null;
   /** How long to wait between checks of a registration the registrar answered "pending". */
   pollIntervalMs: number;
+  /** After an attempt whose outcome is unknown, before reading again; absent in older operations. */
+  settleMs?: number;
 }
 
 // Changing the delegation is free and safe to repeat; a few tries, then the domain stays on the
@@ -26,45 +28,46 @@ const delegation = proxyActivities<Activities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 
-type Done = Extract<RegistrationStep, { state: 'registered' }>;
-
-async function untilDone(step: RegistrationStep, poll: (reference: string) => Promise<RegistrationStep>, pollIntervalMs: number): Promise<Done> {
-  while (step.state === 'pending') {
-    await sleep(pollIntervalMs);
-    step = await poll(step.registrarReference);
-  }
-  return step;
-}
+type Done = Extract<RegistrarStep, { state: 'done' }>;
 
 /**
  * Registers a domain whose price (one year's price times `years`) the api has already reserved.
  * A registrar that registers for one term only (DNSimple) gets the registration, then a renewal for
- * the remaining years, all one operation: one capture at the end. Transient faults (502, 503,
- * timeouts) are retried with back-off. A refused registration releases everything and fails the
+ * the remaining years, all one operation: one capture at the end. Each paid step reads the upstream
+ * state before it POSTs, and an answer that was lost is read again after `settleMs`, never re-sent
+ * blindly (see untilDone in ./shared.ts). A refused registration releases everything and fails the
  * domain; a refused renewal after a registration keeps what was done (see settleRegistrationInPart
  * in activities/registrations.ts). Name servers asked for are then set at the registrar.
  */
 export async function registerDomainWorkflow(input: RegisterDomainInput): Promise<{ expiresAt: string }> {
   const operation = { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId };
   const where = { livemode: input.livemode, name: input.name };
+  const timing = { pollIntervalMs: input.pollIntervalMs, settleMs: input.settleMs ?? input.pollIntervalMs };
   await takeOperation(operation);
 
   let registered: Done;
-  let termYears: number;
-  let nameserversApplied: boolean;
+  let termYears = input.years;
+  let nameserversApplied = false;
   try {
-    const submitted = await registrar.registrarRegister({
-      livemode: input.livemode,
-      orgId: input.orgId,
-      name: input.name,
-      years: input.years,
-      registrantContactId: input.registrantContactId,
-      nameservers: input.nameservers,
-      autoRenew: input.autoRenew,
-      premiumPriceCents: input.premiumPriceCents,
+    registered = await untilDone({
+      ...timing,
+      submit: async (resumed) => {
+        const submitted = await paidRegistrar.registrarRegister({
+          resumed,
+          livemode: input.livemode,
+          orgId: input.orgId,
+          name: input.name,
+          years: input.years,
+          registrantContactId: input.registrantContactId,
+          nameservers: input.nameservers,
+          autoRenew: input.autoRenew,
+          premiumPriceCents: input.premiumPriceCents,
+        });
+        ({ termYears, nameserversApplied } = submitted);
+        return submitted;
+      },
+      poll: (reference) => registrar.registrarRegistrationStatus({ ...where, registrarReference: reference }),
     });
-    ({ termYears, nameserversApplied } = submitted);
-    registered = await untilDone(submitted, (ref) => registrar.registrarRegistrationStatus({ ...where, registrarReference: ref }), input.pollIntervalMs);
   } catch (err) {
     const failure = failureOf(err);
     await bookkeeping.failOperation({ ...operation, domainStatus: 'failed', status: 'failed', ...failure });
@@ -72,10 +75,26 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
   }
 
   let expiresAt = registered.expiresAt;
+  const reference = registered.reference;
   if (termYears < input.years) {
     try {
-      const submitted = await registrar.registrarRenew({ ...where, years: input.years - termYears, currentExpiresAt: expiresAt });
-      expiresAt = (await untilDone(submitted, (ref) => registrar.registrarRenewalStatus({ ...where, registrarReference: ref }), input.pollIntervalMs)).expiresAt;
+      // The expiry upstream before the renewal is sent: a later one is a renewal that already happened.
+      const expiresBefore = await registrar.registrarRenewBaseline(where);
+      const renewed = await untilDone({
+        ...timing,
+        submit: (resumed) =>
+          paidRegistrar.registrarRenew({
+            ...where,
+            years: input.years - termYears,
+            currentExpiresAt: expiresAt,
+            // A premium name's quoted price is confirmed back for the renewal as well.
+            premiumPriceCents: input.premiumPriceCents,
+            expiresBefore,
+            resumed,
+          }),
+        poll: (ref) => registrar.registrarRenewalStatus({ ...where, registrarReference: ref, expiresBefore }),
+      });
+      expiresAt = renewed.expiresAt;
     } catch (err) {
       const failure = failureOf(err);
       // The registration stands: delegate it before the operation ends, as on success.
@@ -87,7 +106,7 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
         years: input.years,
         yearsDone: termYears,
         expiresAt,
-        registrarReference: registered.registrarReference,
+        registrarReference: reference,
         failure,
       });
       await createZoneBestEffort({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
@@ -99,7 +118,7 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
   await bookkeeping.completeOperation({
     ...operation,
     expiresAt,
-    registrarReference: registered.registrarReference,
+    registrarReference: reference,
     result: { domain: input.name, status: 'active', years: input.years, ...(delegated ? {} : { nameservers_applied: false }) },
   });
   await createZoneBestEffort({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
@@ -109,8 +128,6 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
 /** True when the registrar delegates to the name servers asked for (or none were asked for). */
 async function delegate(input: RegisterDomainInput, alreadyApplied: boolean): Promise<boolean> {
   if (alreadyApplied || input.nameservers.length === 0) return true;
-  // Registrations started before this step existed replay without it.
-  if (!patched('delegate-after-registration')) return false;
   try {
     await delegation.registrarSetNameservers({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
     return true;

@@ -1,4 +1,4 @@
-import { registrar, runPaidRegistrarStep } from './shared.js';
+import { paidRegistrar, registrar, runPaidRegistrarStep } from './shared.js';
 
 export interface RenewDomainInput {
   operationId: string;
@@ -8,7 +8,11 @@ export interface RenewDomainInput {
   name: string;
   years: number;
   currentExpiresAt: string | null;
+  /** Per year, for premium names: sent back to the registrar as confirmation of its price. */
+  premiumPriceCents?: number | null;
   pollIntervalMs: number;
+  /** After an attempt whose outcome is unknown, before reading again; absent in older operations. */
+  settleMs?: number;
 }
 
 /**
@@ -16,13 +20,29 @@ export interface RenewDomainInput {
  * reservation is captured; on a refusal it is released and the domain stays as it was.
  */
 export async function renewDomainWorkflow(input: RenewDomainInput): Promise<{ expiresAt: string }> {
+  // The expiry upstream before the first attempt: a later expiry is a renewal that already happened.
+  let expiresBefore: string | null | undefined;
+  const baseline = async (): Promise<string | null> => {
+    if (expiresBefore === undefined) expiresBefore = await registrar.registrarRenewBaseline({ livemode: input.livemode, name: input.name });
+    return expiresBefore;
+  };
   return runPaidRegistrarStep({
     operation: { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId },
     pollIntervalMs: input.pollIntervalMs,
+    settleMs: input.settleMs ?? input.pollIntervalMs,
     domainStatusOnFailure: null,
-    submit: () =>
-      registrar.registrarRenew({ livemode: input.livemode, name: input.name, years: input.years, currentExpiresAt: input.currentExpiresAt }),
-    poll: (registrarReference) => registrar.registrarRenewalStatus({ livemode: input.livemode, name: input.name, registrarReference }),
+    submit: async (resumed) =>
+      paidRegistrar.registrarRenew({
+        livemode: input.livemode,
+        name: input.name,
+        years: input.years,
+        currentExpiresAt: input.currentExpiresAt,
+        premiumPriceCents: input.premiumPriceCents ?? null,
+        expiresBefore: await baseline(),
+        resumed,
+      }),
+    poll: async (registrarReference) =>
+      registrar.registrarRenewalStatus({ livemode: input.livemode, name: input.name, registrarReference, expiresBefore: await baseline() }),
     result: { domain: input.name, years: input.years },
   });
 }

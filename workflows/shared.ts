@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { RegistrationStep } from '../activities/domains.js';
+import type { RegistrarStep } from '../activities/domains.js';
 
 /** Registrar refusals that no retry can fix; every other failure is retried with back-off. */
 export const PERMANENT_REGISTRAR_CODES = ['REGISTRAR_REJECTED', 'DOMAIN_NOT_AVAILABLE', 'DOMAIN_LOCKED'];
@@ -8,6 +8,19 @@ export const PERMANENT_REGISTRAR_CODES = ['REGISTRAR_REJECTED', 'DOMAIN_NOT_AVAI
 /** Registrar calls: 502, 503 and timeouts retried with back-off (Retry-After honoured by the activity). */
 export const registrar = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: PERMANENT_REGISTRAR_CODES },
+});
+
+/**
+ * Paid submissions (register, renew, transfer): each attempt reads the upstream state before it
+ * POSTs, and the POST alone may take PAID_TIMEOUT_MS (src/registrar/dnsimple.ts, 45 s), so the
+ * activity gets room for both; Temporal must not time out an attempt that is still waiting for the
+ * registrar's answer and start another beside it.
+ */
+export const paidRegistrar = proxyActivities<Activities>({
+  startToCloseTimeout: '3 minutes',
+  // A dead worker's attempt is noticed within seconds; the retry answers "unknown" (see activities/domains.ts).
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: PERMANENT_REGISTRAR_CODES },
 });
 
@@ -54,29 +67,47 @@ export async function createZoneBestEffort(input: { livemode: boolean; name: str
 export interface PaidRegistrarStepProps {
   operation: { operationId: string; livemode: boolean; domainId: string };
   pollIntervalMs: number;
+  /** After an attempt whose outcome is unknown: how long the registrar gets to settle before we read again. */
+  settleMs: number;
   /** What the domain becomes when the registrar refuses: `failed` for a new one, unchanged (null) for a renewal. */
   domainStatusOnFailure: 'failed' | null;
-  submit: () => Promise<RegistrationStep>;
-  poll: (registrarReference: string) => Promise<RegistrationStep>;
+  /** `resumed`: an earlier attempt's outcome is unknown, so a refusal is checked against the upstream state. */
+  submit: (resumed: boolean) => Promise<RegistrarStep>;
+  poll: (reference: string) => Promise<RegistrarStep>;
   result: Record<string, unknown>;
+}
+
+/**
+ * Drives one paid registrar action to its end: a pending answer with a reference is polled, one
+ * without (outcome unknown) is submitted again after `settleMs`, and that submission reads the
+ * upstream state before it POSTs. Throws what the registrar refused.
+ */
+export async function untilDone(props: Pick<PaidRegistrarStepProps, 'pollIntervalMs' | 'settleMs' | 'submit' | 'poll'>): Promise<Extract<RegistrarStep, { state: 'done' }>> {
+  let step = await props.submit(false);
+  while (step.state === 'pending') {
+    if (step.reference === null) {
+      await sleep(props.settleMs);
+      step = await props.submit(true);
+    } else {
+      await sleep(props.pollIntervalMs);
+      step = await props.poll(step.reference);
+    }
+  }
+  return step;
 }
 
 /**
  * The shape of every paid registrar action: submit, poll a pending answer on a durable timer, then
  * capture the reservation on success, or release it, mark the operation failed and fail the workflow
- * with the registrar's code.
+ * with the registrar's code. A submission whose outcome is unknown is never repeated blindly: after
+ * `settleMs` it is submitted again, and the submission reads the upstream state before it POSTs.
  */
 export async function runPaidRegistrarStep(props: PaidRegistrarStepProps): Promise<{ expiresAt: string }> {
   const { operation } = props;
   await takeOperation(operation);
-  let outcome: Extract<RegistrationStep, { state: 'registered' }>;
+  let outcome: Extract<RegistrarStep, { state: 'done' }>;
   try {
-    let step = await props.submit();
-    while (step.state === 'pending') {
-      await sleep(props.pollIntervalMs);
-      step = await props.poll(step.registrarReference);
-    }
-    outcome = step;
+    outcome = await untilDone(props);
   } catch (err) {
     const failure = failureOf(err);
     await bookkeeping.failOperation({ ...operation, domainStatus: props.domainStatusOnFailure, status: 'failed', ...failure });
@@ -85,7 +116,7 @@ export async function runPaidRegistrarStep(props: PaidRegistrarStepProps): Promi
   await bookkeeping.completeOperation({
     ...operation,
     expiresAt: outcome.expiresAt,
-    registrarReference: outcome.registrarReference,
+    registrarReference: outcome.reference,
     result: props.result,
   });
   return { expiresAt: outcome.expiresAt };

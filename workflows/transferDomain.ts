@@ -1,5 +1,6 @@
-import { ApplicationFailure, condition, defineSignal, setHandler } from '@temporalio/workflow';
-import { bookkeeping, createZoneBestEffort, failureOf, registrar, takeOperation } from './shared.js';
+import { ApplicationFailure, condition, defineSignal, setHandler, sleep } from '@temporalio/workflow';
+import type { TransferStatus } from '../src/registrar/port.js';
+import { bookkeeping, createZoneBestEffort, failureOf, paidRegistrar, registrar, takeOperation } from './shared.js';
 
 /** Sent by `POST …/operations/{id}/cancel` while the transfer is pending. */
 export const cancelTransferSignal = defineSignal('cancelTransfer');
@@ -12,17 +13,26 @@ export interface TransferDomainInput {
   name: string;
   authCode: string;
   registrantContactId: string;
+  /** Per year, for premium names: sent back to the registrar as confirmation of its price. */
+  premiumPriceCents?: number | null;
   /** Between registrar checks: seconds in test mode, hours live (a transfer takes days). */
   pollIntervalMs: number;
-  /** Give up (and release the funds) after this long. */
+  /** After an unknown outcome or a cancellation, before reading again; absent in older operations. */
+  settleMs?: number;
+  /** Ask the registrar to cancel (and release the funds once it has) after this long. */
   timeoutMs: number;
 }
 
-type Ending = { kind: 'completed'; expiresAt: string | null; registrarReference: string } | { kind: 'ended'; status: 'failed' | 'cancelled'; code: string; detail: string };
+type Ending =
+  | { kind: 'completed'; expiresAt: string | null; registrarReference: string | null; cancelRefused: boolean }
+  | { kind: 'ended'; status: 'failed' | 'cancelled'; code: string; detail: string };
 
 /**
  * Submits a transfer, then polls the registrar on a durable timer until it completes, is rejected,
- * is cancelled (signal) or times out. Completion captures the reservation; anything else releases it.
+ * or is cancelled. A cancellation (signal, or the timeout) is only a request to the registrar: it
+ * answers 202 "queued", and the transfer may still complete. The workflow keeps polling until the
+ * registrar says `cancelled` or `transferred`, and settles by what happened: completed captures
+ * (the domain is ours and was paid for upstream), anything else releases.
  */
 export async function transferDomainWorkflow(input: TransferDomainInput): Promise<{ expiresAt: string | null }> {
   let cancelRequested = false;
@@ -43,7 +53,7 @@ export async function transferDomainWorkflow(input: TransferDomainInput): Promis
       ...base,
       expiresAt: ending.expiresAt,
       registrarReference: ending.registrarReference,
-      result: { domain: input.name, status: 'active' },
+      result: { domain: input.name, status: 'active', ...(ending.cancelRefused ? { cancel_refused: true } : {}) },
     });
     await createZoneBestEffort({ livemode: input.livemode, name: input.name, nameservers: [] });
     return { expiresAt: ending.expiresAt };
@@ -55,38 +65,62 @@ export async function transferDomainWorkflow(input: TransferDomainInput): Promis
 
 async function transferUntilDone(input: TransferDomainInput, cancelRequested: () => boolean): Promise<Ending> {
   const started = Date.now();
-  const submitted = await registrar.registrarTransfer({
-    livemode: input.livemode,
-    orgId: input.orgId,
-    name: input.name,
-    authCode: input.authCode,
-    registrantContactId: input.registrantContactId,
-  });
-  const reference = { livemode: input.livemode, name: input.name, registrarReference: submitted.registrarReference };
-  const cancelled = async (): Promise<Ending> => {
-    await registrar.registrarCancelTransfer(reference);
-    return { kind: 'ended', status: 'cancelled', code: 'TRANSFER_CANCELLED', detail: 'The transfer was cancelled on request' };
+  const settleMs = input.settleMs ?? input.pollIntervalMs;
+  const timedOut = () => Date.now() - started >= input.timeoutMs;
+  const submit = (resumed: boolean) =>
+    paidRegistrar.registrarTransfer({
+      livemode: input.livemode,
+      orgId: input.orgId,
+      name: input.name,
+      authCode: input.authCode,
+      registrantContactId: input.registrantContactId,
+      premiumPriceCents: input.premiumPriceCents ?? null,
+      resumed,
+    });
+  let submitted = await submit(false);
+  // Outcome unknown (no reference): wait, then submit again; the submission reads the domain first.
+  while (submitted.state === 'pending' && submitted.reference === null) {
+    if (timedOut()) return { kind: 'ended', status: 'failed', code: 'TRANSFER_TIMED_OUT', detail: 'The transfer did not complete in time' };
+    await sleep(settleMs);
+    submitted = await submit(true);
+  }
+  if (submitted.state === 'done') return { kind: 'completed', expiresAt: submitted.expiresAt, registrarReference: submitted.reference, cancelRefused: false };
+
+  const registrarReference = submitted.reference;
+  if (registrarReference === null) throw ApplicationFailure.nonRetryable('The transfer has no registrar reference', 'INTERNAL');
+  const reference = { livemode: input.livemode, name: input.name, registrarReference };
+  let cancel: 'none' | 'requested' | 'timed-out' = 'none';
+  const sendCancel = (why: 'requested' | 'timed-out'): Promise<TransferStatus> => {
+    cancel = why;
+    return registrar.registrarCancelTransfer(reference);
   };
   // A cancellation that arrived while the transfer was being submitted is honoured before anything else.
-  if (cancelRequested()) return cancelled();
-  let status = await registrar.registrarTransferStatus(reference);
+  let status = cancelRequested() ? await sendCancel('requested') : await registrar.registrarTransferStatus(reference);
   while (status.state === 'pending') {
-    // Wakes early when a cancellation arrives; otherwise a durable timer between checks.
-    await condition(cancelRequested, input.pollIntervalMs);
-    if (cancelRequested()) return cancelled();
-    if (Date.now() - started >= input.timeoutMs) {
-      await registrar.registrarCancelTransfer(reference);
-      return { kind: 'ended', status: 'failed', code: 'TRANSFER_TIMED_OUT', detail: 'The transfer did not complete in time' };
+    if (cancel === 'none') {
+      // Wakes early when a cancellation arrives; otherwise a durable timer between checks.
+      await condition(cancelRequested, input.pollIntervalMs);
+      if (cancelRequested()) status = await sendCancel('requested');
+      else if (timedOut()) status = await sendCancel('timed-out');
+      else status = await registrar.registrarTransferStatus(reference);
+    } else {
+      // cancelDomainTransfer answers 202 (queued): the registrar decides how it ends.
+      await sleep(settleMs);
+      status = await registrar.registrarTransferStatus(reference);
     }
-    status = await registrar.registrarTransferStatus(reference);
   }
-  if (status.state === 'completed') {
-    return { kind: 'completed', expiresAt: status.expiresAt ?? null, registrarReference: submitted.registrarReference };
+  return settle(status, cancel, registrarReference);
+}
+
+function settle(status: TransferStatus, cancel: 'none' | 'requested' | 'timed-out', registrarReference: string): Ending {
+  switch (status.state) {
+    case 'completed':
+      return { kind: 'completed', expiresAt: status.expiresAt ?? null, registrarReference, cancelRefused: cancel !== 'none' };
+    case 'cancelled':
+      return cancel === 'timed-out'
+        ? { kind: 'ended', status: 'failed', code: 'TRANSFER_TIMED_OUT', detail: 'The transfer did not complete in time and was cancelled' }
+        : { kind: 'ended', status: 'cancelled', code: 'TRANSFER_CANCELLED', detail: status.detail ?? 'The transfer was cancelled' };
+    default:
+      return { kind: 'ended', status: 'failed', code: 'TRANSFER_REJECTED', detail: status.detail ?? `The transfer was ${status.state} at the registrar` };
   }
-  return {
-    kind: 'ended',
-    status: status.state === 'cancelled' ? 'cancelled' : 'failed',
-    code: status.state === 'cancelled' ? 'TRANSFER_CANCELLED' : 'TRANSFER_REJECTED',
-    detail: status.detail ?? `The transfer was ${status.state} at the registrar`,
-  };
 }

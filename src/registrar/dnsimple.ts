@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainLockedError, RegistrarRejectedError, RegistrarUnavailableError } from './errors.js';
+import { DomainLockedError, RegistrarAccountError, RegistrarOutcomeUnknownError, RegistrarRejectedError, RegistrarUnavailableError } from './errors.js';
 import { centsToDecimal, decimalToCents } from './money.js';
 import {
   normalizeDomainName,
@@ -9,6 +9,7 @@ import {
   type ContactDetails,
   type Money,
   type PriceTable,
+  type Quote,
   type ReferenceInput,
   type RegisterInput,
   type RegisterResult,
@@ -38,8 +39,10 @@ export interface DnsimpleConfig {
   baseUrl: string;
   accountId: string;
   token: string;
-  /** Per request, connect to last body byte. Default 10 s. */
+  /** Per read (and unpaid write), connect to last body byte. Default DEFAULT_TIMEOUT_MS. */
   timeoutMs?: number;
+  /** Per paid POST (registration, renewal, transfer). Default PAID_TIMEOUT_MS. */
+  paidTimeoutMs?: number;
   userAgent?: string;
   /**
    * DNSimple requires `job_title` whenever `organization_name` is set and our contacts carry none;
@@ -48,16 +51,25 @@ export interface DnsimpleConfig {
   organizationJobTitle?: string;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Reads: fixtures/v2/api/getDomainPrices/success.http took 9.1 s (`x-runtime`), so 10 s was too tight. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/**
+ * Paid POSTs: fixtures/v2/api/registerDomain/success.http took 11.9 s and renewDomain/success.http
+ * 13.6 s (`x-runtime`); three times the slowest leaves room for a slow registry.
+ */
+export const PAID_TIMEOUT_MS = 45_000;
+/** DNSimple's renewal `period` (content/v2/registrar.md#renewDomain; registries allow 1–10 years in total). */
+export const MAX_RENEWAL_PERIOD = 9;
 const DEFAULT_USER_AGENT = 'domain-service/0.1 (registrar adapter)';
 
 const money = z.union([z.number(), z.string()]);
 const checkSchema = z.object({ domain: z.string(), available: z.boolean(), premium: z.boolean() });
-const pricesSchema = z.object({ domain: z.string(), premium: z.boolean(), registration_price: money });
+const pricesSchema = z.object({ domain: z.string(), premium: z.boolean(), registration_price: money, renewal_price: money, transfer_price: money });
 // States per openapi.yml: DomainRegistration, DomainTransfer, DomainRenewal. Unknown states read as "still pending".
 const registrationSchema = z.object({ id: z.number().int(), state: z.string() });
 const transferSchema = z.object({ id: z.number().int(), state: z.string(), status_description: z.string().nullish() });
 const renewalSchema = z.object({ id: z.number().int(), state: z.string() });
+// openapi.yml Domain.state: hosted, registered, expired.
 const domainSchema = z.object({ name: z.string(), state: z.string(), expires_at: z.string().nullish() });
 const lockSchema = z.object({ enabled: z.boolean() });
 const contactSchema = z.object({ id: z.number().int() });
@@ -68,16 +80,29 @@ const domainListSchema = z.object({
 });
 const errorSchema = z.object({ message: z.string().optional(), errors: z.unknown().optional() });
 
+type UpstreamDomain = z.output<typeof domainSchema>;
+
 interface UpstreamResponse {
   status: number;
   body: unknown;
 }
+
+interface SendOptions {
+  /** Statuses answered instead of thrown. */
+  allow?: number[];
+  /** A paid POST: its own timeout, and an unknown outcome is RegistrarOutcomeUnknownError. */
+  paid?: boolean;
+}
+
+/** Socket failures that happen before a request can reach the server: it certainly did nothing. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAccount {
   /** `registrations` takes no period: longer terms are renewed after (see workflows/registerDomain.ts). */
   readonly registrationTermYears = 1;
   private readonly root: string;
   private readonly timeoutMs: number;
+  private readonly paidTimeoutMs: number;
   private readonly userAgent: string;
   private readonly jobTitle: string;
 
@@ -88,6 +113,7 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
     const base = config.baseUrl.replace(/\/+$/, '').replace(/\/v2$/, '');
     this.root = `${base}/v2/${encodeURIComponent(config.accountId)}`;
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.paidTimeoutMs = config.paidTimeoutMs ?? PAID_TIMEOUT_MS;
     this.userAgent = config.userAgent ?? DEFAULT_USER_AGENT;
     this.jobTitle = config.organizationJobTitle ?? 'Registrant';
   }
@@ -100,10 +126,22 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
     const check = parse(checkSchema, (await this.send('GET', this.domainPath(name, 'check'))).body);
     if (!check.available) return { name, available: false, premium: check.premium, price: null };
     if (!check.premium) return { name, available: true, premium: false, price: { amount: tablePrices.register, currency: 'USD' } };
-    const quote = parse(pricesSchema, (await this.send('GET', this.domainPath(name, 'prices'))).body);
-    return { name, available: true, premium: true, price: { amount: toCents(quote.registration_price), currency: 'USD' } };
+    const quote = await this.quote(name);
+    return { name, available: true, premium: true, price: quote.register };
   }
 
+  /** fixtures/v2/api/getDomainPrices/success.http: prices per year as JSON numbers (`20.0`). */
+  async quote(rawName: string): Promise<Quote> {
+    const quote = parse(pricesSchema, (await this.send('GET', this.domainPath(normalizeDomainName(rawName), 'prices'))).body);
+    const usd = (value: string | number): Money => ({ amount: toCents(value), currency: 'USD' });
+    return { premium: quote.premium, register: usd(quote.registration_price), renew: usd(quote.renewal_price), transfer: usd(quote.transfer_price) };
+  }
+
+  /**
+   * Reads the domain first: one already registered in the account is a registration an earlier
+   * attempt made. Otherwise POSTs (registerDomain/success.http: 201 with `state: new`, then polled).
+   * `auto_renew: false` always: the service renews from the customer's balance.
+   */
   async register(input: RegisterInput): Promise<RegisterResult> {
     const name = normalizeDomainName(input.name);
     if (input.years !== 1) {
@@ -111,13 +149,24 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
       throw new RegistrarRejectedError(`The registrar registers ${name} for one year only; register for 1 year, then renew`);
     }
     const registrantId = input.registrantRegistrarId ?? (await this.syncContact(input.registrant));
-    const response = await this.send('POST', this.domainPath(name, 'registrations'), {
-      registrant_id: upstreamId(registrantId),
-      ...(input.autoRenew !== undefined ? { auto_renew: input.autoRenew } : {}),
-      ...premiumPrice(input.premiumPrice),
-    });
-    const registration = parse(registrationSchema, response.body);
-    const pending = { state: 'pending', registrarReference: String(registration.id), registrantRegistrarId: registrantId, nameserversApplied: false } as const;
+    const base = { registrantRegistrarId: registrantId, nameserversApplied: false } as const;
+    const unknown = { state: 'pending', registrarReference: null, ...base } as const;
+    const held = await this.heldDomain(name);
+    if (held?.state === 'registered' && held.expires_at) return { ...base, state: 'registered', expiresAt: held.expires_at, registrarReference: null };
+    let registration: z.output<typeof registrationSchema>;
+    try {
+      registration = await this.paidPost(
+        this.domainPath(name, 'registrations'),
+        { registrant_id: upstreamId(registrantId), auto_renew: false, ...premiumPrice(input.premiumPrice) },
+        registrationSchema,
+      );
+    } catch (err) {
+      if (err instanceof RegistrarOutcomeUnknownError) return unknown;
+      // "Already in the account" after an attempt whose outcome was unknown: the domain tells.
+      if (input.resumed && err instanceof RegistrarRejectedError && (await this.heldDomain(name))) return unknown;
+      throw err;
+    }
+    const pending = { ...base, state: 'pending', registrarReference: String(registration.id) } as const;
     switch (registration.state) {
       case 'registered': {
         // The registration is done; if reading the expiry fails, the caller polls instead of retrying the POST.
@@ -132,15 +181,16 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
     }
   }
 
+  /** getDomainRegistration/success.http; a 404 on a reference we hold is reconciled from the domain. */
   async registrationStatus(input: ReferenceInput): Promise<RegistrationStatus> {
     const name = normalizeDomainName(input.name);
     const path = this.domainPath(name, `registrations/${encodeURIComponent(input.registrarReference)}`);
-    const registration = parse(registrationSchema, (await this.send('GET', path)).body);
+    const response = await this.send('GET', path, undefined, { allow: [404] });
+    if (response.status === 404) return this.domainReached(name);
+    const registration = parse(registrationSchema, response.body);
     switch (registration.state) {
-      case 'registered': {
-        const expiresAt = await this.expiresAt(name);
-        return expiresAt ? { state: 'registered', expiresAt } : { state: 'pending' };
-      }
+      case 'registered':
+        return this.domainReached(name);
       case 'failed':
       case 'cancelled':
         return { state: 'failed', detail: `Registration ${registration.state} at the registrar` };
@@ -149,48 +199,84 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
     }
   }
 
+  /** As `register`: a domain already registered in the account is a transfer an earlier attempt made. */
   async transfer(input: TransferInput): Promise<TransferResult> {
     const name = normalizeDomainName(input.name);
     const registrantId = input.registrantRegistrarId ?? (await this.syncContact(input.registrant));
-    const response = await this.send('POST', this.domainPath(name, 'transfers'), {
-      registrant_id: upstreamId(registrantId),
-      auth_code: input.authCode,
-      ...premiumPrice(input.premiumPrice),
-    });
-    const transfer = parse(transferSchema, response.body);
+    const unknown = { state: 'transferring', registrarReference: null, registrantRegistrarId: registrantId } as const;
+    const held = await this.heldDomain(name);
+    if (held?.state === 'registered' && held.expires_at) {
+      return { state: 'transferred', registrarReference: null, registrantRegistrarId: registrantId, expiresAt: held.expires_at };
+    }
+    let transfer: z.output<typeof transferSchema>;
+    try {
+      transfer = await this.paidPost(
+        this.domainPath(name, 'transfers'),
+        { registrant_id: upstreamId(registrantId), auth_code: input.authCode, auto_renew: false, ...premiumPrice(input.premiumPrice) },
+        transferSchema,
+      );
+    } catch (err) {
+      if (err instanceof RegistrarOutcomeUnknownError) return unknown;
+      if (input.resumed && err instanceof RegistrarRejectedError && (await this.heldDomain(name))) return unknown;
+      throw err;
+    }
     if (transfer.state === 'failed' || transfer.state === 'cancelled') {
       throw new RegistrarRejectedError(transfer.status_description || `The transfer of ${name} ${transfer.state} at the registrar`);
     }
-    return {
-      state: transfer.state === 'transferred' ? 'transferred' : 'transferring',
-      registrarReference: String(transfer.id),
-      registrantRegistrarId: registrantId,
-    };
+    return { state: transfer.state === 'transferred' ? 'transferred' : 'transferring', registrarReference: String(transfer.id), registrantRegistrarId: registrantId };
   }
 
+  /** getDomainTransfer/success.http; a 404 on a reference we hold is reconciled from the domain. */
   async transferStatus(input: ReferenceInput): Promise<TransferStatus> {
     const name = normalizeDomainName(input.name);
     const path = this.domainPath(name, `transfers/${encodeURIComponent(input.registrarReference)}`);
-    const status = transferStatusOf(parse(transferSchema, (await this.send('GET', path)).body));
+    const response = await this.send('GET', path, undefined, { allow: [404] });
+    const status = response.status === 404 ? { state: 'completed' as const } : transferStatusOf(parse(transferSchema, response.body));
     if (status.state !== 'completed') return status;
-    const expiresAt = await this.expiresAt(name);
-    return expiresAt ? { ...status, expiresAt } : status;
+    const reached = await this.domainReached(name);
+    return reached.state === 'registered' ? { ...status, expiresAt: reached.expiresAt } : { state: 'pending' };
   }
 
-  /** DELETE answers 202: the cancellation is queued, so the state is usually still `pending`. */
+  /**
+   * cancelDomainTransfer/success.http: 202 with the transfer still `transferring`: the cancellation
+   * is queued, so the caller keeps polling. A 400 ("cannot be canceled", registrar.md) usually means
+   * the transfer already ended: its state is read and answered instead.
+   */
   async cancelTransfer(input: ReferenceInput): Promise<TransferStatus> {
     const name = normalizeDomainName(input.name);
     const path = this.domainPath(name, `transfers/${encodeURIComponent(input.registrarReference)}`);
-    return transferStatusOf(parse(transferSchema, (await this.send('DELETE', path)).body));
+    const response = await this.send('DELETE', path, undefined, { allow: [400, 404] });
+    if (response.status !== 202 && response.status !== 200) return this.transferStatus(input);
+    return transferStatusOf(parse(transferSchema, response.body));
   }
 
+  /**
+   * With `expiresBefore`, an expiry already past it is a renewal an earlier attempt made, and is not
+   * sent again. renewDomain/success.http: 201 with `state: new`, then polled (getDomainRenewal).
+   */
   async renew(input: RenewInput): Promise<RenewResult> {
     const name = normalizeDomainName(input.name);
-    const response = await this.send('POST', this.domainPath(name, 'renewals'), {
-      period: input.years,
-      ...premiumPrice(input.premiumPrice),
-    });
-    const renewal = parse(renewalSchema, response.body);
+    if (!Number.isInteger(input.years) || input.years < 1 || input.years > MAX_RENEWAL_PERIOD) {
+      throw new RegistrarRejectedError(`The registrar renews for 1 to ${MAX_RENEWAL_PERIOD} years at a time, not ${input.years}`);
+    }
+    const moved = async (): Promise<string | undefined> => {
+      if (input.expiresBefore === undefined || input.expiresBefore === null) return undefined;
+      const now = await this.domainExpiry(name);
+      return now !== null && Date.parse(now) > Date.parse(input.expiresBefore) ? now : undefined;
+    };
+    const already = await moved();
+    if (already) return { state: 'renewed', expiresAt: already, registrarReference: null };
+    let renewal: z.output<typeof renewalSchema>;
+    try {
+      renewal = await this.paidPost(this.domainPath(name, 'renewals'), { period: input.years, ...premiumPrice(input.premiumPrice) }, renewalSchema);
+    } catch (err) {
+      if (err instanceof RegistrarOutcomeUnknownError) return { state: 'pending', registrarReference: null };
+      if (input.resumed && err instanceof RegistrarRejectedError) {
+        const after = await moved();
+        if (after) return { state: 'renewed', expiresAt: after, registrarReference: null };
+      }
+      throw err;
+    }
     const pending = { state: 'pending', registrarReference: String(renewal.id) } as const;
     switch (renewal.state) {
       case 'renewed': {
@@ -205,10 +291,17 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
     }
   }
 
-  async renewalStatus(input: ReferenceInput): Promise<RenewalStatus> {
+  /** getDomainRenewal/success.http; a 404 on a reference we hold is reconciled from the expiry. */
+  async renewalStatus(input: ReferenceInput & { expiresBefore?: string | null }): Promise<RenewalStatus> {
     const name = normalizeDomainName(input.name);
     const path = this.domainPath(name, `renewals/${encodeURIComponent(input.registrarReference)}`);
-    const renewal = parse(renewalSchema, (await this.send('GET', path)).body);
+    const response = await this.send('GET', path, undefined, { allow: [404] });
+    if (response.status === 404) {
+      const now = await this.domainExpiry(name);
+      const moved = now !== null && input.expiresBefore && Date.parse(now) > Date.parse(input.expiresBefore);
+      return moved ? { state: 'renewed', expiresAt: now } : { state: 'pending' };
+    }
+    const renewal = parse(renewalSchema, response.body);
     switch (renewal.state) {
       case 'renewed': {
         const expiresAt = await this.expiresAt(name);
@@ -220,6 +313,15 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
       default:
         return { state: 'pending' };
     }
+  }
+
+  async domainExpiry(rawName: string): Promise<string | null> {
+    return (await this.heldDomain(normalizeDomainName(rawName)))?.expires_at ?? null;
+  }
+
+  /** disableDomainAutoRenewal/success.http: 204 (content/v2/registrar/auto-renewal.md). */
+  async disableAutoRenew(rawName: string): Promise<void> {
+    await this.send('DELETE', this.domainPath(normalizeDomainName(rawName), 'auto_renewal'));
   }
 
   /** POST transfer_lock locks (201), DELETE unlocks (200); both answer `{enabled}`. */
@@ -251,7 +353,7 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
   async syncContact(contact: ContactDetails, registrarContactId?: string): Promise<string> {
     const body = this.contactBody(contact);
     if (registrarContactId !== undefined) {
-      const updated = await this.send('PATCH', `/contacts/${encodeURIComponent(registrarContactId)}`, body, [404]);
+      const updated = await this.send('PATCH', `/contacts/${encodeURIComponent(registrarContactId)}`, body, { allow: [404] });
       if (updated.status !== 404) return String(parse(contactSchema, updated.body).id);
     }
     return String(parse(contactSchema, (await this.send('POST', '/contacts', body)).body).id);
@@ -296,8 +398,19 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
 
   /** `expires_at` of the domain in the account; undefined while the registry has not set it. */
   private async expiresAt(name: string): Promise<string | undefined> {
-    const domain = parse(domainSchema, (await this.send('GET', `/domains/${encodeURIComponent(name)}`)).body);
-    return domain.expires_at ?? undefined;
+    return (await this.heldDomain(name))?.expires_at ?? undefined;
+  }
+
+  /** The domain in our account (getDomain/success.http), or undefined (notfound-domain.http). */
+  private async heldDomain(name: string): Promise<UpstreamDomain | undefined> {
+    const response = await this.send('GET', `/domains/${encodeURIComponent(name)}`, undefined, { allow: [404] });
+    return response.status === 404 ? undefined : parse(domainSchema, response.body);
+  }
+
+  /** Registered with an expiry: done. Anything else: still pending (the workflow keeps polling). */
+  private async domainReached(name: string): Promise<{ state: 'registered'; expiresAt: string } | { state: 'pending' }> {
+    const domain = await this.heldDomain(name);
+    return domain?.state === 'registered' && domain.expires_at ? { state: 'registered', expiresAt: domain.expires_at } : { state: 'pending' };
   }
 
   private domainPath(name: string, tail: string): string {
@@ -308,8 +421,9 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
    * One request with its own timeout. Answers the parsed body of a 2xx (or of a status listed in
    * `allow`); throws the port's errors for everything else.
    */
-  private async send(method: string, path: string, body?: unknown, allow: number[] = []): Promise<UpstreamResponse> {
+  private async send(method: string, path: string, body?: unknown, options: SendOptions = {}): Promise<UpstreamResponse> {
     const started = Date.now();
+    const timeoutMs = options.paid ? this.paidTimeoutMs : this.timeoutMs;
     let status: number;
     let headers: Headers;
     let text: string;
@@ -323,7 +437,7 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
           'User-Agent': this.userAgent,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
         redirect: 'error',
       });
       status = response.status;
@@ -331,18 +445,31 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
       text = await response.text();
     } catch (err) {
       const timedOut = err instanceof Error && err.name === 'TimeoutError';
+      const code = networkCode(err);
       const detail = timedOut
-        ? `The registrar did not answer ${method} ${path} within ${this.timeoutMs} ms`
-        : `Could not reach the registrar (${networkCode(err) ?? 'connection failed'})`;
+        ? `The registrar did not answer ${method} ${path} within ${timeoutMs} ms`
+        : `Could not reach the registrar (${code ?? 'connection failed'})`;
+      // Once the request may have left, a paid call's fate is unknown: it may have taken effect.
+      if (options.paid && (timedOut || code === undefined || !NOT_SENT_CODES.has(code))) throw new RegistrarOutcomeUnknownError(detail, { cause: err });
       throw new RegistrarUnavailableError(detail, { cause: err });
     }
 
     const json = parseJson(text);
-    if ((status >= 200 && status < 300) || allow.includes(status)) {
-      if (json === INVALID) throw protocolError(`${method} ${path} answered ${status} with a body that is not JSON`);
+    if ((status >= 200 && status < 300) || options.allow?.includes(status)) {
+      if (json === INVALID) {
+        const detail = `${method} ${path} answered ${status} with a body that is not JSON`;
+        if (options.paid) throw new RegistrarOutcomeUnknownError(`The registrar sent an unreadable answer: ${detail}`);
+        throw protocolError(detail);
+      }
       return { status, body: json };
     }
     const message = errorMessage(json, status);
+    // 402 per openapi.yml components.responses.402 ("not in good standing"); 401 and 403: our token.
+    if (status === 401 || status === 402 || status === 403) throw new RegistrarAccountError(`${method} ${path} answered ${status}: ${message}`, status);
+    if (status >= 500 && options.paid) {
+      // badgateway.http is nginx's page: the application behind it may have done the work already.
+      throw new RegistrarOutcomeUnknownError(`The registrar answered ${status} to ${method} ${path}: ${message}`, { upstreamStatus: status });
+    }
     if (status === 429 || status >= 500) {
       throw new RegistrarUnavailableError(`The registrar is unavailable (${status}): ${message}`, {
         upstreamStatus: status,
@@ -355,6 +482,14 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
       upstreamStatus: status,
       upstreamErrors: errors,
     });
+  }
+
+  /** A paid POST whose answer is parsed inside the same guard: an answer we cannot read is an unknown outcome. */
+  private async paidPost<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+    const response = await this.send('POST', path, body, { paid: true });
+    const envelope = z.object({ data: schema }).safeParse(response.body);
+    if (!envelope.success) throw new RegistrarOutcomeUnknownError(`The registrar answered POST ${path} with a shape we do not recognise`);
+    return envelope.data.data;
   }
 }
 

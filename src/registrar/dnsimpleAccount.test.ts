@@ -28,7 +28,7 @@ describe('the DNSimple account domain list', () => {
   });
 
   it('asks for a page with per_page capped at DNSimple\'s maximum of 100', async () => {
-    for (let i = 0; i < 3; i += 1) fake.setDomain(`page-${i}.com`, { registered: true, expiresAt: '2030-01-01T00:00:00Z' });
+    for (let i = 0; i < 3; i += 1) fake.setDomain(`page-${i}.com`, { held: 'registered', expiresAt: '2030-01-01T00:00:00Z' });
     const second = await registrar.listDomains({ page: 2, perPage: 2 });
     expect(second.page).toBe(2);
     expect(second.totalPages).toBe(2);

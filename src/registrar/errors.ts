@@ -22,6 +22,28 @@ export class RegistrarUnavailableError extends ApiError {
   }
 }
 
+/**
+ * The registrar refused us, not the request: bad credentials (401), an unpaid invoice (402), a token
+ * without the scope (403). The operator must act; the customer is told only that the upstream is
+ * unavailable, never the upstream text (it names our account and invoices), which stays in
+ * `operatorDetail` for the error log. Permanent for a paid submission (nothing happened upstream).
+ */
+export class RegistrarAccountError extends RegistrarUnavailableError {
+  constructor(
+    readonly operatorDetail: string,
+    upstreamStatus: number,
+  ) {
+    super('The registrar is unavailable; nothing was charged. Try again later.', { upstreamStatus, transient: false });
+  }
+}
+
+/**
+ * A paid request (registration, renewal, transfer) whose outcome we do not know: it timed out, the
+ * connection dropped after it was sent, or a 5xx came back. It may have taken effect, so it must not
+ * be sent again until reading the upstream state shows that nothing happened.
+ */
+export class RegistrarOutcomeUnknownError extends RegistrarUnavailableError {}
+
 /** REGISTRAR_REJECTED: the registrar refused the request; retrying the same request will not help. */
 export class RegistrarRejectedError extends ApiError {
   readonly upstreamStatus: number | undefined;

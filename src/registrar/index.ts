@@ -15,7 +15,7 @@ export type * from './port.js';
 export function createLiveRegistrar(
   registrar: Config['registrar'],
   prices: PriceTable,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; paidTimeoutMs?: number } = {},
 ): Registrar {
   if (!registrar?.account || !registrar.token) return unconfiguredRegistrar();
   return new DnsimpleRegistrar({ baseUrl: registrar.url, accountId: registrar.account, token: registrar.token, ...options }, prices);
@@ -47,6 +47,9 @@ function unconfiguredRegistrar(): Registrar {
     setNameservers: fail,
     getAuthCode: fail,
     syncContact: fail,
+    quote: fail,
+    domainExpiry: fail,
+    disableAutoRenew: fail,
   };
 }
 

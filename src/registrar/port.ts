@@ -4,6 +4,11 @@
  *
  * Every method throws the errors of ./errors.ts: RegistrarUnavailableError when a retry may help
  * (see `isTransient`), RegistrarRejectedError / DomainLockedError / DomainNotAvailableError when not.
+ *
+ * Paid calls (register, transfer, renew) are never sent blindly twice: each reads the upstream state
+ * first and recognises work that an earlier attempt already did, and an attempt whose outcome is
+ * unknown (timeout, dropped connection, 5xx) answers `pending` with a null reference instead of
+ * failing. The caller waits a while and calls again; the read then tells what happened.
  */
 
 /** Money in integer minor units (cents). */
@@ -62,12 +67,21 @@ interface RegistrantInput {
    * adapter creates the upstream contact first. Pass it on retries so no duplicate contact is created.
    */
   registrantRegistrarId?: string;
+  /**
+   * An earlier attempt's outcome is unknown (its answer was lost, or a retry after a crash): a
+   * refusal is then checked against the upstream state, which may show the earlier attempt worked.
+   */
+  resumed?: boolean;
 }
 
 export interface RegisterInput extends RegistrantInput {
   name: string;
   years: number;
   nameservers?: string[];
+  /**
+   * Ignored by the live adapter: the service renews from the customer's balance, so the registrar's
+   * own auto-renew is always left off (see `disableAutoRenew`).
+   */
   autoRenew?: boolean;
   /** Required for premium names: the price quoted by `checkAvailability`, sent back as confirmation. */
   premiumPrice?: Money;
@@ -77,12 +91,14 @@ export type RegisterResult =
   | {
       state: 'registered';
       expiresAt: string;
-      registrarReference: string;
+      /** Null when the registration was recognised from the domain itself (an earlier attempt's answer was lost). */
+      registrarReference: string | null;
       registrantRegistrarId: string;
       /** False when the adapter cannot set name servers at registration; call `setNameservers` after. */
       nameserversApplied: boolean;
     }
-  | { state: 'pending'; registrarReference: string; registrantRegistrarId: string; nameserversApplied: false };
+  /** A null reference: the outcome is unknown (the answer was lost); call `register` again after a while. */
+  | { state: 'pending'; registrarReference: string | null; registrantRegistrarId: string; nameserversApplied: false };
 
 export type RegistrationStatus =
   | { state: 'pending' }
@@ -92,13 +108,17 @@ export type RegistrationStatus =
 export interface TransferInput extends RegistrantInput {
   name: string;
   authCode: string;
+  /** Required for premium names: the transfer price quoted by `quote`. */
   premiumPrice?: Money;
 }
 
 export interface TransferResult {
   state: 'transferring' | 'transferred';
-  registrarReference: string;
+  /** Null when the outcome is unknown (the answer was lost); call `transfer` again after a while. */
+  registrarReference: string | null;
   registrantRegistrarId: string;
+  /** Known when `transferred`. */
+  expiresAt?: string;
 }
 
 export interface TransferStatus {
@@ -113,12 +133,29 @@ export interface RenewInput {
   years: number;
   /** The current expiry as we know it; the synthetic adapter extends from it. */
   currentExpiresAt?: string;
+  /**
+   * The expiry at the registrar before the first attempt (`domainExpiry`). When given, a renewal
+   * that already moved it is recognised instead of being sent again.
+   */
+  expiresBefore?: string | null;
+  /** As for registrations: an earlier attempt's outcome is unknown. */
+  resumed?: boolean;
+  /** Required for premium names: the per-year renewal price quoted by `quote`. */
   premiumPrice?: Money;
 }
 
 export type RenewResult =
-  | { state: 'renewed'; expiresAt: string; registrarReference: string }
-  | { state: 'pending'; registrarReference: string };
+  | { state: 'renewed'; expiresAt: string; registrarReference: string | null }
+  /** A null reference: the outcome is unknown; call `renew` again (with `expiresBefore`) after a while. */
+  | { state: 'pending'; registrarReference: string | null };
+
+/** What the registrar charges us for one year of each paid action on this name. */
+export interface Quote {
+  premium: boolean;
+  register: Money;
+  renew: Money;
+  transfer: Money;
+}
 
 export type RenewalStatus =
   | { state: 'pending' }
@@ -148,11 +185,17 @@ export interface Registrar {
   cancelTransfer(input: ReferenceInput): Promise<TransferStatus>;
   renew(input: RenewInput): Promise<RenewResult>;
   /** Polls a renewal that `renew` answered `pending`. Safe to retry. */
-  renewalStatus(input: ReferenceInput): Promise<RenewalStatus>;
+  renewalStatus(input: ReferenceInput & { expiresBefore?: string | null }): Promise<RenewalStatus>;
   setLock(input: { name: string; locked: boolean }): Promise<{ locked: boolean }>;
   setNameservers(input: { name: string; nameservers: string[] }): Promise<{ nameservers: string[] }>;
   /** Throws DomainLockedError while the domain is transfer-locked. */
   getAuthCode(name: string): Promise<AuthCodeResult>;
+  /** Per-year prices at the registrar; premium names cost more than the price table says. */
+  quote(name: string): Promise<Quote>;
+  /** The domain's expiry at the registrar; null when the account does not hold it (yet). */
+  domainExpiry(name: string): Promise<string | null>;
+  /** Turns the registrar's own auto-renewal off, so it never charges us without a capture. */
+  disableAutoRenew(name: string): Promise<void>;
   /** Creates the contact upstream, or updates it when `registrarContactId` is given; returns its upstream id. */
   syncContact(contact: ContactDetails, registrarContactId?: string): Promise<string>;
 }

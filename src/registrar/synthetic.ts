@@ -8,7 +8,9 @@ import {
   type AuthCodeResult,
   type AvailabilityResult,
   type ContactDetails,
+  type Money,
   type PriceTable,
+  type Quote,
   type ReferenceInput,
   type RegisterInput,
   type RegisterResult,
@@ -96,7 +98,7 @@ export class SyntheticRegistrar implements Registrar {
     });
   }
 
-  async register(input: RegisterInput): Promise<RegisterResult> {
+  async register(input: RegisterInput): Promise<RegisterResult & { registrarReference: string }> {
     const name = normalizeDomainName(input.name);
     const prices = this.tldPrices(name);
     checkYears(input.years);
@@ -126,7 +128,7 @@ export class SyntheticRegistrar implements Registrar {
     return { state: 'registered', expiresAt: expiresAt ?? addYears(this.now(), 1) };
   }
 
-  async transfer(input: TransferInput): Promise<TransferResult> {
+  async transfer(input: TransferInput): Promise<TransferResult & { registrarReference: string }> {
     const name = normalizeDomainName(input.name);
     this.tldPrices(name);
     await this.flakyGate('transfer', name);
@@ -154,7 +156,7 @@ export class SyntheticRegistrar implements Registrar {
     return { state: 'cancelled', detail: 'Cancelled by customer' };
   }
 
-  async renew(input: RenewInput): Promise<RenewResult> {
+  async renew(input: RenewInput): Promise<RenewResult & { registrarReference: string }> {
     const name = normalizeDomainName(input.name);
     this.tldPrices(name);
     checkYears(input.years);
@@ -190,6 +192,25 @@ export class SyntheticRegistrar implements Registrar {
     await this.flakyGate('getAuthCode', name);
     if (syntheticBehaviour(name) === 'locked') throw new DomainLockedError(name);
     return { delivery: 'returned', authCode: `SYN-${digest(`auth-code:${name}`, 16)}` };
+  }
+
+  /** `-premium` names cost PREMIUM_MULTIPLIER times the table for every action, as at a real registry. */
+  quote(rawName: string): Promise<Quote> {
+    const name = normalizeDomainName(rawName);
+    const prices = this.tldPrices(name);
+    const factor = syntheticBehaviour(name) === 'premium' ? PREMIUM_MULTIPLIER : 1;
+    const usd = (amount: number): Money => ({ amount: amount * factor, currency: this.prices.currency });
+    return Promise.resolve({ premium: factor > 1, register: usd(prices.register), renew: usd(prices.renew), transfer: usd(prices.transfer) });
+  }
+
+  /** Stateless: it holds no domains, so it never recognises an earlier renewal. */
+  domainExpiry(): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+
+  /** Nothing renews on its own here. */
+  disableAutoRenew(): Promise<void> {
+    return Promise.resolve();
   }
 
   syncContact(contact: ContactDetails, registrarContactId?: string): Promise<string> {

@@ -1,8 +1,13 @@
 /**
- * A small DNSimple API v2 on loopback, for the live registrar adapter's tests. Request and response
- * bodies follow dnsimple/dnsimple-developer (openapi.yml, content/v2/registrar.md, contacts.md and
- * the fixtures under fixtures/v2/api/). Every request is recorded; faults (5xx, 429, slow answers,
- * 4xx error bodies) can be queued for matching requests.
+ * A small DNSimple API v2 on loopback that behaves as DNSimple does, for the live adapter's tests.
+ * Each behaviour names where it comes from in the public repository dnsimple/dnsimple-developer:
+ * `content/v2/registrar.md`, `content/v2/openapi.yml` and the recorded responses under
+ * `fixtures/v2/api/` (cited below by their path there). Where the documents are silent the choice
+ * is marked "assumed" (see the README's list of what only DNSimple's sandbox can confirm).
+ *
+ * Paid work (registrations, renewals, transfers) is created when the POST arrives and completes
+ * `processingMs` later, whether or not anyone polls or is still connected. Every request is
+ * recorded; faults can be queued per request, or drawn at random (seeded) for every paid POST.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -20,10 +25,14 @@ export interface RecordedRequest {
 }
 
 export type Fault =
-  /** Answer with this status; an object body is sent as JSON, a string as text/html. */
+  /** Answer with this status without doing anything; an object body is JSON, a string text/html. */
   | { status: number; body?: unknown; headers?: Record<string, string> }
-  /** Answer normally, but only after this many milliseconds. */
-  | { delayMs: number };
+  /** Do the work at once, answer only after this many milliseconds (even if the client left). */
+  | { delayMs: number }
+  /** Do the work, then answer this 5xx: the change was made but the client cannot know. */
+  | { afterEffect: number }
+  /** Do the work, then drop the connection without an answer. */
+  | { drop: true };
 
 export interface FaultMatch {
   method?: string;
@@ -33,25 +42,39 @@ export interface FaultMatch {
   times?: number;
 }
 
+/** Random faults on every paid POST: each request gets one with probability `rate`. */
+export interface ChaosOptions {
+  seed: number;
+  rate: number;
+  /** Longer than the client's paid timeout, so "slow" answers arrive after it gave up. */
+  slowMs: number;
+}
+
 export interface FakeDomainState {
   available: boolean;
   premium: boolean;
-  /** Sent as JSON numbers, as DNSimple's prices endpoint does (`20.0`). */
+  /** Sent as JSON numbers, as getDomainPrices/success.http does (`20.0`). */
   registrationPrice: number;
   renewalPrice: number;
   transferPrice: number;
   supported: boolean;
-  registered: boolean;
+  /** In this account: `hosted` (openapi.yml Domain.state) while a registration or transfer runs. */
+  held: 'hosted' | 'registered' | null;
   expiresAt: string | null;
   locked: boolean;
+  /** Upstream auto-renewal (`auto_renew` of the domain and the domain list). */
+  autoRenew: boolean;
   /** When set, transfers of this domain end `failed` with this status_description. */
   transferFailure?: string;
-  /** Upstream auto-renewal, as the domain list shows it (`auto_renew`). */
-  autoRenew?: boolean;
-  /** The name servers set by `PUT …/delegation`. */
+  /** The name servers set by `PUT …/delegation`; DEFAULT_DELEGATION until then. */
   delegation?: string[];
-  /** A zone only (DNSimple's `hosted` state): listed, but not a registration. */
-  hosted?: boolean;
+}
+
+/** What the upstream account was charged for, per domain. */
+export interface Charges {
+  registrations: number;
+  renewals: number;
+  transfers: number;
 }
 
 interface Answer {
@@ -60,11 +83,17 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
+type Work = { kind: 'registration' | 'renewal' | 'transfer'; id: number; domain: string; state: string; doneAt: number; cancelAt?: number; period: number; registrantId: number };
+
 /** nginx's 502 page, as in fixtures/v2/api/badgateway.http. */
 export const BAD_GATEWAY_HTML =
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body bgcolor="white">\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
+/** fixtures/v2/api/getDomainDelegation/success.http */
+export const DEFAULT_DELEGATION = ['ns1.dnsimple.com', 'ns2.dnsimple.com', 'ns3.dnsimple.com', 'ns4.dnsimple.com'];
+
 const TIMESTAMP = '2016-12-09T19:35:31Z';
+const PAID = /\/registrar\/domains\/[^/]+\/(registrations|renewals|transfers)$/;
 
 function plusYears(from: Date, years: number): string {
   const d = new Date(from.getTime());
@@ -72,31 +101,44 @@ function plusYears(from: Date, years: number): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-function notFound(message = 'Not Found'): Answer {
-  return { status: 404, body: { message } };
+/** mulberry32: a small seeded generator, so a chaos run can be repeated exactly. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
-function validationFailed(errors: Record<string, string[]>): Answer {
-  return { status: 400, body: { message: 'Validation failed', errors } };
-}
+const notFound = (message = 'Not Found'): Answer => ({ status: 404, body: { message } });
+const badRequest = (message: string, errors?: Record<string, unknown>): Answer => ({ status: 400, body: { message, ...(errors ? { errors } : {}) } });
+const validationFailed = (errors: Record<string, string[]>): Answer => badRequest('Validation failed', errors);
 
 const CONTACT_REQUIRED = ['first_name', 'last_name', 'address1', 'city', 'state_province', 'postal_code', 'country', 'email', 'phone'];
 
 export class FakeDnsimple {
   readonly requests: RecordedRequest[] = [];
-  /** 0: registrations answer 201 `registered`. N: 202 `new`, `registered` after N GETs. */
-  registrationPolls = 0;
-  /** Transfers answer 201 `transferring` and are `transferred` after this many GETs. */
-  transferPolls = 1;
+  /** How long paid work takes once accepted (registerDomain/success.http answers `new` first). */
+  processingMs = 20;
+  /** Transfers take longer ("a few minutes up to 7 days", registrar.md#transferDomain). */
+  transferMs = 60;
+  /** registrar.md#checkDomain: "stricter rate limits"; the number is not published (assumed). */
+  checkLimit = Number.POSITIVE_INFINITY;
+  /** 401, 402 or 403 to every request: a bad token, an unpaid invoice, a token without scope. */
+  accountProblem: 401 | 402 | 403 | null = null;
 
   private readonly domains = new Map<string, FakeDomainState>();
   private readonly contacts = new Map<number, Record<string, unknown>>();
-  private readonly registrations = new Map<number, { domain: string; body: Record<string, unknown>; pollsLeft: number }>();
-  private readonly transfers = new Map<number, { domain: string; registrantId: number; pollsLeft: number; cancelRequested: boolean; state: string }>();
-  private readonly renewals = new Map<number, { domain: string; period: number }>();
+  private readonly work = new Map<number, Work>();
+  private readonly charged = new Map<string, Charges>();
   private readonly faults: { match: FaultMatch; fault: Fault; remaining: number }[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly sockets = new Set<Socket>();
+  private chaos: { options: ChaosOptions; random: () => number } | undefined;
+  private checksThisHour = 0;
   private nextId = 1;
 
   private constructor(
@@ -127,12 +169,23 @@ export class FakeDnsimple {
 
   /** Creates or changes a domain's state; unknown domains are available, not premium, supported. */
   setDomain(name: string, state: Partial<FakeDomainState>): FakeDomainState {
-    const next = { ...this.domain(name), ...state };
+    this.settle();
+    const next = { ...this.raw(name), ...state };
     this.domains.set(name, next);
     return next;
   }
 
+  /** A domain already registered in this account, expiring at `expiresAt`. */
+  holdDomain(name: string, expiresAt = '2030-01-01T00:00:00Z', extra: Partial<FakeDomainState> = {}): FakeDomainState {
+    return this.setDomain(name, { held: 'registered', available: false, expiresAt, ...extra });
+  }
+
   domain(name: string): FakeDomainState {
+    this.settle();
+    return this.raw(name);
+  }
+
+  private raw(name: string): FakeDomainState {
     return (
       this.domains.get(name) ?? {
         available: true,
@@ -141,11 +194,18 @@ export class FakeDnsimple {
         renewalPrice: 14.5,
         transferPrice: 14.5,
         supported: true,
-        registered: false,
+        held: null,
         expiresAt: null,
         locked: false,
+        autoRenew: false,
       }
     );
+  }
+
+  /** What the account was charged for on this domain, counted when the paid work completed. */
+  charges(name: string): Charges {
+    this.settle();
+    return { ...(this.charged.get(name) ?? { registrations: 0, renewals: 0, transfers: 0 }) };
   }
 
   addContact(fields: Record<string, unknown> = {}): number {
@@ -160,6 +220,11 @@ export class FakeDnsimple {
 
   fail(match: FaultMatch, fault: Fault): void {
     this.faults.push({ match, fault, remaining: match.times ?? 1 });
+  }
+
+  /** Random faults on every paid POST from now on (undefined turns them off). */
+  setChaos(options: ChaosOptions | undefined): void {
+    this.chaos = options ? { options, random: seeded(options.seed) } : undefined;
   }
 
   /** Recorded requests whose path ends with `suffix` (and method, when given). */
@@ -184,15 +249,17 @@ export class FakeDnsimple {
       this.requests.push(recorded);
 
       const fault = this.takeFault(recorded);
-      if (fault && 'delayMs' in fault) {
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          if (!res.destroyed) this.respond(res, this.route(recorded));
-        }, fault.delayMs);
-        this.timers.add(timer);
-        return;
-      }
-      this.respond(res, fault ?? this.route(recorded));
+      if (fault && 'status' in fault) return this.respond(res, fault);
+      // The work is done now, whatever then happens to the answer.
+      const answer = this.route(recorded);
+      if (!fault) return this.respond(res, answer);
+      if ('drop' in fault) return void res.socket?.destroy();
+      if ('afterEffect' in fault) return this.respond(res, { status: fault.afterEffect, body: BAD_GATEWAY_HTML });
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        if (!res.destroyed) this.respond(res, answer);
+      }, fault.delayMs);
+      this.timers.add(timer);
     });
   }
 
@@ -203,13 +270,25 @@ export class FakeDnsimple {
         (match.method === undefined || match.method === req.method) &&
         (match.path === undefined || (typeof match.path === 'string' ? match.path === req.path : match.path.test(req.path))),
     );
-    if (!rule) return undefined;
-    rule.remaining--;
-    return rule.fault;
+    if (rule) {
+      rule.remaining--;
+      return rule.fault;
+    }
+    if (!this.chaos || req.method !== 'POST' || !PAID.test(req.path)) return undefined;
+    const { random, options } = this.chaos;
+    if (random() >= options.rate) return undefined;
+    const kinds: Fault[] = [
+      { delayMs: options.slowMs },
+      { drop: true },
+      { afterEffect: 502 },
+      { status: 503, body: { message: 'Service Unavailable' } },
+    ];
+    return kinds[Math.floor(random() * kinds.length)];
   }
 
   private respond(res: http.ServerResponse, answer: Answer): void {
     const headers: Record<string, string> = {
+      // Every fixture carries these (e.g. registerDomain/success.http).
       'x-ratelimit-limit': '2400',
       'x-ratelimit-remaining': '2399',
       'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
@@ -225,7 +304,14 @@ export class FakeDnsimple {
   }
 
   private route(req: RecordedRequest): Answer {
-    if (req.headers.authorization !== `Bearer ${this.token}`) return { status: 401, body: { message: 'Authentication failed' } };
+    // openapi.yml components.responses.401
+    if (req.headers.authorization !== `Bearer ${this.token}` || this.accountProblem === 401) return { status: 401, body: { message: 'Authentication failed' } };
+    if (this.accountProblem === 402) {
+      // openapi.yml components.responses.402 (its example names our invoice)
+      return { status: 402, body: { message: 'This action cannot be completed because you have purchase invoices that need to be paid for: 12345-1010.' } };
+    }
+    // 403: a token without the needed scope (assumed shape: `{message}` as every other error).
+    if (this.accountProblem === 403) return { status: 403, body: { message: 'Permission Denied. Required Scope: registrar:*' } };
     const [v2, account, ...rest] = req.path.split('/').filter(Boolean).map(decodeURIComponent);
     if (v2 !== 'v2' || account !== this.accountId) return notFound();
     const [resource, second, domain, action, id] = rest;
@@ -235,31 +321,36 @@ export class FakeDnsimple {
     if (resource === 'domains' && second === undefined && req.method === 'GET') return this.listDomains(req.query);
     if (resource !== 'registrar' || second !== 'domains' || domain === undefined || action === undefined) return notFound();
 
+    this.settle();
     const key = `${req.method} ${action}${id !== undefined ? '/:id' : ''}`;
     switch (key) {
-      case 'GET check': {
-        const d = this.domain(domain);
-        return { status: 200, body: { data: { domain, available: d.available && !d.registered, premium: d.premium } } };
-      }
+      case 'GET check':
+        return this.check(domain);
       case 'GET prices':
         return this.prices(domain);
       case 'POST registrations':
         return this.register(domain, req.body);
-      case 'GET registrations/:id':
-        return this.getRegistration(domain, Number(id));
-      case 'POST transfers':
-        return this.transfer(domain, req.body);
-      case 'GET transfers/:id':
-      case 'DELETE transfers/:id':
-        return this.transferState(domain, Number(id), req.method === 'DELETE');
       case 'POST renewals':
         return this.renew(domain, req.body);
+      case 'POST transfers':
+        return this.transfer(domain, req.body);
+      case 'GET registrations/:id':
+      case 'GET renewals/:id':
+      case 'GET transfers/:id':
+        return this.getWork(domain, action, Number(id));
+      case 'DELETE transfers/:id':
+        return this.cancelTransfer(domain, Number(id));
+      case 'PUT auto_renewal':
+      case 'DELETE auto_renewal':
+        return this.autoRenewal(domain, req.method === 'PUT');
       case 'GET transfer_lock':
       case 'POST transfer_lock':
       case 'DELETE transfer_lock':
         return this.transferLock(domain, req.method);
       case 'POST authorize_transfer_out':
         return this.authorizeTransferOut(domain);
+      case 'GET delegation':
+        return this.inAccount(domain) ? { status: 200, body: { data: this.domain(domain).delegation ?? DEFAULT_DELEGATION } } : notFound(`Domain \`${domain}\` not found`);
       case 'PUT delegation':
         return this.delegation(domain, req.body);
       default:
@@ -267,9 +358,19 @@ export class FakeDnsimple {
     }
   }
 
+  /** checkDomain/success.http; registrar.md#checkDomain warns of stricter limits: 429 past `checkLimit`. */
+  private check(domain: string): Answer {
+    if (++this.checksThisHour > this.checkLimit) {
+      return { status: 429, body: { message: 'Too many requests' }, headers: { 'x-ratelimit-limit': String(this.checkLimit), 'x-ratelimit-remaining': '0' } };
+    }
+    const d = this.domain(domain);
+    return { status: 200, body: { data: { domain, available: d.available && d.held === null, premium: d.premium } } };
+  }
+
+  /** getDomainPrices/success.http and getDomainPrices/failure.http. */
   private prices(domain: string): Answer {
     const d = this.domain(domain);
-    if (!d.supported) return { status: 400, body: { message: `TLD .${domain.split('.').pop()?.toUpperCase()} is not supported` } };
+    if (!d.supported) return badRequest(`TLD .${domain.split('.').pop()?.toUpperCase()} is not supported`);
     return {
       status: 200,
       body: {
@@ -286,138 +387,172 @@ export class FakeDnsimple {
     };
   }
 
+  /** registrar.md: "premium_price — Required as confirmation of the price, only if the domain is premium". */
+  private premiumRefused(d: FakeDomainState, body: Record<string, unknown>, price: number, domain: string): Answer | undefined {
+    if (!d.premium || Number(body.premium_price) === price) return undefined;
+    return badRequest(`${domain} is a premium domain: premium_price must confirm ${price.toFixed(2)}`);
+  }
+
+  /** registerDomain/success.http: 201 with `state: new`; registered `processingMs` later. */
   private register(domain: string, body: unknown): Answer {
     const input = (body ?? {}) as Record<string, unknown>;
     const registrantId = input.registrant_id;
     if (typeof registrantId !== 'number' || !this.contacts.has(registrantId)) return validationFailed({ registrant_id: ['is invalid'] });
     const d = this.domain(domain);
-    if (!d.available || d.registered) return { status: 400, body: { message: `The domain ${domain} is not available`, errors: {} } };
-    if (d.premium && Number(input.premium_price) !== d.registrationPrice) {
-      return { status: 400, body: { message: `Premium price required: ${domain} costs ${d.registrationPrice}`, errors: {} } };
-    }
-    const id = this.nextId++;
-    this.registrations.set(id, { domain, body: input, pollsLeft: this.registrationPolls });
-    if (this.registrationPolls === 0) this.completeRegistration(domain);
-    return { status: this.registrationPolls === 0 ? 201 : 202, body: { data: this.registrationView(id) } };
+    // Assumed wording: a second registration of a domain this account holds or is registering.
+    if (d.held !== null) return badRequest(`The domain ${domain} is already in the account`);
+    if (!d.available) return badRequest(`The domain ${domain} is not available`);
+    const refused = this.premiumRefused(d, input, d.registrationPrice, domain);
+    if (refused) return refused;
+    // Assumed: the domain shows in the account (state `hosted`) while its registration runs.
+    this.setDomain(domain, { held: 'hosted', autoRenew: input.auto_renew === true });
+    const work = this.startWork('registration', domain, 1, registrantId, this.processingMs);
+    return { status: 201, body: { data: this.view(work) } };
   }
 
-  private getRegistration(domain: string, id: number): Answer {
-    const registration = this.registrations.get(id);
-    if (!registration || registration.domain !== domain) return notFound();
-    if (registration.pollsLeft > 0 && --registration.pollsLeft === 0) this.completeRegistration(domain);
-    return { status: 200, body: { data: this.registrationView(id) } };
-  }
-
-  private completeRegistration(domain: string): void {
-    this.setDomain(domain, { registered: true, available: false, expiresAt: plusYears(new Date(), 1) });
-  }
-
-  private registrationView(id: number): Record<string, unknown> {
-    const r = this.registrations.get(id)!;
-    return {
-      id,
-      domain_id: 999,
-      registrant_id: r.body.registrant_id,
-      period: 1,
-      state: r.pollsLeft === 0 ? 'registered' : 'new',
-      auto_renew: r.body.auto_renew === true,
-      whois_privacy: false,
-      trustee: false,
-      created_at: TIMESTAMP,
-      updated_at: TIMESTAMP,
-    };
-  }
-
-  private transfer(domain: string, body: unknown): Answer {
-    const input = (body ?? {}) as Record<string, unknown>;
-    if (typeof input.registrant_id !== 'number' || !this.contacts.has(input.registrant_id)) return validationFailed({ registrant_id: ['is invalid'] });
-    // fixtures/v2/api/transferDomain/error-missing-authcode.http
-    if (typeof input.auth_code !== 'string' || input.auth_code === '') {
-      return validationFailed({ base: ['You must provide an authorization code for the domain'] });
-    }
-    if (this.domain(domain).registered) {
-      // fixtures/v2/api/transferDomain/error-indnsimple.http
-      return { status: 400, body: { message: `The domain ${domain} is already in DNSimple and cannot be added` } };
-    }
-    const id = this.nextId++;
-    this.transfers.set(id, { domain, registrantId: input.registrant_id, pollsLeft: this.transferPolls, cancelRequested: false, state: 'transferring' });
-    return { status: 201, body: { data: this.transferView(id) } };
-  }
-
-  private transferState(domain: string, id: number, cancel: boolean): Answer {
-    const t = this.transfers.get(id);
-    if (!t || t.domain !== domain) return notFound();
-    if (cancel) {
-      if (t.state !== 'transferring') return { status: 400, body: { message: 'The transfer cannot be canceled' } };
-      t.cancelRequested = true;
-      return { status: 202, body: { data: this.transferView(id) } };
-    }
-    if (t.state === 'transferring') {
-      if (t.cancelRequested) t.state = 'cancelled';
-      else if (t.pollsLeft > 0 && --t.pollsLeft > 0) t.state = 'transferring';
-      else if (this.domain(domain).transferFailure) t.state = 'failed';
-      else {
-        t.state = 'transferred';
-        this.setDomain(domain, { registered: true, available: false, expiresAt: plusYears(new Date(), 1) });
-      }
-    }
-    return { status: 200, body: { data: this.transferView(id) } };
-  }
-
-  private transferView(id: number): Record<string, unknown> {
-    const t = this.transfers.get(id)!;
-    const description = t.state === 'cancelled' ? 'Canceled by customer' : t.state === 'failed' ? (this.domain(t.domain).transferFailure ?? null) : null;
-    return {
-      id,
-      domain_id: 182245,
-      registrant_id: t.registrantId,
-      state: t.state,
-      auto_renew: false,
-      whois_privacy: false,
-      trustee: false,
-      status_description: description,
-      created_at: TIMESTAMP,
-      updated_at: TIMESTAMP,
-    };
-  }
-
+  /** renewDomain/success.http: 201 `new`, then getDomainRenewal/success.http `renewed`. */
   private renew(domain: string, body: unknown): Answer {
     const input = (body ?? {}) as Record<string, unknown>;
     const d = this.domain(domain);
-    // fixtures/v2/api/renewDomain/error-tooearly.http
-    if (!d.registered) return { status: 400, body: { message: `${domain} may not be renewed at this time`, errors: {} } };
-    const period = typeof input.period === 'number' ? input.period : 1;
-    const base = d.expiresAt ? new Date(d.expiresAt) : new Date();
-    this.setDomain(domain, { expiresAt: plusYears(base, period) });
-    const id = this.nextId++;
-    this.renewals.set(id, { domain, period });
-    return { status: 201, body: { data: { id, domain_id: 999, period, state: 'renewed', created_at: TIMESTAMP, updated_at: TIMESTAMP } } };
+    // renewDomain/error-tooearly.http
+    if (d.held !== 'registered') return badRequest(`${domain} may not be renewed at this time`, {});
+    const period = input.period === undefined ? 1 : input.period;
+    // openapi.yml: period is the number of years; registries cap the total at 10 (assumed message).
+    if (typeof period !== 'number' || !Number.isInteger(period) || period < 1 || period > 9) return validationFailed({ period: ['must be between 1 and 9'] });
+    // Assumed: for several years premium_price may confirm the yearly or the whole price.
+    const perYear = this.premiumRefused(d, input, d.renewalPrice, domain);
+    if (perYear && this.premiumRefused(d, input, d.renewalPrice * period, domain)) return perYear;
+    const work = this.startWork('renewal', domain, period, 0, this.processingMs);
+    return { status: 201, body: { data: this.view(work) } };
+  }
+
+  /** transferDomain/success.http: 201 `transferring`; transferred `transferMs` later. */
+  private transfer(domain: string, body: unknown): Answer {
+    const input = (body ?? {}) as Record<string, unknown>;
+    if (typeof input.registrant_id !== 'number' || !this.contacts.has(input.registrant_id)) return validationFailed({ registrant_id: ['is invalid'] });
+    // transferDomain/error-missing-authcode.http
+    if (typeof input.auth_code !== 'string' || input.auth_code === '') return validationFailed({ base: ['You must provide an authorization code for the domain'] });
+    const d = this.domain(domain);
+    // transferDomain/error-indnsimple.http (also assumed for a transfer already running here)
+    if (d.held !== null) return badRequest(`The domain ${domain} is already in DNSimple and cannot be added`);
+    const refused = this.premiumRefused(d, input, d.transferPrice, domain);
+    if (refused) return refused;
+    this.setDomain(domain, { held: 'hosted', autoRenew: input.auto_renew === true });
+    const work = this.startWork('transfer', domain, 1, input.registrant_id, this.transferMs);
+    work.state = 'transferring';
+    return { status: 201, body: { data: this.view(work) } };
+  }
+
+  private getWork(domain: string, action: string, id: number): Answer {
+    const work = this.work.get(id);
+    const kind = { registrations: 'registration', renewals: 'renewal', transfers: 'transfer' }[action];
+    if (!work || work.domain !== domain || work.kind !== kind) return notFound();
+    // getDomainRenewal/success.http answers 201 (sic); the others 200.
+    return { status: work.kind === 'renewal' ? 201 : 200, body: { data: this.view(work) } };
+  }
+
+  /**
+   * cancelDomainTransfer/success.http: 202 with the transfer still `transferring` (queued); it ends
+   * `cancelled` (getDomainTransfer/success.http) `processingMs` later unless it completes first.
+   * registrar.md: 400 "if the transfer cannot be canceled": here, once it has ended.
+   */
+  private cancelTransfer(domain: string, id: number): Answer {
+    const work = this.work.get(id);
+    if (!work || work.domain !== domain || work.kind !== 'transfer') return notFound();
+    if (work.state !== 'transferring') return badRequest(`The transfer of ${domain} cannot be canceled`);
+    work.cancelAt ??= Date.now() + this.processingMs;
+    return { status: 202, body: { data: this.view(work) } };
+  }
+
+  /** content/v2/registrar/auto-renewal.md: PUT enables, DELETE disables, 204; 404 when not in the account. */
+  private autoRenewal(domain: string, enabled: boolean): Answer {
+    if (this.domain(domain).held !== 'registered') return notFound(`Domain \`${domain}\` not found`);
+    this.setDomain(domain, { autoRenew: enabled });
+    return { status: 204 };
+  }
+
+  private startWork(kind: Work['kind'], domain: string, period: number, registrantId: number, takesMs: number): Work {
+    const work: Work = { kind, id: this.nextId++, domain, state: 'new', doneAt: Date.now() + takesMs, period, registrantId };
+    this.work.set(work.id, work);
+    return work;
+  }
+
+  /** Completes paid work whose time has come, cancellations first when they were due earlier. */
+  private settle(): void {
+    const now = Date.now();
+    for (const work of this.work.values()) {
+      if (work.state !== 'new' && work.state !== 'transferring') continue;
+      if (work.cancelAt !== undefined && work.cancelAt <= now && work.cancelAt < work.doneAt) {
+        work.state = 'cancelled';
+        this.setDomainRaw(work.domain, { held: null, autoRenew: false });
+      } else if (work.doneAt <= now) this.complete(work);
+    }
+  }
+
+  private complete(work: Work): void {
+    const d = this.raw(work.domain);
+    const counts = this.charged.get(work.domain) ?? { registrations: 0, renewals: 0, transfers: 0 };
+    if (work.kind === 'transfer' && d.transferFailure) {
+      work.state = 'failed';
+      this.setDomainRaw(work.domain, { held: null });
+      return;
+    }
+    if (work.kind === 'renewal') {
+      const base = d.expiresAt ? new Date(d.expiresAt) : new Date();
+      this.setDomainRaw(work.domain, { expiresAt: plusYears(base, work.period) });
+      counts.renewals++;
+      work.state = 'renewed';
+    } else {
+      this.setDomainRaw(work.domain, { held: 'registered', available: false, expiresAt: plusYears(new Date(), 1) });
+      if (work.kind === 'registration') counts.registrations++;
+      else counts.transfers++;
+      work.state = work.kind === 'registration' ? 'registered' : 'transferred';
+    }
+    this.charged.set(work.domain, counts);
+  }
+
+  private setDomainRaw(name: string, state: Partial<FakeDomainState>): void {
+    this.domains.set(name, { ...this.raw(name), ...state });
+  }
+
+  private view(work: Work): Record<string, unknown> {
+    const common = { id: work.id, domain_id: 999, state: work.state, created_at: TIMESTAMP, updated_at: TIMESTAMP };
+    if (work.kind === 'renewal') return { ...common, period: work.period };
+    const d = this.domains.get(work.domain);
+    const registration = { ...common, registrant_id: work.registrantId, auto_renew: d?.autoRenew ?? false, whois_privacy: false, trustee: false };
+    if (work.kind === 'registration') return { ...registration, period: 1 };
+    const description = work.state === 'cancelled' ? 'Canceled by customer' : work.state === 'failed' ? (d?.transferFailure ?? null) : null;
+    return { ...registration, status_description: description };
+  }
+
+  private inAccount(domain: string): boolean {
+    return this.domain(domain).held === 'registered';
   }
 
   private transferLock(domain: string, method: string): Answer {
-    const d = this.domain(domain);
-    if (!d.registered) return notFound(`Domain \`${domain}\` not found`);
+    if (!this.inAccount(domain)) return notFound(`Domain \`${domain}\` not found`);
     if (method === 'POST') this.setDomain(domain, { locked: true });
     if (method === 'DELETE') this.setDomain(domain, { locked: false });
     return { status: method === 'POST' ? 201 : 200, body: { data: { enabled: this.domain(domain).locked } } };
   }
 
   private authorizeTransferOut(domain: string): Answer {
-    if (!this.domain(domain).registered) return { status: 400, body: { message: `The domain ${domain} cannot be transferred out` } };
+    if (!this.inAccount(domain)) return badRequest(`The domain ${domain} cannot be transferred out`);
     this.setDomain(domain, { locked: false });
     return { status: 204 };
   }
 
   private delegation(domain: string, body: unknown): Answer {
-    if (!this.domain(domain).registered) return notFound(`Domain \`${domain}\` not found`);
-    if (!Array.isArray(body) || !body.every((ns) => typeof ns === 'string')) return { status: 400, body: { message: 'Invalid name servers' } };
+    if (!this.inAccount(domain)) return notFound(`Domain \`${domain}\` not found`);
+    if (!Array.isArray(body) || !body.every((ns) => typeof ns === 'string')) return badRequest('Invalid name servers');
     this.setDomain(domain, { delegation: body });
     return { status: 200, body: { data: body } };
   }
 
+  /** getDomain/success.http; notfound-domain.http when this account does not hold it. */
   private getDomain(name: string): Answer {
     const d = this.domain(name);
-    if (!d.registered) return notFound(`Domain \`${name}\` not found`);
+    if (d.held === null) return notFound(`Domain \`${name}\` not found`);
     return {
       status: 200,
       body: {
@@ -427,8 +562,8 @@ export class FakeDnsimple {
           registrant_id: 2715,
           name,
           unicode_name: name,
-          state: 'registered',
-          auto_renew: false,
+          state: d.held,
+          auto_renew: d.autoRenew,
           private_whois: false,
           trustee: false,
           expires_on: d.expiresAt?.slice(0, 10) ?? null,
@@ -451,7 +586,8 @@ export class FakeDnsimple {
     const params = new URLSearchParams(query);
     const perPage = Math.min(100, Math.max(1, Number(params.get('per_page') ?? 30) || 30));
     const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
-    const all = [...this.domains.entries()].filter(([, d]) => d.registered || d.hosted).sort(([a], [b]) => a.localeCompare(b));
+    this.settle();
+    const all = [...this.domains.entries()].filter(([, d]) => d.held !== null).sort(([a], [b]) => a.localeCompare(b));
     const slice = all.slice((page - 1) * perPage, page * perPage);
     return {
       status: 200,
@@ -459,14 +595,14 @@ export class FakeDnsimple {
         data: slice.map(([name, d], i) => ({
           id: 181984 + i,
           account_id: Number(this.accountId),
-          registrant_id: d.registered ? 2715 : null,
+          registrant_id: d.held === 'registered' ? 2715 : null,
           name,
           unicode_name: name,
-          state: d.registered ? 'registered' : 'hosted',
-          auto_renew: d.autoRenew ?? false,
+          state: d.held,
+          auto_renew: d.autoRenew,
           private_whois: false,
-          expires_on: d.registered ? (d.expiresAt?.slice(0, 10) ?? null) : null,
-          expires_at: d.registered ? d.expiresAt : null,
+          expires_on: d.held === 'registered' ? (d.expiresAt?.slice(0, 10) ?? null) : null,
+          expires_at: d.held === 'registered' ? d.expiresAt : null,
           created_at: TIMESTAMP,
           updated_at: TIMESTAMP,
         })),
@@ -475,6 +611,7 @@ export class FakeDnsimple {
     };
   }
 
+  /** validation-error.http: every contact field DNSimple requires, state_province included. */
   private contactErrors(fields: Record<string, unknown>): Record<string, string[]> {
     const errors: Record<string, string[]> = {};
     for (const field of CONTACT_REQUIRED) {
@@ -504,7 +641,19 @@ export class FakeDnsimple {
   }
 }
 
-/** The app's environment pointing its live registrar at `fake`. */
+/**
+ * The app's environment pointing its live registrar at `fake`, with DNSimple-sized waits (polls of
+ * minutes, a settle delay of two) scaled down to loopback: every duration is an input.
+ */
 export function registrarEnv(fake: FakeDnsimple): Record<string, string> {
-  return { REGISTRAR_URL: fake.url, REGISTRAR_ACCOUNT: fake.accountId, REGISTRAR_TOKEN: fake.token };
+  return {
+    REGISTRAR_URL: fake.url,
+    REGISTRAR_ACCOUNT: fake.accountId,
+    REGISTRAR_TOKEN: fake.token,
+    REGISTRAR_TIMEOUT: '1s',
+    REGISTRAR_PAID_TIMEOUT: '1s',
+    REGISTRAR_POLL_INTERVAL: '100ms',
+    REGISTRAR_TRANSFER_POLL_INTERVAL: '200ms',
+    REGISTRAR_SETTLE_DELAY: '300ms',
+  };
 }

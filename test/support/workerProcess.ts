@@ -16,8 +16,9 @@ export async function startWorkerProcess(taskQueue: string): Promise<RunningProc
     REDIS_URL: inject('redisUrl'),
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: taskQueue,
-    DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'domain-service-worker-')),
+    // The api's key: the worker must open the payloads the api's client encrypted.
     PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
+    DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'domain-service-worker-')),
   });
   try {
     await worker.waitForOutput(/"msg":"worker polling"/, 90_000);

@@ -201,6 +201,22 @@ describe('a live registration', () => {
     await replays((await findOperation(app.deps.db, { livemode: true }, c.org.id, done.id))!.workflowId);
   });
 
+  it('for three years whose renewal answer is lost (made, then 502) renews once, read back instead of re-sent', async () => {
+    const c = await liveCustomer(10_000);
+    const name = `lost-renewal-${Date.now()}.com`;
+    // The double renews, then answers as nginx does when the upstream dies (fixtures/v2/api/badgateway.http).
+    dnsimple.fail({ method: 'POST', path: new RegExp(`${name}/renewals$`) }, { afterEffect: 502 });
+    const done = await register(c, { name, years: 3 });
+    expect(done.status).toBe('succeeded');
+    expect(dnsimple.requestsTo('POST', `/registrar/domains/${name}/renewals`)).toHaveLength(1);
+    expect(dnsimple.charges(name)).toEqual({ registrations: 1, renewals: 1, transfers: 0 });
+    const domain = await readJson<{ expires_at: string }>(await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${name}`, { headers: bearer(c.token) }));
+    expect(domain.expires_at).toBe(dnsimple.domain(name).expiresAt!.replace('Z', '.000Z'));
+    expect(dnsimple.domain(name).autoRenew).toBe(false);
+    const entries = (await ledgerOf(c)).data.filter((e) => e.operation_id === done.id);
+    expect(entries.map((e) => e.type).sort()).toEqual(['capture', 'reservation']);
+  });
+
   it('whose renewal is refused after the registration keeps the registration, charges one year and releases the rest', async () => {
     const c = await liveCustomer(10_000);
     const name = `renewal-refused-${Date.now()}.com`;

@@ -41,7 +41,7 @@ async function liveDomain(orgId: string, label: string, props: { expiresAt: Date
   const domain = (await findDomainOfOrg(app.deps.db, { livemode: true }, orgId, name))!;
   await updateDomain(app.deps.db, { livemode: true }, domain.id, { expires_at: props.expiresAt });
   if (props.upstream !== false) {
-    dnsimple.setDomain(name, { registered: true, available: false, expiresAt: iso(props.expiresAt), ...props.upstream });
+    dnsimple.setDomain(name, { held: 'registered', available: false, expiresAt: iso(props.expiresAt), ...props.upstream });
   }
   return { name, id: domain.id };
 }
@@ -65,9 +65,9 @@ describe('registrar reconciliation', () => {
     const autoRenewing = await liveDomain(org.id, 'autorenew', { expiresAt: expires, upstream: { autoRenew: true } });
     const missing = await liveDomain(org.id, 'missing', { expiresAt: expires, upstream: false });
     const stranger = `stranger-${randomBase62(8).toLowerCase()}.com`;
-    dnsimple.setDomain(stranger, { registered: true, available: false, expiresAt: iso(inYears(1)) });
+    dnsimple.setDomain(stranger, { held: 'registered', available: false, expiresAt: iso(inYears(1)) });
     const zoneOnly = `zone-only-${randomBase62(8).toLowerCase()}.com`;
-    dnsimple.setDomain(zoneOnly, { hosted: true });
+    dnsimple.setDomain(zoneOnly, { held: 'hosted' });
     const listsBefore = dnsimple.requestsTo('GET', '/v2/1010/domains').length;
 
     const { summary } = await reconcile(2);

@@ -8,10 +8,11 @@ import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
+import { requireRegistrantState } from './registrantChecks.js';
 import type { RegisterDomainInput } from '../../../workflows/registerDomain.js';
 
-/** How often a pending registration is checked: seconds in test mode, minutes against a real registry. */
-export const REGISTRATION_POLL_MS = { test: 1_000, live: 10 * 60_000 };
+/** How often a pending registration is checked in test mode; live mode takes `config.registrarTiming`. */
+export const REGISTRATION_POLL_MS = { test: 1_000 };
 
 export interface RegisterDomainProps {
   deps: Pick<AppDeps, 'db' | 'availability' | 'temporal' | 'config' | 'payloadKeys'>;
@@ -39,6 +40,7 @@ async function checkContacts(props: RegisterDomainProps): Promise<void> {
     }
   }
   if (errors.length) throw new ValidationError(errors);
+  if (mode.livemode) await requireRegistrantState(props.deps.db, { orgId: props.orgId, id: props.body.registrant_contact_id });
 }
 
 /**
@@ -111,7 +113,8 @@ export async function registerDomain(props: RegisterDomainProps): Promise<Operat
       nameservers: body.nameservers ?? [],
       autoRenew: body.auto_renew ?? false,
       premiumPriceCents: answer.premium ? price.amount : null,
-      pollIntervalMs: mode.livemode ? REGISTRATION_POLL_MS.live : REGISTRATION_POLL_MS.test,
+      pollIntervalMs: mode.livemode ? deps.config.registrarTiming.pollIntervalMs : REGISTRATION_POLL_MS.test,
+      settleMs: mode.livemode ? deps.config.registrarTiming.settleMs : REGISTRATION_POLL_MS.test,
     }),
   });
 }

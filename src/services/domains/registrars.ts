@@ -30,7 +30,8 @@ export function createRegistrars(deps: { config: Config; db: Db; redis: Redis })
     prices,
     forMode: async (livemode) => {
       const table = await prices();
-      return livemode ? createLiveRegistrar(deps.config.registrar, table) : createTestRegistrar(table, attempts);
+      const { timeoutMs, paidTimeoutMs } = deps.config.registrarTiming;
+      return livemode ? createLiveRegistrar(deps.config.registrar, table, { timeoutMs, paidTimeoutMs }) : createTestRegistrar(table, attempts);
     },
     liveAccount: async () => createLiveRegistrarAccount(deps.config.registrar, await prices()),
   };

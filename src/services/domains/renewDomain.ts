@@ -1,7 +1,8 @@
 import type { AppDeps } from '../../deps.js';
 import { findDomainOfOrg, type Domain } from '../../db/repositories/domains.js';
 import { findOperation, type Operation } from '../../db/repositories/operations.js';
-import { ConflictError } from '../../errors.js';
+import { ConflictError, ValidationError } from '../../errors.js';
+import { MAX_RENEWAL_PERIOD } from '../../registrar/dnsimple.js';
 import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
@@ -40,6 +41,15 @@ export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome
       const domain = await activeDomainNamed(deps.db, mode, orgId, props.domainName, 'it can be renewed');
       const prices = pricesFor(await deps.registrars.prices(), domain.name);
       if (!prices) throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} has a TLD no longer sold`);
+      if (mode.livemode && props.years > MAX_RENEWAL_PERIOD) {
+        // DNSimple renews for at most 9 years at a time; refused before any money moves rather than split.
+        throw new ValidationError([
+          { loc: ['body', 'years'], msg: `Live renewals are for 1 to ${MAX_RENEWAL_PERIOD} years at a time`, type: 'less_than_equal' },
+        ]);
+      }
+      // Premium names renew at the registrar's price, confirmed back to it.
+      const quote = await (await deps.registrars.forMode(mode.livemode)).quote(domain.name);
+      const perYear = quote.premium ? quote.renew.amount : prices.renew;
       return beginOperation<RenewDomainInput>({
         deps,
         livemode: mode.livemode,
@@ -48,7 +58,7 @@ export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome
         workflowId,
         requestHash,
         domainName: domain.name,
-        amount: prices.renew * props.years,
+        amount: perYear * props.years,
         description: `Renewal of ${domain.name} for ${props.years} year${props.years > 1 ? 's' : ''}`,
         writeDomain: () => Promise.resolve(domain.id),
         workflowInput: ({ operationId }) => ({
@@ -59,7 +69,9 @@ export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome
           name: domain.name,
           years: props.years,
           currentExpiresAt: domain.expiresAt?.toISOString() ?? null,
-          pollIntervalMs: mode.livemode ? 10 * 60_000 : 1_000,
+          premiumPriceCents: quote.premium ? perYear : null,
+          pollIntervalMs: mode.livemode ? deps.config.registrarTiming.pollIntervalMs : 1_000,
+          settleMs: mode.livemode ? deps.config.registrarTiming.settleMs : 1_000,
         }),
       });
     })());

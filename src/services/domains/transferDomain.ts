@@ -11,11 +11,12 @@ import { pricesFor } from '../../registrar/port.js';
 import type { TransferDomainInput } from '../../../workflows/transferDomain.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
+import { requireRegistrantState } from './registrantChecks.js';
 
-/** Test-mode transfers finish in seconds; live ones wait for the registry, checked every few hours. */
+/** Test-mode transfers finish in seconds; live ones wait for the registry (`config.registrarTiming`). */
 export const TRANSFER_TIMING = {
-  test: { pollIntervalMs: 1_000, timeoutMs: 10 * 60_000 },
-  live: { pollIntervalMs: 6 * 3_600_000, timeoutMs: 14 * 86_400_000 },
+  test: { pollIntervalMs: 1_000, settleMs: 1_000, timeoutMs: 10 * 60_000 },
+  live: { timeoutMs: 14 * 86_400_000 },
 };
 
 export interface TransferDomainProps {
@@ -47,10 +48,17 @@ export async function transferDomain(props: TransferDomainProps): Promise<Operat
   if (!(await findContact(deps.db, mode, { orgId, id: body.registrant_contact_id }))) {
     throw new ValidationError([{ loc: ['body', 'registrant_contact_id'], msg: 'No such contact in this organisation', type: 'contact_not_found' }]);
   }
+  if (mode.livemode) await requireRegistrantState(deps.db, { orgId, id: body.registrant_contact_id });
   if (await findDomainOfOrg(deps.db, mode, orgId, name)) {
     throw new ConflictError('DOMAIN_STATE_CONFLICT', `${name} is already in this organisation`);
   }
-  const timing = mode.livemode ? TRANSFER_TIMING.live : TRANSFER_TIMING.test;
+  const live = deps.config.registrarTiming;
+  const timing = mode.livemode
+    ? { pollIntervalMs: live.transferPollIntervalMs, settleMs: live.settleMs, timeoutMs: TRANSFER_TIMING.live.timeoutMs }
+    : TRANSFER_TIMING.test;
+  // Premium names cost what the registrar quotes, and the quote is sent back as confirmation.
+  const quote = await (await deps.registrars.forMode(mode.livemode)).quote(name);
+  const amount = quote.premium ? quote.transfer.amount : prices.transfer;
   return beginOperation<TransferDomainInput>({
     deps,
     livemode: mode.livemode,
@@ -59,7 +67,7 @@ export async function transferDomain(props: TransferDomainProps): Promise<Operat
     workflowId,
     requestHash,
     domainName: name,
-    amount: prices.transfer,
+    amount,
     description: `Transfer of ${name}`,
     writeDomain: async (tx, { domainId }) => {
       await insertDomain(tx, mode, {
@@ -85,6 +93,7 @@ export async function transferDomain(props: TransferDomainProps): Promise<Operat
       name,
       authCode: body.auth_code,
       registrantContactId: body.registrant_contact_id,
+      premiumPriceCents: quote.premium ? amount : null,
       ...timing,
     }),
   });
