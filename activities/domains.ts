@@ -7,6 +7,7 @@ import { updateDomain } from '../src/db/repositories/domains.js';
 import { claimOperationForWorkflow, updateOperation } from '../src/db/repositories/operations.js';
 import { capture, release, RESERVATION_STATE_CONFLICT } from '../src/services/billing/ledger.js';
 import type { Logger } from '../src/logger.js';
+import type { Metrics } from '../src/metrics/registry.js';
 import { failUncapturable } from './captureConflict.js';
 import { RegistrarAccountError, RegistrarUnavailableError } from '../src/registrar/errors.js';
 import type { Money, Registrar, RegistrarTerms, TransferStatus } from '../src/registrar/port.js';
@@ -25,10 +26,15 @@ export type RegistrarStep =
   | { state: 'done'; expiresAt: string; reference: string | null }
   | { state: 'pending'; reference: string | null };
 
-export interface DomainActivityDeps {
+/** Where a registrar's refusal of our account is told to the operator: an error log line and a counter. */
+export interface AccountProblemReport {
+  logger: Logger;
+  metrics: Pick<Metrics, 'registrarAccountErrors'>;
+}
+
+export interface DomainActivityDeps extends AccountProblemReport {
   db: Db;
   registrars: Registrars;
-  logger: Logger;
 }
 
 /** Polls may go on while the operator fixes the registrar account; a minute between tries is plenty. */
@@ -41,8 +47,9 @@ const ACCOUNT_PROBLEM_RETRY = '60s';
  * the upstream text; a submission then fails (nothing happened upstream), a poll keeps retrying
  * (the work upstream goes on whatever our token can see).
  */
-function asActivityFailure(err: unknown, logger: Logger, during: 'submit' | 'poll'): unknown {
+function asActivityFailure(err: unknown, { logger, metrics }: AccountProblemReport, during: 'submit' | 'poll'): unknown {
   if (err instanceof RegistrarAccountError) {
+    metrics.registrarAccountErrors.inc({ adapter: err.adapter, status: String(err.upstreamStatus) });
     logger.error({ upstreamStatus: err.upstreamStatus, upstream: err.operatorDetail, during }, 'registrar refused our account: credentials, scopes or billing need the operator');
     const message = err.message;
     return during === 'poll'
@@ -67,11 +74,11 @@ function asActivityFailure(err: unknown, logger: Logger, during: 'submit' | 'pol
  * A registrar call outside the paid path (delegation, contact changes, the account's domain list),
  * its errors turned into Temporal failures; an account problem is retried until the operator acts.
  */
-export async function callRegistrar<T>(logger: Logger, work: () => Promise<T>): Promise<T> {
+export async function callRegistrar<T>(report: AccountProblemReport, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    throw asActivityFailure(err, logger, 'poll');
+    throw asActivityFailure(err, report, 'poll');
   }
 }
 
@@ -93,12 +100,12 @@ function step(state: 'done' | 'pending', reference: string | null, expiresAt?: s
   return state === 'done' && expiresAt ? { state, expiresAt, reference } : { state: 'pending', reference };
 }
 
-export function createDomainActivities({ db, registrars, logger }: DomainActivityDeps) {
+export function createDomainActivities({ db, registrars, logger, metrics }: DomainActivityDeps) {
   async function call<T>(during: 'submit' | 'poll', livemode: boolean, work: (registrar: Registrar) => Promise<T>): Promise<T> {
     try {
       return await work(await registrars.forMode(livemode));
     } catch (err) {
-      throw asActivityFailure(err, logger, during);
+      throw asActivityFailure(err, { logger, metrics }, during);
     }
   }
 

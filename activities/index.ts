@@ -7,6 +7,7 @@ import type { Temporal } from '../src/temporal/client.js';
 import type { PayloadKeyring } from '../src/temporal/payloadKeys.js';
 import type { ApiKeyVerifier } from '../src/auth/apiKeyVerifier.js';
 import type { Mailer } from '../src/mail/mailer.js';
+import type { Metrics } from '../src/metrics/registry.js';
 import { createDomainActivities } from './domains.js';
 import { createLeakActivities } from './leaks.js';
 import { createDnsActivities } from './dns.js';
@@ -19,6 +20,8 @@ export interface ActivityDeps {
   config: Config;
   db: Db;
   logger: Logger;
+  /** Counters for operators; labels from closed lists only (src/metrics/registry.ts). */
+  metrics: Metrics;
   registrars: Registrars;
   /** Leak scans start revoke workflows. */
   temporal: Temporal;

@@ -1,16 +1,16 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../src/db/pool.js';
-import type { Logger } from '../src/logger.js';
+import type { Metrics } from '../src/metrics/registry.js';
 import { insertAuditEvent } from '../src/db/repositories/auditEvents.js';
 import { listLiveDomainsToReconcile } from '../src/db/repositories/domains.js';
 import type { RegistrarDomain } from '../src/registrar/port.js';
 import { findDrift, type DriftKind } from '../src/services/domains/registrarDrift.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
-import { callRegistrar } from './domains.js';
+import { callRegistrar, type AccountProblemReport } from './domains.js';
 
-export interface ReconcileActivityDeps {
+export interface ReconcileActivityDeps extends AccountProblemReport {
   db: Db;
-  logger: Logger;
+  metrics: Pick<Metrics, 'registrarAccountErrors' | 'registrarDrift'>;
   registrars: Registrars;
 }
 
@@ -18,19 +18,19 @@ export interface ReconcileSummary {
   pages: number;
   upstreamDomains: number;
   ourDomains: number;
-  /** Drifts found, by kind; what a metric will count (the one place to hook it in). */
+  /** Drifts found, by kind (each also counted in `registrar_drift_total`). */
   drift: Record<DriftKind, number>;
   /** The drifts themselves, by name, for the run's result in the Temporal UI. */
   names: Partial<Record<DriftKind, string[]>>;
 }
 
-export function createReconcileActivities({ db, logger, registrars }: ReconcileActivityDeps) {
+export function createReconcileActivities({ db, logger, metrics, registrars }: ReconcileActivityDeps) {
   return {
     /**
      * Reads the registrar account's whole domain list, page by page (heartbeating its progress; a
      * retry starts over, since a list that changed meanwhile must be read whole), compares it with our live domains and reports each drift: an error or warning
-     * log line and one audit event (its id derives from the workflow run, so a retry writes none
-     * twice). It changes no domain and moves no money.
+     * log line, one audit event (its id derives from the workflow run, so a retry writes none
+     * twice) and, once the whole comparison is written, the drift counter. It changes no domain and moves no money.
      */
     async reconcileRegistrarDomains(input: { perPage: number; maxPages: number }): Promise<ReconcileSummary> {
       const ctx = Context.current();
@@ -39,7 +39,7 @@ export function createReconcileActivities({ db, logger, registrars }: ReconcileA
       let page = 1;
       for (let totalPages = 1; page <= totalPages; page++) {
         if (page > input.maxPages) throw ApplicationFailure.nonRetryable(`The registrar account has more than ${input.maxPages} pages of domains`, 'RECONCILE_TOO_LARGE');
-        const answer = await callRegistrar(logger, () => account.listDomains({ page, perPage: input.perPage }));
+        const answer = await callRegistrar({ logger, metrics }, () => account.listDomains({ page, perPage: input.perPage }));
         upstream.push(...answer.domains);
         totalPages = answer.totalPages;
         ctx.heartbeat({ page, totalPages });
@@ -74,6 +74,8 @@ export function createReconcileActivities({ db, logger, registrars }: ReconcileA
         if (drift.kind === 'missing_upstream' || drift.kind === 'auto_renew_on') logger.error(line, 'registrar drift');
         else logger.warn(line, 'registrar drift');
       }
+      // Counted after every audit row is in: an attempt that failed midway and is retried counts once.
+      for (const [kind, count] of Object.entries(summary.drift)) if (count > 0) metrics.registrarDrift.inc({ kind }, count);
       logger.info({ ...summary, names: undefined }, 'registrar reconciliation finished');
       return summary;
     },

@@ -1,6 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../src/db/pool.js';
-import type { Logger } from '../src/logger.js';
 import { insertAuditEvent } from '../src/db/repositories/auditEvents.js';
 import { findReservation } from '../src/db/repositories/billingReservations.js';
 import { updateDomain } from '../src/db/repositories/domains.js';
@@ -8,11 +7,10 @@ import { updateOperation } from '../src/db/repositories/operations.js';
 import { captureInPart } from '../src/services/billing/ledger.js';
 import { ensureRegistrarContact } from '../src/services/contacts/registrarContact.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
-import { callRegistrar } from './domains.js';
+import { callRegistrar, type AccountProblemReport } from './domains.js';
 
-export interface RegistrationActivityDeps {
+export interface RegistrationActivityDeps extends AccountProblemReport {
   db: Db;
-  logger: Logger;
   registrars: Registrars;
 }
 
@@ -20,11 +18,12 @@ export interface RegistrationActivityDeps {
 export const PARTIALLY_REGISTERED = 'PARTIALLY_REGISTERED';
 
 /** The steps a live registration needs beside the paid call itself, and contact changes passed on upstream. */
-export function createRegistrationActivities({ db, logger, registrars }: RegistrationActivityDeps) {
+export function createRegistrationActivities({ db, logger, metrics, registrars }: RegistrationActivityDeps) {
+  const report = { logger, metrics };
   return {
     /** Delegates the domain to the name servers asked for at registration (DNSimple: PUT …/delegation). */
     async registrarSetNameservers(input: { livemode: boolean; name: string; nameservers: string[] }): Promise<string[]> {
-      return callRegistrar(logger, async () => (await (await registrars.forMode(input.livemode)).setNameservers(input)).nameservers);
+      return callRegistrar(report, async () => (await (await registrars.forMode(input.livemode)).setNameservers(input)).nameservers);
     },
 
     /**
@@ -85,7 +84,7 @@ export function createRegistrationActivities({ db, logger, registrars }: Registr
      * after a newer one finds the contact current and does nothing.
      */
     async syncContactToRegistrar(input: { livemode: boolean; contactId: string }): Promise<{ status: string; version?: number }> {
-      return callRegistrar(logger, async () => {
+      return callRegistrar(report, async () => {
         const registrar = await registrars.forMode(input.livemode);
         const synced = await ensureRegistrarContact({ db, registrar, mode: { livemode: input.livemode }, contactId: input.contactId, onlyIfKnown: true });
         return 'version' in synced ? { status: synced.status, version: synced.version } : { status: synced.status };

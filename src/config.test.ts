@@ -110,4 +110,13 @@ describe('loadConfig', () => {
     expect(loadConfig({}).httpTimeouts).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
     expect(loadConfig({ HTTP_REQUEST_TIMEOUT: '5s', HTTP_HEADERS_TIMEOUT: '2s' }).httpTimeouts).toEqual({ requestTimeoutMs: 5_000, headersTimeoutMs: 2_000 });
   });
+
+  it('serves metrics only when METRICS_PORT is set and not 0, on loopback by default', () => {
+    expect(loadConfig({}).metrics).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '0' }).metrics).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(problems({ METRICS_PORT: 'ninety' })).toEqual([expect.stringMatching(/^METRICS_PORT: /)]);
+    expect(problems({ METRICS_PORT: '70000' })).toEqual([expect.stringMatching(/^METRICS_PORT: /)]);
+  });
 });

@@ -82,6 +82,9 @@ const envSchema = z
     CODEC_SERVER_CORS_ORIGINS: origins.default(['http://localhost:8233', 'http://127.0.0.1:8233']),
     HTTP_REQUEST_TIMEOUT: duration.default(30_000),
     HTTP_HEADERS_TIMEOUT: duration.default(10_000),
+    // Unset or 0: no metrics listener (tests and api-only processes); 9464 is the usual choice.
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   })
   .superRefine((env, ctx) => {
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
@@ -168,6 +171,8 @@ export interface Config {
   /** The first key encrypts; all of them decrypt. Absent: a development key in `dataDir`. */
   payloadEncryptionKeys: PayloadKey[] | undefined;
   codecServer: { host: string; port: number; corsOrigins: string[] };
+  /** Where `/metrics` is served (worker and combined processes); absent when METRICS_PORT is unset or 0. */
+  metrics: { host: string; port: number } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -225,6 +230,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     registrarCheckPerMinute: env.REGISTRAR_CHECK_PER_MINUTE,
     payloadEncryptionKeys: env.PAYLOAD_ENCRYPTION_KEYS,
     codecServer: { host: env.CODEC_SERVER_HOST, port: env.CODEC_SERVER_PORT, corsOrigins: env.CODEC_SERVER_CORS_ORIGINS },
+    metrics: env.METRICS_PORT ? { host: env.METRICS_HOST, port: env.METRICS_PORT } : undefined,
   };
 }
 

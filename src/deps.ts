@@ -15,6 +15,7 @@ import { createRateLimiter, type RateLimiter } from './rateLimit/limiter.js';
 import { createRegistrars, type Registrars } from './services/domains/registrars.js';
 import { AvailabilityService } from './services/domains/availability.js';
 import { createDnsProviders, type DnsProviders } from './dnsProvider/index.js';
+import { createMetrics, type Metrics } from './metrics/registry.js';
 
 /** Everything the api and the worker share, created once per process. */
 export interface AppDeps {
@@ -39,6 +40,8 @@ export interface AppDeps {
   dnsProviders: DnsProviders;
   /** The Redis connection in subscriber mode (pub/sub needs one of its own). */
   subscriber: Redis;
+  /** This process's Prometheus counters, served at `/metrics` when METRICS_PORT is set. */
+  metrics: Metrics;
 }
 
 export async function createDeps(config: Config, logger: Logger): Promise<AppDeps> {
@@ -81,6 +84,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     keyMisses,
     verifySession: createSessionVerifier(config, devIdentity),
     rateLimiter: createRateLimiter({ redis, logger }),
+    metrics: createMetrics(),
   };
 }
 

@@ -8,12 +8,15 @@ import { listen, type ListeningServer } from './http/listen.js';
 import { createWorker, type RunningWorker } from './worker/worker.js';
 import { ensureSearchAttributes } from './temporal/client.js';
 import { ensureSchedules } from './temporal/schedules.js';
+import { startMetricsServer } from './metrics/server.js';
 
 export type Role = 'api' | 'worker' | 'all';
 
 export interface RunningService {
   deps: AppDeps;
   apiUrl: string | undefined;
+  /** Where `/metrics` is served: worker and combined processes with METRICS_PORT set. */
+  metricsUrl: string | undefined;
   /** Resolves when the service has stopped, by `stop()` or because the worker failed. */
   stopped: Promise<void>;
   stop(): Promise<void>;
@@ -43,6 +46,7 @@ export async function startService({ config, logger, role, workflowBundle, extra
   const deps = await createDeps(config, logger);
   let worker: RunningWorker | undefined;
   let http: ListeningServer | undefined;
+  let metricsHttp: ListeningServer | undefined;
   let workerRun: Promise<void> = Promise.resolve();
   let stopping: Promise<void> | undefined;
   let resolveStopped!: () => void;
@@ -55,6 +59,8 @@ export async function startService({ config, logger, role, workflowBundle, extra
       if (worker && worker.worker.getState() === 'RUNNING') worker.worker.shutdown();
       await workerRun.catch(() => undefined);
       await worker?.connection.close();
+      // Last to go, so the final counts of the drained work can still be scraped.
+      await metricsHttp?.close(1_000);
       await closeDeps(deps);
       logger.info('stopped');
       resolveStopped();
@@ -64,6 +70,8 @@ export async function startService({ config, logger, role, workflowBundle, extra
 
   try {
     if (role !== 'api') {
+      // The counters so far are the worker's (its activities); the api serves none yet.
+      if (config.metrics) metricsHttp = await startMetricsServer(deps.metrics, config.metrics, logger);
       await registerSearchAttributes(deps);
       const schedules = await ensureSchedules(deps.temporal.client, config);
       logger.info({ schedules }, 'Temporal schedules in place');
@@ -84,5 +92,5 @@ export async function startService({ config, logger, role, workflowBundle, extra
     await stop();
     throw err;
   }
-  return { deps, apiUrl: http?.url, stopped, stop };
+  return { deps, apiUrl: http?.url, metricsUrl: metricsHttp?.url, stopped, stop };
 }

@@ -36,13 +36,20 @@ describe('the service process', () => {
   });
 
   it('serves, becomes ready, and exits cleanly on SIGTERM', async () => {
-    const env = await serviceEnv();
+    const env: Record<string, string> = { ...(await serviceEnv()), METRICS_PORT: String(await freePort()) };
     const proc = runTs('src/main.ts', [], env);
     await proc.waitForOutput(/"msg":"api listening"/);
     const url = `http://127.0.0.1:${env.PORT}`;
     await expect.poll(async () => (await fetch(`${url}/readyz`)).status, { timeout: 15_000, interval: 250 }).toBe(200);
+    // The combined process serves its metrics on their own loopback port, until it stops.
+    const metricsUrl = `http://127.0.0.1:${env.METRICS_PORT}/metrics`;
+    const scrape = await fetch(metricsUrl);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toMatch(/^registrar_drift_total\{kind="missing_upstream"\} 0$/m);
+    expect((await fetch(`${url}/metrics`)).status).toBe(404);
     proc.child.kill('SIGTERM');
     expect(await proc.exited).toBe(0);
+    await expect(fetch(metricsUrl)).rejects.toThrow();
     expect(proc.output()).toMatch(/"msg":"shutting down[^"]*".*"msg":"stopped"/s);
   });
 });

@@ -465,7 +465,7 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
     }
     const message = errorMessage(json, status);
     // 402 per openapi.yml components.responses.402 ("not in good standing"); 401 and 403: our token.
-    if (status === 401 || status === 402 || status === 403) throw new RegistrarAccountError(`${method} ${path} answered ${status}: ${message}`, status);
+    if (status === 401 || status === 402 || status === 403) throw new RegistrarAccountError(`${method} ${path} answered ${status}: ${message}`, status, 'dnsimple');
     if (status >= 500 && options.paid) {
       // badgateway.http is nginx's page: the application behind it may have done the work already.
       throw new RegistrarOutcomeUnknownError(`The registrar answered ${status} to ${method} ${path}: ${message}`, { upstreamStatus: status });

@@ -22,6 +22,9 @@ export class RegistrarUnavailableError extends ApiError {
   }
 }
 
+/** Registrar adapters that can refuse our account: a metric label, so a closed list. */
+export type RegistrarAdapter = 'dnsimple';
+
 /**
  * The registrar refused us, not the request: bad credentials (401), an unpaid invoice (402), a token
  * without the scope (403). The operator must act; the customer is told only that the upstream is
@@ -32,6 +35,7 @@ export class RegistrarAccountError extends RegistrarUnavailableError {
   constructor(
     readonly operatorDetail: string,
     upstreamStatus: number,
+    readonly adapter: RegistrarAdapter,
   ) {
     super('The registrar is unavailable; nothing was charged. Try again later.', { upstreamStatus, transient: false });
   }

@@ -21,7 +21,7 @@ export interface RunningWorker {
  * (tests share one); otherwise the workflows are bundled at start.
  */
 export async function createWorker(
-  deps: Pick<AppDeps, 'config' | 'db' | 'logger' | 'registrars' | 'temporal' | 'apiKeys' | 'keyHashSecret' | 'payloadKeys'>,
+  deps: Pick<AppDeps, 'config' | 'db' | 'logger' | 'metrics' | 'registrars' | 'temporal' | 'apiKeys' | 'keyHashSecret' | 'payloadKeys'>,
   workflowBundle?: WorkflowBundleOption,
 ): Promise<RunningWorker> {
   const { config } = deps;
@@ -43,6 +43,7 @@ export async function createWorker(
         keyHashSecret: deps.keyHashSecret,
         payloadKeys: deps.payloadKeys,
         logger: deps.logger.child({ component: 'activity' }),
+        metrics: deps.metrics,
       }),
     });
     return { worker, connection };
