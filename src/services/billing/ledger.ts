@@ -155,6 +155,16 @@ export async function release(props: SettleProps): Promise<Reservation> {
   return settle(props, 'released');
 }
 
+/** An operation's reservation with its balance row locked, for settling it; 404 when it has none. */
+async function lockedReservation(tx: pg.PoolClient, operationId: string): Promise<{ orgId: string; mode: Mode; balance: Balance; reservation: Reservation }> {
+  const scope = await findReservationScope(tx, operationId);
+  if (!scope) throw new NotFoundError(`Operation ${operationId} has no reservation`);
+  const { orgId, mode } = scope;
+  const balance = await lockBalance(tx, mode, orgId);
+  const reservation = (await findReservation(tx, mode, operationId))!;
+  return { orgId, mode, balance, reservation };
+}
+
 /**
  * Capture after capture and release after release return the reservation unchanged; capture after
  * release and release after capture are 409 RESERVATION_STATE_CONFLICT; an operation without a
@@ -162,11 +172,7 @@ export async function release(props: SettleProps): Promise<Reservation> {
  */
 async function settle(props: SettleProps, to: 'captured' | 'released'): Promise<Reservation> {
   return withTransaction(props.db, async (tx) => {
-    const scope = await findReservationScope(tx, props.operationId);
-    if (!scope) throw new NotFoundError(`Operation ${props.operationId} has no reservation`);
-    const { orgId, mode } = scope;
-    const balance = await lockBalance(tx, mode, orgId);
-    const reservation = (await findReservation(tx, mode, props.operationId))!;
+    const { orgId, mode, balance, reservation } = await lockedReservation(tx, props.operationId);
     if (reservation.state === to) return reservation;
     if (reservation.state !== 'reserved') {
       throw new ConflictError(
@@ -211,11 +217,7 @@ export interface CaptureInPartProps extends SettleProps {
 export async function captureInPart(props: CaptureInPartProps): Promise<Reservation> {
   assertAmount(props.amount);
   return withTransaction(props.db, async (tx) => {
-    const scope = await findReservationScope(tx, props.operationId);
-    if (!scope) throw new NotFoundError(`Operation ${props.operationId} has no reservation`);
-    const { orgId, mode } = scope;
-    const balance = await lockBalance(tx, mode, orgId);
-    const reservation = (await findReservation(tx, mode, props.operationId))!;
+    const { orgId, mode, balance, reservation } = await lockedReservation(tx, props.operationId);
     if (reservation.state === 'captured') return reservation;
     if (reservation.state !== 'reserved') {
       throw new ConflictError(RESERVATION_STATE_CONFLICT, `The reservation of operation ${props.operationId} was already ${reservation.state}`);
