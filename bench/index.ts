@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { closeDeps, createDeps } from '../src/deps.js';
 import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
-import { benchConsume } from '../src/rateLimit/bench.js';
+import { benchConsume } from './rateLimit.js';
 import { benchHttpVariant, type LatencyRow } from './httpLayers.js';
 import { benchThroughput } from './throughput.js';
 import { benchRegistrations } from './registrations.js';

@@ -14,7 +14,7 @@ function problems(env: Record<string, string>): string[] {
 const KEY_B64 = Buffer.alloc(32, 7).toString('base64');
 
 describe('loadConfig', () => {
-  it('applies the contract defaults', () => {
+  it('applies the documented defaults (README, Configuration)', () => {
     const config = loadConfig({});
     expect(config.http).toEqual({ host: '127.0.0.1', port: 8080 });
     expect(config.databaseUrl).toBe('postgres://localhost:5432/domains');

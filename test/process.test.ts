@@ -22,7 +22,7 @@ async function serviceEnv(): Promise<Record<string, string>> {
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: `test-${randomBase62(10)}`,
     DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'domain-service-data-')),
-    // Schedules are namespace-wide: every process of the test run must read what the others wrote.
+    // Payloads are encrypted: every process of the test run must read what the others wrote.
     PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
   };
 }

@@ -1,4 +1,4 @@
-/** The complete set of scopes (contract section 2). A session holds all of them. */
+/** The complete set of scopes (README, Authentication). A session holds all of them. */
 export const SCOPES = [
   'domains:read',
   'domains:write',
@@ -26,5 +26,3 @@ export const KEY_PRESETS = {
   monitoring: ['domains:read', 'dns:read', 'billing:read'],
   registrar_tooling: ['domains:read', 'domains:write', 'dns:read', 'dns:write', 'contacts:read', 'contacts:write'],
 } as const satisfies Record<string, readonly Scope[]>;
-
-export type KeyPreset = keyof typeof KEY_PRESETS;

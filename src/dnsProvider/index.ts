@@ -19,7 +19,7 @@ export function createDnsProviders(config: Pick<Config, 'dnsProvider'>, options:
 
 /**
  * The provider for live keys. Without `DNS_PROVIDER_URL` every call fails with 503
- * DNS_PROVIDER_UNAVAILABLE (contract section 1), marked permanent: retrying cannot help until the
+ * DNS_PROVIDER_UNAVAILABLE (README, DNS records), marked permanent: retrying cannot help until the
  * process is configured.
  */
 export function createLiveDnsProvider(dnsProvider: Config['dnsProvider'], options: { timeoutMs?: number } = {}): DnsProvider {
@@ -30,5 +30,5 @@ export function createLiveDnsProvider(dnsProvider: Config['dnsProvider'], option
 function unconfiguredProvider(): DnsProvider {
   const fail = (): Promise<never> =>
     Promise.reject(new DnsProviderUnavailableError('The live DNS provider is not configured (DNS_PROVIDER_URL, DNS_PROVIDER_TOKEN)', { transient: false }));
-  return { createZone: fail, replaceRRset: fail, deleteRRset: fail, applyChanges: fail };
+  return { createZone: fail, applyChanges: fail };
 }

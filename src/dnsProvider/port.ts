@@ -26,10 +26,9 @@ export type RRsetChange =
 export interface DnsProvider {
   /** Creates the zone with these name servers at the apex; an existing zone is left as it is. */
   createZone(input: { zone: string; nameservers: string[] }): Promise<{ created: boolean }>;
-  /** Replaces the whole RRset of `name` and `type`. */
-  replaceRRset(zone: string, rrset: Omit<Extract<RRsetChange, { changetype: 'REPLACE' }>, 'changetype'>): Promise<void>;
-  /** Removes the RRset of `name` and `type`; removing one that does not exist succeeds. */
-  deleteRRset(zone: string, rrset: { name: string; type: RecordType }): Promise<void>;
-  /** Applies every change atomically (all or none); each name and type appears at most once. */
+  /**
+   * Applies every change atomically (all or none); each name and type appears at most once. REPLACE
+   * replaces the whole RRset of `name` and `type`; DELETE removes it, and one that does not exist is fine.
+   */
   applyChanges(zone: string, changes: RRsetChange[]): Promise<void>;
 }

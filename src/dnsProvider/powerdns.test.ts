@@ -48,17 +48,17 @@ describe('PowerDNS adapter, against a real pdns_server', () => {
     expect(await r.resolveCaa(zone)).toEqual([{ critical: 0, issue: 'letsencrypt.org' }]);
     expect(await r.resolveCname(`alias.${zone}`)).toEqual(['www.example.net']);
 
-    await provider.replaceRRset(zone, { name: 'www', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.3', priority: null }] });
+    await provider.applyChanges(zone, [{ changetype: 'REPLACE', name: 'www', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.3', priority: null }] }]);
     expect(await pdns.resolver().resolve4(`www.${zone}`)).toEqual(['192.0.2.3']);
-    await provider.deleteRRset(zone, { name: 'www', type: 'A' });
-    await provider.deleteRRset(zone, { name: 'never-was', type: 'A' });
+    await provider.applyChanges(zone, [{ changetype: 'DELETE', name: 'www', type: 'A' }]);
+    await provider.applyChanges(zone, [{ changetype: 'DELETE', name: 'never-was', type: 'A' }]);
     await expect(pdns.resolver().resolve4(`www.${zone}`)).rejects.toMatchObject({ code: 'ENODATA' });
   });
 
   it('applies a PATCH all or nothing: one refused RRset leaves the others unchanged', async () => {
     const zone = zoneName();
     await provider.createZone({ zone, nameservers: ['ns1.example.net'] });
-    await provider.replaceRRset(zone, { name: 'alias', type: 'CNAME', ttl: 300, records: [{ type: 'CNAME', content: 'www.example.net', priority: null }] });
+    await provider.applyChanges(zone, [{ changetype: 'REPLACE', name: 'alias', type: 'CNAME', ttl: 300, records: [{ type: 'CNAME', content: 'www.example.net', priority: null }] }]);
     const refused = provider.applyChanges(zone, [
       { changetype: 'REPLACE', name: 'ok', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.9', priority: null }] },
       { changetype: 'REPLACE', name: 'alias', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.9', priority: null }] },
@@ -69,7 +69,7 @@ describe('PowerDNS adapter, against a real pdns_server', () => {
   });
 
   it('reports a missing zone, a wrong key, and an unreachable or unconfigured provider', async () => {
-    await expect(provider.replaceRRset('missing.test', { name: 'www', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.1', priority: null }] })).rejects.toBeInstanceOf(
+    await expect(provider.applyChanges('missing.test', [{ changetype: 'REPLACE', name: 'www', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.1', priority: null }] }])).rejects.toBeInstanceOf(
       DnsZoneNotFoundError,
     );
     const wrongKey = new PowerDnsProvider({ baseUrl: pdns.apiUrl, apiKey: 'wrong' });
@@ -94,7 +94,7 @@ describe('PowerDNS adapter, against a real pdns_server', () => {
     } finally {
       await pdns.start();
     }
-    await provider.replaceRRset(zone, { name: 'back', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.4', priority: null }] });
+    await provider.applyChanges(zone, [{ changetype: 'REPLACE', name: 'back', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.4', priority: null }] }]);
     expect(await pdns.resolver().resolve4(`back.${zone}`)).toEqual(['192.0.2.4']);
   });
 });

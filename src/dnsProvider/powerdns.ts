@@ -49,14 +49,6 @@ export class PowerDnsProvider implements DnsProvider {
     return { created: status !== 409 };
   }
 
-  replaceRRset(zone: string, rrset: Omit<Extract<RRsetChange, { changetype: 'REPLACE' }>, 'changetype'>): Promise<void> {
-    return this.applyChanges(zone, [{ changetype: 'REPLACE', ...rrset }]);
-  }
-
-  deleteRRset(zone: string, rrset: Pick<RRsetChange, 'name' | 'type'>): Promise<void> {
-    return this.applyChanges(zone, [{ changetype: 'DELETE', ...rrset }]);
-  }
-
   async applyChanges(zone: string, changes: RRsetChange[]): Promise<void> {
     if (changes.length === 0) return;
     const rrsets = changes.map((change) => {

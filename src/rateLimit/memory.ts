@@ -107,5 +107,3 @@ export function createMemoryLimiter() {
     size: () => entries.size,
   };
 }
-
-export type MemoryLimiter = ReturnType<typeof createMemoryLimiter>;

@@ -1,15 +1,15 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import type { Config } from '../config.js';
 
-export const IDEMPOTENCY_PURGE_SCHEDULE = 'idempotency-purge';
-export const LEAK_SCAN_SCHEDULE = 'leak-scan';
+/** What each schedule does; its id adds the task queue that owns it (`scheduleId`). */
+export type ScheduleName = 'idempotency-purge' | 'leak-scan' | 'operation-reconciler' | 'registrar-reconcile';
 
 /**
- * Named after the task queue: two deployments (or test runs) sharing a namespace each sweep their
- * own operations and never replace each other's schedule.
+ * Named after the task queue: two deployments (or test runs) sharing a namespace each run their own
+ * schedules and never replace each other's. The scheduled workflows take the same id.
  */
-export function operationReconcilerSchedule(taskQueue: string): string {
-  return `operation-reconciler:${taskQueue}`;
+export function scheduleId(name: ScheduleName, config: Pick<Config, 'temporal'>): string {
+  return `${name}:${config.temporal.taskQueue}`;
 }
 
 /** Past this age an operation without a workflow is abandoned, not started: its customer has moved on. */
@@ -17,17 +17,11 @@ export const RECONCILE_MAX_START_AGE_MS = 60 * 60_000;
 /** Operations handled per reconciler run; the next run takes the rest. */
 export const RECONCILE_BATCH = 200;
 
-/** Per task queue, so two deployments (or test runs) sharing a namespace each reconcile their own. */
-export function registrarReconcileSchedule(config: Pick<Config, 'temporal'>): string {
-  return `registrar-reconcile:${config.temporal.taskQueue}`;
-}
-
 interface ScheduleDefinition {
-  scheduleId: string;
+  name: ScheduleName;
   /** A duration string (`1h`) or milliseconds. */
   every: `${number}${'ms' | 's' | 'm' | 'h' | 'd'}` | number;
   workflowType: string;
-  workflowId: string;
   args?: unknown[];
   memo: string;
 }
@@ -35,63 +29,69 @@ interface ScheduleDefinition {
 function definitions(config: Config): ScheduleDefinition[] {
   return [
     {
-      scheduleId: IDEMPOTENCY_PURGE_SCHEDULE,
+      name: 'idempotency-purge',
       every: '1h',
       workflowType: 'purgeIdempotencyKeysWorkflow',
-      workflowId: 'idempotency-purge',
       memo: 'Deletes Idempotency-Key records older than 24 hours',
     },
     {
-      scheduleId: LEAK_SCAN_SCHEDULE,
+      name: 'leak-scan',
       every: config.leakScanIntervalMs,
       workflowType: 'leakScanWorkflow',
-      workflowId: 'leak-scan',
       memo: 'Searches GitHub code search for live API keys; each active one found is revoked and its owner e-mailed',
     },
     {
-      scheduleId: operationReconcilerSchedule(config.temporal.taskQueue),
+      name: 'operation-reconciler',
       every: config.operationReconciler.intervalMs,
       workflowType: 'reconcileOperationsWorkflow',
-      workflowId: operationReconcilerSchedule(config.temporal.taskQueue),
       args: [{ graceMs: config.operationReconciler.graceMs, maxStartAgeMs: RECONCILE_MAX_START_AGE_MS, limit: RECONCILE_BATCH }],
       memo: 'Starts (or, past an hour, abandons with the reservation released) operations left pending with no workflow; the result lists them',
     },
     {
-      scheduleId: registrarReconcileSchedule(config),
+      name: 'registrar-reconcile',
       every: config.registrarReconcileIntervalMs,
       workflowType: 'registrarReconcileWorkflow',
-      workflowId: registrarReconcileSchedule(config),
       memo: 'Compares our live domains with the registrar account and reports drift (log, audit); changes nothing',
     },
   ];
 }
 
+/** The memo key naming the task queue (deployment) that created a schedule and alone may update it. */
+export const OWNER_MEMO_KEY = 'ownerTaskQueue';
+
 /**
- * Creates the schedules, or brings existing ones up to date, so a worker restart is idempotent.
+ * Creates this deployment's schedules, or brings them up to date, so a worker restart is idempotent.
+ * A schedule whose memo names another task queue as owner is left alone and not in the result.
  * Overlap SKIP: a run still going when the next is due means the next is skipped.
  */
 export async function ensureSchedules(client: Client, config: Config): Promise<string[]> {
+  const { taskQueue } = config.temporal;
   const ensured: string[] = [];
   for (const def of definitions(config)) {
+    const id = scheduleId(def.name, config);
     const options = {
       spec: { intervals: [{ every: def.every }] },
       action: {
         type: 'startWorkflow' as const,
         workflowType: def.workflowType,
-        workflowId: def.workflowId,
-        taskQueue: config.temporal.taskQueue,
+        workflowId: id,
+        taskQueue,
         args: def.args ?? [],
       },
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      memo: { description: def.memo },
     };
     try {
-      await client.schedule.create({ scheduleId: def.scheduleId, ...options });
+      await client.schedule.create({ scheduleId: id, ...options, memo: { description: def.memo, [OWNER_MEMO_KEY]: taskQueue } });
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-      await client.schedule.getHandle(def.scheduleId).update((previous) => ({ ...previous, ...options }));
+      const handle = client.schedule.getHandle(id);
+      // Schedules made before owners were recorded name none; their id already carries our task queue.
+      const owner = (await handle.describe()).memo?.[OWNER_MEMO_KEY];
+      if (owner !== undefined && owner !== taskQueue) continue;
+      // Temporal sets a memo only at creation; an update keeps the owner.
+      await handle.update((previous) => ({ ...previous, ...options }));
     }
-    ensured.push(def.scheduleId);
+    ensured.push(id);
   }
   return ensured;
 }

@@ -1,6 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/** Search attributes operators filter workflows by (contract section 5). */
+/** Search attributes operators filter workflows by (README, Temporal Web UI). */
 export const OrgIdKey = defineSearchAttributeKey('OrgId', SearchAttributeType.KEYWORD);
 export const DomainKey = defineSearchAttributeKey('Domain', SearchAttributeType.KEYWORD);
 export const LivemodeKey = defineSearchAttributeKey('Livemode', SearchAttributeType.BOOL);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
@@ -10,7 +10,8 @@ import { startSmtpSink, type SmtpSink } from '../support/smtpSink.js';
 import { createTestNamespace } from '../support/temporalNamespace.js';
 import { checksumOf, hashApiKey } from '../../src/auth/apiKeyFormat.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
-import { ensureSchedules, LEAK_SCAN_SCHEDULE } from '../../src/temporal/schedules.js';
+import { ensureTestSchedules } from '../support/schedules.js';
+import { ensureSchedules, scheduleId } from '../../src/temporal/schedules.js';
 import type { LeakedKeyResult, LeakScanSummary } from '../../workflows/leaks.js';
 import type { CodeSearchItem } from '../../src/secretScanning/githubCodeSearch.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
@@ -37,7 +38,6 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await app?.deps.temporal.client.schedule.getHandle(LEAK_SCAN_SCHEDULE).delete().catch(() => undefined);
   await app?.close();
   await Promise.all([github?.close(), smtp?.close()]);
 });
@@ -310,9 +310,10 @@ describe('scheduled leak scan', () => {
     github.searchRequests.length = 0;
 
     const { client } = app.deps.temporal;
+    const ensured = await ensureTestSchedules(client, app.deps.config);
+    onTestFinished(ensured.remove);
     await ensureSchedules(client, app.deps.config);
-    await ensureSchedules(client, app.deps.config);
-    const schedule = client.schedule.getHandle(LEAK_SCAN_SCHEDULE);
+    const schedule = client.schedule.getHandle(scheduleId('leak-scan', app.deps.config));
     const description = await schedule.describe();
     expect(description.spec.intervals).toMatchObject([{ every: app.deps.config.leakScanIntervalMs }]);
     expect(description.policies.overlap).toBe('SKIP');

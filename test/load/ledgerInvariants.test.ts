@@ -11,7 +11,7 @@ import { dnsCustomer, type Customer } from '../support/domains.js';
 import { readJson } from '../support/http.js';
 import type { RunningProcess } from '../support/processes.js';
 import { startWorkerProcess } from '../support/workerProcess.js';
-import { operationReconcilerSchedule } from '../../src/temporal/schedules.js';
+import { scheduleId } from '../../src/temporal/schedules.js';
 
 const DURATION_MS = Number(process.env.LOAD_TEST_DURATION_MS ?? 60_000);
 const CLIENTS = 5;
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
-  await app?.deps.temporal.client.schedule.getHandle(operationReconcilerSchedule(app.deps.config.temporal.taskQueue)).delete().catch(() => undefined);
+  await app?.deps.temporal.client.schedule.getHandle(scheduleId('operation-reconciler', app.deps.config)).delete().catch(() => undefined);
   await app?.close();
 });
 

@@ -4,9 +4,9 @@ import { inject } from 'vitest';
 import { randomBase62 } from '../../src/ids.js';
 
 /**
- * A Temporal namespace of a test file's own. Schedules have fixed ids (`leak-scan`) and are shared
- * by everything in a namespace, so a test that triggers one runs in its own namespace: no other
- * test file can re-point the schedule at its task queue in the meantime.
+ * A Temporal namespace of a test file's own, for a test that counts a schedule's runs and lists what
+ * it started: nothing another test file starts can show up there. (Schedule ids already carry the
+ * task queue, so no other test can re-point the schedule itself: `src/temporal/schedules.ts`.)
  */
 export async function createTestNamespace(label: string): Promise<string> {
   const namespace = `${label}-${randomBase62(8).toLowerCase()}`;

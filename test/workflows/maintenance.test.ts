@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { ensureTestSchedules } from '../support/schedules.js';
 import { Worker } from '@temporalio/worker';
 import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
 import { sessionToken, uniqueEmail } from '../support/actors.js';
-import { ensureSchedules, IDEMPOTENCY_PURGE_SCHEDULE } from '../../src/temporal/schedules.js';
+import { ensureSchedules, scheduleId } from '../../src/temporal/schedules.js';
 import { randomBase62 } from '../../src/ids.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 
@@ -45,14 +46,16 @@ describe('idempotency purge', () => {
 
   it('is scheduled hourly with overlap SKIP, and ensuring the schedule twice keeps one', async () => {
     const { client } = app.deps.temporal;
+    const purgeSchedule = scheduleId('idempotency-purge', app.deps.config);
+    const ensured = await ensureTestSchedules(client, app.deps.config);
+    onTestFinished(ensured.remove);
     await ensureSchedules(client, app.deps.config);
-    await ensureSchedules(client, app.deps.config);
-    const description = await client.schedule.getHandle(IDEMPOTENCY_PURGE_SCHEDULE).describe();
+    const description = await client.schedule.getHandle(purgeSchedule).describe();
     expect(description.spec.intervals).toMatchObject([{ every: 3_600_000 }]);
     expect(description.policies.overlap).toBe('SKIP');
     expect(description.action).toMatchObject({ workflowType: 'purgeIdempotencyKeysWorkflow' });
     const ids: string[] = [];
     for await (const schedule of client.schedule.list()) ids.push(schedule.scheduleId);
-    expect(ids.filter((id) => id === IDEMPOTENCY_PURGE_SCHEDULE)).toHaveLength(1);
+    expect(ids.filter((id) => id === purgeSchedule)).toHaveLength(1);
   });
 });

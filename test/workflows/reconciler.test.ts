@@ -11,7 +11,8 @@ import { sealJson } from '../../src/db/sealedJson.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
 import { reserveWithin } from '../../src/services/billing/ledger.js';
 import { derivedId, randomBase62 } from '../../src/ids.js';
-import { ensureSchedules, operationReconcilerSchedule } from '../../src/temporal/schedules.js';
+import { ensureTestSchedules } from '../support/schedules.js';
+import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/temporal/schedules.js';
 import type { ReconcileSummary } from '../../activities/reconciler.js';
 import type { RegisterDomainInput } from '../../workflows/registerDomain.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
@@ -111,9 +112,9 @@ describe('the operation reconciler', () => {
 
   it('is scheduled per task queue, with the grace from the configuration; ensuring twice keeps one', async () => {
     const { client } = app.deps.temporal;
+    const ensured = await ensureTestSchedules(client, app.deps.config);
     await ensureSchedules(client, app.deps.config);
-    await ensureSchedules(client, app.deps.config);
-    const scheduleId = operationReconcilerSchedule(app.deps.config.temporal.taskQueue);
+    const scheduleId = scheduleIdOf('operation-reconciler', app.deps.config);
     const description = await client.schedule.getHandle(scheduleId).describe();
     try {
       expect(description.spec.intervals).toMatchObject([{ every: 60_000 }]);
@@ -128,7 +129,7 @@ describe('the operation reconciler', () => {
       expect(ids.filter((id) => id === scheduleId)).toHaveLength(1);
     } finally {
       // Schedules outlive the test's task queue; this one has nothing left to sweep.
-      await client.schedule.getHandle(scheduleId).delete();
+      await ensured.remove();
     }
   });
 });

@@ -2,7 +2,7 @@
  * Reconciliation of our live domains with the registrar account's domain list, against the
  * DNSimple-shaped double (GET /v2/{account}/domains, paginated as fixtures/v2/api/listDomains).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Worker } from '@temporalio/worker';
 import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
 import { createOrg, sessionToken, uniqueEmail } from '../support/actors.js';
@@ -10,7 +10,8 @@ import { insertActiveDomain } from '../support/domains.js';
 import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
 import { findDomainOfOrg, updateDomain } from '../../src/db/repositories/domains.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
-import { ensureSchedules, registrarReconcileSchedule } from '../../src/temporal/schedules.js';
+import { ensureTestSchedules } from '../support/schedules.js';
+import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/temporal/schedules.js';
 import type { ReconcileSummary } from '../../activities/reconcile.js';
 import { randomBase62 } from '../../src/ids.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
@@ -119,17 +120,13 @@ describe('registrar reconciliation', () => {
 
   it('is scheduled per task queue at the configured interval, idempotently', async () => {
     const { client } = app.deps.temporal;
-    const scheduleId = registrarReconcileSchedule(app.deps.config);
+    const scheduleId = scheduleIdOf('registrar-reconcile', app.deps.config);
     expect(scheduleId).toBe(`registrar-reconcile:${app.deps.config.temporal.taskQueue}`);
-    try {
-      await ensureSchedules(client, app.deps.config);
-      await ensureSchedules(client, app.deps.config);
-      const description = await client.schedule.getHandle(scheduleId).describe();
-      expect(description.spec.intervals).toMatchObject([{ every: 6 * 3_600_000 }]);
-      expect(description.action).toMatchObject({ workflowType: 'registrarReconcileWorkflow', taskQueue: app.deps.config.temporal.taskQueue });
-    } finally {
-      // Only ours: the other schedules' ids are shared by every test file in the namespace.
-      await client.schedule.getHandle(scheduleId).delete();
-    }
+    const ensured = await ensureTestSchedules(client, app.deps.config);
+    onTestFinished(ensured.remove);
+    await ensureSchedules(client, app.deps.config);
+    const description = await client.schedule.getHandle(scheduleId).describe();
+    expect(description.spec.intervals).toMatchObject([{ every: 6 * 3_600_000 }]);
+    expect(description.action).toMatchObject({ workflowType: 'registrarReconcileWorkflow', taskQueue: app.deps.config.temporal.taskQueue });
   });
 });

@@ -50,10 +50,6 @@ export function insertDomain(
   });
 }
 
-export function findDomainById(db: Queryable, mode: Mode, id: string): Promise<Domain | undefined> {
-  return domains.findOne(db, mode, 'id = $2', [id]);
-}
-
 /** The organisation's current domain of that name (a failed registration does not count). */
 export function findDomainOfOrg(db: Queryable, mode: Mode, orgId: string, name: string): Promise<Domain | undefined> {
   return domains.findOne(db, mode, `org_id = $2 AND name = $3 AND status <> 'failed'`, [orgId, name]);

@@ -60,11 +60,6 @@ export const RegisterDomainBody = z
   .strict()
   .meta({ id: 'RegisterDomainInput' });
 
-export const OperationListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
-});
-
 export const TransferDomainBody = z
   .object({
     name: z.string().min(1).max(300),

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { benchConsume } from './bench.js';
+import { benchConsume } from './rateLimit.js';
 
 describe('benchConsume', () => {
   it('measures every iteration against Redis (no timing asserted)', async () => {

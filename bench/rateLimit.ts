@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
-import { createRedis, redisReady } from '../redis.js';
-import { randomBase62 } from '../ids.js';
-import { createRateLimiter } from './limiter.js';
+import { createRedis, redisReady } from '../src/redis.js';
+import { randomBase62 } from '../src/ids.js';
+import { createRateLimiter } from '../src/rateLimit/limiter.js';
 
 export interface ConsumeBenchResult {
   iterations: number;
