@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainLockedError, RegistrarAccountError, RegistrarOutcomeUnknownError, RegistrarRejectedError, RegistrarUnavailableError } from './errors.js';
+import { networkCode, parseRetryAfter } from '../upstream/network.js';
 import { centsToDecimal, decimalToCents } from './money.js';
 import {
   normalizeDomainName,
@@ -570,21 +571,9 @@ function errorMessage(json: unknown, status: number): string {
  * window (`X-RateLimit-Reset`, Unix seconds).
  */
 function retryAfter(headers: Headers, status: number, now: number): number | undefined {
-  const value = headers.get('retry-after')?.trim();
-  if (value) {
-    if (/^\d+$/.test(value)) return Number(value);
-    const date = Date.parse(value);
-    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - now) / 1000));
-  }
+  const asked = parseRetryAfter(headers, now);
+  if (asked !== undefined) return asked;
   const reset = headers.get('x-ratelimit-reset')?.trim();
   if (status === 429 && reset && /^\d+$/.test(reset)) return Math.max(0, Number(reset) - Math.floor(now / 1000));
-  return undefined;
-}
-
-function networkCode(err: unknown): string | undefined {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
   return undefined;
 }

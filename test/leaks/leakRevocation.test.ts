@@ -11,7 +11,7 @@ import { createTestNamespace } from '../support/temporalNamespace.js';
 import { checksumOf, hashApiKey } from '../../src/auth/apiKeyFormat.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
 import { ensureSchedules, LEAK_SCAN_SCHEDULE } from '../../src/temporal/schedules.js';
-import type { LeakedKeyResult, LeakScanSummary } from '../../workflows/leaks.js';
+import type { LeakedKeyResult, LeakScanSummary } from '../../workflows/contract.js';
 import type { CodeSearchItem } from '../../src/secretScanning/githubCodeSearch.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 

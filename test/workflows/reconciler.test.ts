@@ -12,8 +12,7 @@ import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.
 import { reserveWithin } from '../../src/services/billing/ledger.js';
 import { derivedId, randomBase62 } from '../../src/ids.js';
 import { ensureSchedules, operationReconcilerSchedule } from '../../src/temporal/schedules.js';
-import type { ReconcileSummary } from '../../activities/reconciler.js';
-import type { RegisterDomainInput } from '../../workflows/registerDomain.js';
+import type { ReconcileOperationsSummary as ReconcileSummary, RegisterDomainInput } from '../../workflows/contract.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 
 let app: TestApp;

@@ -11,7 +11,7 @@ import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
 import { findDomainOfOrg, updateDomain } from '../../src/db/repositories/domains.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
 import { ensureSchedules, registrarReconcileSchedule } from '../../src/temporal/schedules.js';
-import type { ReconcileSummary } from '../../activities/reconcile.js';
+import type { RegistrarReconcileSummary as ReconcileSummary } from '../../workflows/contract.js';
 import { randomBase62 } from '../../src/ids.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 
