@@ -19,12 +19,16 @@ export type RegistrarStep =
 
 export type RegistrarStepDone = Extract<RegistrarStep, { state: 'done' }>;
 
-export interface RegisterDomainInput {
+/** What every paid domain operation's workflow is started with: the operation and the domain it acts on. */
+export interface DomainOperationInput {
   operationId: string;
   orgId: string;
   livemode: boolean;
   domainId: string;
   name: string;
+}
+
+export interface RegisterDomainInput extends DomainOperationInput {
   years: number;
   registrantContactId: string;
   nameservers: string[];
@@ -37,12 +41,7 @@ export interface RegisterDomainInput {
   settleMs?: number;
 }
 
-export interface RenewDomainInput {
-  operationId: string;
-  orgId: string;
-  livemode: boolean;
-  domainId: string;
-  name: string;
+export interface RenewDomainInput extends DomainOperationInput {
   years: number;
   currentExpiresAt: string | null;
   /** Per year, for premium names: sent back to the registrar as confirmation of its price. */
@@ -52,12 +51,7 @@ export interface RenewDomainInput {
   settleMs?: number;
 }
 
-export interface TransferDomainInput {
-  operationId: string;
-  orgId: string;
-  livemode: boolean;
-  domainId: string;
-  name: string;
+export interface TransferDomainInput extends DomainOperationInput {
   authCode: string;
   registrantContactId: string;
   /** Per year, for premium names: sent back to the registrar as confirmation of its price. */
