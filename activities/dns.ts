@@ -1,23 +1,11 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { Config } from '../src/config.js';
-import { ApiError } from '../src/errors.js';
 import { createDnsProviders, type DnsProviders } from '../src/dnsProvider/index.js';
-import { DnsProviderUnavailableError } from '../src/dnsProvider/errors.js';
+import { asActivityFailure } from './failures.js';
 
 export interface DnsActivityDeps {
   config: Pick<Config, 'dnsProvider'>;
   /** Default: built from `config` (PowerDNS for live mode, the synthetic provider for test mode). */
   dnsProviders?: DnsProviders;
-}
-
-/** Provider faults as Temporal sees them: 503s retry, refusals and a missing configuration do not. */
-function asActivityFailure(err: unknown): unknown {
-  if (err instanceof DnsProviderUnavailableError) {
-    const message = typeof err.detail === 'string' ? err.detail : err.message;
-    return ApplicationFailure.create({ type: err.code, message, nonRetryable: !err.transient });
-  }
-  if (err instanceof ApiError) return ApplicationFailure.nonRetryable(typeof err.detail === 'string' ? err.detail : err.message, err.code);
-  return err;
 }
 
 export function createDnsActivities(deps: DnsActivityDeps) {

@@ -9,22 +9,11 @@ import { capture, release, RESERVATION_STATE_CONFLICT } from '../src/services/bi
 import type { Logger } from '../src/logger.js';
 import type { Metrics } from '../src/metrics/registry.js';
 import { failUncapturable } from './captureConflict.js';
-import { RegistrarAccountError, RegistrarUnavailableError } from '../src/registrar/errors.js';
+import { RegistrarAccountError } from '../src/registrar/errors.js';
+import { asActivityFailure } from './failures.js';
 import type { Money, Registrar, RegistrarTerms, TransferStatus } from '../src/registrar/port.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
-import type { RegisterDomainInput } from '../workflows/registerDomain.js';
-import type { TransferDomainInput } from '../workflows/transferDomain.js';
-import type { RenewDomainInput } from '../workflows/renewDomain.js';
-
-/**
- * Where a paid registrar action stands. `reference` is the registrar's id of the registration,
- * renewal or transfer; null when an attempt's outcome is unknown (its answer was lost) or the work
- * was recognised from the domain itself. A pending step without a reference is submitted again after
- * a while: the submission reads the upstream state first, so it never repeats work that happened.
- */
-export type RegistrarStep =
-  | { state: 'done'; expiresAt: string; reference: string | null }
-  | { state: 'pending'; reference: string | null };
+import type { RegisterDomainInput, RegistrarStep, RenewDomainInput, TransferDomainInput } from '../workflows/contract.js';
 
 /** Where a registrar's refusal of our account is told to the operator: an error log line and a counter. */
 export interface AccountProblemReport {
@@ -41,13 +30,12 @@ export interface DomainActivityDeps extends AccountProblemReport {
 const ACCOUNT_PROBLEM_RETRY = '60s';
 
 /**
- * Registrar errors as Temporal sees them: transient ones retry (honouring Retry-After), refusals
- * do not. The failure type is our stable error code, so the workflow can record it as is.
- * Credential, scope and billing refusals (RegistrarAccountError) are logged for the operator with
+ * Registrar errors as Temporal sees them (see asActivityFailure in ./failures.ts), except that
+ * credential, scope and billing refusals (RegistrarAccountError) are logged for the operator with
  * the upstream text; a submission then fails (nothing happened upstream), a poll keeps retrying
  * (the work upstream goes on whatever our token can see).
  */
-function asActivityFailure(err: unknown, { logger, metrics }: AccountProblemReport, during: 'submit' | 'poll'): unknown {
+function asRegistrarFailure(err: unknown, { logger, metrics }: AccountProblemReport, during: 'submit' | 'poll'): unknown {
   if (err instanceof RegistrarAccountError) {
     metrics.registrarAccountErrors.inc({ adapter: err.adapter, status: String(err.upstreamStatus) });
     logger.error({ upstreamStatus: err.upstreamStatus, upstream: err.operatorDetail, during }, 'registrar refused our account: credentials, scopes or billing need the operator');
@@ -56,18 +44,7 @@ function asActivityFailure(err: unknown, { logger, metrics }: AccountProblemRepo
       ? ApplicationFailure.create({ type: err.code, message, nextRetryDelay: ACCOUNT_PROBLEM_RETRY })
       : ApplicationFailure.nonRetryable(message, err.code);
   }
-  if (err instanceof RegistrarUnavailableError) {
-    return ApplicationFailure.create({
-      type: err.code,
-      message: typeof err.detail === 'string' ? err.detail : err.message,
-      nonRetryable: !err.transient,
-      ...(err.retryAfterSeconds !== undefined ? { nextRetryDelay: `${err.retryAfterSeconds}s` } : {}),
-    });
-  }
-  if (err instanceof ApiError) {
-    return ApplicationFailure.nonRetryable(typeof err.detail === 'string' ? err.detail : err.message, err.code);
-  }
-  return err;
+  return asActivityFailure(err);
 }
 
 /**
@@ -78,7 +55,7 @@ export async function callRegistrar<T>(report: AccountProblemReport, work: () =>
   try {
     return await work();
   } catch (err) {
-    throw asActivityFailure(err, report, 'poll');
+    throw asRegistrarFailure(err, report, 'poll');
   }
 }
 
@@ -96,8 +73,15 @@ function usd(cents: number | null | undefined): { premiumPrice: Money } | Record
 /** How often a paid attempt tells Temporal it is alive, so a dead worker's attempt is noticed in seconds. */
 const HEARTBEAT_EVERY_MS = 2_000;
 
-function step(state: 'done' | 'pending', reference: string | null, expiresAt?: string): RegistrarStep {
-  return state === 'done' && expiresAt ? { state, expiresAt, reference } : { state: 'pending', reference };
+/** The registrar's words for finished work, in its answers to register, renew and transfer and their status reads. */
+const DONE_STATES: ReadonlySet<string> = new Set(['registered', 'renewed', 'transferred']);
+
+/**
+ * The one mapping of a registrar answer (submission or status read) to a RegistrarStep: finished
+ * work with its expiry is done; anything else, or finished work without an expiry, is pending.
+ */
+function stepOf(answer: { state: string; expiresAt?: string }, reference: string | null): RegistrarStep {
+  return DONE_STATES.has(answer.state) && answer.expiresAt ? { state: 'done', expiresAt: answer.expiresAt, reference } : { state: 'pending', reference };
 }
 
 export function createDomainActivities({ db, registrars, logger, metrics }: DomainActivityDeps) {
@@ -105,7 +89,7 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
     try {
       return await work(await registrars.forMode(livemode));
     } catch (err) {
-      throw asActivityFailure(err, { logger, metrics }, during);
+      throw asRegistrarFailure(err, { logger, metrics }, during);
     }
   }
 
@@ -169,7 +153,7 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
           ...usd(input.premiumPriceCents),
         });
         nameserversApplied = result.nameserversApplied;
-        return doneAndOurs(registrar, input.name, step(result.state === 'registered' ? 'done' : 'pending', result.registrarReference, 'expiresAt' in result ? result.expiresAt : undefined));
+        return doneAndOurs(registrar, input.name, stepOf(result, result.registrarReference));
       });
       return { ...submitted, termYears, nameserversApplied };
     },
@@ -180,7 +164,7 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
         if (status.state === 'failed') {
           throw ApplicationFailure.nonRetryable(status.detail ?? 'The registrar failed the registration', 'REGISTRAR_REJECTED');
         }
-        return doneAndOurs(registrar, input.name, status.state === 'registered' ? step('done', input.registrarReference, status.expiresAt) : step('pending', input.registrarReference));
+        return doneAndOurs(registrar, input.name, stepOf(status, input.registrarReference));
       });
     },
 
@@ -197,7 +181,7 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
           resumed: input.resumed === true,
           ...usd(input.premiumPriceCents),
         });
-        return doneAndOurs(registrar, input.name, step(result.state === 'transferred' ? 'done' : 'pending', result.registrarReference, result.expiresAt));
+        return doneAndOurs(registrar, input.name, stepOf(result, result.registrarReference));
       });
     },
 
@@ -230,7 +214,7 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
           resumed: input.resumed === true,
           ...usd(input.premiumPriceCents),
         });
-        return step(result.state === 'renewed' ? 'done' : 'pending', result.registrarReference, 'expiresAt' in result ? result.expiresAt : undefined);
+        return stepOf(result, result.registrarReference);
       });
     },
 
@@ -238,7 +222,7 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
       return call('poll', input.livemode, async (registrar) => {
         const status = await registrar.renewalStatus(input);
         if (status.state === 'failed') throw ApplicationFailure.nonRetryable(status.detail ?? 'The registrar failed the renewal', 'REGISTRAR_REJECTED');
-        return status.state === 'renewed' ? step('done', input.registrarReference, status.expiresAt) : step('pending', input.registrarReference);
+        return stepOf(status, input.registrarReference);
       });
     },
 

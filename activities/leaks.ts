@@ -23,7 +23,7 @@ import {
   GithubRejectedError,
   type CodeSearchItem,
 } from '../src/secretScanning/githubCodeSearch.js';
-import type { LeakScanSummary, LeakSource } from '../workflows/leaks.js';
+import type { LeakScanSummary, LeakSource } from '../workflows/contract.js';
 
 export const LEAK_REVOCATION_REASON = 'found in public source code';
 

@@ -4,7 +4,8 @@ import type { Metrics } from '../src/metrics/registry.js';
 import { insertAuditEvent } from '../src/db/repositories/auditEvents.js';
 import { listLiveDomainsToReconcile } from '../src/db/repositories/domains.js';
 import type { RegistrarDomain } from '../src/registrar/port.js';
-import { findDrift, type DriftKind } from '../src/services/domains/registrarDrift.js';
+import { findDrift } from '../src/services/domains/registrarDrift.js';
+import type { RegistrarReconcileSummary } from '../workflows/contract.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
 import { callRegistrar, type AccountProblemReport } from './domains.js';
 
@@ -14,15 +15,6 @@ export interface ReconcileActivityDeps extends AccountProblemReport {
   registrars: Registrars;
 }
 
-export interface ReconcileSummary {
-  pages: number;
-  upstreamDomains: number;
-  ourDomains: number;
-  /** Drifts found, by kind (each also counted in `registrar_drift_total`). */
-  drift: Record<DriftKind, number>;
-  /** The drifts themselves, by name, for the run's result in the Temporal UI. */
-  names: Partial<Record<DriftKind, string[]>>;
-}
 
 export function createReconcileActivities({ db, logger, metrics, registrars }: ReconcileActivityDeps) {
   return {
@@ -32,7 +24,7 @@ export function createReconcileActivities({ db, logger, metrics, registrars }: R
      * log line, one audit event (its id derives from the workflow run, so a retry writes none
      * twice) and, once the whole comparison is written, the drift counter. It changes no domain and moves no money.
      */
-    async reconcileRegistrarDomains(input: { perPage: number; maxPages: number }): Promise<ReconcileSummary> {
+    async reconcileRegistrarDomains(input: { perPage: number; maxPages: number }): Promise<RegistrarReconcileSummary> {
       const ctx = Context.current();
       const account = await registrars.liveAccount();
       const upstream: RegistrarDomain[] = [];
@@ -48,7 +40,7 @@ export function createReconcileActivities({ db, logger, metrics, registrars }: R
       const drifts = findDrift(ours, upstream);
 
       const runId = ctx.info.workflowExecution?.runId ?? ctx.info.activityId;
-      const summary: ReconcileSummary = {
+      const summary: RegistrarReconcileSummary = {
         pages: page - 1,
         upstreamDomains: upstream.length,
         ourDomains: ours.length,

@@ -11,26 +11,7 @@ import { derivedId } from '../src/ids.js';
 import { release } from '../src/services/billing/ledger.js';
 import { abandonOperation } from '../src/services/domains/beginOperation.js';
 import { startOperationWorkflow } from '../src/services/domains/operationWorkflows.js';
-
-export interface ReconcileOperationsInput {
-  /** An operation younger than this may still be having its workflow started by the api: left alone. */
-  graceMs: number;
-  /** Older than this, a workflow is no longer started (the customer has moved on): abandoned instead. */
-  maxStartAgeMs: number;
-  /** At most this many operations a run; the next run takes the rest. */
-  limit: number;
-}
-
-/** What one run did, by operation id: the schedule's workflow result, read in the Temporal UI. */
-export interface ReconcileSummary {
-  examined: number;
-  /** A workflow exists for it (it has not claimed the operation yet): nothing to do. */
-  hasWorkflow: string[];
-  started: string[];
-  abandoned: string[];
-  /** Reservations still held for failed or cancelled operations, released now. */
-  released: string[];
-}
+import type { ReconcileOperationsInput, ReconcileOperationsSummary } from '../workflows/contract.js';
 
 export interface ReconcilerActivityDeps {
   config: Config;
@@ -82,8 +63,8 @@ export function createReconcilerActivities(deps: ReconcilerActivityDeps) {
   }
 
   return {
-    async reconcilePendingOperations(input: ReconcileOperationsInput): Promise<ReconcileSummary> {
-      const summary: ReconcileSummary = { examined: 0, hasWorkflow: [], started: [], abandoned: [], released: [] };
+    async reconcilePendingOperations(input: ReconcileOperationsInput): Promise<ReconcileOperationsSummary> {
+      const summary: ReconcileOperationsSummary = { examined: 0, hasWorkflow: [], started: [], abandoned: [], released: [] };
       const stale = await listStalePendingOperations(db, { graceMs: input.graceMs, limit: input.limit });
       summary.examined = stale.length;
       for (const operation of stale) {

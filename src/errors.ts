@@ -29,6 +29,30 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An upstream (registrar, DNS provider) failed us. `transient`: retrying may succeed (it could not be
+ * reached, timed out, answered 5xx or 429); `retryAfterSeconds`: how long it asked us to wait. One
+ * conversion turns these into Temporal failures (activities/failures.ts).
+ */
+export class UpstreamError extends ApiError {
+  readonly transient: boolean;
+  readonly retryAfterSeconds: number | undefined;
+  readonly upstreamStatus: number | undefined;
+
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    options: { transient: boolean; retryAfterSeconds?: number; upstreamStatus?: number; cause?: unknown; headers?: Record<string, string> },
+  ) {
+    super(status, code, detail, options.headers ?? {});
+    this.transient = options.transient;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.upstreamStatus = options.upstreamStatus;
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
+}
+
 /** 400: the body could not be read as JSON (malformed, or not sent as application/json). */
 export class InvalidJsonError extends ApiError {
   constructor(msg: string, type = 'json_invalid') {

@@ -1,14 +1,7 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type { SyncRegistrarContactInput } from './contract.js';
 import { failureOf, PERMANENT_REGISTRAR_CODES } from './shared.js';
-
-export interface SyncRegistrarContactInput {
-  livemode: boolean;
-  orgId: string;
-  contactId: string;
-  /** The version that was saved; part of the workflow id, so each change gets its own run. */
-  version: number;
-}
 
 // Registrar outages are waited out for a while; after that the next registration or transfer using
 // the contact sends the change anyway (its stored registrar version is behind).

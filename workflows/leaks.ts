@@ -1,43 +1,6 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-
-/** Where a leaked key was reported from. */
-export type LeakSource = 'github_secret_scanning' | 'github_code_search';
-
-export interface LeakedKeyInput {
-  keyId: string;
-  mode: 'live' | 'test';
-  /** Where the key was found (a public URL); goes into the key's record and the owner's e-mail. */
-  sourceUrl: string;
-  source: LeakSource;
-  /** When it was found (ISO 8601). */
-  foundAt: string;
-}
-
-export interface LeakedKeyResult {
-  /** `revoked` (live), `reported` (test keys are never revoked), `already_revoked`, or `gone` (deleted meanwhile). */
-  outcome: 'revoked' | 'already_revoked' | 'reported' | 'gone';
-  notified: boolean;
-  messageId: string | null;
-}
-
-export interface LeakScanInput {
-  query?: string;
-  perPage?: number;
-}
-
-export interface LeakScanSummary {
-  pages: number;
-  /** Token-shaped strings in the results. */
-  tokens: number;
-  /** Of those, the ones whose checksum holds (the rest never reach the database). */
-  wellFormed: number;
-  /** Well-formed tokens not seen by an earlier scan. */
-  unseen: number;
-  /** Active keys among them, each given to a leak workflow. */
-  keysFound: number;
-  workflowsStarted: number;
-}
+import type { LeakedKeyInput, LeakedKeyResult, LeakScanInput, LeakScanSummary } from './contract.js';
 
 // Our own database and Redis: retry until they answer.
 const keys = proxyActivities<Activities>({

@@ -1,13 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { ReconcileSummary } from '../activities/reconcile.js';
-
-export interface RegistrarReconcileInput {
-  /** DNSimple allows up to 100 a page. */
-  perPage?: number;
-  /** A bound on the pages read, so a broken pagination cannot loop forever. */
-  maxPages?: number;
-}
+import type { RegistrarReconcileInput, RegistrarReconcileSummary } from './contract.js';
 
 // One attempt pages through the whole list, heartbeating its place; retried on registrar faults.
 const reconciler = proxyActivities<Activities>({
@@ -20,6 +13,6 @@ const reconciler = proxyActivities<Activities>({
  * Run by the `registrar-reconcile:<task queue>` schedule: reports where the registrar account and
  * our live domains disagree. Reports only: it never changes a domain or moves money.
  */
-export async function registrarReconcileWorkflow(input: RegistrarReconcileInput = {}): Promise<ReconcileSummary> {
+export async function registrarReconcileWorkflow(input: RegistrarReconcileInput = {}): Promise<RegistrarReconcileSummary> {
   return reconciler.reconcileRegistrarDomains({ perPage: input.perPage ?? 100, maxPages: input.maxPages ?? 1_000 });
 }

@@ -1,25 +1,7 @@
 import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { RegistrarStep } from '../activities/domains.js';
+import type { RegisterDomainInput, RegistrarStepDone, RegistrationResult } from './contract.js';
 import { bookkeeping, createZoneBestEffort, failureOf, paidRegistrar, registrar, takeOperation, untilDone } from './shared.js';
-
-export interface RegisterDomainInput {
-  operationId: string;
-  orgId: string;
-  livemode: boolean;
-  domainId: string;
-  name: string;
-  years: number;
-  registrantContactId: string;
-  nameservers: string[];
-  autoRenew: boolean;
-  /** The price of a premium name as quoted, in cents; sent back to the registrar as confirmation. */
-  premiumPriceCents: number | null;
-  /** How long to wait between checks of a registration the registrar answered "pending". */
-  pollIntervalMs: number;
-  /** After an attempt whose outcome is unknown, before reading again; absent in older operations. */
-  settleMs?: number;
-}
 
 // Changing the delegation is free and safe to repeat; a few tries, then the domain stays on the
 // registrar's default name servers and the operation's result says so.
@@ -27,8 +9,6 @@ const delegation = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 });
-
-type Done = Extract<RegistrarStep, { state: 'done' }>;
 
 /**
  * Registers a domain whose price (one year's price times `years`) the api has already reserved.
@@ -39,13 +19,13 @@ type Done = Extract<RegistrarStep, { state: 'done' }>;
  * domain; a refused renewal after a registration keeps what was done (see settleRegistrationInPart
  * in activities/registrations.ts). Name servers asked for are then set at the registrar.
  */
-export async function registerDomainWorkflow(input: RegisterDomainInput): Promise<{ expiresAt: string }> {
+export async function registerDomainWorkflow(input: RegisterDomainInput): Promise<RegistrationResult> {
   const operation = { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId };
   const where = { livemode: input.livemode, name: input.name };
   const timing = { pollIntervalMs: input.pollIntervalMs, settleMs: input.settleMs ?? input.pollIntervalMs };
   await takeOperation(operation);
 
-  let registered: Done;
+  let registered: RegistrarStepDone;
   let termYears = input.years;
   let nameserversApplied = false;
   try {

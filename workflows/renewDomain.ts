@@ -1,25 +1,11 @@
+import type { RegistrationResult, RenewDomainInput } from './contract.js';
 import { paidRegistrar, registrar, runPaidRegistrarStep } from './shared.js';
-
-export interface RenewDomainInput {
-  operationId: string;
-  orgId: string;
-  livemode: boolean;
-  domainId: string;
-  name: string;
-  years: number;
-  currentExpiresAt: string | null;
-  /** Per year, for premium names: sent back to the registrar as confirmation of its price. */
-  premiumPriceCents?: number | null;
-  pollIntervalMs: number;
-  /** After an attempt whose outcome is unknown, before reading again; absent in older operations. */
-  settleMs?: number;
-}
 
 /**
  * Renews a domain whose price the api has reserved: on success `expires_at` moves on and the
  * reservation is captured; on a refusal it is released and the domain stays as it was.
  */
-export async function renewDomainWorkflow(input: RenewDomainInput): Promise<{ expiresAt: string }> {
+export async function renewDomainWorkflow(input: RenewDomainInput): Promise<RegistrationResult> {
   // The expiry upstream before the first attempt: a later expiry is a renewal that already happened.
   let expiresBefore: string | null | undefined;
   const baseline = async (): Promise<string | null> => {

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { RegistrarStep } from '../activities/domains.js';
+import type { RegistrarStep, RegistrarStepDone } from './contract.js';
 
 /** Registrar refusals that no retry can fix; every other failure is retried with back-off. */
 export const PERMANENT_REGISTRAR_CODES = ['REGISTRAR_REJECTED', 'DOMAIN_NOT_AVAILABLE', 'DOMAIN_LOCKED'];
@@ -82,7 +82,7 @@ export interface PaidRegistrarStepProps {
  * without (outcome unknown) is submitted again after `settleMs`, and that submission reads the
  * upstream state before it POSTs. Throws what the registrar refused.
  */
-export async function untilDone(props: Pick<PaidRegistrarStepProps, 'pollIntervalMs' | 'settleMs' | 'submit' | 'poll'>): Promise<Extract<RegistrarStep, { state: 'done' }>> {
+export async function untilDone(props: Pick<PaidRegistrarStepProps, 'pollIntervalMs' | 'settleMs' | 'submit' | 'poll'>): Promise<RegistrarStepDone> {
   let step = await props.submit(false);
   while (step.state === 'pending') {
     if (step.reference === null) {
@@ -105,7 +105,7 @@ export async function untilDone(props: Pick<PaidRegistrarStepProps, 'pollInterva
 export async function runPaidRegistrarStep(props: PaidRegistrarStepProps): Promise<{ expiresAt: string }> {
   const { operation } = props;
   await takeOperation(operation);
-  let outcome: Extract<RegistrarStep, { state: 'done' }>;
+  let outcome: RegistrarStepDone;
   try {
     outcome = await untilDone(props);
   } catch (err) {

@@ -1,27 +1,7 @@
-import { ApplicationFailure, condition, defineSignal, setHandler, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, condition, setHandler, sleep } from '@temporalio/workflow';
+import { cancelTransferSignal, type TransferDomainInput, type TransferResult } from './contract.js';
 import type { TransferStatus } from '../src/registrar/port.js';
 import { bookkeeping, createZoneBestEffort, failureOf, paidRegistrar, registrar, takeOperation } from './shared.js';
-
-/** Sent by `POST …/operations/{id}/cancel` while the transfer is pending. */
-export const cancelTransferSignal = defineSignal('cancelTransfer');
-
-export interface TransferDomainInput {
-  operationId: string;
-  orgId: string;
-  livemode: boolean;
-  domainId: string;
-  name: string;
-  authCode: string;
-  registrantContactId: string;
-  /** Per year, for premium names: sent back to the registrar as confirmation of its price. */
-  premiumPriceCents?: number | null;
-  /** Between registrar checks: seconds in test mode, hours live (a transfer takes days). */
-  pollIntervalMs: number;
-  /** After an unknown outcome or a cancellation, before reading again; absent in older operations. */
-  settleMs?: number;
-  /** Ask the registrar to cancel (and release the funds once it has) after this long. */
-  timeoutMs: number;
-}
 
 type Ending =
   | { kind: 'completed'; expiresAt: string | null; registrarReference: string | null; cancelRefused: boolean }
@@ -34,7 +14,7 @@ type Ending =
  * registrar says `cancelled` or `transferred`, and settles by what happened: completed captures
  * (the domain is ours and was paid for upstream), anything else releases.
  */
-export async function transferDomainWorkflow(input: TransferDomainInput): Promise<{ expiresAt: string | null }> {
+export async function transferDomainWorkflow(input: TransferDomainInput): Promise<TransferResult> {
   let cancelRequested = false;
   setHandler(cancelTransferSignal, () => {
     cancelRequested = true;

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { UpstreamError } from '../errors.js';
 
 /**
  * DNS_PROVIDER_UNAVAILABLE. 503 and transient when the provider could not be reached or failed
@@ -6,15 +6,9 @@ import { ApiError } from '../errors.js';
  * request (4xx: bad credentials, content it would not store), or is not configured at all (503,
  * permanent). The detail quotes the provider's own message.
  */
-export class DnsProviderUnavailableError extends ApiError {
-  readonly transient: boolean;
-  readonly upstreamStatus: number | undefined;
-
+export class DnsProviderUnavailableError extends UpstreamError {
   constructor(detail: string, options: { status?: 502 | 503; transient?: boolean; upstreamStatus?: number; cause?: unknown } = {}) {
-    super(options.status ?? 503, 'DNS_PROVIDER_UNAVAILABLE', detail);
-    this.transient = options.transient ?? (options.status ?? 503) === 503;
-    this.upstreamStatus = options.upstreamStatus;
-    if (options.cause !== undefined) this.cause = options.cause;
+    super(options.status ?? 503, 'DNS_PROVIDER_UNAVAILABLE', detail, { ...options, transient: options.transient ?? (options.status ?? 503) === 503 });
   }
 }
 

@@ -1,4 +1,5 @@
 import { absoluteName, presentationContent } from '../dns/records.js';
+import { networkCode } from '../upstream/network.js';
 import { DnsProviderUnavailableError, DnsZoneNotFoundError } from './errors.js';
 import type { DnsProvider, RRsetChange } from './port.js';
 
@@ -113,18 +114,4 @@ function errorMessage(text: string, status: number): string {
   }
   const plain = text.trim().slice(0, 200);
   return plain === '' ? `HTTP ${status}` : plain;
-}
-
-/** The socket error's code (`ECONNREFUSED`…), looking through `cause` and AggregateError (one per address tried). */
-function networkCode(err: unknown, depth = 0): string | undefined {
-  if (!(err instanceof Error) || depth > 5) return undefined;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  if (err instanceof AggregateError) {
-    for (const inner of err.errors) {
-      const found = networkCode(inner, depth + 1);
-      if (found) return found;
-    }
-  }
-  return networkCode(err.cause, depth + 1);
 }

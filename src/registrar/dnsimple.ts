@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainLockedError, RegistrarAccountError, RegistrarOutcomeUnknownError, RegistrarRejectedError, RegistrarUnavailableError } from './errors.js';
+import { networkCode, parseRetryAfter } from '../upstream/network.js';
 import { centsToDecimal, decimalToCents } from './money.js';
 import {
   normalizeDomainName,
@@ -167,18 +168,12 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
       throw err;
     }
     const pending = { ...base, state: 'pending', registrarReference: String(registration.id) } as const;
-    switch (registration.state) {
-      case 'registered': {
-        // The registration is done; if reading the expiry fails, the caller polls instead of retrying the POST.
-        const expiresAt = await this.expiresAt(name).catch(() => undefined);
-        return expiresAt ? { ...pending, state: 'registered', expiresAt } : pending;
-      }
-      case 'failed':
-      case 'cancelled':
-        throw new RegistrarRejectedError(`The registration of ${name} ${registration.state} at the registrar`);
-      default:
-        return pending;
-    }
+    const outcome = jobOutcome(registration.state, 'registered');
+    if (outcome === 'failed') throw new RegistrarRejectedError(`The registration of ${name} ${registration.state} at the registrar`);
+    if (outcome === 'pending') return pending;
+    // The registration is done; if reading the expiry fails, the caller polls instead of retrying the POST.
+    const expiresAt = await this.expiresAt(name).catch(() => undefined);
+    return expiresAt ? { ...pending, state: 'registered', expiresAt } : pending;
   }
 
   /** getDomainRegistration/success.http; a 404 on a reference we hold is reconciled from the domain. */
@@ -188,15 +183,9 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
     const response = await this.send('GET', path, undefined, { allow: [404] });
     if (response.status === 404) return this.domainReached(name);
     const registration = parse(registrationSchema, response.body);
-    switch (registration.state) {
-      case 'registered':
-        return this.domainReached(name);
-      case 'failed':
-      case 'cancelled':
-        return { state: 'failed', detail: `Registration ${registration.state} at the registrar` };
-      default:
-        return { state: 'pending' };
-    }
+    const outcome = jobOutcome(registration.state, 'registered');
+    if (outcome === 'failed') return { state: 'failed', detail: `Registration ${registration.state} at the registrar` };
+    return outcome === 'done' ? this.domainReached(name) : { state: 'pending' };
   }
 
   /** As `register`: a domain already registered in the account is a transfer an earlier attempt made. */
@@ -278,17 +267,11 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
       throw err;
     }
     const pending = { state: 'pending', registrarReference: String(renewal.id) } as const;
-    switch (renewal.state) {
-      case 'renewed': {
-        const expiresAt = await this.expiresAt(name).catch(() => undefined);
-        return expiresAt ? { state: 'renewed', expiresAt, registrarReference: pending.registrarReference } : pending;
-      }
-      case 'failed':
-      case 'cancelled':
-        throw new RegistrarRejectedError(`The renewal of ${name} ${renewal.state} at the registrar`);
-      default:
-        return pending;
-    }
+    const outcome = jobOutcome(renewal.state, 'renewed');
+    if (outcome === 'failed') throw new RegistrarRejectedError(`The renewal of ${name} ${renewal.state} at the registrar`);
+    if (outcome === 'pending') return pending;
+    const expiresAt = await this.expiresAt(name).catch(() => undefined);
+    return expiresAt ? { state: 'renewed', expiresAt, registrarReference: pending.registrarReference } : pending;
   }
 
   /** getDomainRenewal/success.http; a 404 on a reference we hold is reconciled from the expiry. */
@@ -302,17 +285,11 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
       return moved ? { state: 'renewed', expiresAt: now } : { state: 'pending' };
     }
     const renewal = parse(renewalSchema, response.body);
-    switch (renewal.state) {
-      case 'renewed': {
-        const expiresAt = await this.expiresAt(name);
-        return expiresAt ? { state: 'renewed', expiresAt } : { state: 'pending' };
-      }
-      case 'failed':
-      case 'cancelled':
-        return { state: 'failed', detail: `Renewal ${renewal.state} at the registrar` };
-      default:
-        return { state: 'pending' };
-    }
+    const outcome = jobOutcome(renewal.state, 'renewed');
+    if (outcome === 'failed') return { state: 'failed', detail: `Renewal ${renewal.state} at the registrar` };
+    if (outcome === 'pending') return { state: 'pending' };
+    const expiresAt = await this.expiresAt(name);
+    return expiresAt ? { state: 'renewed', expiresAt } : { state: 'pending' };
   }
 
   async domainExpiry(rawName: string): Promise<string | null> {
@@ -566,25 +543,22 @@ function errorMessage(json: unknown, status: number): string {
 }
 
 /**
+ * Where a registration or renewal job stands, the same for the POST's answer and a status read:
+ * `done` in its finished state, `failed` when DNSimple failed or cancelled it, else `pending`.
+ */
+function jobOutcome(state: string, doneState: 'registered' | 'renewed'): 'done' | 'failed' | 'pending' {
+  if (state === doneState) return 'done';
+  return state === 'failed' || state === 'cancelled' ? 'failed' : 'pending';
+}
+
+/**
  * Seconds to wait: `Retry-After` (seconds or an HTTP date), else for 429 the end of the rate-limit
  * window (`X-RateLimit-Reset`, Unix seconds).
  */
 function retryAfter(headers: Headers, status: number, now: number): number | undefined {
-  const value = headers.get('retry-after')?.trim();
-  if (value) {
-    if (/^\d+$/.test(value)) return Number(value);
-    const date = Date.parse(value);
-    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - now) / 1000));
-  }
+  const asked = parseRetryAfter(headers, now);
+  if (asked !== undefined) return asked;
   const reset = headers.get('x-ratelimit-reset')?.trim();
   if (status === 429 && reset && /^\d+$/.test(reset)) return Math.max(0, Number(reset) - Math.floor(now / 1000));
-  return undefined;
-}
-
-function networkCode(err: unknown): string | undefined {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
   return undefined;
 }

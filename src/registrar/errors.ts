@@ -1,24 +1,21 @@
-import { ApiError } from '../errors.js';
+import { ApiError, UpstreamError } from '../errors.js';
+import { isNetworkFailure } from '../upstream/network.js';
 
 /**
  * 503 UPSTREAM_UNAVAILABLE: the registrar did not answer usefully (5xx, 429, timeout, connection
  * error). Transient unless constructed otherwise (e.g. the live registrar is not configured at all).
  */
-export class RegistrarUnavailableError extends ApiError {
-  readonly transient: boolean;
-  readonly retryAfterSeconds: number | undefined;
-  readonly upstreamStatus: number | undefined;
-
+export class RegistrarUnavailableError extends UpstreamError {
   constructor(
     detail: string,
     options: { retryAfterSeconds?: number; upstreamStatus?: number; transient?: boolean; cause?: unknown } = {},
   ) {
     const retryAfter = options.retryAfterSeconds;
-    super(503, 'UPSTREAM_UNAVAILABLE', detail, retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {});
-    this.transient = options.transient ?? true;
-    this.retryAfterSeconds = retryAfter;
-    this.upstreamStatus = options.upstreamStatus;
-    if (options.cause !== undefined) this.cause = options.cause;
+    super(503, 'UPSTREAM_UNAVAILABLE', detail, {
+      ...options,
+      transient: options.transient ?? true,
+      headers: retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {},
+    });
   }
 }
 
@@ -73,33 +70,6 @@ export class DomainNotAvailableError extends ApiError {
   constructor(name: string) {
     super(409, 'DOMAIN_NOT_AVAILABLE', `${name} is not available for registration`);
   }
-}
-
-/** Socket-level failures that say nothing about the request itself (Node and undici codes). */
-const TRANSIENT_NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EAI_AGAIN',
-  'ENOTFOUND',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
-
-function isNetworkFailure(err: unknown, depth = 0): boolean {
-  if (!(err instanceof Error) || depth > 5) return false;
-  if (err.name === 'TimeoutError') return true;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) return true;
-  return isNetworkFailure(err.cause, depth + 1);
 }
 
 /**

@@ -3,6 +3,8 @@
  * the `Link` header; rate limits (403/429 with `retry-after`, or `x-ratelimit-remaining: 0` with
  * `x-ratelimit-reset`) come back as errors that say how long to wait.
  */
+import { parseRetryAfter } from '../upstream/network.js';
+
 export interface CodeSearchItem {
   path: string;
   html_url: string;
@@ -59,8 +61,8 @@ export function nextLink(linkHeader: string | null, apiUrl: string): string | un
 }
 
 function waitUntilResetMs(headers: Headers, now: number): number | undefined {
-  const retryAfter = headers.get('retry-after');
-  if (retryAfter !== null && /^\d+$/.test(retryAfter.trim())) return Math.max(1_000, Number(retryAfter) * 1_000);
+  const retryAfter = parseRetryAfter(headers, now);
+  if (retryAfter !== undefined) return Math.max(1_000, retryAfter * 1_000);
   if (headers.get('x-ratelimit-remaining') === '0') {
     const reset = Number(headers.get('x-ratelimit-reset'));
     if (Number.isFinite(reset) && reset > 0) return Math.max(1_000, reset * 1_000 - now);

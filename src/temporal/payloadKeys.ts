@@ -1,5 +1,4 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Config } from '../config.js';
 import { readOrCreateDataDirSecret } from '../dataDir.js';
 
 const KEY_BYTES = 32;
@@ -75,7 +74,9 @@ export class PayloadKeyring {
  * The keys from `PAYLOAD_ENCRYPTION_KEYS` (required in production), otherwise one random key per
  * development data directory, kept so histories written before a restart still decode.
  */
-export async function resolvePayloadKeyring(config: Pick<Config, 'payloadEncryptionKeys' | 'dataDir'>): Promise<PayloadKeyring> {
+// Takes the two config fields it reads (src/config.ts) rather than the Config type: config.ts parses
+// the keys with this module, so importing its type here would make a circle.
+export async function resolvePayloadKeyring(config: { payloadEncryptionKeys: PayloadKey[] | undefined; dataDir: string }): Promise<PayloadKeyring> {
   if (config.payloadEncryptionKeys) return new PayloadKeyring(config.payloadEncryptionKeys);
   const line = await readOrCreateDataDirSecret(
     config.dataDir,

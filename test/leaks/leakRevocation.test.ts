@@ -12,7 +12,7 @@ import { checksumOf, hashApiKey } from '../../src/auth/apiKeyFormat.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
 import { ensureTestSchedules } from '../support/schedules.js';
 import { ensureSchedules, scheduleId } from '../../src/temporal/schedules.js';
-import type { LeakedKeyResult, LeakScanSummary } from '../../workflows/leaks.js';
+import type { LeakedKeyResult, LeakScanSummary } from '../../workflows/contract.js';
 import type { CodeSearchItem } from '../../src/secretScanning/githubCodeSearch.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 

@@ -13,8 +13,7 @@ import { reserveWithin } from '../../src/services/billing/ledger.js';
 import { derivedId, randomBase62 } from '../../src/ids.js';
 import { ensureTestSchedules } from '../support/schedules.js';
 import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/temporal/schedules.js';
-import type { ReconcileSummary } from '../../activities/reconciler.js';
-import type { RegisterDomainInput } from '../../workflows/registerDomain.js';
+import type { ReconcileOperationsSummary as ReconcileSummary, RegisterDomainInput } from '../../workflows/contract.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 
 let app: TestApp;

@@ -11,7 +11,7 @@ import { insertActiveDomain } from '../support/domains.js';
 import { findDomainOfOrg, updateDomain } from '../../src/db/repositories/domains.js';
 import { startMetricsServer } from '../../src/metrics/server.js';
 import type { ListeningServer } from '../../src/http/listen.js';
-import type { ReconcileSummary } from '../../activities/reconcile.js';
+import type { RegistrarReconcileSummary as ReconcileSummary } from '../../workflows/contract.js';
 import { randomBase62 } from '../../src/ids.js';
 
 let dnsimple: FakeDnsimple;

@@ -12,7 +12,7 @@ import { findDomainOfOrg, updateDomain } from '../../src/db/repositories/domains
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
 import { ensureTestSchedules } from '../support/schedules.js';
 import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/temporal/schedules.js';
-import type { ReconcileSummary } from '../../activities/reconcile.js';
+import type { RegistrarReconcileSummary as ReconcileSummary } from '../../workflows/contract.js';
 import { randomBase62 } from '../../src/ids.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 

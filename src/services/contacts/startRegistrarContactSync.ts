@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps.js';
 import type { Contact } from '../../db/repositories/contacts.js';
-import type { SyncRegistrarContactInput } from '../../../workflows/contacts.js';
+import { startWorkflow } from '../../temporal/client.js';
+import type { SyncRegistrarContactInput } from '../../../workflows/contract.js';
 
 export interface StartRegistrarContactSyncProps {
   deps: Pick<AppDeps, 'temporal' | 'config' | 'logger'>;
@@ -20,7 +21,7 @@ export async function startRegistrarContactSync(props: StartRegistrarContactSync
   if (!props.livemode || contact.registrarContactId === null) return;
   const input: SyncRegistrarContactInput = { livemode: true, orgId: contact.orgId, contactId: contact.id, version: contact.version };
   try {
-    await props.deps.temporal.client.workflow.start('syncRegistrarContactWorkflow', {
+    await startWorkflow(props.deps.temporal.client, 'syncRegistrarContactWorkflow', {
       workflowId: `contact-sync:${contact.id}:v${contact.version}`,
       taskQueue: props.deps.config.temporal.taskQueue,
       args: [input],

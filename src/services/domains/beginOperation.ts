@@ -15,15 +15,16 @@ import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../err
 import { derivedId } from '../../ids.js';
 import { release, reserveWithin } from '../billing/ledger.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
+import type { OperationWorkflowInputs } from '../../../workflows/contract.js';
 
 /** SQLSTATE of a unique index refusing a row: the name is held, or a twin wrote the operation first. */
 const UNIQUE_VIOLATION = '23505';
 
-export interface BeginOperationProps<Input> {
+export interface BeginOperationProps<T extends OperationType> {
   deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'payloadKeys'>;
   livemode: boolean;
   orgId: string;
-  type: OperationType;
+  type: T;
   workflowId: string;
   /** operationRequestHash of what was asked: part of the operation's id, and stored on it. */
   requestHash: string;
@@ -32,7 +33,8 @@ export interface BeginOperationProps<Input> {
   description: string;
   /** Writes the domain rows in the operation's transaction; returns the domain's id. */
   writeDomain: (tx: pg.PoolClient, ids: { operationId: string; domainId: string }) => Promise<string>;
-  workflowInput: (ids: { operationId: string; domainId: string }) => Input;
+  /** The stored `workflow_input`: what the operation type's workflow is started with (workflows/contract.ts). */
+  workflowInput: (ids: { operationId: string; domainId: string }) => OperationWorkflowInputs[T];
 }
 
 /**
@@ -42,7 +44,7 @@ export interface BeginOperationProps<Input> {
  * member, Idempotency-Key) and the request's hash: a retry, a concurrent twin or a retry after a
  * crash all end at the same operation and one charge, and another request can never land on it.
  */
-export async function beginOperation<Input>(props: BeginOperationProps<Input>): Promise<Operation> {
+export async function beginOperation<T extends OperationType>(props: BeginOperationProps<T>): Promise<Operation> {
   const { deps } = props;
   const mode = { livemode: props.livemode };
   const seed = `${props.livemode ? 'live' : 'test'}|${props.workflowId}|${props.requestHash}`;
@@ -90,7 +92,7 @@ export async function beginOperation<Input>(props: BeginOperationProps<Input>): 
  * charged. If one already has (the start went through after all), the work goes on.
  */
 async function abandonUnstarted(
-  deps: BeginOperationProps<unknown>['deps'],
+  deps: BeginOperationProps<OperationType>['deps'],
   mode: { livemode: boolean },
   operation: Operation,
   cause: unknown,
@@ -131,7 +133,7 @@ export async function abandonOperation(
  * the idempotency record has expired: nothing is reserved for it and the earlier operation is untouched.
  */
 export async function existingOperation(
-  deps: BeginOperationProps<unknown>['deps'],
+  deps: BeginOperationProps<OperationType>['deps'],
   livemode: boolean,
   workflowId: string,
   requestHash: string,

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps.js';
 import { findOperation, type Operation } from '../../db/repositories/operations.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { Principal } from '../../auth/principal.js';
+import { cancelTransferSignal } from '../../../workflows/contract.js';
 
 /** Asks a pending transfer to stop; the workflow cancels it at the registrar and releases the funds. */
 export async function cancelOperation(props: {
@@ -15,6 +16,6 @@ export async function cancelOperation(props: {
   if (operation.type !== 'domain.transfer' || (operation.status !== 'pending' && operation.status !== 'running')) {
     throw new ConflictError('OPERATION_NOT_CANCELLABLE', `Only pending transfers can be cancelled; this ${operation.type} is ${operation.status}`);
   }
-  await props.deps.temporal.client.workflow.getHandle(operation.workflowId).signal('cancelTransfer');
+  await props.deps.temporal.client.workflow.getHandle(operation.workflowId).signal(cancelTransferSignal);
   return operation;
 }

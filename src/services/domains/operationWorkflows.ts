@@ -5,12 +5,8 @@ import type { Principal } from '../../auth/principal.js';
 import { WORKFLOW_INPUT_PURPOSE, type Operation, type OperationType } from '../../db/repositories/operations.js';
 import { openJson } from '../../db/sealedJson.js';
 import { DomainKey, LivemodeKey, OperationTypeKey, OrgIdKey } from '../../temporal/searchAttributes.js';
-
-const WORKFLOW_TYPES: Record<OperationType, string> = {
-  'domain.register': 'registerDomainWorkflow',
-  'domain.transfer': 'transferDomainWorkflow',
-  'domain.renew': 'renewDomainWorkflow',
-};
+import { startWorkflow } from '../../temporal/client.js';
+import { OPERATION_WORKFLOWS, type OperationWorkflowInputs } from '../../../workflows/contract.js';
 
 const VERBS: Record<OperationType, string> = {
   'domain.register': 'Register',
@@ -18,24 +14,19 @@ const VERBS: Record<OperationType, string> = {
   'domain.renew': 'Renew',
 };
 
-interface CommonInput {
-  orgId: string;
-  livemode: boolean;
-  name: string;
-}
-
 /**
  * Starts the operation's workflow with the input stored on the operation, or finds it already
  * running (USE_EXISTING) or finished (REJECT_DUPLICATE). Calling it twice, or after a crash between
  * writing the operation and starting, never starts the work a second time.
  */
 export async function startOperationWorkflow(deps: Pick<AppDeps, 'temporal' | 'config' | 'payloadKeys'>, operation: Operation): Promise<void> {
-  const input = openJson<CommonInput>(deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, operation.workflowInput);
+  const input = openJson<OperationWorkflowInputs[OperationType]>(deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, operation.workflowInput);
   try {
-    await deps.temporal.client.workflow.start(WORKFLOW_TYPES[operation.type], {
+    await startWorkflow(deps.temporal.client, OPERATION_WORKFLOWS[operation.type], {
       workflowId: operation.workflowId,
       taskQueue: deps.config.temporal.taskQueue,
-      args: [input],
+      // The stored input was written for this operation type (beginOperation) and is sent as is.
+      args: [input as never],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       typedSearchAttributes: [

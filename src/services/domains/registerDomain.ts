@@ -9,7 +9,6 @@ import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
 import { requireRegistrantState } from './registrantChecks.js';
-import type { RegisterDomainInput } from '../../../workflows/registerDomain.js';
 
 /** How often a pending registration is checked in test mode; live mode takes `config.registrarTiming`. */
 export const REGISTRATION_POLL_MS = { test: 1_000 };
@@ -72,7 +71,7 @@ export async function registerDomain(props: RegisterDomainProps): Promise<Operat
   if (!answer.available || !answer.price) throw new ConflictError('DOMAIN_NOT_AVAILABLE', `${answer.name} is not available`);
   const price = answer.price;
 
-  return beginOperation<RegisterDomainInput>({
+  return beginOperation<'domain.register'>({
     deps,
     livemode: mode.livemode,
     orgId,

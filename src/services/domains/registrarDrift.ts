@@ -1,7 +1,9 @@
 import type { Domain } from '../../db/repositories/domains.js';
 import type { RegistrarDomain } from '../../registrar/port.js';
 
-export type DriftKind = 'expiry_mismatch' | 'auto_renew_on' | 'unknown_upstream' | 'missing_upstream';
+import type { DriftKind } from '../../../workflows/contract.js';
+
+export type { DriftKind };
 
 export interface Drift {
   kind: DriftKind;

@@ -7,7 +7,6 @@ import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
 import { pricesFor } from '../../registrar/port.js';
-import type { RenewDomainInput } from '../../../workflows/renewDomain.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
 import { activeDomainNamed } from './lookup.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
@@ -50,7 +49,7 @@ export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome
       // Premium names renew at the registrar's price, confirmed back to it.
       const quote = await (await deps.registrars.forMode(mode.livemode)).quote(domain.name);
       const perYear = quote.premium ? quote.renew.amount : prices.renew;
-      return beginOperation<RenewDomainInput>({
+      return beginOperation<'domain.renew'>({
         deps,
         livemode: mode.livemode,
         orgId,

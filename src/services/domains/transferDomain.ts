@@ -8,7 +8,6 @@ import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
 import { pricesFor } from '../../registrar/port.js';
-import type { TransferDomainInput } from '../../../workflows/transferDomain.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 import { requireRegistrantState } from './registrantChecks.js';
@@ -59,7 +58,7 @@ export async function transferDomain(props: TransferDomainProps): Promise<Operat
   // Premium names cost what the registrar quotes, and the quote is sent back as confirmation.
   const quote = await (await deps.registrars.forMode(mode.livemode)).quote(name);
   const amount = quote.premium ? quote.transfer.amount : prices.transfer;
-  return beginOperation<TransferDomainInput>({
+  return beginOperation<'domain.transfer'>({
     deps,
     livemode: mode.livemode,
     orgId,

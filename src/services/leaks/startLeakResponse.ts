@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { ApiKeyRecord } from '../../db/repositories/apiKeys.js';
-import type { LeakedKeyInput, LeakSource } from '../../../workflows/leaks.js';
+import { startWorkflow } from '../../temporal/client.js';
+import type { LeakedKeyInput, LeakSource } from '../../../workflows/contract.js';
 
 /** One workflow per leaked key, ever: `revoke-key:<key_id>` for live keys, `leaked-test-key:<key_id>` for test keys (never revoked). */
 export function leakWorkflowId(key: Pick<ApiKeyRecord, 'id' | 'mode'>): string {
@@ -32,7 +33,7 @@ export async function startLeakResponse(props: StartLeakResponseProps): Promise<
   };
   const what = key.mode === 'live' ? 'Revoke leaked live key' : 'Report leaked test key (not revoked)';
   try {
-    await props.temporal.client.workflow.start('revokeLeakedKeyWorkflow', {
+    await startWorkflow(props.temporal.client, 'revokeLeakedKeyWorkflow', {
       workflowId,
       taskQueue: props.temporal.taskQueue,
       args: [input],

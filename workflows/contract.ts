@@ -1,0 +1,197 @@
+/**
+ * The Temporal boundary: every workflow's input and result, its signals, and the registrar step
+ * the paid activities answer with. It imports nothing of ours, so workflows, activities and
+ * services all import from here and never from each other (no import circle; `import-x/no-cycle`
+ * in eslint.config.js). Workflow code imports it too, so it stays deterministic: types and
+ * `defineSignal` only.
+ */
+import { defineSignal } from '@temporalio/workflow';
+
+/**
+ * Where a paid registrar action stands. `reference` is the registrar's id of the registration,
+ * renewal or transfer; null when an attempt's outcome is unknown (its answer was lost) or the work
+ * was recognised from the domain itself. A pending step without a reference is submitted again after
+ * a while: the submission reads the upstream state first, so it never repeats work that happened.
+ */
+export type RegistrarStep =
+  | { state: 'done'; expiresAt: string; reference: string | null }
+  | { state: 'pending'; reference: string | null };
+
+export type RegistrarStepDone = Extract<RegistrarStep, { state: 'done' }>;
+
+/** What every paid domain operation's workflow is started with: the operation and the domain it acts on. */
+export interface DomainOperationInput {
+  operationId: string;
+  orgId: string;
+  livemode: boolean;
+  domainId: string;
+  name: string;
+}
+
+export interface RegisterDomainInput extends DomainOperationInput {
+  years: number;
+  registrantContactId: string;
+  nameservers: string[];
+  autoRenew: boolean;
+  /** The price of a premium name as quoted, in cents; sent back to the registrar as confirmation. */
+  premiumPriceCents: number | null;
+  /** How long to wait between checks of a registration the registrar answered "pending". */
+  pollIntervalMs: number;
+  /** After an attempt whose outcome is unknown, before reading again; absent in older operations. */
+  settleMs?: number;
+}
+
+export interface RenewDomainInput extends DomainOperationInput {
+  years: number;
+  currentExpiresAt: string | null;
+  /** Per year, for premium names: sent back to the registrar as confirmation of its price. */
+  premiumPriceCents?: number | null;
+  pollIntervalMs: number;
+  /** After an attempt whose outcome is unknown, before reading again; absent in older operations. */
+  settleMs?: number;
+}
+
+export interface TransferDomainInput extends DomainOperationInput {
+  authCode: string;
+  registrantContactId: string;
+  /** Per year, for premium names: sent back to the registrar as confirmation of its price. */
+  premiumPriceCents?: number | null;
+  /** Between registrar checks: seconds in test mode, hours live (a transfer takes days). */
+  pollIntervalMs: number;
+  /** After an unknown outcome or a cancellation, before reading again; absent in older operations. */
+  settleMs?: number;
+  /** Ask the registrar to cancel (and release the funds once it has) after this long. */
+  timeoutMs: number;
+}
+
+/** Register and renew end with the new expiry; a transfer may end without one (cancelled, or not told). */
+export interface RegistrationResult {
+  expiresAt: string;
+}
+export interface TransferResult {
+  expiresAt: string | null;
+}
+
+/**
+ * The stored `workflow_input` of an operation, by operation type: what its workflow is started
+ * with, by the api and again by the reconciler.
+ */
+export interface OperationWorkflowInputs {
+  'domain.register': RegisterDomainInput;
+  'domain.transfer': TransferDomainInput;
+  'domain.renew': RenewDomainInput;
+}
+export type OperationWorkflowInput = OperationWorkflowInputs[keyof OperationWorkflowInputs];
+
+/** Sent by `POST …/operations/{id}/cancel` while the transfer is pending. */
+export const cancelTransferSignal = defineSignal('cancelTransfer');
+
+export interface SyncRegistrarContactInput {
+  livemode: boolean;
+  orgId: string;
+  contactId: string;
+  /** The version that was saved; part of the workflow id, so each change gets its own run. */
+  version: number;
+}
+
+/** Where a leaked key was reported from. */
+export type LeakSource = 'github_secret_scanning' | 'github_code_search';
+
+export interface LeakedKeyInput {
+  keyId: string;
+  mode: 'live' | 'test';
+  /** Where the key was found (a public URL); goes into the key's record and the owner's e-mail. */
+  sourceUrl: string;
+  source: LeakSource;
+  /** When it was found (ISO 8601). */
+  foundAt: string;
+}
+
+export interface LeakedKeyResult {
+  /** `revoked` (live), `reported` (test keys are never revoked), `already_revoked`, or `gone` (deleted meanwhile). */
+  outcome: 'revoked' | 'already_revoked' | 'reported' | 'gone';
+  notified: boolean;
+  messageId: string | null;
+}
+
+export interface LeakScanInput {
+  query?: string;
+  perPage?: number;
+}
+
+export interface LeakScanSummary {
+  pages: number;
+  /** Token-shaped strings in the results. */
+  tokens: number;
+  /** Of those, the ones whose checksum holds (the rest never reach the database). */
+  wellFormed: number;
+  /** Well-formed tokens not seen by an earlier scan. */
+  unseen: number;
+  /** Active keys among them, each given to a leak workflow. */
+  keysFound: number;
+  workflowsStarted: number;
+}
+
+export interface ReconcileOperationsInput {
+  /** An operation younger than this may still be having its workflow started by the api: left alone. */
+  graceMs: number;
+  /** Older than this, a workflow is no longer started (the customer has moved on): abandoned instead. */
+  maxStartAgeMs: number;
+  /** At most this many operations a run; the next run takes the rest. */
+  limit: number;
+}
+
+/** What one reconciler run did, by operation id: the schedule's workflow result, read in the Temporal UI. */
+export interface ReconcileOperationsSummary {
+  examined: number;
+  /** A workflow exists for it (it has not claimed the operation yet): nothing to do. */
+  hasWorkflow: string[];
+  started: string[];
+  abandoned: string[];
+  /** Reservations still held for failed or cancelled operations, released now. */
+  released: string[];
+}
+
+export interface RegistrarReconcileInput {
+  /** DNSimple allows up to 100 a page. */
+  perPage?: number;
+  /** A bound on the pages read, so a broken pagination cannot loop forever. */
+  maxPages?: number;
+}
+
+/** How the registrar account and our live domains can disagree (src/services/domains/registrarDrift.ts). */
+export type DriftKind = 'expiry_mismatch' | 'auto_renew_on' | 'unknown_upstream' | 'missing_upstream';
+
+export interface RegistrarReconcileSummary {
+  pages: number;
+  upstreamDomains: number;
+  ourDomains: number;
+  /** Drifts found, by kind (each also counted in `registrar_drift_total`). */
+  drift: Record<DriftKind, number>;
+  /** The drifts themselves, by name, for the run's result in the Temporal UI. */
+  names: Partial<Record<DriftKind, string[]>>;
+}
+
+/**
+ * The signature of every workflow the worker runs, by its registered name (the exported function's
+ * name; workflows/index.ts checks that each implementation matches). Starts go through
+ * `startWorkflow` (src/temporal/client.ts), so the name and the arguments are both type-checked.
+ */
+export interface Workflows {
+  registerDomainWorkflow(input: RegisterDomainInput): Promise<RegistrationResult>;
+  renewDomainWorkflow(input: RenewDomainInput): Promise<RegistrationResult>;
+  transferDomainWorkflow(input: TransferDomainInput): Promise<TransferResult>;
+  syncRegistrarContactWorkflow(input: SyncRegistrarContactInput): Promise<{ status: string }>;
+  revokeLeakedKeyWorkflow(input: LeakedKeyInput): Promise<LeakedKeyResult>;
+  leakScanWorkflow(input?: LeakScanInput): Promise<LeakScanSummary>;
+  reconcileOperationsWorkflow(input: ReconcileOperationsInput): Promise<ReconcileOperationsSummary>;
+  registrarReconcileWorkflow(input?: RegistrarReconcileInput): Promise<RegistrarReconcileSummary>;
+  purgeIdempotencyKeysWorkflow(): Promise<{ purged: number }>;
+}
+
+/** The workflow each operation type runs. */
+export const OPERATION_WORKFLOWS = {
+  'domain.register': 'registerDomainWorkflow',
+  'domain.transfer': 'transferDomainWorkflow',
+  'domain.renew': 'renewDomainWorkflow',
+} as const satisfies { [T in keyof OperationWorkflowInputs]: keyof Workflows };
