@@ -15,6 +15,7 @@ import { ensureTestSchedules } from '../support/schedules.js';
 import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/temporal/schedules.js';
 import type { ReconcileOperationsSummary as ReconcileSummary, RegisterDomainInput } from '../../workflows/contract.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
+import { recordHistory } from '../support/histories.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -107,6 +108,7 @@ describe('the operation reconciler', () => {
     // An operator reads the run in the Temporal UI: the workflow's result lists what it did.
     const history = await app.deps.temporal.client.workflow.getHandle(first.workflowId).fetchHistory();
     await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, first.workflowId)).resolves.toBeUndefined();
+    await recordHistory(app, first.workflowId, 'reconcile-operations');
   });
 
   it('is scheduled per task queue, with the grace from the configuration; ensuring twice keeps one', async () => {
