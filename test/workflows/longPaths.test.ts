@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import type { ApplicationFailure } from '@temporalio/common';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, jsonHeaders } from '../support/actors.js';
 import { readJson } from '../support/http.js';
