@@ -1,6 +1,6 @@
 import { withTransaction, type Db } from '../../db/pool.js';
 import { deleteContact as deleteContactRow, findContact, isContactInUse } from '../../db/repositories/contacts.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import { ConflictError, NotFoundError, VersionMismatchError } from '../../errors.js';
 
@@ -31,14 +31,12 @@ export async function deleteContact(props: DeleteContactProps): Promise<void> {
       throw new ConflictError('CONTACT_IN_USE', 'A domain uses this contact; give the domain another contact first');
     }
     await deleteContactRow(tx, principal, { orgId: props.orgId, id: contact.id });
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'contact.deleted',
-      ...actorOf(principal),
       orgId: props.orgId,
       targetType: 'contact',
       targetId: contact.id,
       data: { livemode: principal.livemode, version: contact.version, registrar_contact_id: contact.registrarContactId },
-      requestId: props.requestId,
     });
   });
 }

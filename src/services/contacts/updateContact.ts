@@ -1,6 +1,6 @@
 import { withTransaction, type Db } from '../../db/pool.js';
 import { CONTACT_COLUMNS, updateContact as updateContactRow, type Contact, type ContactFields } from '../../db/repositories/contacts.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import { NotFoundError, VersionMismatchError } from '../../errors.js';
 
@@ -33,14 +33,12 @@ export async function updateContact(props: UpdateContactProps): Promise<Contact>
     const fields = (Object.keys(props.changes) as (keyof ContactFields)[])
       .filter((field) => props.changes[field] !== undefined)
       .map((field) => CONTACT_COLUMNS[field]);
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'contact.updated',
-      ...actorOf(principal),
       orgId: props.orgId,
       targetType: 'contact',
       targetId: result.contact.id,
       data: { livemode: principal.livemode, version: result.contact.version, fields },
-      requestId: props.requestId,
     });
     return result.contact;
   });

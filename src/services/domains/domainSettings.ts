@@ -5,6 +5,7 @@ import { activeDomainNamed } from './lookup.js';
 import { DomainLockedError } from '../../registrar/errors.js';
 import type { AuthCodeResult } from '../../registrar/port.js';
 import type { Principal } from '../../auth/principal.js';
+import type { DomainName } from '../../domains/domainName.js';
 
 type Deps = Pick<AppDeps, 'db' | 'registrars'>;
 
@@ -12,7 +13,7 @@ export interface UpdateDomainSettingsProps {
   deps: Deps;
   principal: Principal;
   orgId: string;
-  name: string;
+  name: DomainName;
   expectedVersion: number | undefined;
   changes: { auto_renew?: boolean | undefined; locked?: boolean | undefined; nameservers?: string[] | undefined };
 }
@@ -51,7 +52,7 @@ export async function updateDomainSettingsService(props: UpdateDomainSettingsPro
 }
 
 /** The auth code for transferring the domain out; 409 DOMAIN_LOCKED while it is transfer-locked. */
-export async function getAuthCode(props: { deps: Deps; principal: Principal; orgId: string; name: string }): Promise<AuthCodeResult> {
+export async function getAuthCode(props: { deps: Deps; principal: Principal; orgId: string; name: DomainName }): Promise<AuthCodeResult> {
   const domain = await activeDomainNamed(props.deps.db, props.principal, props.orgId, props.name, 'its auth code can be read');
   if (domain.locked) throw new DomainLockedError(domain.name);
   return (await props.deps.registrars.forMode(props.principal.livemode)).getAuthCode(domain.name);
