@@ -6,7 +6,7 @@ import { DomainSchema, OperationSchema, presentDomain, presentOperation } from '
 import { registerDomain } from '../../services/domains/registerDomain.js';
 import { domainNamed } from '../../services/domains/lookup.js';
 import { AuthCodeSchema, DomainPath, OrgPath, RegisterDomainBody, RenewDomainBody, RenewedSchema, TransferDomainBody, UpdateDomainBody } from './schema.js';
-import { getAuthCode, updateDomainSettingsService } from '../../services/domains/domainSettings.js';
+import { getAuthCode, updateDomainSettings } from '../../services/domains/domainSettings.js';
 import { IfMatchHeader, setETag } from '../../http/conditional.js';
 import { transferDomain } from '../../services/domains/transferDomain.js';
 import { renewDomain } from '../../services/domains/renewDomain.js';
@@ -135,7 +135,7 @@ export function domainRoutes(deps: AppDeps) {
       request: { path: DomainPath, header: IfMatchHeader, body: UpdateDomainBody },
       responses: { 200: { description: 'The domain as changed', schema: DomainSchema } },
       handler: async (ctx, { path, header, body, principal }) => {
-        const domain = await updateDomainSettingsService({
+        const domain = await updateDomainSettings({
           deps,
           principal: principal,
           orgId: path.org_oid,
