@@ -1,8 +1,8 @@
 /**
  * Recorded workflow histories, for replay tests (test/workflows/replay.test.ts). A history is
  * stored with its payloads decrypted: the test run's encryption key is random, so a sealed history
- * could not be opened by a later run. Histories are written only when RECORD_HISTORIES=1, so a
- * normal run never overwrites what older code recorded (that is what the replay test guards).
+ * could not be opened by a later run. Histories are written only when RECORD_HISTORIES=1, and only
+ * those not recorded yet: what older code recorded is never overwritten (the replay test guards it).
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -61,7 +61,10 @@ export async function recordHistory(app: TestApp, workflowId: string, name: stri
   await decryptPayloads(plain, new EncryptionCodec(app.deps.payloadKeys));
   if (process.env.RECORD_HISTORIES === '1') {
     await mkdir(HISTORIES_DIR, { recursive: true });
-    await writeFile(path.join(HISTORIES_DIR, `${name}.json`), `${historyToJson(plain)}\n`);
+    // `wx`: a history already recorded is never replaced (it stands for the code that made it).
+    await writeFile(path.join(HISTORIES_DIR, `${name}.json`), `${historyToJson(plain)}\n`, { flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
   }
   return plain;
 }

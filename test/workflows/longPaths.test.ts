@@ -16,6 +16,9 @@ import type { OperationBody } from '../support/customers.js';
 import { insertCustomer, insertPendingRegistration, type FactoryCustomer } from '../support/factories.js';
 import { operationWorkflowId, recordHistory } from '../support/histories.js';
 import { abandonOperation } from '../../src/services/domains/beginOperation.js';
+import { findContact, updateContact } from '../../src/db/repositories/contacts.js';
+import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
+import { startWorkflow } from '../../src/temporal/client.js';
 import { startOperationWorkflow } from '../../src/services/domains/operationWorkflows.js';
 
 let dnsimple: FakeDnsimple;
@@ -197,5 +200,39 @@ describe('a registration', () => {
     expect(await ledgerOf(c, operation.id)).toEqual(['reservation', 'capture']);
     expect(await domainStatus(c, name)).toBe('active');
     await recordHistory(app, operation.workflowId, 'register-delegation-retries-exhausted');
+  });
+});
+
+describe('a live contact change', () => {
+  it('that the registrar cannot take within its retries is reported to the operator, and our copy keeps it', async () => {
+    const c = await customer('live', 5_000);
+    // The registrar holds the contact once a registration has used it.
+    const registration = await insertPendingRegistration(app.deps, { orgId: c.org.id, livemode: true, contactId: c.contactId, amount: 1_299 });
+    await startOperationWorkflow(app.deps, registration);
+    expect((await finished(c, registration.id)).status).toBe('succeeded');
+    const upstreamId = (await findContact(app.deps.db, { livemode: true }, { orgId: c.org.id, id: c.contactId }))!.registrarContactId!;
+    dnsimple.fail({ method: 'PATCH', path: new RegExp(`/contacts/${upstreamId}$`), times: 10 }, { status: 503 });
+
+    // The change as the PATCH route saves it; its sync is started here with short retries
+    // (the route starts it with the production ones, about two hours of them).
+    const saved = await updateContact(app.deps.db, { livemode: true }, { orgId: c.org.id, id: c.contactId, expectedVersion: undefined, changes: { city: 'Annapolis' } });
+    if (saved.status !== 'updated') throw new Error(`contact not updated: ${saved.status}`);
+    const workflowId = `contact-sync:${c.contactId}:v${saved.contact.version}`;
+    await startWorkflow(app.deps.temporal.client, 'syncRegistrarContactWorkflow', {
+      workflowId,
+      taskQueue: app.deps.config.temporal.taskQueue,
+      args: [{ livemode: true, orgId: c.org.id, contactId: c.contactId, version: saved.contact.version, retries: { registrar: { initialIntervalMs: 100, maximumIntervalMs: 100, maximumAttempts: 3 } } }],
+    });
+    const failure = await app.deps.temporal.client.workflow.getHandle(workflowId).result().catch((err: unknown) => err);
+    expect(((failure as WorkflowFailedError).cause as ApplicationFailure).type).toBe('UPSTREAM_UNAVAILABLE');
+
+    expect(dnsimple.requestsTo('PATCH', `/contacts/${upstreamId}`)).toHaveLength(3);
+    expect(dnsimple.contact(Number(upstreamId))?.city).toBe('Arlington');
+    expect(await listAuditEventsForTarget(app.deps.db, 'contact', c.contactId)).toEqual([
+      expect.objectContaining({ action: 'contact.registrar_sync_failed', data: expect.objectContaining({ version: saved.contact.version, failure: expect.objectContaining({ code: 'UPSTREAM_UNAVAILABLE' }) }) }),
+    ]);
+    const ours = await readJson<{ city: string }>(await app.fetch(`/api/v1/orgs/${c.org.id}/contacts/${c.contactId}`, { headers: bearer(c.session) }));
+    expect(ours.city).toBe('Annapolis');
+    await recordHistory(app, workflowId, 'contact-sync-retries-exhausted');
   });
 });
