@@ -13,6 +13,7 @@ import { bearer, jsonHeaders } from '../support/actors.js';
 import { readJson } from '../support/http.js';
 import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
 import type { OperationBody } from '../support/customers.js';
+import { GRACE_HOPPER } from '../support/liveCustomers.js';
 import { insertCustomer, insertPendingRegistration, type FactoryCustomer } from '../support/factories.js';
 import { operationWorkflowId, recordHistory } from '../support/histories.js';
 import { abandonOperation } from '../../src/services/domains/beginOperation.js';
@@ -44,7 +45,6 @@ afterAll(async () => {
 });
 
 const SCOPES = ['domains:read', 'domains:write', 'billing:read'];
-const GRACE_HOPPER = { firstName: 'Grace', lastName: 'Hopper', phone: '+12025550123', address1: '1 Navy Way', city: 'Arlington', state: 'VA', postalCode: '22202', country: 'US' };
 
 const customer = (mode: 'live' | 'test', balance: number) =>
   insertCustomer(app.deps, { scopes: SCOPES, mode, balance, ...(mode === 'live' ? { contact: GRACE_HOPPER } : {}) });
