@@ -54,7 +54,7 @@ describe('GET /api/v1/orgs/{org_oid}/domains/{domain}', () => {
     expect(await shouted.json()).toMatchObject({ name });
     const malformed = await app.fetch(`${orgUrl}/-bad-.com`, { headers: bearer(c.key) });
     expect(malformed.status).toBe(422);
-    expect((await malformed.json()) as unknown).toMatchObject({
+    expect(await malformed.json()).toMatchObject({
       detail: [{ loc: ['path', 'domain'], msg: expect.stringMatching(/inner hyphens/), type: 'domain_name_invalid' }],
     });
   });
