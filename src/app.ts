@@ -26,7 +26,12 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Koa<Ap
   const routes = router.routes();
   const allowedMethods = router.allowedMethods();
   // The dashboard's proxy runs a request through the same router, as if it had arrived at /api/v1.
-  const dispatchApi: DispatchApi = (ctx) => routes(ctx as never, () => allowedMethods(ctx as never, async () => undefined));
+  const dispatchApi: DispatchApi = async (ctx) => {
+    const apiCtx = ctx as unknown as Parameters<typeof routes>[0];
+    await routes(apiCtx, async () => {
+      await allowedMethods(apiCtx as unknown as Parameters<typeof allowedMethods>[0], () => Promise.resolve());
+    });
+  };
   const web = options.listeningUrl ? createWebMounts(deps, { listeningUrl: options.listeningUrl, dispatchApi }) : undefined;
   app.use(requestContext(deps.logger));
   // The provider writes its own responses (and its own errors), ahead of our error handler.

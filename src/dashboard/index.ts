@@ -70,7 +70,10 @@ export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; di
   const files = dashboardFiles(config.dashboard.distDir);
 
   const dashboard: Middleware<AppState> = async (ctx, next) => {
-    if (ctx.path !== DASHBOARD_PATH && !ctx.path.startsWith(`${DASHBOARD_PATH}/`)) return next();
+    if (ctx.path !== DASHBOARD_PATH && !ctx.path.startsWith(`${DASHBOARD_PATH}/`)) {
+      await next();
+      return;
+    }
     const subpath = ctx.path.slice(DASHBOARD_PATH.length);
     if (subpath.startsWith('/api/')) return proxyToApi(signInDeps, ctx);
     const route = SIGN_IN_ROUTES[subpath];

@@ -101,6 +101,7 @@ export async function proxyToApi(deps: SignInDeps & { dispatchApi: DispatchApi }
     delete headers.authorization;
     ctx.remove('WWW-Authenticate');
   }
-  const location = ctx.response.get('Location');
-  if (location.startsWith('/api/')) ctx.set('Location', `${DASHBOARD_PATH}${location}`);
+  // Koa 3 answers undefined for an absent header, whatever its types say.
+  const location = ctx.response.get('Location') as string | undefined;
+  if (location?.startsWith('/api/')) ctx.set('Location', `${DASHBOARD_PATH}${location}`);
 }

@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import getRawBody from 'raw-body';
 import { z } from 'zod';
 import { escapeHtml } from '../../http/html.js';
+import type { AppState } from '../../http/context.js';
 import { DEV_OIDC_PATH, devAccountId, type DevAccount } from './oidcProvider.js';
 
 const INTERACTION = new RegExp(`^${DEV_OIDC_PATH}/interaction/([A-Za-z0-9_-]{1,64})$`);
@@ -55,7 +56,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 async function signIn(provider: Provider, req: IncomingMessage, res: ServerResponse, accountId: string): Promise<void> {
   const details = await provider.interactionDetails(req, res);
   const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
-  grant.addOIDCScope(String(details.params.scope ?? 'openid'));
+  grant.addOIDCScope(typeof details.params.scope === 'string' ? details.params.scope : 'openid');
   const resource = details.params.resource;
   if (typeof resource === 'string') grant.addResourceScope(resource, '');
   const grantId = await grant.save();
@@ -66,10 +67,13 @@ async function signIn(provider: Provider, req: IncomingMessage, res: ServerRespo
  * Serves the development OpenID provider under DEV_OIDC_PATH: its sign-in form (an e-mail and a
  * name, no password) and, for every other path, the provider itself.
  */
-export function devOidcMount(provider: Provider, accounts: Map<string, DevAccount>): Middleware {
+export function devOidcMount(provider: Provider, accounts: Map<string, DevAccount>): Middleware<AppState> {
   const handle = provider.callback();
   return async (ctx, next) => {
-    if (ctx.path !== DEV_OIDC_PATH && !ctx.path.startsWith(`${DEV_OIDC_PATH}/`)) return next();
+    if (ctx.path !== DEV_OIDC_PATH && !ctx.path.startsWith(`${DEV_OIDC_PATH}/`)) {
+      await next();
+      return;
+    }
     ctx.respond = false;
     const { req, res } = ctx;
     const interaction = INTERACTION.exec(ctx.path);
@@ -106,7 +110,7 @@ export function devOidcMount(provider: Provider, accounts: Map<string, DevAccoun
       accounts.set(accountId, { email: parsed.data.email.toLowerCase(), name: parsed.data.name });
       await signIn(provider, req, res, accountId);
     } catch (err) {
-      ctx.state.log?.warn({ err }, 'development sign-in failed');
+      ctx.state.log.warn({ err }, 'development sign-in failed');
       if (!res.headersSent) {
         res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
         res.end('This sign-in has expired or is not valid; start again from the dashboard.');

@@ -70,7 +70,8 @@ export function createDevOidcProvider(props: DevOidcProps): Provider {
     scopes: ['openid', 'email', 'profile', 'offline_access'],
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
+      // A client may revoke only what was issued to it.
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => apiResource,
@@ -102,7 +103,7 @@ export function createDevOidcProvider(props: DevOidcProps): Provider {
       },
     }),
     interactions: { policy, url: (_ctx, interaction) => `${DEV_OIDC_PATH}/interaction/${interaction.uid}` },
-    ttl: { AccessToken: ACCESS_TOKEN_TTL_SECONDS, Interaction: 600, Session: 14 * 86_400, Grant: 14 * 86_400, RefreshToken: 14 * 86_400 },
+    ttl: { AccessToken: ACCESS_TOKEN_TTL_SECONDS, IdToken: ACCESS_TOKEN_TTL_SECONDS, Interaction: 600, Session: 14 * 86_400, Grant: 14 * 86_400, RefreshToken: 14 * 86_400 },
     renderError: (ctx, out) => {
       ctx.type = 'text/plain; charset=utf-8';
       ctx.body = `Development sign-in failed: ${out.error}${out.error_description ? ` (${out.error_description})` : ''}`;
