@@ -55,7 +55,7 @@ describe('loadConfig', () => {
   it('refuses the development identity provider and missing secrets in production', () => {
     expect(problems({ NODE_ENV: 'production' })).toEqual([
       expect.stringMatching(/^PAYLOAD_ENCRYPTION_KEYS: is required in production/),
-      expect.stringMatching(/^AUTH_JWKS_URL: is required in production/),
+      expect.stringMatching(/^AUTH_ISSUER: is required in production/),
       expect.stringMatching(/^KEY_HASH_SECRET: is required in production/),
     ]);
     const config = loadConfig({

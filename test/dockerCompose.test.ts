@@ -89,7 +89,7 @@ describe('docker-compose.yml', () => {
 
   it('defaults to production, so the api on 0.0.0.0 never starts with the development identity provider', () => {
     // Nothing set: refused, naming what is missing, rather than serving self-signed sessions.
-    expect(() => loadConfig(envOf('api'))).toThrow(/AUTH_JWKS_URL: is required in production/);
+    expect(() => loadConfig(envOf('api'))).toThrow(/AUTH_ISSUER: is required in production/);
     // Development mode asked for explicitly: still refused on a non-loopback HOST.
     expect(() => loadConfig(envOf('api', { NODE_ENV: 'development' }))).toThrow(/HOST: 0\.0\.0\.0 is not a loopback address/);
   });

@@ -64,7 +64,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const deps = await createDeps(config, createLogger(config, {}, options.logDestination));
   const worker = options.worker ? await createWorker(deps, sharedWorkflowBundle()) : undefined;
   const workerRun = worker?.worker.run();
-  const http = await listen(createApp(deps, { extraRoutes: options.extraRoutes ?? [], ...(options.layers ? { layers: options.layers } : {}) }), '127.0.0.1', 0);
+  const http = await listen(
+    (listeningUrl) => createApp(deps, { extraRoutes: options.extraRoutes ?? [], listeningUrl, ...(options.layers ? { layers: options.layers } : {}) }),
+    '127.0.0.1',
+    0,
+  );
   return {
     url: http.url,
     deps,

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import Provider, { errors, interactionPolicy, type Configuration } from 'oidc-provider';
+import type { DevIdentityProvider } from './devIdentityProvider.js';
+
+/** Where the api mounts the development OpenID provider; its issuer is the api's origin plus this. */
+export const DEV_OIDC_PATH = '/dev/oidc';
+
+/** A dev account: its id is the `sub` that `npm run token` gives the same address. */
+export interface DevAccount {
+  email: string;
+  name: string;
+}
+
+export const devAccountId = (email: string) => `dev|${email.toLowerCase()}`;
+
+export interface DevOidcProps {
+  devIdentity: DevIdentityProvider;
+  /** The api's origin, e.g. `http://127.0.0.1:8080`. */
+  apiOrigin: string;
+  client: { id: string; secret: string | undefined };
+  /** The dashboard's callback on every origin it may be opened at. */
+  redirectUris: string[];
+  /** Names typed into the sign-in form, by account id (lost on restart: then the e-mail's local part). */
+  accounts: Map<string, DevAccount>;
+}
+
+const ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+function accountFor(accounts: Map<string, DevAccount>, accountId: string): DevAccount {
+  const known = accounts.get(accountId);
+  if (known) return known;
+  const email = accountId.replace(/^dev\|/, '');
+  return { email, name: email.split('@')[0] ?? email };
+}
+
+/**
+ * The development identity provider as a real OpenID provider (authorization code + PKCE), built on
+ * oidc-provider. Its access tokens are JWTs signed with the development key for audience
+ * DEV_AUDIENCE, carrying `email`, `name` and a `sid` per sign-in, so the API verifies them as it
+ * verifies `npm run token` tokens. It asks for an e-mail and a name at every sign-in
+ * (src/auth/dev/oidcInteractions.ts) and keeps its state in memory: it serves one loopback process.
+ */
+export function createDevOidcProvider(props: DevOidcProps): Provider {
+  const issuer = `${props.apiOrigin}${DEV_OIDC_PATH}`;
+  const apiResource = `${props.apiOrigin}/api/v1`;
+  const policy = interactionPolicy.base();
+  policy.get('login')!.checks.add(
+    new interactionPolicy.Check('dev_sign_in_each_time', 'the development provider asks who you are at every sign-in', (ctx) =>
+      ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+    ),
+  );
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: props.client.id,
+        ...(props.client.secret ? { client_secret: props.client.secret } : { token_endpoint_auth_method: 'none' }),
+        redirect_uris: props.redirectUris,
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        id_token_signed_response_alg: 'ES256',
+      },
+    ],
+    jwks: { keys: [props.devIdentity.signingJwk()] },
+    // Per process: signs the provider's own interaction and session cookies.
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    pkce: { required: () => true },
+    claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
+    // The dashboard reads the user's e-mail and name from the ID token.
+    conformIdTokenClaims: false,
+    scopes: ['openid', 'email', 'profile', 'offline_access'],
+    features: {
+      devInteractions: { enabled: false },
+      // A client may revoke only what was issued to it.
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => apiResource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (resource !== apiResource) throw new errors.InvalidTarget();
+          return {
+            scope: '',
+            audience: props.devIdentity.audience,
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
+    },
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    extraTokenClaims: (_ctx, token) => {
+      if (!('accountId' in token)) return undefined;
+      const account = accountFor(props.accounts, token.accountId);
+      // A grant per sign-in (oidcInteractions.ts), so the API counts rate limits per dashboard session.
+      return { email: account.email, name: account.name, sid: `sess_${token.grantId}` };
+    },
+    findAccount: (_ctx, accountId) => ({
+      accountId,
+      claims: () => {
+        const account = accountFor(props.accounts, accountId);
+        return { sub: accountId, email: account.email, name: account.name };
+      },
+    }),
+    interactions: { policy, url: (_ctx, interaction) => `${DEV_OIDC_PATH}/interaction/${interaction.uid}` },
+    ttl: { AccessToken: ACCESS_TOKEN_TTL_SECONDS, IdToken: ACCESS_TOKEN_TTL_SECONDS, Interaction: 600, Session: 14 * 86_400, Grant: 14 * 86_400, RefreshToken: 14 * 86_400 },
+    renderError: (ctx, out) => {
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = `Development sign-in failed: ${out.error}${out.error_description ? ` (${out.error_description})` : ''}`;
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  props.devIdentity.trustIssuer(issuer);
+  return provider;
+}
