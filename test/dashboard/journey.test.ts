@@ -4,7 +4,7 @@
  * With DASHBOARD_SCREENSHOTS=1 it also refreshes docs/screenshots/ (`npm run screenshots`).
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { launchChromium } from '../support/chromium.js';
@@ -48,6 +48,11 @@ beforeAll(async () => {
   page.setDefaultTimeout(5_000);
 });
 
+// What the page showed when a step failed: the fastest way to see why in CI's log.
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail' && page) console.log(`page at ${page.url()}:\n${await page.locator('body').innerText().catch(() => '(unreadable)')}`);
+});
+
 afterAll(async () => {
   await browser?.close();
   await app?.close();
@@ -64,7 +69,7 @@ describe.sequential('the dashboard in Chromium', () => {
     await page.waitForURL(url('/'));
     await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`Welcome, ${person.name}`);
 
-    const cookies = (await context.cookies(app.url)).filter((c) => c.path.startsWith('/dashboard'));
+    const cookies = await context.cookies(`${app.url}/dashboard/`);
     expect(cookies.length).toBeGreaterThan(0);
     for (const cookie of cookies) expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     expect(await page.evaluate('document.cookie')).toBe('');
@@ -72,7 +77,7 @@ describe.sequential('the dashboard in Chromium', () => {
 
   it('creates an organisation and makes it the current one', async () => {
     await openNav('Organisations');
-    await page.getByLabel('New organisation').fill('Analytical Engines Ltd');
+    await page.getByRole('textbox', { name: 'New organisation' }).fill('Analytical Engines Ltd');
     await page.getByRole('button', { name: 'Create' }).click();
     await poll(() => page.getByRole('combobox', { name: 'Organisation' }).inputValue()).toMatch(/^org_/);
     await poll(() => page.getByRole('table', { name: 'Members' }).textContent()).toContain(person.email);
@@ -228,7 +233,7 @@ describe.sequential('the dashboard in Chromium', () => {
   });
 
   it('signs out, and the old cookie is refused afterwards', async () => {
-    const oldCookies = await context.cookies(app.url);
+    const oldCookies = await context.cookies(`${app.url}/dashboard/`);
     await page.locator('details.dropdown summary').click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await poll(() => page.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
