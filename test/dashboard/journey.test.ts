@@ -138,9 +138,10 @@ describe.sequential('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Check', exact: true }).click();
     await poll(() => page.getByTestId('availability').textContent()).toContain('is available');
     await page.getByRole('button', { name: 'Register…' }).click();
-    await page.getByLabel('Registrant contact').selectOption({ label: `Ada Lovelace (${person.email})` });
-    await poll(() => page.getByTestId('balance').textContent()).toBe('$0.00');
-    await page.getByRole('button', { name: /^Register for/ }).click();
+    const registration = page.getByRole('article', { name: 'Register a domain' });
+    await registration.getByLabel('Registrant contact').selectOption({ label: `Ada Lovelace (${person.email})` });
+    await poll(() => registration.getByTestId('balance').textContent()).toBe('$0.00');
+    await registration.getByRole('button', { name: /^Register for/ }).click();
 
     const problem = page.getByTestId('payment-required');
     await poll(() => problem.textContent()).toMatch(/Not enough funds\. This costs \$[\d.]+ but your balance has \$0\.00 available\./);
@@ -159,8 +160,9 @@ describe.sequential('the dashboard in Chromium', () => {
     await page.getByRole('searchbox').fill(domain);
     await page.getByRole('button', { name: 'Check', exact: true }).click();
     await page.getByRole('button', { name: 'Register…' }).click();
-    await page.getByLabel('Registrant contact').selectOption({ label: `Ada Lovelace (${person.email})` });
-    await page.getByRole('button', { name: /^Register for/ }).click();
+    const registration = page.getByRole('article', { name: 'Register a domain' });
+    await registration.getByLabel('Registrant contact').selectOption({ label: `Ada Lovelace (${person.email})` });
+    await registration.getByRole('button', { name: /^Register for/ }).click();
 
     await page.waitForURL(/\/dashboard\/operations\/op_/);
     const status = page.getByTestId('operation-status');
