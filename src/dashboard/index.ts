@@ -51,7 +51,7 @@ export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; di
       redirectUris: site.origins.map((origin) => site.callbackUrl(origin)),
       accounts,
     });
-    devOidc = devOidcMount(provider, accounts);
+    devOidc = devOidcMount(provider, accounts, site.origins);
     issuer = `${apiOrigin}${DEV_OIDC_PATH}`;
   }
   const client = config.dashboard.client;
