@@ -134,15 +134,6 @@ function Header() {
             </Link>
           </li>
         </ul>
-        <ul class="nav-links">
-          {NAV.map(([href, label]) => (
-            <li key={href}>
-              <Link href={href} aria-current={location.startsWith(href) ? 'page' : undefined}>
-                {label}
-              </Link>
-            </li>
-          ))}
-        </ul>
         <ul class="nav-tools">
           {state.orgs.length > 0 ? (
             <li>
@@ -182,6 +173,17 @@ function Header() {
               </ul>
             </details>
           </li>
+        </ul>
+      </nav>
+      <nav class="container-fluid tabs" aria-label="Sections">
+        <ul class="nav-links">
+          {NAV.map(([href, label]) => (
+            <li key={href}>
+              <Link href={href} aria-current={location.startsWith(href) ? 'page' : undefined}>
+                {label}
+              </Link>
+            </li>
+          ))}
         </ul>
       </nav>
       {signOutError ? <p class="error-note container">{describeError(signOutError)}</p> : null}
