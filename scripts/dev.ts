@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     'Domain service is running (Ctrl-C stops it).',
+    `  Dashboard:    ${service.apiUrl}/dashboard/${service.deps.devIdentity ? ' (sign in with any e-mail and name: the development OpenID provider)' : ''}`,
     `  API:          ${service.apiUrl}/api/v1`,
     `  Reference:    ${service.apiUrl}/docs`,
     `  Readiness:    ${service.apiUrl}/readyz`,
