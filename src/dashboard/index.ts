@@ -3,7 +3,8 @@ import type { AppDeps } from '../deps.js';
 import type { AppState } from '../http/context.js';
 import { MethodNotAllowedError } from '../errors.js';
 import { consumeAddressPool } from '../rateLimit/addressLimits.js';
-import { createDevOidcProvider, DEV_OIDC_PATH, type DevAccount } from '../auth/dev/oidcProvider.js';
+import { createDevOidcProvider, DEV_OIDC_PATH } from '../auth/dev/oidcProvider.js';
+import { DevAccounts } from '../auth/dev/oidcRedisAdapter.js';
 import { devOidcMount } from '../auth/dev/oidcInteractions.js';
 import { DashboardOidcClient } from './oidcClient.js';
 import { DashboardSessions } from './sessions.js';
@@ -42,7 +43,7 @@ export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; di
   let devOidc: Middleware<AppState> | undefined;
   let issuer = config.auth?.issuer;
   if (deps.devIdentity) {
-    const accounts = new Map<string, DevAccount>();
+    const accounts = new DevAccounts(deps.redis);
     const client = config.dashboard.client!;
     const provider = createDevOidcProvider({
       devIdentity: deps.devIdentity,
@@ -50,6 +51,7 @@ export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; di
       client,
       redirectUris: site.origins.map((origin) => site.callbackUrl(origin)),
       accounts,
+      redis: deps.redis,
     });
     devOidc = devOidcMount(provider, accounts);
     issuer = `${apiOrigin}${DEV_OIDC_PATH}`;
