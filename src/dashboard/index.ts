@@ -8,7 +8,7 @@ import { DevAccounts } from '../auth/dev/oidcRedisAdapter.js';
 import { devOidcMount } from '../auth/dev/oidcInteractions.js';
 import { DashboardOidcClient } from './oidcClient.js';
 import { DashboardSessions } from './sessions.js';
-import { DASHBOARD_PATH, dashboardSite } from './site.js';
+import { DASHBOARD_PATH, dashboardSite, loopbackReachableOrigin } from './site.js';
 import { callback, login, logout, sessionInfo, type DashboardCtx, type SignInDeps } from './signIn.js';
 import { proxyToApi, type DispatchApi } from './proxy.js';
 import { dashboardFiles } from './staticFiles.js';
@@ -39,7 +39,7 @@ const SIGN_IN_ROUTES: Record<string, { method: 'GET' | 'POST'; handle: Handler }
 export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; dispatchApi: DispatchApi }): WebMounts {
   const { config } = deps;
   const site = dashboardSite(config, props.listeningUrl);
-  const apiOrigin = new URL(props.listeningUrl).origin;
+  const apiOrigin = loopbackReachableOrigin(props.listeningUrl);
   let devOidc: Middleware<AppState> | undefined;
   let issuer = config.auth?.issuer;
   if (deps.devIdentity) {
