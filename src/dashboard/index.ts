@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps.js';
 import type { AppState } from '../http/context.js';
-import { MethodNotAllowedError } from '../errors.js';
+import { MethodNotAllowedError, NotFoundError } from '../errors.js';
 import { consumeAddressPool } from '../rateLimit/addressLimits.js';
 import { createDevOidcProvider, DEV_OIDC_PATH } from '../auth/dev/oidcProvider.js';
 import { DevAccounts } from '../auth/dev/oidcRedisAdapter.js';
@@ -77,7 +77,8 @@ export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; di
       return;
     }
     const subpath = ctx.path.slice(DASHBOARD_PATH.length);
-    if (subpath.startsWith('/api/')) return proxyToApi(signInDeps, ctx);
+    if (subpath.startsWith('/api/v1/')) return proxyToApi(signInDeps, ctx);
+    if (subpath.startsWith('/api/')) throw new NotFoundError();
     const route = SIGN_IN_ROUTES[subpath];
     if (route) {
       if (ctx.method !== route.method) throw new MethodNotAllowedError([route.method]);

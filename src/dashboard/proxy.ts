@@ -29,6 +29,9 @@ const FORWARDED_HEADERS = new Set([
   'x-request-id',
 ]);
 
+/** The API's answers meaning the bearer token itself is refused (src/auth/errors.ts). */
+const SESSION_REFUSED = new Set(['INVALID_TOKEN', 'TOKEN_EXPIRED', 'NOT_AUTHENTICATED']);
+
 /** Refreshed this long before it expires, so a token never runs out mid-request. */
 const REFRESH_MARGIN_MS = 60_000;
 const REFRESH_WAIT_MS = 5_000;
@@ -94,7 +97,7 @@ export async function proxyToApi(deps: SignInDeps & { dispatchApi: DispatchApi }
     await deps.dispatchApi(ctx);
   } catch (err) {
     // The API refused the token itself (expired, revoked at the provider): the session is over.
-    if (err instanceof ApiError && err.status === 401) return await signedOut(deps, session, 'Your sign-in is no longer accepted; sign in again');
+    if (err instanceof ApiError && SESSION_REFUSED.has(err.code)) return await signedOut(deps, session, 'Your sign-in is no longer accepted; sign in again');
     throw err;
   } finally {
     ctx.url = dashboardUrl;

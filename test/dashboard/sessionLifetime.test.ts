@@ -77,4 +77,17 @@ describe('access token refresh', () => {
     expect(bodyOf(res)).toMatchObject({ code: 'NOT_SIGNED_IN' });
     expect(await storedSessions(user.cookieValue())).toBe(0);
   });
+
+  it('ends the session when the API refuses its access token', async () => {
+    const user = await signedInUser(app, 'api-refused');
+    const session = (await serverSession(app, user.cookieValue()))!;
+    // A token the provider would not have signed: as the API sees a token revoked or re-keyed.
+    const [header, payload] = session.tokens.accessToken.split('.');
+    await sessions().replaceTokens(session, { ...session.tokens, accessToken: `${header}.${payload}.${'A'.repeat(86)}` });
+    const res = await user.call('/dashboard/api/v1/me');
+    expect(res.status).toBe(401);
+    expect(bodyOf(res)).toMatchObject({ code: 'NOT_SIGNED_IN' });
+    expect(res.headers.get('www-authenticate')).toBeNull();
+    expect(await storedSessions(user.cookieValue())).toBe(0);
+  });
 });
