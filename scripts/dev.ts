@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     'Domain service is running (Ctrl-C stops it).',
-    `  Dashboard:    ${dashboardDev.url} (hot reload; the built one is at ${service.apiUrl}/dashboard/ after npm run build)`,
+    `  Dashboard:    ${dashboardDev.url} (hot reload${service.deps.devIdentity ? '; sign in with any e-mail and name' : ''}; the built one: ${service.apiUrl}/dashboard/ after npm run build)`,
     `  API:          ${service.apiUrl}/api/v1`,
     `  Reference:    ${service.apiUrl}/docs`,
     `  Readiness:    ${service.apiUrl}/readyz`,

@@ -1,13 +1,14 @@
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps.js';
 import type { AppState } from '../http/context.js';
-import { MethodNotAllowedError } from '../errors.js';
+import { MethodNotAllowedError, NotFoundError } from '../errors.js';
 import { consumeAddressPool } from '../rateLimit/addressLimits.js';
-import { createDevOidcProvider, DEV_OIDC_PATH, type DevAccount } from '../auth/dev/oidcProvider.js';
+import { createDevOidcProvider, DEV_OIDC_PATH } from '../auth/dev/oidcProvider.js';
+import { DevAccounts } from '../auth/dev/oidcRedisAdapter.js';
 import { devOidcMount } from '../auth/dev/oidcInteractions.js';
 import { DashboardOidcClient } from './oidcClient.js';
 import { DashboardSessions } from './sessions.js';
-import { DASHBOARD_PATH, dashboardSite } from './site.js';
+import { DASHBOARD_PATH, dashboardSite, loopbackReachableOrigin } from './site.js';
 import { callback, login, logout, sessionInfo, type DashboardCtx, type SignInDeps } from './signIn.js';
 import { proxyToApi, type DispatchApi } from './proxy.js';
 import { dashboardFiles } from './staticFiles.js';
@@ -38,11 +39,11 @@ const SIGN_IN_ROUTES: Record<string, { method: 'GET' | 'POST'; handle: Handler }
 export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; dispatchApi: DispatchApi }): WebMounts {
   const { config } = deps;
   const site = dashboardSite(config, props.listeningUrl);
-  const apiOrigin = new URL(props.listeningUrl).origin;
+  const apiOrigin = loopbackReachableOrigin(props.listeningUrl);
   let devOidc: Middleware<AppState> | undefined;
   let issuer = config.auth?.issuer;
   if (deps.devIdentity) {
-    const accounts = new Map<string, DevAccount>();
+    const accounts = new DevAccounts(deps.redis);
     const client = config.dashboard.client!;
     const provider = createDevOidcProvider({
       devIdentity: deps.devIdentity,
@@ -50,6 +51,7 @@ export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; di
       client,
       redirectUris: site.origins.map((origin) => site.callbackUrl(origin)),
       accounts,
+      redis: deps.redis,
     });
     devOidc = devOidcMount(provider, accounts, site.origins);
     issuer = `${apiOrigin}${DEV_OIDC_PATH}`;
@@ -75,7 +77,8 @@ export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; di
       return;
     }
     const subpath = ctx.path.slice(DASHBOARD_PATH.length);
-    if (subpath.startsWith('/api/')) return proxyToApi(signInDeps, ctx);
+    if (subpath.startsWith('/api/v1/')) return proxyToApi(signInDeps, ctx);
+    if (subpath.startsWith('/api/')) throw new NotFoundError();
     const route = SIGN_IN_ROUTES[subpath];
     if (route) {
       if (ctx.method !== route.method) throw new MethodNotAllowedError([route.method]);

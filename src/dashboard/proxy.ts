@@ -29,6 +29,9 @@ const FORWARDED_HEADERS = new Set([
   'x-request-id',
 ]);
 
+/** The API's answers meaning the bearer token itself is refused (src/auth/errors.ts). */
+const SESSION_REFUSED = new Set(['INVALID_TOKEN', 'TOKEN_EXPIRED', 'NOT_AUTHENTICATED']);
+
 /** Refreshed this long before it expires, so a token never runs out mid-request. */
 const REFRESH_MARGIN_MS = 60_000;
 const REFRESH_WAIT_MS = 5_000;
@@ -51,7 +54,7 @@ async function accessToken(deps: SignInDeps, session: DashboardSession): Promise
   if (!expiresSoon(tokens, now)) return tokens.accessToken;
   const stillValid = tokens.accessTokenExpiresAt! > now;
   if (!tokens.refreshToken || !deps.oidcClient) {
-    return stillValid ? tokens.accessToken : signedOut(deps, session, 'Your sign-in has expired; sign in again');
+    return stillValid ? tokens.accessToken : await signedOut(deps, session, 'Your sign-in has expired; sign in again');
   }
   const lock = `${session.key}:refreshing`;
   if ((await deps.redis.set(lock, '1', 'PX', 15_000, 'NX')) !== 'OK') {
@@ -69,7 +72,7 @@ async function accessToken(deps: SignInDeps, session: DashboardSession): Promise
     await deps.sessions.replaceTokens(session, next);
     return next.accessToken;
   } catch (err) {
-    if (err instanceof SignInRejectedError) return signedOut(deps, session, 'Your sign-in has ended at the identity provider; sign in again');
+    if (err instanceof SignInRejectedError) return await signedOut(deps, session, 'Your sign-in has ended at the identity provider; sign in again');
     if (stillValid) return tokens.accessToken;
     throw err;
   } finally {
@@ -94,7 +97,7 @@ export async function proxyToApi(deps: SignInDeps & { dispatchApi: DispatchApi }
     await deps.dispatchApi(ctx);
   } catch (err) {
     // The API refused the token itself (expired, revoked at the provider): the session is over.
-    if (err instanceof ApiError && err.status === 401) return signedOut(deps, session, 'Your sign-in is no longer accepted; sign in again');
+    if (err instanceof ApiError && SESSION_REFUSED.has(err.code)) return await signedOut(deps, session, 'Your sign-in is no longer accepted; sign in again');
     throw err;
   } finally {
     ctx.url = dashboardUrl;

@@ -26,8 +26,19 @@ function loopbackAliases(origin: string): string[] {
   return [origin, `http://127.0.0.1${port}`, `http://localhost${port}`];
 }
 
+/**
+ * The api's own origin as a browser on this machine and the api itself both reach it: an api
+ * listening on every address (0.0.0.0 in a container published on the host's loopback, see
+ * DEV_IDP_BEHIND_LOOPBACK in src/config.ts) is reached at 127.0.0.1.
+ */
+export function loopbackReachableOrigin(listeningUrl: string): string {
+  const url = new URL(listeningUrl);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
+  return url.origin;
+}
+
 export function dashboardSite(config: Pick<Config, 'dashboard'>, listeningUrl: string): DashboardSite {
-  const publicOrigin = new URL(config.dashboard.publicUrl ?? listeningUrl).origin;
+  const publicOrigin = config.dashboard.publicUrl ? new URL(config.dashboard.publicUrl).origin : loopbackReachableOrigin(listeningUrl);
   const origins = [...new Set([...loopbackAliases(publicOrigin), ...config.dashboard.extraOrigins])];
   const byHost = new Map(origins.map((origin) => [new URL(origin).host, origin]));
   return {

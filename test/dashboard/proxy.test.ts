@@ -89,6 +89,7 @@ describe('the proxy', () => {
     const wrongMethod = await user.call('/dashboard/api/v1/me', { method: 'PUT', body: {} });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toContain('GET');
+    expect((await user.call('/dashboard/api/v2/me')).status).toBe(404);
     const invalid = await user.call('/dashboard/api/v1/orgs', { method: 'POST', body: { name: '' } });
     expect(invalid.status).toBe(422);
     expect(bodyOf<{ detail: Array<{ loc: string[] }> }>(invalid).detail[0]!.loc).toEqual(['body', 'name']);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { TestBrowser } from '../support/browser.js';
 import { accessTokenClaims, bodyOf, serverSession, signedInUser } from '../support/dashboard.js';
-import { bearer, sessionToken } from '../support/actors.js';
+import { bearer } from '../support/actors.js';
+import { runTs } from '../support/processes.js';
 import { readJson } from '../support/http.js';
 
 let app: TestApp;
@@ -43,10 +44,17 @@ describe('dashboard sign-in through the development OpenID provider', () => {
     expect(me.headers.get('x-request-id')).toMatch(/^req_/);
     expect(me.headers.get('www-authenticate')).toBeNull();
 
-    // The same person as `npm run token` makes for that address: one user, whichever way they come.
-    const cliToken = await sessionToken(app, user.email);
-    const viaToken = await readJson<Me>(await app.fetch('/api/v1/me', { headers: bearer(cliToken) }));
-    expect(viaToken.id).toBe(bodyOf<Me>(me).id);
+  });
+
+  it('keeps `npm run token` tokens working beside it, for the same user', async () => {
+    const user = await signedInUser(app, 'cli');
+    const viaDashboard = bodyOf<Me>(await user.call('/dashboard/api/v1/me'));
+    const cli = runTs('src/cli/token.ts', ['--email', user.email], { DATA_DIR: app.deps.config.dataDir });
+    expect(await cli.exited).toBe(0);
+    const res = await app.fetch('/api/v1/me', { headers: bearer(cli.output().trim()) });
+    expect(res.status).toBe(200);
+    // One person, whichever way they come: the provider's `sub` is the one `npm run token` uses.
+    expect(await readJson<Me>(res)).toMatchObject({ id: viaDashboard.id, email: user.email, auth: { type: 'session' } });
   });
 
   it('gives the browser only an opaque HttpOnly, SameSite=Lax cookie scoped to /dashboard, never the token', async () => {

@@ -56,6 +56,8 @@ export interface TestAppOptions {
   logDestination?: { write(line: string): void };
   /** Also run a worker on the app's task queue (with the shared workflow bundle). */
   worker?: boolean;
+  /** Listen on this port rather than one the system picks (an address another app must know first). */
+  port?: number;
 }
 
 /** The real app on a real port, with real PostgreSQL, Redis and Temporal behind it. */
@@ -67,7 +69,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const http = await listen(
     (listeningUrl) => createApp(deps, { extraRoutes: options.extraRoutes ?? [], listeningUrl, ...(options.layers ? { layers: options.layers } : {}) }),
     '127.0.0.1',
-    0,
+    options.port ?? 0,
   );
   return {
     url: http.url,

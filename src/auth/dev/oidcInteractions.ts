@@ -5,7 +5,8 @@ import getRawBody from 'raw-body';
 import { z } from 'zod';
 import { escapeHtml } from '../../http/html.js';
 import type { AppState } from '../../http/context.js';
-import { DEV_OIDC_PATH, devAccountId, type DevAccount } from './oidcProvider.js';
+import { DEV_OIDC_PATH, devAccountId } from './oidcProvider.js';
+import type { DevAccounts } from './oidcRedisAdapter.js';
 
 const INTERACTION = new RegExp(`^${DEV_OIDC_PATH}/interaction/([A-Za-z0-9_-]{1,64})$`);
 
@@ -72,7 +73,7 @@ async function signIn(provider: Provider, req: IncomingMessage, res: ServerRespo
  * Serves the development OpenID provider under DEV_OIDC_PATH: its sign-in form (an e-mail and a
  * name, no password) and, for every other path, the provider itself.
  */
-export function devOidcMount(provider: Provider, accounts: Map<string, DevAccount>, formActions: string[] = []): Middleware<AppState> {
+export function devOidcMount(provider: Provider, accounts: DevAccounts, formActions: string[] = []): Middleware<AppState> {
   const handle = provider.callback();
   return async (ctx, next) => {
     if (ctx.path !== DEV_OIDC_PATH && !ctx.path.startsWith(`${DEV_OIDC_PATH}/`)) {
@@ -112,7 +113,7 @@ export function devOidcMount(provider: Provider, accounts: Map<string, DevAccoun
         return;
       }
       const accountId = devAccountId(parsed.data.email);
-      accounts.set(accountId, { email: parsed.data.email.toLowerCase(), name: parsed.data.name });
+      await accounts.save(accountId, { email: parsed.data.email.toLowerCase(), name: parsed.data.name });
       await signIn(provider, req, res, accountId);
     } catch (err) {
       ctx.state.log.warn({ err }, 'development sign-in failed');

@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import Provider, { errors, interactionPolicy, type Configuration } from 'oidc-provider';
+import type { Redis } from 'ioredis';
 import type { DevIdentityProvider } from './devIdentityProvider.js';
+import { DevOidcRedisAdapter, type DevAccounts } from './oidcRedisAdapter.js';
 
 /** Where the api mounts the development OpenID provider; its issuer is the api's origin plus this. */
 export const DEV_OIDC_PATH = '/dev/oidc';
 
-/** A dev account: its id is the `sub` that `npm run token` gives the same address. */
-export interface DevAccount {
-  email: string;
-  name: string;
-}
-
+/** The `sub` that `npm run token` gives the same address: one user, whichever way they sign in. */
 export const devAccountId = (email: string) => `dev|${email.toLowerCase()}`;
 
 export interface DevOidcProps {
@@ -20,25 +17,18 @@ export interface DevOidcProps {
   client: { id: string; secret: string | undefined };
   /** The dashboard's callback on every origin it may be opened at. */
   redirectUris: string[];
-  /** Names typed into the sign-in form, by account id (lost on restart: then the e-mail's local part). */
-  accounts: Map<string, DevAccount>;
+  accounts: DevAccounts;
+  redis: Redis;
 }
 
 const ACCESS_TOKEN_TTL_SECONDS = 3600;
-
-function accountFor(accounts: Map<string, DevAccount>, accountId: string): DevAccount {
-  const known = accounts.get(accountId);
-  if (known) return known;
-  const email = accountId.replace(/^dev\|/, '');
-  return { email, name: email.split('@')[0] ?? email };
-}
 
 /**
  * The development identity provider as a real OpenID provider (authorization code + PKCE), built on
  * oidc-provider. Its access tokens are JWTs signed with the development key for audience
  * DEV_AUDIENCE, carrying `email`, `name` and a `sid` per sign-in, so the API verifies them as it
  * verifies `npm run token` tokens. It asks for an e-mail and a name at every sign-in
- * (src/auth/dev/oidcInteractions.ts) and keeps its state in memory: it serves one loopback process.
+ * (src/auth/dev/oidcInteractions.ts) and keeps its state in Redis (src/auth/dev/oidcRedisAdapter.ts).
  */
 export function createDevOidcProvider(props: DevOidcProps): Provider {
   const issuer = `${props.apiOrigin}${DEV_OIDC_PATH}`;
@@ -61,8 +51,8 @@ export function createDevOidcProvider(props: DevOidcProps): Provider {
       },
     ],
     jwks: { keys: [props.devIdentity.signingJwk()] },
-    // Per process: signs the provider's own interaction and session cookies.
-    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    // Per process: signs the provider's own interaction and session cookies, which stay under its path.
+    cookies: { keys: [randomBytes(32).toString('base64url')], long: { path: DEV_OIDC_PATH } },
     pkce: { required: () => true },
     claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
     // The dashboard reads the user's e-mail and name from the ID token.
@@ -89,16 +79,17 @@ export function createDevOidcProvider(props: DevOidcProps): Provider {
       },
     },
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    extraTokenClaims: (_ctx, token) => {
+    adapter: (model: string) => new DevOidcRedisAdapter(model, props.redis),
+    extraTokenClaims: async (_ctx, token) => {
       if (!('accountId' in token)) return undefined;
-      const account = accountFor(props.accounts, token.accountId);
+      const account = await props.accounts.find(token.accountId);
       // A grant per sign-in (oidcInteractions.ts), so the API counts rate limits per dashboard session.
       return { email: account.email, name: account.name, sid: `sess_${token.grantId}` };
     },
     findAccount: (_ctx, accountId) => ({
       accountId,
-      claims: () => {
-        const account = accountFor(props.accounts, accountId);
+      claims: async () => {
+        const account = await props.accounts.find(accountId);
         return { sub: accountId, email: account.email, name: account.name };
       },
     }),
