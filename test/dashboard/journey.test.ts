@@ -230,6 +230,7 @@ describe.sequential('the dashboard in Chromium', () => {
       await openNav(label);
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       expect(overflow, label).toBeLessThanOrEqual(0);
+      if (label === 'API keys') await screenshot('keys-390px.png');
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });
