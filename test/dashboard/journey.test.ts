@@ -45,7 +45,8 @@ beforeAll(async () => {
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
-  page.setDefaultTimeout(5_000);
+  // Generous for a busy CI machine; a step that truly fails still fails, only later.
+  page.setDefaultTimeout(10_000);
 });
 
 // What the page showed when a step failed: the fastest way to see why in CI's log.
