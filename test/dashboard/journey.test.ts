@@ -82,6 +82,12 @@ describe.sequential('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Create' }).click();
     await poll(() => page.getByRole('combobox', { name: 'Organisation' }).inputValue()).toMatch(/^org_/);
     await poll(() => page.getByRole('table', { name: 'Members' }).textContent()).toContain(person.email);
+
+    // The only owner cannot step down: said in words, and the role stays.
+    await page.getByRole('combobox', { name: `Role of ${person.email}` }).selectOption('member');
+    await poll(() => page.getByRole('alert').first().textContent()).toContain('at least one owner');
+    await page.reload();
+    await poll(() => page.getByRole('combobox', { name: `Role of ${person.email}` }).inputValue()).toBe('owner');
   });
 
   it('creates a test key from a preset, with the secret shown once', async () => {
@@ -213,6 +219,37 @@ describe.sequential('the dashboard in Chromium', () => {
     const contents = (await valuesOf(editor.locator('input[aria-label^="Content of row"]'))).sort();
     expect(contents).toEqual(['192.0.2.11', '192.0.2.12']);
     await screenshot('domain-records.png');
+  });
+
+  it('unlocks the domain, shows its auth code, and renews it live', async () => {
+    const settings = page.getByRole('form', { name: 'Domain settings' });
+    await settings.getByRole('switch', { name: 'Transfer lock' }).uncheck();
+    // The `-flaky` name's registrar answers 503 twice first: the SDK's own retries get it through.
+    const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200);
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await saved;
+    await page.reload();
+    await poll(() => settings.getByRole('switch', { name: 'Transfer lock' }).isChecked()).toBe(false);
+
+    await page.getByRole('button', { name: 'Show auth code' }).click();
+    await poll(() => page.locator('article', { hasText: 'Transfer out' }).locator('code').textContent()).toMatch(/\S{6,}/);
+
+    await page.getByRole('form', { name: 'Renew' }).getByRole('button', { name: 'Renew' }).click();
+    await page.waitForURL(/\/dashboard\/operations\/op_/);
+    await poll(() => page.getByRole('article').first().textContent()).toContain(`Renewal of ${domain}`);
+    await poll(() => page.getByTestId('operation-status').textContent(), { timeout: 60_000 }).toBe('succeeded');
+  }, 90_000);
+
+  it('checks many names at once, each answered in its place', async () => {
+    await openNav('Domains');
+    const free = `bulk-${randomBase62(8).toLowerCase()}.com`;
+    const taken = `bulk-${randomBase62(8).toLowerCase()}-taken.com`;
+    await page.getByRole('form', { name: 'Check availability in bulk' }).getByRole('textbox').fill(`${free}\n${taken}`);
+    await page.getByRole('button', { name: 'Check all' }).click();
+    const answers = page.locator('.bulk-results li');
+    await poll(() => answers.count()).toBe(2);
+    expect(await answers.nth(0).textContent()).toContain(`${free} is available`);
+    expect(await answers.nth(1).textContent()).toContain(`${taken} is taken`);
   });
 
   it('shows test-mode objects only while the test data toggle is on', async () => {

@@ -81,12 +81,14 @@ function Settings({ orgId, domain, onSaved }: { orgId: string; domain: Domain; o
   const submit = async (event: Event) => {
     event.preventDefault();
     const list = nameservers.split(/\s+/).filter(Boolean);
+    // Only what changed: an untouched setting is not sent (an empty name-server list is not a change).
+    const body = {
+      ...(autoRenew !== domain.auto_renew ? { auto_renew: autoRenew } : {}),
+      ...(locked !== domain.locked ? { locked } : {}),
+      ...(list.join(' ') !== domain.nameservers.join(' ') ? { nameservers: list } : {}),
+    };
     const saved = await save.run(() =>
-      client.updateDomain({
-        path: { org_oid: orgId, domain: domain.name },
-        header: { 'if-match': `"${domain.version}"` },
-        body: { auto_renew: autoRenew, locked, nameservers: list },
-      }),
+      client.updateDomain({ path: { org_oid: orgId, domain: domain.name }, header: { 'if-match': `"${domain.version}"` }, body }),
     );
     if (saved) onSaved();
   };
