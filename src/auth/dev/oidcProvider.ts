@@ -87,6 +87,8 @@ export async function createDevOidcProvider(props: DevOidcProps): Promise<Provid
       },
     },
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Every refresh rotates, as many providers do: a refresh token used twice revokes the grant.
+    rotateRefreshToken: () => true,
     adapter: (model: string) => new DevOidcRedisAdapter(model, props.redis),
     extraTokenClaims: async (_ctx, token) => {
       if (!('accountId' in token)) return undefined;
