@@ -83,8 +83,13 @@ export function devOidcMount(loadProvider: () => Promise<Provider>, accounts: De
     try {
       if (!interaction) {
         // The provider routes on paths below its mount point and reads the mount from originalUrl.
-        Object.assign(req, { originalUrl: req.url, url: req.url!.slice(DEV_OIDC_PATH.length) || '/' });
-        await handle(req, res);
+        const url = req.url!;
+        Object.assign(req, { originalUrl: url, url: url.slice(DEV_OIDC_PATH.length) || '/' });
+        try {
+          await handle(req, res);
+        } finally {
+          req.url = url; // for the request log line
+        }
         return;
       }
       const details = await provider.interactionDetails(req, res);
