@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import type { AppState } from '../http/context.js';
 import { MethodNotAllowedError, NotFoundError } from '../errors.js';
 import { consumeAddressPool } from '../rateLimit/addressLimits.js';
-import { createDevOidcProvider, DEV_OIDC_PATH } from '../auth/dev/oidcProvider.js';
+import { createDevOidcProvider, devOidcIssuer } from '../auth/dev/oidcProvider.js';
 import { DevAccounts } from '../auth/dev/oidcRedisAdapter.js';
 import { devOidcMount } from '../auth/dev/oidcInteractions.js';
 import { DashboardOidcClient } from './oidcClient.js';
@@ -44,17 +44,17 @@ export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; di
   let issuer = config.auth?.issuer;
   if (deps.devIdentity) {
     const accounts = new DevAccounts(deps.redis);
-    const client = config.dashboard.client!;
-    const provider = createDevOidcProvider({
+    const devOidcProps = {
       devIdentity: deps.devIdentity,
       apiOrigin,
-      client,
+      client: config.dashboard.client!,
       redirectUris: site.origins.map((origin) => site.callbackUrl(origin)),
       accounts,
       redis: deps.redis,
-    });
-    devOidc = devOidcMount(provider, accounts, site.origins);
-    issuer = `${apiOrigin}${DEV_OIDC_PATH}`;
+    };
+    devOidc = devOidcMount(() => createDevOidcProvider(devOidcProps), accounts, site.origins);
+    issuer = devOidcIssuer(apiOrigin);
+    deps.devIdentity.trustIssuer(issuer);
   }
   const client = config.dashboard.client;
   const signInDeps: SignInDeps & { dispatchApi: DispatchApi } = {

@@ -68,6 +68,29 @@ describe('access token refresh', () => {
     expect(accessTokenClaims(after).sid).toBe(accessTokenClaims(before).sid);
   });
 
+  it('waits for a refresh another call has under way instead of spending the refresh token again', async () => {
+    const user = await signedInUser(app, 'refresh-wait');
+    const before = (await serverSession(app, user.cookieValue()))!;
+    await sessions().replaceTokens(before, { ...before.tokens, accessTokenExpiresAt: Date.now() + 5_000 });
+    // Another request (perhaps on another api process) holds the refresh lock…
+    await app.deps.redis.set(`${before.key}:refreshing`, '1', 'PX', 10_000);
+    const waiting = user.call('/dashboard/api/v1/me');
+    await sleep(300);
+    // …and stores what the provider gave it.
+    const renewed = await app.deps.devIdentity!.issueToken({ email: user.email, name: user.name });
+    await sessions().replaceTokens(before, { ...before.tokens, accessToken: renewed, accessTokenExpiresAt: Date.now() + 3_600_000 });
+    await app.deps.redis.del(`${before.key}:refreshing`);
+    const res = await waiting;
+    expect(res.status).toBe(200);
+    expect(bodyOf<{ email: string }>(res).email).toBe(user.email);
+    const after = (await serverSession(app, user.cookieValue()))!;
+    expect(after.tokens.accessToken).toBe(renewed);
+    // The refresh token is still unspent: had the waiting call refreshed too, the provider (which
+    // rotates refresh tokens and revokes the grant when one is used twice) would refuse it now.
+    await sessions().replaceTokens(after, { ...after.tokens, accessTokenExpiresAt: Date.now() + 5_000 });
+    expect((await user.call('/dashboard/api/v1/me')).status).toBe(200);
+  });
+
   it('ends the session when the provider refuses the refresh token', async () => {
     const user = await signedInUser(app, 'refused');
     const session = (await serverSession(app, user.cookieValue()))!;

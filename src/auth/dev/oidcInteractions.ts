@@ -73,21 +73,28 @@ async function signIn(provider: Provider, req: IncomingMessage, res: ServerRespo
  * Serves the development OpenID provider under DEV_OIDC_PATH: its sign-in form (an e-mail and a
  * name, no password) and, for every other path, the provider itself.
  */
-export function devOidcMount(provider: Provider, accounts: DevAccounts, formActions: string[] = []): Middleware<AppState> {
-  const handle = provider.callback();
+export function devOidcMount(loadProvider: () => Promise<Provider>, accounts: DevAccounts, formActions: string[] = []): Middleware<AppState> {
+  let loaded: Promise<{ provider: Provider; handle: ReturnType<Provider['callback']> }> | undefined;
   return async (ctx, next) => {
     if (ctx.path !== DEV_OIDC_PATH && !ctx.path.startsWith(`${DEV_OIDC_PATH}/`)) {
       await next();
       return;
     }
+    loaded ??= loadProvider().then((provider) => ({ provider, handle: provider.callback() }));
+    const { provider, handle } = await loaded;
     ctx.respond = false;
     const { req, res } = ctx;
     const interaction = INTERACTION.exec(ctx.path);
     try {
       if (!interaction) {
         // The provider routes on paths below its mount point and reads the mount from originalUrl.
-        Object.assign(req, { originalUrl: req.url, url: req.url!.slice(DEV_OIDC_PATH.length) || '/' });
-        await handle(req, res);
+        const url = req.url!;
+        Object.assign(req, { originalUrl: url, url: url.slice(DEV_OIDC_PATH.length) || '/' });
+        try {
+          await handle(req, res);
+        } finally {
+          req.url = url; // for the request log line
+        }
         return;
       }
       const details = await provider.interactionDetails(req, res);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import Provider, { errors, interactionPolicy, type Configuration } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration } from 'oidc-provider';
 import type { Redis } from 'ioredis';
 import type { DevIdentityProvider } from './devIdentityProvider.js';
 import { DevOidcRedisAdapter, type DevAccounts } from './oidcRedisAdapter.js';
@@ -30,8 +31,15 @@ const ACCESS_TOKEN_TTL_SECONDS = 3600;
  * verifies `npm run token` tokens. It asks for an e-mail and a name at every sign-in
  * (src/auth/dev/oidcInteractions.ts) and keeps its state in Redis (src/auth/dev/oidcRedisAdapter.ts).
  */
-export function createDevOidcProvider(props: DevOidcProps): Provider {
-  const issuer = `${props.apiOrigin}${DEV_OIDC_PATH}`;
+export const devOidcIssuer = (apiOrigin: string) => `${apiOrigin}${DEV_OIDC_PATH}`;
+
+/**
+ * Loaded on the first request to DEV_OIDC_PATH: processes with an external provider never load
+ * oidc-provider. The session verifier trusts the issuer from the start (src/dashboard/index.ts).
+ */
+export async function createDevOidcProvider(props: DevOidcProps): Promise<Provider> {
+  const { default: OidcProvider, errors, interactionPolicy } = await import('oidc-provider');
+  const issuer = devOidcIssuer(props.apiOrigin);
   const apiResource = `${props.apiOrigin}/api/v1`;
   const policy = interactionPolicy.base();
   policy.get('login')!.checks.add(
@@ -79,6 +87,8 @@ export function createDevOidcProvider(props: DevOidcProps): Provider {
       },
     },
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Every refresh rotates, as many providers do: a refresh token used twice revokes the grant.
+    rotateRefreshToken: () => true,
     adapter: (model: string) => new DevOidcRedisAdapter(model, props.redis),
     extraTokenClaims: async (_ctx, token) => {
       if (!('accountId' in token)) return undefined;
@@ -100,7 +110,5 @@ export function createDevOidcProvider(props: DevOidcProps): Provider {
       ctx.body = `Development sign-in failed: ${out.error}${out.error_description ? ` (${out.error_description})` : ''}`;
     },
   };
-  const provider = new Provider(issuer, configuration);
-  props.devIdentity.trustIssuer(issuer);
-  return provider;
+  return new OidcProvider(issuer, configuration);
 }
