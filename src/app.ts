@@ -3,6 +3,7 @@ import type { AppDeps } from './deps.js';
 import type { AppState } from './http/context.js';
 import { requestContext } from './http/requestContext.js';
 import { errorHandler } from './http/errorHandler.js';
+import { httpMetrics } from './metrics/http.js';
 import { buildRouter, type RouterLayers } from './http/router.js';
 import type { RouteSpec } from './http/route.js';
 import { buildRoutes } from './routes/index.js';
@@ -18,6 +19,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Koa<Ap
   const app = new Koa<AppState>();
   const router = buildRouter(buildRoutes(deps, options.extraRoutes), deps, options.layers);
   app.use(requestContext(deps.logger));
+  app.use(httpMetrics(deps.metrics));
   app.use(errorHandler());
   app.use(router.routes());
   app.use(router.allowedMethods());
