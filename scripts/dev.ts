@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const baseConfig = loadConfig({ NODE_ENV: 'development', ...process.env });
   if (baseConfig.env === 'production') throw new ConfigError(['NODE_ENV: npm run dev refuses production']);
   const logger = createLogger(baseConfig, { role: 'dev' });
-  installTemporalRuntime(logger);
+  installTemporalRuntime(logger, { metrics: baseConfig.temporalMetrics });
   await mkdir(baseConfig.dataDir, { recursive: true });
 
   await ensureDatabase(baseConfig.databaseUrl);
@@ -82,6 +82,8 @@ async function main(): Promise<void> {
     `  Temporal:     ${temporal.address} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})`,
     `  Temporal UI:  ${temporal.uiUrl ?? 'see your Temporal deployment'}`,
     `  Codec server: ${codecServer.url} (the UI decrypts payloads through it; stop it and they show as ciphertext)`,
+    ...(service.metricsUrl ? [`  Metrics:      ${service.metricsUrl}/metrics`] : []),
+    ...(config.temporalMetrics ? [`  SDK metrics:  http://${config.temporalMetrics.host}:${config.temporalMetrics.port}/metrics (Temporal's own)`] : []),
     ...(token
       ? [
           '',

@@ -26,7 +26,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config, { role });
   if (role === 'codec-server') return runCodecServer(config, logger);
-  installTemporalRuntime(logger);
+  // Only a worker runs the SDK's native runtime, so only it has Temporal metrics to serve.
+  installTemporalRuntime(logger, { metrics: role === 'api' ? undefined : config.temporalMetrics });
   const service = await startService({ config, logger, role });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
