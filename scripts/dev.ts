@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, type Config } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
 import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
+import { startTracing } from '../src/telemetry/tracing.js';
 import { startService } from '../src/startup.js';
 import { startCodecServer } from '../src/codecServer/start.js';
 import type { ListeningServer } from '../src/http/listen.js';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   if (baseConfig.env === 'production') throw new ConfigError(['NODE_ENV: npm run dev refuses production']);
   const logger = createLogger(baseConfig, { role: 'dev' });
   installTemporalRuntime(logger, { metrics: baseConfig.temporalMetrics });
+  startTracing(baseConfig.tracing, { 'service.instance.role': 'all' });
   await mkdir(baseConfig.dataDir, { recursive: true });
 
   await ensureDatabase(baseConfig.databaseUrl);

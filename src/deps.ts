@@ -17,6 +17,8 @@ import { AvailabilityService } from './services/domains/availability.js';
 import { createDnsProviders, type DnsProviders } from './dnsProvider/index.js';
 import { processMetrics, type Metrics } from './metrics/registry.js';
 import { observeState } from './metrics/collectors.js';
+import { activeTracing } from './telemetry/tracing.js';
+import { traceRedisCommands } from './telemetry/spans.js';
 
 /** Everything the api and the worker share, created once per process. */
 export interface AppDeps {
@@ -49,6 +51,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
   const redis = createRedis(config.redisUrl, logger);
   // Subscribing waits for a connection instead of failing: it must survive Redis restarts.
   const subscriber = createRedis(config.redisUrl, logger, { enableOfflineQueue: true, maxRetriesPerRequest: null });
+  if (activeTracing()) traceRedisCommands(redis);
   await redisReady(redis, 2_000);
   const db = createPool(config.databaseUrl, logger);
   const keyHashSecret = await resolveKeyHashSecret(config);

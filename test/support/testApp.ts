@@ -56,13 +56,15 @@ export interface TestAppOptions {
   logDestination?: { write(line: string): void };
   /** Also run a worker on the app's task queue (with the shared workflow bundle). */
   worker?: boolean;
+  /** The worker's workflow bundle when not the shared one (e.g. one with interceptors). */
+  workflowBundle?: WorkflowBundleOption;
 }
 
 /** The real app on a real port, with real PostgreSQL, Redis and Temporal behind it. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = await testConfig(options.env);
   const deps = await createDeps(config, createLogger(config, {}, options.logDestination));
-  const worker = options.worker ? await createWorker(deps, sharedWorkflowBundle()) : undefined;
+  const worker = options.worker ? await createWorker(deps, options.workflowBundle ?? sharedWorkflowBundle()) : undefined;
   const workerRun = worker?.worker.run();
   const http = await listen(createApp(deps, { extraRoutes: options.extraRoutes ?? [], ...(options.layers ? { layers: options.layers } : {}) }), '127.0.0.1', 0);
   return {
