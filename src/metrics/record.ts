@@ -2,21 +2,25 @@
  * The one-line hooks shared code calls to count what happened, into the process's metrics
  * (`processMetrics()`). Each takes only values from closed lists (src/metrics/registry.ts).
  */
-import type { LedgerEntryType } from '../db/repositories/billingTransactions.js';
-import type { Operation } from '../db/repositories/operations.js';
 import type { LeakSource } from '../../workflows/contract.js';
 import type { RateLimitGroup, AddressPool } from '../rateLimit/groups.js';
-import { modeLabel, processMetrics, type ModeLabel } from './registry.js';
+import { modeLabel, processMetrics, type FinalOperationStatus, type LedgerFlow, type ModeLabel, type OperationTypeLabel } from './registry.js';
 
 /** A ledger entry was written (inside its transaction): its flow and amount. */
-export function recordLedgerEntry(flow: LedgerEntryType, mode: { livemode: boolean }, amount: number): void {
+export function recordLedgerEntry(flow: LedgerFlow, mode: { livemode: boolean }, amount: number): void {
   const labels = { flow, mode: modeLabel(mode.livemode) };
   processMetrics().ledgerEntries.inc(labels);
   processMetrics().ledgerAmount.inc(labels, amount);
 }
 
 /** An operation reached its final status (counted once: the row changes only while unfinished). */
-export function recordOperationFinished(op: Pick<Operation, 'type' | 'status' | 'livemode' | 'createdAt' | 'completedAt'>): void {
+export function recordOperationFinished(op: {
+  type: OperationTypeLabel;
+  status: FinalOperationStatus | 'pending' | 'running';
+  livemode: boolean;
+  createdAt: Date;
+  completedAt: Date | null;
+}): void {
   const seconds = ((op.completedAt ?? new Date()).getTime() - op.createdAt.getTime()) / 1000;
   processMetrics().operationsFinished.observe({ type: op.type, status: op.status, mode: modeLabel(op.livemode) }, Math.max(0, seconds));
 }

@@ -1,8 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RegistrarAdapter } from '../registrar/errors.js';
 import type { DriftKind, LeakSource } from '../../workflows/contract.js';
-import type { LedgerEntryType } from '../db/repositories/billingTransactions.js';
-import type { OperationStatus, OperationType } from '../db/repositories/operations.js';
 import { ADDRESS_LIMITS, RATE_LIMIT_GROUPS } from '../rateLimit/groups.js';
 
 /** The statuses with which a registrar refuses our account (credentials, billing, scope). */
@@ -18,9 +16,15 @@ export type AccountErrorStatus = (typeof ACCOUNT_ERROR_STATUSES)[number];
 const keysOf = <T extends string>(record: Record<T, 0>): T[] => Object.keys(record) as T[];
 export const DRIFT_KINDS = keysOf<DriftKind>({ expiry_mismatch: 0, auto_renew_on: 0, unknown_upstream: 0, missing_upstream: 0 });
 const ACCOUNT_ADAPTERS = keysOf<RegistrarAdapter>({ dnsimple: 0 });
-export const LEDGER_FLOWS = keysOf<LedgerEntryType>({ top_up: 0, reservation: 0, capture: 0, release: 0 });
-export const OPERATION_TYPES = keysOf<OperationType>({ 'domain.register': 0, 'domain.transfer': 0, 'domain.renew': 0 });
-export const FINAL_OPERATION_STATUSES = keysOf<Exclude<OperationStatus, 'pending' | 'running'>>({ succeeded: 0, failed: 0, cancelled: 0 });
+// Ledger and operation labels are declared here rather than imported from their repositories (which
+// count into these metrics, so an import would be a circle); a repository passing a value outside
+// them fails the typecheck at its call of src/metrics/record.ts.
+export type LedgerFlow = 'top_up' | 'reservation' | 'capture' | 'release';
+export type OperationTypeLabel = 'domain.register' | 'domain.transfer' | 'domain.renew';
+export type FinalOperationStatus = 'succeeded' | 'failed' | 'cancelled';
+export const LEDGER_FLOWS = keysOf<LedgerFlow>({ top_up: 0, reservation: 0, capture: 0, release: 0 });
+export const OPERATION_TYPES = keysOf<OperationTypeLabel>({ 'domain.register': 0, 'domain.transfer': 0, 'domain.renew': 0 });
+export const FINAL_OPERATION_STATUSES = keysOf<FinalOperationStatus>({ succeeded: 0, failed: 0, cancelled: 0 });
 export const LEAK_SOURCES = keysOf<LeakSource>({ github_secret_scanning: 0, github_code_search: 0 });
 export const RATE_LIMIT_POOLS = ['key', 'user', 'address'] as const;
 export const RATE_LIMIT_METRIC_GROUPS = [...Object.keys(RATE_LIMIT_GROUPS), ...Object.keys(ADDRESS_LIMITS)];

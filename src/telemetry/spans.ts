@@ -27,8 +27,8 @@ type SendCommand = Redis['sendCommand'];
  * users and API keys). OpenTelemetry's ioredis instrumentation does not support ioredis 6, hence this.
  */
 export function traceRedisCommands(redis: Redis): void {
-  const send = redis.sendCommand.bind(redis) as SendCommand;
-  redis.sendCommand = ((command: Parameters<SendCommand>[0], stream?: Parameters<SendCommand>[1]) => {
+  const send: SendCommand = redis.sendCommand.bind(redis);
+  redis.sendCommand = (command, stream) => {
     if (!trace.getActiveSpan()) return send(command, stream);
     const span = tracer.startSpan(`redis ${command.name.toUpperCase()}`, {
       kind: SpanKind.CLIENT,
@@ -43,5 +43,5 @@ export function traceRedisCommands(redis: Redis): void {
       },
     );
     return sent;
-  }) as SendCommand;
+  };
 }

@@ -62,7 +62,7 @@ function allowList(): Record<string, (value: string) => boolean> {
   return {
     route: oneOf(routes),
     method: oneOf(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'OTHER']),
-    status: (value) => /^[1-5]\d\d$/.test(value) || ['succeeded', 'failed', 'cancelled', 'pending', 'running'].includes(value),
+    status: (value) => /^[1-5]\d\d$/.test(value) || [...FINAL_OPERATION_STATUSES, 'pending', 'running'].includes(value),
     le: (value) => value === '+Inf' || Number.isFinite(Number(value)),
     group: oneOf(RATE_LIMIT_METRIC_GROUPS),
     pool: oneOf(RATE_LIMIT_POOLS),
