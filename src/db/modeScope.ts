@@ -61,30 +61,25 @@ export class ModeScopedTable<Row> {
 
   /** Inserts a row stamped with the caller's mode. */
   async insert(db: Queryable, mode: Mode, values: Record<string, unknown>): Promise<Row> {
-    const names = Object.keys(values);
-    assertIdentifiers(names);
-    const p = modeScopedParams();
-    const placeholders = names.map((name) => p.add(values[name]));
-    const { rows } = await db.query(
-      `INSERT INTO ${this.table} (livemode, ${names.join(', ')}) VALUES ($1, ${placeholders.join(', ')})
-       RETURNING ${this.columns}`,
-      [mode.livemode, ...p.values],
-    );
-    return rows[0] as Row;
+    return (await this.insertRow(db, mode, values, ''))!;
   }
 
   /**
    * Inserts a row stamped with the caller's mode unless it would violate a unique constraint
    * (`ON CONFLICT DO NOTHING`); undefined when a row was already there.
    */
-  async insertIfAbsent(db: Queryable, mode: Mode, values: Record<string, unknown>): Promise<Row | undefined> {
+  insertIfAbsent(db: Queryable, mode: Mode, values: Record<string, unknown>): Promise<Row | undefined> {
+    return this.insertRow(db, mode, values, 'ON CONFLICT DO NOTHING');
+  }
+
+  private async insertRow(db: Queryable, mode: Mode, values: Record<string, unknown>, onConflict: string): Promise<Row | undefined> {
     const names = Object.keys(values);
     assertIdentifiers(names);
     const p = modeScopedParams();
     const placeholders = names.map((name) => p.add(values[name]));
     const { rows } = await db.query(
       `INSERT INTO ${this.table} (livemode, ${names.join(', ')}) VALUES ($1, ${placeholders.join(', ')})
-       ON CONFLICT DO NOTHING RETURNING ${this.columns}`,
+       ${onConflict} RETURNING ${this.columns}`,
       [mode.livemode, ...p.values],
     );
     return rows[0] as Row | undefined;
