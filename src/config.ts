@@ -61,6 +61,7 @@ const envSchema = z
     REGISTRAR_POLL_INTERVAL: duration.default(10 * 60_000),
     REGISTRAR_TRANSFER_POLL_INTERVAL: duration.default(6 * 3_600_000),
     REGISTRAR_SETTLE_DELAY: duration.default(2 * 60_000),
+    REGISTRAR_TRANSFER_TIMEOUT: duration.default(14 * 86_400_000),
     DNS_PROVIDER_URL: optionalUrl,
     DNS_PROVIDER_TOKEN: optionalString,
     SMTP_URL: optionalUrl,
@@ -201,7 +202,7 @@ export interface Config {
    * Live registrar timing: request timeouts (reads, paid POSTs), how often pending work is checked,
    * and how long the registrar gets to settle after an answer was lost before its state is read.
    */
-  registrarTiming: { timeoutMs: number; paidTimeoutMs: number; pollIntervalMs: number; transferPollIntervalMs: number; settleMs: number };
+  registrarTiming: { timeoutMs: number; paidTimeoutMs: number; pollIntervalMs: number; transferPollIntervalMs: number; settleMs: number; transferTimeoutMs: number };
   dnsProvider: { url: string; token: string | undefined } | undefined;
   mail: { smtpUrl: string | undefined; from: string };
   github: { apiUrl: string; token: string | undefined };
@@ -284,6 +285,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pollIntervalMs: env.REGISTRAR_POLL_INTERVAL,
       transferPollIntervalMs: env.REGISTRAR_TRANSFER_POLL_INTERVAL,
       settleMs: env.REGISTRAR_SETTLE_DELAY,
+      transferTimeoutMs: env.REGISTRAR_TRANSFER_TIMEOUT,
     },
     dnsProvider: env.DNS_PROVIDER_URL ? { url: env.DNS_PROVIDER_URL, token: env.DNS_PROVIDER_TOKEN } : undefined,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },

@@ -52,7 +52,7 @@ export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; di
       accounts,
       redis: deps.redis,
     };
-    devOidc = devOidcMount(() => createDevOidcProvider(devOidcProps), accounts);
+    devOidc = devOidcMount(() => createDevOidcProvider(devOidcProps), accounts, site.origins);
     issuer = devOidcIssuer(apiOrigin);
     deps.devIdentity.trustIssuer(issuer);
   }

@@ -27,10 +27,13 @@ export function dashboardFiles(distDir: string): (ctx: DashboardCtx) => Promise<
       const immutable = relative.startsWith('assets/');
       try {
         await send(ctx, relative, { root, immutable, maxage: immutable ? 365 * 86_400_000 : 0 });
+        return;
       } catch (err) {
         if ((err as { status?: number }).status !== 404) throw err;
       }
-      return;
+      // A missing asset is a 404; any other missing "file" is a page whose last segment has a dot,
+      // such as /dashboard/domains/example.com, and gets the router's index.html below.
+      if (immutable) return;
     }
     try {
       await access(path.join(root, 'index.html'));

@@ -35,11 +35,16 @@ ${props.problem ? `<p class="problem" role="alert">${escapeHtml(props.problem)}<
 </form></body></html>`;
 }
 
-function sendHtml(res: ServerResponse, status: number, html: string): void {
+/**
+ * `formActions`: the dashboard origins the sign-in redirects back to. Chromium applies `form-action`
+ * to the redirects that follow a form's POST, so a dashboard on another origin (the Vite dev server
+ * of scripts/lib/dashboardDevServer.ts) must be named or its callback is blocked.
+ */
+function sendHtml(res: ServerResponse, status: number, html: string, formActions: string[]): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formActions.join(' ')}; frame-ancestors 'none'`,
   });
   res.end(html);
 }
@@ -68,7 +73,7 @@ async function signIn(provider: Provider, req: IncomingMessage, res: ServerRespo
  * Serves the development OpenID provider under DEV_OIDC_PATH: its sign-in form (an e-mail and a
  * name, no password) and, for every other path, the provider itself.
  */
-export function devOidcMount(loadProvider: () => Promise<Provider>, accounts: DevAccounts): Middleware<AppState> {
+export function devOidcMount(loadProvider: () => Promise<Provider>, accounts: DevAccounts, formActions: string[] = []): Middleware<AppState> {
   let loaded: Promise<{ provider: Provider; handle: ReturnType<Provider['callback']> }> | undefined;
   return async (ctx, next) => {
     if (ctx.path !== DEV_OIDC_PATH && !ctx.path.startsWith(`${DEV_OIDC_PATH}/`)) {
@@ -100,7 +105,7 @@ export function devOidcMount(loadProvider: () => Promise<Provider>, accounts: De
         return;
       }
       if (ctx.method === 'GET') {
-        sendHtml(res, 200, page({ action, clientId }));
+        sendHtml(res, 200, page({ action, clientId }), formActions);
         return;
       }
       if (ctx.method !== 'POST') {
@@ -111,7 +116,7 @@ export function devOidcMount(loadProvider: () => Promise<Provider>, accounts: De
       const parsed = signInForm.safeParse({ email: form.get('email') ?? '', name: form.get('name') ?? '' });
       if (!parsed.success) {
         const problem = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-        sendHtml(res, 422, page({ action, clientId, email: form.get('email') ?? '', name: form.get('name') ?? '', problem }));
+        sendHtml(res, 422, page({ action, clientId, email: form.get('email') ?? '', name: form.get('name') ?? '', problem }), formActions);
         return;
       }
       const accountId = devAccountId(parsed.data.email);
