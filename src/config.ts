@@ -85,6 +85,12 @@ const envSchema = z
     // Unset or 0: no metrics listener (tests and api-only processes); 9464 is the usual choice.
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    WEBHOOK_ALLOW_PRIVATE: flag,
+    WEBHOOK_TIMEOUT: duration.default(10_000),
+    WEBHOOK_RETRY_INITIAL: duration.default(30_000),
+    WEBHOOK_RETRY_MAX_INTERVAL: duration.default(6 * 3_600_000),
+    WEBHOOK_RETRY_FOR: duration.default(3 * 86_400_000),
+    WEBHOOK_DISABLE_AFTER: duration.default(5 * 86_400_000),
   })
   .superRefine((env, ctx) => {
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
@@ -128,6 +134,9 @@ const envSchema = z
       }
       if (env.KEY_HASH_SECRET === undefined) {
         ctx.addIssue({ code: 'custom', path: ['KEY_HASH_SECRET'], message: 'is required in production' });
+      }
+      if (env.WEBHOOK_ALLOW_PRIVATE) {
+        ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_PRIVATE'], message: 'cannot be true in production (webhooks could reach the private network)' });
       }
       if (env.ADDRESS_RATE_LIMITS === 'off') {
         ctx.addIssue({ code: 'custom', path: ['ADDRESS_RATE_LIMITS'], message: 'cannot be off in production' });
@@ -173,6 +182,11 @@ export interface Config {
   codecServer: { host: string; port: number; corsOrigins: string[] };
   /** Where `/metrics` is served (worker and combined processes); absent when METRICS_PORT is unset or 0. */
   metrics: { host: string; port: number } | undefined;
+  /**
+   * Webhook delivery: `allowPrivate` lets http and private addresses through (development and tests
+   * only); the rest are the delivery workflow's durations (src/webhooks/timing.ts).
+   */
+  webhooks: { allowPrivate: boolean; timeoutMs: number; initialRetryMs: number; maxRetryIntervalMs: number; retryForMs: number; disableAfterMs: number };
 }
 
 export class ConfigError extends Error {
@@ -231,6 +245,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     payloadEncryptionKeys: env.PAYLOAD_ENCRYPTION_KEYS,
     codecServer: { host: env.CODEC_SERVER_HOST, port: env.CODEC_SERVER_PORT, corsOrigins: env.CODEC_SERVER_CORS_ORIGINS },
     metrics: env.METRICS_PORT ? { host: env.METRICS_HOST, port: env.METRICS_PORT } : undefined,
+    webhooks: {
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: env.WEBHOOK_TIMEOUT,
+      initialRetryMs: env.WEBHOOK_RETRY_INITIAL,
+      maxRetryIntervalMs: env.WEBHOOK_RETRY_MAX_INTERVAL,
+      retryForMs: env.WEBHOOK_RETRY_FOR,
+      disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
+    },
   };
 }
 

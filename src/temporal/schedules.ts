@@ -2,7 +2,7 @@ import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@tem
 import type { Config } from '../config.js';
 
 /** What each schedule does; its id adds the task queue that owns it (`scheduleId`). */
-export type ScheduleName = 'idempotency-purge' | 'leak-scan' | 'operation-reconciler' | 'registrar-reconcile';
+export type ScheduleName = 'idempotency-purge' | 'leak-scan' | 'operation-reconciler' | 'registrar-reconcile' | 'events-purge';
 
 /**
  * Named after the task queue: two deployments (or test runs) sharing a namespace each run their own
@@ -52,6 +52,12 @@ function definitions(config: Config): ScheduleDefinition[] {
       every: config.registrarReconcileIntervalMs,
       workflowType: 'registrarReconcileWorkflow',
       memo: 'Compares our live domains with the registrar account and reports drift (log, audit); changes nothing',
+    },
+    {
+      name: 'events-purge',
+      every: '1h',
+      workflowType: 'purgeEventsWorkflow',
+      memo: 'Deletes events (and their webhook delivery attempts) older than 30 days',
     },
   ];
 }
