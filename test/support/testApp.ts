@@ -12,6 +12,7 @@ import { listen } from '../../src/http/listen.js';
 import type { RouteSpec } from '../../src/http/route.js';
 import { createWorker, type RunningWorker } from '../../src/worker/worker.js';
 import { randomBase62 } from '../../src/ids.js';
+import type { ActivityDeps } from '../../activities/index.js';
 
 /** Configuration pointing at the test run's database, Redis and Temporal, with its own data dir and task queue. */
 export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
@@ -56,13 +57,15 @@ export interface TestAppOptions {
   logDestination?: { write(line: string): void };
   /** Also run a worker on the app's task queue (with the shared workflow bundle). */
   worker?: boolean;
+  /** What the worker's activities reach outside, replaced (a webhook resolver that never asks the real DNS). */
+  outside?: Pick<ActivityDeps, 'webhookResolver'>;
 }
 
 /** The real app on a real port, with real PostgreSQL, Redis and Temporal behind it. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = await testConfig(options.env);
   const deps = await createDeps(config, createLogger(config, {}, options.logDestination));
-  const worker = options.worker ? await createWorker(deps, sharedWorkflowBundle()) : undefined;
+  const worker = options.worker ? await createWorker(deps, sharedWorkflowBundle(), options.outside) : undefined;
   const workerRun = worker?.worker.run();
   const http = await listen(createApp(deps, { extraRoutes: options.extraRoutes ?? [], ...(options.layers ? { layers: options.layers } : {}) }), '127.0.0.1', 0);
   return {
