@@ -20,7 +20,7 @@ CREATE TABLE webhook_endpoints (
   created_at                 timestamptz NOT NULL DEFAULT now(),
   updated_at                 timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX webhook_endpoints_org_list_idx ON webhook_endpoints (org_id, livemode, date_trunc('milliseconds', created_at) DESC, id DESC);
+CREATE INDEX webhook_endpoints_org_list_idx ON webhook_endpoints (org_id, livemode, created_at DESC, id DESC);
 
 -- One row per delivery attempt. Kept as long as its event (30 days).
 CREATE TABLE webhook_deliveries (
@@ -34,7 +34,7 @@ CREATE TABLE webhook_deliveries (
   error        text,
   created_at   timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, livemode, date_trunc('milliseconds', created_at) DESC, id DESC);
+CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, livemode, created_at DESC, id DESC);
 CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries (event_id);
 CREATE INDEX events_created_idx ON events (created_at);
 
