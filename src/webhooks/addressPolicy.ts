@@ -39,7 +39,7 @@ const REFUSED: [string, number, 'ipv4' | 'ipv6', string][] = [
 const lists = REFUSED.map(([network, prefix, family, label]) => {
   const list = new net.BlockList();
   list.addSubnet(network, prefix, family);
-  return { list, label };
+  return { list, family, label };
 });
 
 /** Why a webhook may not be sent to `address` (an IP literal), or null when it may. */
@@ -47,7 +47,9 @@ export function refusalOf(address: string): string | null {
   const family = net.isIP(address);
   if (family === 0) return 'not an IP address';
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  const hit = lists.find(({ list }) => list.check(address, type));
+  // An IPv4 address is checked against the IPv4 rules only: BlockList would also match it to
+  // ::ffff:0:0/96. IPv6 addresses meet every rule, so a mapped one also names the IPv4 range.
+  const hit = lists.find((rule) => (type === 'ipv6' || rule.family === 'ipv4') && rule.list.check(address, type));
   return hit ? `${address} is a ${hit.label} address` : null;
 }
 
