@@ -27,9 +27,9 @@ afterAll(async () => {
 });
 
 const calls: string[] = [];
-const resolver: Resolver = async (hostname) => {
+const resolver: Resolver = (hostname) => {
   calls.push(hostname);
-  return hostname === 'receiver.test' ? [{ address: '127.0.0.1', family: 4 }] : [];
+  return Promise.resolve(hostname === 'receiver.test' ? [{ address: '127.0.0.1', family: 4 }] : []);
 };
 const send = (url: string, allowPrivate = true, timeoutMs = 1_000) => sendWebhook({ url, body: '{"a":1}', headers: { 'webhook-id': 'evt_1' }, timeoutMs, allowPrivate, resolver });
 

@@ -17,7 +17,7 @@ const NAMES: Record<string, string[]> = {
   'hooks.example.test': ['10.0.0.1'],
   'mixed.example.test': ['93.184.215.14', '127.0.0.1'],
 };
-const resolver: Resolver = async (hostname) => (NAMES[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const resolver: Resolver = (hostname) => Promise.resolve((NAMES[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
 
 let app: TestApp;
 let owner: string;

@@ -1,6 +1,6 @@
 import type { Queryable } from '../pool.js';
-import { ModeScopedTable, type Mode } from '../modeScope.js';
-import { keyset, type PageCursor } from '../../http/pagination.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../modeScope.js';
+import { keyset, type PageRequest } from '../keyset.js';
 
 export const EVENT_TYPES = [
   'operation.succeeded',
@@ -62,16 +62,13 @@ export async function findEventById(db: Queryable, mode: Mode, id: string): Prom
 export async function listEvents(
   db: Queryable,
   mode: Mode,
-  props: { orgId: string; type: EventType | undefined; limit: number; after: PageCursor | undefined },
+  props: { orgId: string; type: EventType | undefined } & PageRequest,
 ): Promise<EventRow[]> {
-  const page = keyset('created_at', 'id', props.after, 5);
-  return events.select(
-    db,
-    mode,
-    `org_id = $2 AND ($4::text IS NULL OR type = $4) ${page.where}`,
-    [props.orgId, props.limit + 1, props.type ?? null, ...page.params],
-    `${page.orderBy} LIMIT $3`,
-  );
+  const p = modeScopedParams();
+  const type = props.type === undefined ? 'TRUE' : `type = ${p.add(props.type)}`;
+  const where = `org_id = ${p.add(props.orgId)} AND ${type}`;
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
+  return events.select(db, mode, `${where} AND ${page.condition}`, p.values, page.tail);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Queryable } from '../pool.js';
-import { ModeScopedTable, type Mode } from '../modeScope.js';
-import { keyset, type PageCursor } from '../../http/pagination.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../modeScope.js';
+import { keyset, type PageRequest } from '../keyset.js';
 
 /** One delivery attempt of an event to an endpoint. */
 export interface WebhookDelivery {
@@ -42,9 +42,11 @@ export async function insertDelivery(
   return rows[0] as WebhookDelivery | undefined;
 }
 
-export function listDeliveries(db: Queryable, mode: Mode, props: { endpointId: string; limit: number; after: PageCursor | undefined }): Promise<WebhookDelivery[]> {
-  const page = keyset('created_at', 'id', props.after, 4);
-  return deliveries.select(db, mode, `endpoint_id = $2 ${page.where}`, [props.endpointId, props.limit + 1, ...page.params], `${page.orderBy} LIMIT $3`);
+export function listDeliveries(db: Queryable, mode: Mode, props: { endpointId: string } & PageRequest): Promise<WebhookDelivery[]> {
+  const p = modeScopedParams();
+  const where = `endpoint_id = ${p.add(props.endpointId)}`;
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
+  return deliveries.select(db, mode, `${where} AND ${page.condition}`, p.values, page.tail);
 }
 
 export function findDelivery(db: Queryable, mode: Mode, props: { endpointId: string; id: string }): Promise<WebhookDelivery | undefined> {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../pool.js';
-import { ModeScopedTable, type Mode } from '../modeScope.js';
-import { keyset, type PageCursor } from '../../http/pagination.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../modeScope.js';
+import { keyset, type PageRequest } from '../keyset.js';
 import type { SealedJson } from '../sealedJson.js';
 
 /** What `secrets` is sealed for (src/db/sealedJson.ts). */
@@ -64,10 +64,12 @@ export function findWebhookEndpointById(db: Queryable, mode: Mode, id: string): 
 export function listWebhookEndpoints(
   db: Queryable,
   mode: Mode,
-  props: { orgId: string; limit: number; after: PageCursor | undefined },
+  props: { orgId: string } & PageRequest,
 ): Promise<WebhookEndpoint[]> {
-  const page = keyset('created_at', 'id', props.after, 4);
-  return endpoints.select(db, mode, `org_id = $2 ${page.where}`, [props.orgId, props.limit + 1, ...page.params], `${page.orderBy} LIMIT $3`);
+  const p = modeScopedParams();
+  const where = `org_id = ${p.add(props.orgId)}`;
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
+  return endpoints.select(db, mode, `${where} AND ${page.condition}`, p.values, page.tail);
 }
 
 /**

@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { deleteWebhookEndpoint, findWebhookEndpoint, listWebhookEndpoints } from '../../db/repositories/webhookEndpoints.js';
 import { listDeliveries } from '../../db/repositories/webhookDeliveries.js';
 import { CreatedHeaders } from '../../http/conditional.js';
@@ -44,9 +43,9 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: OrgPath, body: CreateEndpointBody },
       responses: { 201: { description: 'Created, with `secret`', schema: WebhookEndpointWithSecretSchema, headers: CreatedHeaders } },
       errors: { 422: REFUSED_URL },
-      handler: async (ctx, { path, body }) => {
+      handler: async (ctx, { path, body, principal }) => {
         const { endpoint, secret } = await createWebhookEndpoint(service, {
-          mode: requirePrincipal(ctx.state),
+          mode: principal,
           orgId: path.org_oid,
           url: body.url,
           events: body.events,
@@ -66,8 +65,8 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       scope: 'webhooks:read',
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of endpoints (never their secrets)', schema: EndpointPage } },
-      handler: async (ctx, { path, query }) => {
-        const rows = await listWebhookEndpoints(deps.db, requirePrincipal(ctx.state), { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
+      handler: async (ctx, { path, query, principal }) => {
+        const rows = await listWebhookEndpoints(deps.db, principal, { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
         ctx.body = toPage(rows, query.limit, (e) => ({ createdAt: e.createdAt, id: e.id }), presentWebhookEndpoint);
       },
     }),
@@ -81,8 +80,8 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: EndpointPath },
       responses: { 200: { description: 'The endpoint', schema: WebhookEndpointSchema } },
       errors: { 404: NOT_FOUND },
-      handler: async (ctx, { path }) => {
-        const endpoint = await findWebhookEndpoint(deps.db, requirePrincipal(ctx.state), { orgId: path.org_oid, id: path.endpoint_id });
+      handler: async (ctx, { path, principal }) => {
+        const endpoint = await findWebhookEndpoint(deps.db, principal, { orgId: path.org_oid, id: path.endpoint_id });
         if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
         ctx.body = presentWebhookEndpoint(endpoint);
       },
@@ -99,9 +98,9 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: EndpointPath, body: UpdateEndpointBody },
       responses: { 200: { description: 'The endpoint', schema: WebhookEndpointSchema } },
       errors: { 404: NOT_FOUND, 422: REFUSED_URL },
-      handler: async (ctx, { path, body }) => {
+      handler: async (ctx, { path, body, principal }) => {
         const endpoint = await changeWebhookEndpoint(service, {
-          mode: requirePrincipal(ctx.state),
+          mode: principal,
           orgId: path.org_oid,
           id: path.endpoint_id,
           changes: {
@@ -125,8 +124,8 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: EndpointPath },
       responses: { 204: { description: 'Deleted' } },
       errors: { 404: NOT_FOUND },
-      handler: async (ctx, { path }) => {
-        const deleted = await deleteWebhookEndpoint(deps.db, requirePrincipal(ctx.state), { orgId: path.org_oid, id: path.endpoint_id });
+      handler: async (ctx, { path, principal }) => {
+        const deleted = await deleteWebhookEndpoint(deps.db, principal, { orgId: path.org_oid, id: path.endpoint_id });
         if (!deleted) throw new NotFoundError('Webhook endpoint not found');
         ctx.status = 204;
       },
@@ -145,8 +144,8 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: EndpointPath },
       responses: { 200: { description: 'The endpoint with its new `secret`', schema: WebhookEndpointWithSecretSchema } },
       errors: { 404: NOT_FOUND },
-      handler: async (ctx, { path }) => {
-        const { endpoint, secret } = await rotateWebhookSecret(service, { mode: requirePrincipal(ctx.state), orgId: path.org_oid, id: path.endpoint_id });
+      handler: async (ctx, { path, principal }) => {
+        const { endpoint, secret } = await rotateWebhookSecret(service, { mode: principal, orgId: path.org_oid, id: path.endpoint_id });
         ctx.body = { ...presentWebhookEndpoint(endpoint), secret };
       },
     }),
@@ -162,8 +161,8 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: EndpointPath },
       responses: { 202: { description: 'The ping event, on its way', schema: EventSchema } },
       errors: { 404: NOT_FOUND, 409: 'The endpoint is disabled (`WEBHOOK_ENDPOINT_DISABLED`)' },
-      handler: async (ctx, { path }) => {
-        const event = await sendPing(deps.db, { mode: requirePrincipal(ctx.state), orgId: path.org_oid, endpointId: path.endpoint_id });
+      handler: async (ctx, { path, principal }) => {
+        const event = await sendPing(deps.db, { mode: principal, orgId: path.org_oid, endpointId: path.endpoint_id });
         ctx.status = 202;
         ctx.body = presentEvent(event);
       },
@@ -178,8 +177,7 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: EndpointPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of attempts', schema: DeliveryPage } },
       errors: { 404: NOT_FOUND },
-      handler: async (ctx, { path, query }) => {
-        const principal = requirePrincipal(ctx.state);
+      handler: async (ctx, { path, query, principal }) => {
         const endpoint = await findWebhookEndpoint(deps.db, principal, { orgId: path.org_oid, id: path.endpoint_id });
         if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
         const rows = await listDeliveries(deps.db, principal, { endpointId: endpoint.id, limit: query.limit, after: decodeCursor(query.cursor) });
@@ -198,10 +196,10 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: DeliveryPath },
       responses: { 202: { description: 'Queued', schema: RetryAccepted } },
       errors: { 404: 'No such endpoint or delivery (`NOT_FOUND`)', 409: 'The endpoint is disabled (`WEBHOOK_ENDPOINT_DISABLED`)' },
-      handler: async (ctx, { path }) => {
+      handler: async (ctx, { path, principal }) => {
         const queued = await retryDelivery(
           { db: deps.db, client: deps.temporal.client, config: deps.config },
-          { mode: requirePrincipal(ctx.state), orgId: path.org_oid, endpointId: path.endpoint_id, deliveryId: path.delivery_id },
+          { mode: principal, orgId: path.org_oid, endpointId: path.endpoint_id, deliveryId: path.delivery_id },
         );
         ctx.status = 202;
         ctx.body = { event_id: queued.eventId, endpoint_id: queued.endpointId, status: 'queued' as const };

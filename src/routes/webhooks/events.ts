@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { findEvent, listEvents } from '../../db/repositories/events.js';
 import { decodeCursor, toPage } from '../../http/pagination.js';
 import { NotFoundError } from '../../errors.js';
@@ -22,8 +21,8 @@ export function eventRoutes(deps: AppDeps) {
       scope: 'webhooks:read',
       request: { path: OrgPath, query: EventListQuery },
       responses: { 200: { description: 'A page of events', schema: EventPage } },
-      handler: async (ctx, { path, query }) => {
-        const rows = await listEvents(deps.db, requirePrincipal(ctx.state), {
+      handler: async (ctx, { path, query, principal }) => {
+        const rows = await listEvents(deps.db, principal, {
           orgId: path.org_oid,
           type: query.type,
           limit: query.limit,
@@ -43,8 +42,8 @@ export function eventRoutes(deps: AppDeps) {
       request: { path: EventPath },
       responses: { 200: { description: 'The event', schema: EventSchema } },
       errors: { 404: 'No such event in this organisation and mode, or older than 30 days (`NOT_FOUND`)' },
-      handler: async (ctx, { path }) => {
-        const event = await findEvent(deps.db, requirePrincipal(ctx.state), path.org_oid, path.event_id);
+      handler: async (ctx, { path, principal }) => {
+        const event = await findEvent(deps.db, principal, path.org_oid, path.event_id);
         if (!event) throw new NotFoundError('Event not found');
         ctx.body = presentEvent(event);
       },

@@ -5,6 +5,7 @@ import { ConflictError, ValidationError } from '../../errors.js';
 import { MAX_RENEWAL_PERIOD } from '../../registrar/dnsimple.js';
 import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
+import type { DomainName } from '../../domains/domainName.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
 import { pricesFor } from '../../registrar/port.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
@@ -18,7 +19,7 @@ export interface RenewDomainProps {
   deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
   principal: Principal;
   orgId: string;
-  domainName: string;
+  domainName: DomainName;
   years: number;
   idempotency: IdempotencyIdentity | undefined;
 }
@@ -33,7 +34,7 @@ export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome
   const { deps, principal, orgId } = props;
   const mode = { livemode: principal.livemode };
   const workflowId = operationWorkflowId('renew', requester(props), () => randomBase62(16));
-  const requestHash = operationRequestHash({ type: 'domain.renew', name: props.domainName.toLowerCase(), years: props.years });
+  const requestHash = operationRequestHash({ type: 'domain.renew', name: props.domainName.name, years: props.years });
   const started =
     (await existingOperation(deps, mode.livemode, workflowId, requestHash)) ??
     (await (async () => {
