@@ -29,7 +29,9 @@ export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { requestTimeoutMs: 30_000, h
  * of this API has.
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || err.code === 'ECONNRESET') {
+  // As Node itself: never write into a response already under way (its bytes would be corrupted).
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || err.code === 'ECONNRESET' || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
