@@ -82,6 +82,7 @@ describe('loadConfig', () => {
     expect(problems({ ...production, WEBHOOK_ALLOW_PRIVATE: 'true' })).toEqual([expect.stringMatching(/^WEBHOOK_ALLOW_PRIVATE: cannot be true in production/)]);
     expect(loadConfig(production).webhooks).toEqual({
       allowPrivate: false,
+      dispatcher: true,
       timeoutMs: 10_000,
       initialRetryMs: 30_000,
       maxRetryIntervalMs: 6 * 3_600_000,

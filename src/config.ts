@@ -86,6 +86,7 @@ const envSchema = z
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     WEBHOOK_ALLOW_PRIVATE: flag,
+    WEBHOOK_DISPATCHER: z.enum(['on', 'off']).default('on'),
     WEBHOOK_TIMEOUT: duration.default(10_000),
     WEBHOOK_RETRY_INITIAL: duration.default(30_000),
     WEBHOOK_RETRY_MAX_INTERVAL: duration.default(6 * 3_600_000),
@@ -192,7 +193,7 @@ export interface Config {
    * Webhook delivery: `allowPrivate` lets http and private addresses through (development and tests
    * only); the rest are the delivery workflow's durations (src/webhooks/timing.ts).
    */
-  webhooks: { allowPrivate: boolean; timeoutMs: number; initialRetryMs: number; maxRetryIntervalMs: number; retryForMs: number; disableAfterMs: number };
+  webhooks: { allowPrivate: boolean; dispatcher: boolean; timeoutMs: number; initialRetryMs: number; maxRetryIntervalMs: number; retryForMs: number; disableAfterMs: number };
 }
 
 export class ConfigError extends Error {
@@ -253,6 +254,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     metrics: env.METRICS_PORT ? { host: env.METRICS_HOST, port: env.METRICS_PORT } : undefined,
     webhooks: {
       allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+      dispatcher: env.WEBHOOK_DISPATCHER === 'on',
       timeoutMs: env.WEBHOOK_TIMEOUT,
       initialRetryMs: env.WEBHOOK_RETRY_INITIAL,
       maxRetryIntervalMs: env.WEBHOOK_RETRY_MAX_INTERVAL,

@@ -76,7 +76,7 @@ export async function startService({ config, logger, role, workflowBundle, extra
       await registerSearchAttributes(deps);
       const schedules = await ensureSchedules(deps.temporal.client, config);
       logger.info({ schedules }, 'Temporal schedules in place');
-      logger.info({ workflowId: await startEventDispatcher(deps.temporal.client, config) }, 'event dispatcher started');
+      if (config.webhooks.dispatcher) logger.info({ workflowId: await startEventDispatcher(deps.temporal.client, config) }, 'event dispatcher started');
       worker = await createWorker(deps, workflowBundle);
       workerRun = worker.worker.run();
       workerRun.catch((err: unknown) => {

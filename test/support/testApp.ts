@@ -32,6 +32,8 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
     // Live tests talk to a loopback double; test/http/registrarBudget.test.ts sets a real pace.
     REGISTRAR_CHECK_PER_MINUTE: '100000',
     PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
+    // The database is shared by every test file: see test/support/processes.ts.
+    WEBHOOK_DISPATCHER: 'off',
     ...env,
   });
 }
