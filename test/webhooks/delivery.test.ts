@@ -278,4 +278,27 @@ describe('webhook delivery', () => {
     const stored = await app.deps.db.query('SELECT 1 FROM events WHERE id = $1', [rolledBackId]);
     expect(stored.rowCount).toBe(0);
   });
+
+  it('purges events older than 30 days with their attempts; the purge and dispatcher histories replay', async () => {
+    const c = await customers.customer(0);
+    const [old, fresh] = await withTransaction(app.deps.db, async (tx) => {
+      const ids = [
+        await emitEvent({ db: tx, orgId: c.org.id, livemode: false, type: 'ping', object: { id: 'we_none' } }),
+        await emitEvent({ db: tx, orgId: c.org.id, livemode: false, type: 'ping', object: { id: 'we_none' } }),
+      ];
+      await tx.query(`UPDATE events SET created_at = now() - interval '31 days' WHERE id = $1`, [ids[0]]);
+      return ids;
+    });
+    const workflowId = `events-purge-test-${c.org.id}`;
+    const result = await app.deps.temporal.client.workflow.execute('purgeEventsWorkflow', { workflowId, taskQueue: app.deps.config.temporal.taskQueue, args: [] });
+    expect((result as { purged: number }).purged).toBeGreaterThanOrEqual(1);
+    const left = await app.deps.db.query<{ id: string }>('SELECT id FROM events WHERE id = ANY($1)', [[old, fresh]]);
+    expect(left.rows.map((r) => r.id)).toEqual([fresh]);
+
+    const options = { workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) };
+    for (const id of [workflowId, dispatcherId]) {
+      const history = await app.deps.temporal.client.workflow.getHandle(id).fetchHistory();
+      await expect(Worker.runReplayHistory(options, history, id)).resolves.toBeUndefined();
+    }
+  });
 });
