@@ -1,16 +1,12 @@
 import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { DeliverWebhookInput, DeliverWebhookResult, DispatchEventsInput } from './contract.js';
+import { SCHEDULED_RETRIES, type DeliverWebhookInput, type DeliverWebhookResult, type DispatchEventsInput, type ScheduledRunInput } from './contract.js';
+import { retryPolicy } from './shared.js';
 
 // Our own database and SMTP server: retried until they answer; a 5xx refusal of an address is final.
 const mail = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['MAIL_REJECTED'] },
-});
-
-const maintenance = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '5 seconds', maximumAttempts: 5 },
 });
 
 /**
@@ -68,6 +64,10 @@ export async function dispatchEventsWorkflow(input: DispatchEventsInput): Promis
 }
 
 /** Run by the `events-purge` schedule: events older than 30 days go, with their delivery attempts. */
-export async function purgeEventsWorkflow(): Promise<{ purged: number }> {
-  return { purged: await maintenance.purgeOldEvents() };
+export async function purgeEventsWorkflow(input: ScheduledRunInput = {}): Promise<{ purged: number }> {
+  const { purgeOldEvents } = proxyActivities<Activities>({
+    startToCloseTimeout: '5 minutes',
+    retry: retryPolicy(input.retry ?? SCHEDULED_RETRIES.purgeEventsWorkflow),
+  });
+  return { purged: await purgeOldEvents() };
 }

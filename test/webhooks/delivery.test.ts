@@ -18,6 +18,7 @@ import { withTransaction } from '../../src/db/pool.js';
 import { emitEvent } from '../../src/services/events/emitEvent.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 import { deliveryWorkflowId } from '../../src/webhooks/timing.js';
+import { recordHistory } from '../support/histories.js';
 
 let app: TestApp;
 let smtp: SmtpSink;
@@ -178,6 +179,7 @@ describe('webhook delivery', () => {
     const workflowId = deliveryWorkflowId(endpoint.id, event.id);
     const handle = app.deps.temporal.client.workflow.getHandle(workflowId);
     expect(await handle.result()).toEqual({ outcome: 'delivered', attempts: 4 });
+    await recordHistory(app, workflowId, 'webhook-delivered-after-retries');
     const history = await handle.fetchHistory();
     await expect(
       Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId),
@@ -295,6 +297,10 @@ describe('webhook delivery', () => {
     const left = await app.deps.db.query<{ id: string }>('SELECT id FROM events WHERE id = ANY($1)', [[old, fresh]]);
     expect(left.rows.map((r) => r.id)).toEqual([fresh]);
 
+    await recordHistory(app, workflowId, 'purge-events');
+    // The dispatcher never ends by itself: stopped here (the last test) to record its run.
+    await app.deps.temporal.client.workflow.getHandle(dispatcherId).terminate('recorded');
+    await recordHistory(app, dispatcherId, 'event-dispatcher');
     const options = { workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) };
     for (const id of [workflowId, dispatcherId]) {
       const history = await app.deps.temporal.client.workflow.getHandle(id).fetchHistory();
