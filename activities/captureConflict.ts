@@ -2,7 +2,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../src/db/pool.js';
 import type { Logger } from '../src/logger.js';
 import { insertAuditEvent } from '../src/db/repositories/auditEvents.js';
-import { findOperationById, updateOperation } from '../src/db/repositories/operations.js';
+import { findOperationById } from '../src/db/repositories/operations.js';
+import { endOperation } from '../src/services/events/operationEvents.js';
 import type { ApiError } from '../src/errors.js';
 import { derivedId } from '../src/ids.js';
 import { RESERVATION_STATE_CONFLICT } from '../src/services/billing/ledger.js';
@@ -36,6 +37,6 @@ export async function failUncapturable(
     data: { domainId: input.domainId, registrarReference: input.registrarReference, reason: input.cause.message },
     requestId: null,
   });
-  await updateOperation(deps.db, mode, input.operationId, { status: 'failed', error: { code: RESERVATION_STATE_CONFLICT, detail } });
+  await endOperation({ db: deps.db, mode, operationId: input.operationId, ending: { status: 'failed', error: { code: RESERVATION_STATE_CONFLICT, detail } } });
   return ApplicationFailure.nonRetryable(detail, RESERVATION_STATE_CONFLICT);
 }

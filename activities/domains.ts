@@ -4,7 +4,8 @@ import { ApiError } from '../src/errors.js';
 import { findContact, type Contact } from '../src/db/repositories/contacts.js';
 import { contactDetails, ensureRegistrarContact } from '../src/services/contacts/registrarContact.js';
 import { updateDomain } from '../src/db/repositories/domains.js';
-import { claimOperationForWorkflow, updateOperation } from '../src/db/repositories/operations.js';
+import { claimOperationForWorkflow } from '../src/db/repositories/operations.js';
+import { endOperation } from '../src/services/events/operationEvents.js';
 import { capture, release, RESERVATION_STATE_CONFLICT } from '../src/services/billing/ledger.js';
 import type { Logger } from '../src/logger.js';
 import type { Metrics } from '../src/metrics/registry.js';
@@ -250,12 +251,18 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
         }
         throw err;
       }
-      await updateDomain(db, mode, input.domainId, {
-        status: 'active',
-        ...(input.expiresAt ? { expires_at: new Date(input.expiresAt) } : {}),
-        ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
+      await endOperation({
+        db,
+        mode,
+        operationId: input.operationId,
+        ending: { status: 'succeeded', result: { ...input.result, expires_at: input.expiresAt } },
+        alongside: (tx) =>
+          updateDomain(tx, mode, input.domainId, {
+            status: 'active',
+            ...(input.expiresAt ? { expires_at: new Date(input.expiresAt) } : {}),
+            ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
+          }).then(() => undefined),
       });
-      await updateOperation(db, mode, input.operationId, { status: 'succeeded', result: { ...input.result, expires_at: input.expiresAt } });
     },
 
     /** Failure or cancellation: release the reservation; the domain becomes `domainStatus` when given. */
@@ -270,8 +277,14 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
     }): Promise<void> {
       const mode = { livemode: input.livemode };
       await release({ db, operationId: input.operationId });
-      if (input.domainStatus) await updateDomain(db, mode, input.domainId, { status: input.domainStatus });
-      await updateOperation(db, mode, input.operationId, { status: input.status, error: { code: input.code, detail: input.detail } });
+      const { domainStatus } = input;
+      await endOperation({
+        db,
+        mode,
+        operationId: input.operationId,
+        ending: { status: input.status, error: { code: input.code, detail: input.detail } },
+        ...(domainStatus ? { alongside: (tx) => updateDomain(tx, mode, input.domainId, { status: domainStatus }).then(() => undefined) } : {}),
+      });
     },
   };
 }

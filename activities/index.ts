@@ -14,6 +14,9 @@ import { createDnsActivities } from './dns.js';
 import { createReconcilerActivities } from './reconciler.js';
 import { createRegistrationActivities } from './registrations.js';
 import { createReconcileActivities } from './reconcile.js';
+import { createWebhookActivities } from './webhooks.js';
+import { createMailer } from '../src/mail/mailer.js';
+import type { Resolver } from '../src/webhooks/sender.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
@@ -32,6 +35,8 @@ export interface ActivityDeps {
   payloadKeys: PayloadKeyring;
   /** Owner e-mail; built from the config when absent. */
   mailer?: Mailer;
+  /** How webhook endpoint names are resolved at send time; the system resolver when absent (tests inject one). */
+  webhookResolver?: Resolver;
 }
 
 /**
@@ -46,6 +51,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createReconcilerActivities(deps),
     ...createRegistrationActivities(deps),
     ...createReconcileActivities(deps),
+    ...createWebhookActivities({ ...deps, mailer: deps.mailer ?? createMailer(deps.config, deps.logger) }),
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       const purged = await purgeExpiredIdempotencyKeys(deps.db);
       deps.logger.info({ purged }, 'purged expired idempotency keys');

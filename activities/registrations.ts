@@ -3,7 +3,7 @@ import type { Db } from '../src/db/pool.js';
 import { insertAuditEvent } from '../src/db/repositories/auditEvents.js';
 import { findReservation } from '../src/db/repositories/billingReservations.js';
 import { updateDomain } from '../src/db/repositories/domains.js';
-import { updateOperation } from '../src/db/repositories/operations.js';
+import { endOperation } from '../src/services/events/operationEvents.js';
 import { captureInPart } from '../src/services/billing/ledger.js';
 import { ensureRegistrarContact } from '../src/services/contacts/registrarContact.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
@@ -51,18 +51,24 @@ export function createRegistrationActivities({ db, logger, metrics, registrars }
       // The reservation is the one-year price times the years (src/services/domains/registerDomain.ts).
       const charged = Math.round((reservation.amount * input.yearsDone) / input.years);
       await captureInPart({ db, operationId: input.operationId, amount: charged });
-      await updateDomain(db, mode, input.domainId, {
-        status: 'active',
-        expires_at: new Date(input.expiresAt),
-        ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
-      });
       const detail =
         `Registered for ${input.yearsDone} of ${input.years} years (charged ${charged} of ${reservation.amount}); ` +
         `renewing the other ${input.years - input.yearsDone} failed: ${input.failure.detail}`;
-      await updateOperation(db, mode, input.operationId, {
-        status: 'failed',
-        result: { domain: input.name, status: 'active', years: input.yearsDone, expires_at: input.expiresAt },
-        error: { code: PARTIALLY_REGISTERED, detail },
+      await endOperation({
+        db,
+        mode,
+        operationId: input.operationId,
+        ending: {
+          status: 'failed',
+          result: { domain: input.name, status: 'active', years: input.yearsDone, expires_at: input.expiresAt },
+          error: { code: PARTIALLY_REGISTERED, detail },
+        },
+        alongside: (tx) =>
+          updateDomain(tx, mode, input.domainId, {
+            status: 'active',
+            expires_at: new Date(input.expiresAt),
+            ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
+          }).then(() => undefined),
       });
       await insertAuditEvent(db, {
         id: `evt_partial_${input.operationId}`,

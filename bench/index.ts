@@ -11,6 +11,7 @@ import { benchHttpVariant, type LatencyRow } from './httpLayers.js';
 import { benchThroughput } from './throughput.js';
 import { benchRegistrations } from './registrations.js';
 import { benchCaaBatch } from './dnsRecords.js';
+import { benchWebhookLatency } from './webhookLatency.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
 import { resolveTemporalCli } from '../scripts/lib/temporalCli.js';
 import { startOnFreePort, startTemporalDevServer, type TemporalDevServer } from '../scripts/lib/temporalDevServer.js';
@@ -27,7 +28,7 @@ const fmt = (ms: number) => ms.toFixed(3).padStart(8);
 
 async function main(): Promise<void> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/domains_bench';
-  const baseConfig = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: '.data/bench', TEMPORAL_TASK_QUEUE: 'bench' });
+  const baseConfig = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: '.data/bench', TEMPORAL_TASK_QUEUE: 'bench', WEBHOOK_ALLOW_PRIVATE: 'true' });
   installTemporalRuntime(createLogger({ logLevel: 'error' }), { level: 'ERROR' });
   // Registrations need a Temporal server: the configured one, or a headless dev server of our own.
   let temporal: TemporalDevServer | undefined;
@@ -48,6 +49,12 @@ async function main(): Promise<void> {
     const org = await insertOrganization(deps.db, { id: newId('org'), name: 'Bench' });
     await insertMembership(deps.db, { orgId: org.id, userId: user.id, role: 'owner' });
     await deps.db.query(`UPDATE organizations SET plan = 'enterprise' WHERE id = $1`, [org.id]);
+
+    const events = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 200);
+    const webhooks = await benchWebhookLatency({ deps, orgId: org.id, count: events, spacingMs: 20 });
+    console.log(`\nWebhooks: state change (commit) to the receiver's 200 over loopback, one event every 20 ms (ms)`);
+    console.log(`${webhooks.delivered}/${webhooks.events} delivered  p50 ${fmt(webhooks.p50Ms)}  p99 ${fmt(webhooks.p99Ms)}  max ${fmt(webhooks.maxMs)}`);
+    if (process.env.BENCH_ONLY === 'webhooks') return;
 
     const variants = [
       { variant: 'neither layer', layers: { rateLimit: false, idempotency: false }, idempotencyKeys: false },

@@ -70,6 +70,28 @@ describe('loadConfig', () => {
     expect(config.auth).toEqual({ jwksUrl: 'https://idp.example.com/jwks.json', issuer: 'https://idp.example.com/', audience: 'domain-service' });
   });
 
+  it('refuses webhooks to private addresses in production, and reads the delivery durations', () => {
+    const production = {
+      NODE_ENV: 'production',
+      AUTH_JWKS_URL: 'https://idp.example.com/jwks.json',
+      AUTH_ISSUER: 'https://idp.example.com/',
+      AUTH_AUDIENCE: 'domain-service',
+      KEY_HASH_SECRET: 'x'.repeat(32),
+      PAYLOAD_ENCRYPTION_KEYS: `k1:${KEY_B64}`,
+    };
+    expect(problems({ ...production, WEBHOOK_ALLOW_PRIVATE: 'true' })).toEqual([expect.stringMatching(/^WEBHOOK_ALLOW_PRIVATE: cannot be true in production/)]);
+    expect(loadConfig(production).webhooks).toEqual({
+      allowPrivate: false,
+      dispatcher: true,
+      timeoutMs: 10_000,
+      initialRetryMs: 30_000,
+      maxRetryIntervalMs: 6 * 3_600_000,
+      retryForMs: 3 * 86_400_000,
+      disableAfterMs: 5 * 86_400_000,
+    });
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_FOR: '2m' }).webhooks).toMatchObject({ allowPrivate: true, retryForMs: 120_000 });
+  });
+
   it('names what is wrong with each payload encryption key', () => {
     expect(problems({ PAYLOAD_ENCRYPTION_KEYS: `k1:${KEY_B64},k1:${KEY_B64},short:${Buffer.alloc(16).toString('base64')},nokey` })).toEqual([
       'PAYLOAD_ENCRYPTION_KEYS: key id "k1" appears twice',

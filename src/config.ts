@@ -98,6 +98,13 @@ const envSchema = z
     // Traces go over OTLP/HTTP to this base URL (…/v1/traces); unset: no tracing at all.
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
     OTEL_SERVICE_NAME: z.string().min(1).default('domain-service'),
+    WEBHOOK_ALLOW_PRIVATE: flag,
+    WEBHOOK_DISPATCHER: z.enum(['on', 'off']).default('on'),
+    WEBHOOK_TIMEOUT: duration.default(10_000),
+    WEBHOOK_RETRY_INITIAL: duration.default(30_000),
+    WEBHOOK_RETRY_MAX_INTERVAL: duration.default(6 * 3_600_000),
+    WEBHOOK_RETRY_FOR: duration.default(3 * 86_400_000),
+    WEBHOOK_DISABLE_AFTER: duration.default(5 * 86_400_000),
     // docker-compose.yml's development profile: the api listens on 0.0.0.0 inside its container, and
     // the container's port is published on the host's loopback only (README "Docker Compose").
     DEV_IDP_BEHIND_LOOPBACK: flag,
@@ -165,6 +172,9 @@ const envSchema = z
       if (env.KEY_HASH_SECRET === undefined) {
         ctx.addIssue({ code: 'custom', path: ['KEY_HASH_SECRET'], message: 'is required in production' });
       }
+      if (env.WEBHOOK_ALLOW_PRIVATE) {
+        ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_PRIVATE'], message: 'cannot be true in production (webhooks could reach the private network)' });
+      }
       if (env.ADDRESS_RATE_LIMITS === 'off') {
         ctx.addIssue({ code: 'custom', path: ['ADDRESS_RATE_LIMITS'], message: 'cannot be off in production' });
       }
@@ -230,6 +240,11 @@ export interface Config {
   temporalMetrics: { host: string; port: number } | undefined;
   /** OpenTelemetry traces over OTLP/HTTP; absent (no tracing, no cost) without OTEL_EXPORTER_OTLP_ENDPOINT. */
   tracing: { endpoint: string; serviceName: string } | undefined;
+  /**
+   * Webhook delivery: `allowPrivate` lets http and private addresses through (development and tests
+   * only); the rest are the delivery workflow's durations (src/webhooks/timing.ts).
+   */
+  webhooks: { allowPrivate: boolean; dispatcher: boolean; timeoutMs: number; initialRetryMs: number; maxRetryIntervalMs: number; retryForMs: number; disableAfterMs: number };
 }
 
 export class ConfigError extends Error {
@@ -310,6 +325,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     metrics: env.METRICS_PORT ? { host: env.METRICS_HOST, port: env.METRICS_PORT } : undefined,
     temporalMetrics: env.TEMPORAL_METRICS_PORT ? { host: env.METRICS_HOST, port: env.TEMPORAL_METRICS_PORT } : undefined,
     tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME } : undefined,
+    webhooks: {
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+      dispatcher: env.WEBHOOK_DISPATCHER === 'on',
+      timeoutMs: env.WEBHOOK_TIMEOUT,
+      initialRetryMs: env.WEBHOOK_RETRY_INITIAL,
+      maxRetryIntervalMs: env.WEBHOOK_RETRY_MAX_INTERVAL,
+      retryForMs: env.WEBHOOK_RETRY_FOR,
+      disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import { listen, type ListeningServer } from './http/listen.js';
 import { createWorker, type RunningWorker } from './worker/worker.js';
 import { ensureSearchAttributes } from './temporal/client.js';
 import { ensureSchedules } from './temporal/schedules.js';
+import { startEventDispatcher } from './services/webhooks/startDispatcher.js';
 import { startMetricsServer } from './metrics/server.js';
 
 export type Role = 'api' | 'worker' | 'all';
@@ -74,6 +75,7 @@ export async function startService({ config, logger, role, workflowBundle, extra
       await registerSearchAttributes(deps);
       const schedules = await ensureSchedules(deps.temporal.client, config);
       logger.info({ schedules }, 'Temporal schedules in place');
+      if (config.webhooks.dispatcher) logger.info({ workflowId: await startEventDispatcher(deps.temporal.client, config) }, 'event dispatcher started');
       worker = await createWorker(deps, workflowBundle);
       workerRun = worker.worker.run();
       workerRun.catch((err: unknown) => {

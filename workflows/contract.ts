@@ -200,6 +200,7 @@ export const SCHEDULED_RETRIES = {
   /** One attempt pages through the registrar's whole list. */
   registrarReconcileWorkflow: { initialIntervalMs: 10_000, maximumIntervalMs: 10 * 60_000, maximumAttempts: 10 },
   purgeIdempotencyKeysWorkflow: { initialIntervalMs: 5_000, maximumIntervalMs: 500_000, maximumAttempts: 5 },
+  purgeEventsWorkflow: { initialIntervalMs: 5_000, maximumIntervalMs: 500_000, maximumAttempts: 5 },
 } as const satisfies Record<string, RetryTiming>;
 
 export interface LeakScanInput extends ScheduledRunInput {
@@ -260,6 +261,44 @@ export interface RegistrarReconcileSummary {
   names: Partial<Record<DriftKind, string[]>>;
 }
 
+/** How a webhook delivery is paced: every duration its workflow waits, so tests run 3 days in seconds. */
+export interface WebhookDeliveryTiming {
+  /** One POST, connection to last byte (10 s). */
+  timeoutMs: number;
+  /** The wait after the first failed attempt; doubled after each further one, up to `maxRetryIntervalMs`. */
+  initialRetryMs: number;
+  maxRetryIntervalMs: number;
+  /** No attempt is made later than this after the first (3 days). */
+  retryForMs: number;
+  /** An endpoint whose every attempt has failed for this long is disabled (5 days). */
+  disableAfterMs: number;
+}
+
+export interface DeliverWebhookInput {
+  endpointId: string;
+  eventId: string;
+  livemode: boolean;
+  timing: WebhookDeliveryTiming;
+  /** One attempt, no retries: `POST …/deliveries/{delivery_id}/retry`. */
+  once?: boolean;
+}
+
+export interface DeliverWebhookResult {
+  /** `endpoint_gone`: deleted, or disabled before the attempt; `event_gone`: purged (30 days). */
+  outcome: 'delivered' | 'failed' | 'gave_up' | 'endpoint_disabled' | 'endpoint_gone' | 'event_gone';
+  attempts: number;
+}
+
+export interface DispatchEventsInput {
+  /** How long one run of the dispatching activity goes on before the workflow continues as new. */
+  runForMs: number;
+  /** How often the outbox is read when no notification arrives (a safety net for lost notifications). */
+  pollMs: number;
+  /** Events handled per transaction. */
+  batch: number;
+  timing: WebhookDeliveryTiming;
+}
+
 /**
  * The signature of every workflow the worker runs, by its registered name (the exported function's
  * name; workflows/index.ts checks that each implementation matches). Starts go through
@@ -275,6 +314,9 @@ export interface Workflows {
   reconcileOperationsWorkflow(input: ReconcileOperationsInput): Promise<ReconcileOperationsSummary>;
   registrarReconcileWorkflow(input?: RegistrarReconcileInput): Promise<RegistrarReconcileSummary>;
   purgeIdempotencyKeysWorkflow(input?: ScheduledRunInput): Promise<{ purged: number }>;
+  deliverWebhookWorkflow(input: DeliverWebhookInput): Promise<DeliverWebhookResult>;
+  dispatchEventsWorkflow(input: DispatchEventsInput): Promise<never>;
+  purgeEventsWorkflow(input?: ScheduledRunInput): Promise<{ purged: number }>;
 }
 
 /** The workflow each operation type runs. */

@@ -13,6 +13,7 @@ import { transferDomainWorkflow } from './transferDomain.js';
 import { leakScanWorkflow, revokeLeakedKeyWorkflow } from './leaks.js';
 import { syncRegistrarContactWorkflow } from './contacts.js';
 import { registrarReconcileWorkflow } from './reconcile.js';
+import { deliverWebhookWorkflow, dispatchEventsWorkflow, purgeEventsWorkflow } from './webhooks.js';
 
 export {
   purgeIdempotencyKeysWorkflow,
@@ -24,6 +25,9 @@ export {
   revokeLeakedKeyWorkflow,
   syncRegistrarContactWorkflow,
   registrarReconcileWorkflow,
+  deliverWebhookWorkflow,
+  dispatchEventsWorkflow,
+  purgeEventsWorkflow,
 };
 
 // Compile-time only: each workflow is exported under the name the contract starts it by, with the
@@ -38,6 +42,9 @@ type Exported = {
   revokeLeakedKeyWorkflow: typeof revokeLeakedKeyWorkflow;
   syncRegistrarContactWorkflow: typeof syncRegistrarContactWorkflow;
   registrarReconcileWorkflow: typeof registrarReconcileWorkflow;
+  deliverWebhookWorkflow: typeof deliverWebhookWorkflow;
+  dispatchEventsWorkflow: typeof dispatchEventsWorkflow;
+  purgeEventsWorkflow: typeof purgeEventsWorkflow;
 };
 export type WorkflowsImplemented = Exported extends Workflows ? (Workflows extends Exported ? true : never) : never;
 export const workflowsImplemented: WorkflowsImplemented = true;

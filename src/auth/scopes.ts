@@ -12,6 +12,8 @@ export const SCOPES = [
   'orgs:write',
   'keys:read',
   'keys:write',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 
@@ -23,6 +24,28 @@ export interface HttpTimeouts {
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 };
 
 /**
+ * What Node answers itself, before Koa sees a request (a stalled client, a request line and headers
+ * past 16 KB, bytes that are not HTTP), as Node would, but with the `{detail, code}` body every error
+ * of this API has.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // As Node itself: never write into a response already under way (its bytes would be corrupted).
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || err.code === 'ECONNRESET' || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, body] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', { detail: 'The request line and headers must fit in 16 KB', code: 'PAYLOAD_TOO_LARGE' }]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', { detail: 'The request did not arrive in time', code: 'REQUEST_TIMEOUT' }]
+        : [400, 'Bad Request', { detail: 'Not a valid HTTP request', code: 'INVALID_REQUEST' }];
+  const json = JSON.stringify(body);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
+}
+
+/**
  * `app` may be a function of the listening URL (`http://127.0.0.1:8080`, the port chosen when 0 was
  * asked): it is built once the address is known, before the first request is read.
  */
@@ -43,6 +66,7 @@ export function listen(
       },
       (req, res) => void handle!(req, res),
     );
+    server.on('clientError', answerClientError);
     server.listen(port, host);
     server.once('error', reject);
     server.once('listening', () => {

@@ -14,6 +14,8 @@ import { billingRoutes } from './billing/billing.js';
 import { contactRoutes } from './contacts/contacts.js';
 import { secretScanningRoutes } from './secretScanning/github.js';
 import { dnsRecordRoutes } from './dns/records.js';
+import { eventRoutes } from './webhooks/events.js';
+import { webhookEndpointRoutes } from './webhooks/endpoints.js';
 
 /** Every route the api serves; the OpenAPI document is built from this same list. */
 export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): RouteSpec[] {
@@ -31,6 +33,8 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...contactRoutes(deps),
     ...secretScanningRoutes(deps),
     ...dnsRecordRoutes(deps),
+    ...eventRoutes(deps),
+    ...webhookEndpointRoutes(deps),
     ...extraRoutes,
   ];
   routes.push(...docsRoutes(() => routes));

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { SCHEDULED_RETRIES, type Workflows } from '../../workflows/contract.js';
 
 /** What each schedule does; its id adds the task queue that owns it (`scheduleId`). */
-export type ScheduleName = 'idempotency-purge' | 'leak-scan' | 'operation-reconciler' | 'registrar-reconcile';
+export type ScheduleName = 'idempotency-purge' | 'leak-scan' | 'operation-reconciler' | 'registrar-reconcile' | 'events-purge';
 
 /**
  * Named after the task queue: two deployments (or test runs) sharing a namespace each run their own
@@ -54,6 +54,12 @@ function definitions(config: Config): ScheduleDefinition[] {
       every: config.registrarReconcileIntervalMs,
       workflowType: 'registrarReconcileWorkflow',
       memo: 'Compares our live domains with the registrar account and reports drift (log, audit); changes nothing',
+    },
+    {
+      name: 'events-purge',
+      every: '1h',
+      workflowType: 'purgeEventsWorkflow',
+      memo: 'Deletes events (and their webhook delivery attempts) older than 30 days',
     },
   ];
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
-import { createActivities } from '../../activities/index.js';
+import { createActivities, type ActivityDeps } from '../../activities/index.js';
 import { temporalAddress } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import { encryptedDataConverter } from '../temporal/payloadCodec.js';
@@ -24,6 +24,8 @@ export interface RunningWorker {
 export async function createWorker(
   deps: Pick<AppDeps, 'config' | 'db' | 'logger' | 'metrics' | 'registrars' | 'temporal' | 'apiKeys' | 'keyHashSecret' | 'payloadKeys'>,
   workflowBundle?: WorkflowBundleOption,
+  /** Stand-ins for what the worker reaches outside (tests: a resolver that never asks the real DNS). */
+  outside: Pick<ActivityDeps, 'webhookResolver'> = {},
 ): Promise<RunningWorker> {
   const { config } = deps;
   const connection = await NativeConnection.connect({ address: temporalAddress(config) });
@@ -46,6 +48,7 @@ export async function createWorker(
         payloadKeys: deps.payloadKeys,
         logger: deps.logger.child({ component: 'activity' }),
         metrics: deps.metrics,
+        ...outside,
       }),
     });
     return { worker, connection };

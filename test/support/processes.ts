@@ -24,7 +24,9 @@ export function runCompiled(script: string, args: string[], env: Record<string, 
 function runNode(nodeArgs: string[], env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, nodeArgs, {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    // Every test file shares one database: a worker process's outbox dispatcher would take the events
+    // of other files' organisations (test/webhooks/delivery.test.ts runs its own dispatcher).
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WEBHOOK_DISPATCHER: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

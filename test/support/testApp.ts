@@ -12,6 +12,7 @@ import { listen } from '../../src/http/listen.js';
 import type { RouteSpec } from '../../src/http/route.js';
 import { createWorker, type RunningWorker } from '../../src/worker/worker.js';
 import { randomBase62 } from '../../src/ids.js';
+import type { ActivityDeps } from '../../activities/index.js';
 
 /** Configuration pointing at the test run's database, Redis and Temporal, with its own data dir and task queue. */
 export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
@@ -31,6 +32,8 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
     // Live tests talk to a loopback double; test/http/registrarBudget.test.ts sets a real pace.
     REGISTRAR_CHECK_PER_MINUTE: '100000',
     PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
+    // The database is shared by every test file: see test/support/processes.ts.
+    WEBHOOK_DISPATCHER: 'off',
     ...env,
   });
 }
@@ -56,6 +59,8 @@ export interface TestAppOptions {
   logDestination?: { write(line: string): void };
   /** Also run a worker on the app's task queue (with the shared workflow bundle). */
   worker?: boolean;
+  /** What the worker's activities reach outside, replaced (a webhook resolver that never asks the real DNS). */
+  outside?: Pick<ActivityDeps, 'webhookResolver'>;
   /** Listen on this port rather than one the system picks (an address another app must know first). */
   port?: number;
   /** The worker's workflow bundle when not the shared one (e.g. one with interceptors). */
@@ -66,7 +71,7 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = await testConfig(options.env);
   const deps = await createDeps(config, createLogger(config, {}, options.logDestination));
-  const worker = options.worker ? await createWorker(deps, options.workflowBundle ?? sharedWorkflowBundle()) : undefined;
+  const worker = options.worker ? await createWorker(deps, options.workflowBundle ?? sharedWorkflowBundle(), options.outside) : undefined;
   const workerRun = worker?.worker.run();
   const http = await listen(
     (listeningUrl) => createApp(deps, { extraRoutes: options.extraRoutes ?? [], listeningUrl, ...(options.layers ? { layers: options.layers } : {}) }),

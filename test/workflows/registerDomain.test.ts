@@ -87,8 +87,10 @@ describe('registering a domain (test mode)', () => {
     expect(await balance(c)).toMatchObject({ available: 2_000, reserved: 0 });
     const domains = await readJson<{ data: { name: string; status: string }[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/domains`, { headers: bearer(c.key) }));
     expect(domains.data).toEqual([expect.objectContaining({ name, status: 'failed' })]);
-    const description = await app.deps.temporal.client.workflow.getHandle(await registerWorkflowId(c, `fail-${name}`)).describe();
-    expect(description.status.name).toBe('FAILED');
+    // The operation reads failed before the workflow has closed: wait for its end, then look.
+    const handle = app.deps.temporal.client.workflow.getHandle(await registerWorkflowId(c, `fail-${name}`));
+    await expect(handle.result()).rejects.toThrow();
+    expect((await handle.describe()).status.name).toBe('FAILED');
     await recordHistory(app, await registerWorkflowId(c, `fail-${name}`), 'register-rejected');
   });
 

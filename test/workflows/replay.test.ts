@@ -18,6 +18,9 @@ const WORKFLOW_TYPES: Record<keyof Workflows, true> = {
   reconcileOperationsWorkflow: true,
   registrarReconcileWorkflow: true,
   purgeIdempotencyKeysWorkflow: true,
+  deliverWebhookWorkflow: true,
+  dispatchEventsWorkflow: true,
+  purgeEventsWorkflow: true,
 };
 
 /**

@@ -2,6 +2,9 @@ import { withTransaction, type Db } from '../../db/pool.js';
 import { markApiKeyRevoked, type ApiKeyRecord } from '../../db/repositories/apiKeys.js';
 import { insertAuditEvent } from '../../db/repositories/auditEvents.js';
 import type { ApiKeyVerifier } from '../../auth/apiKeyVerifier.js';
+import { listOrgIdsOfUser } from '../../db/repositories/memberships.js';
+import { presentApiKey } from '../../presenters/apiKey.js';
+import { emitEvent } from '../events/emitEvent.js';
 
 export interface RevokeApiKeyProps {
   db: Db;
@@ -30,6 +33,17 @@ export async function revokeApiKey(props: RevokeApiKeyProps): Promise<ApiKeyReco
       data: { reason: props.reason, source_url: props.sourceUrl },
       requestId: props.requestId,
     });
+    // Keys belong to users, events to organisations: each organisation the owner belongs to hears of it.
+    for (const orgId of await listOrgIdsOfUser(tx, record.userId)) {
+      await emitEvent({
+        db: tx,
+        orgId,
+        livemode: record.mode === 'live',
+        type: 'api_key.revoked',
+        object: presentApiKey(record),
+        dedupeSeed: `api-key-revoked|${record.id}|${orgId}`,
+      });
+    }
     return record;
   });
   await props.apiKeys.invalidate(props.keyId);

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { withTransaction } from '../../db/pool.js';
 import {
   abandonPendingOperation,
+  findOperationById,
   findOperationByWorkflowId,
   insertOperation,
   WORKFLOW_INPUT_PURPOSE,
@@ -15,6 +16,7 @@ import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../err
 import { derivedId } from '../../ids.js';
 import { release, reserveWithin } from '../billing/ledger.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
+import { emitOperationEnded } from '../events/operationEvents.js';
 import { DOMAIN_OPERATION_RETRIES, type OperationWorkflowInputs } from '../../../workflows/contract.js';
 
 /** SQLSTATE of a unique index refusing a row: the name is held, or a twin wrote the operation first. */
@@ -117,7 +119,14 @@ export async function abandonOperation(
   error: { code: string; detail: string },
 ): Promise<boolean> {
   const mode = { livemode: operation.livemode };
-  if (!(await abandonPendingOperation(deps.db, mode, operation.id, error))) return false;
+  // The operation's ending and its event are written together (src/services/events/operationEvents.ts).
+  const abandoned = await withTransaction(deps.db, async (tx) => {
+    if (!(await abandonPendingOperation(tx, mode, operation.id, error))) return false;
+    const ended = await findOperationById(tx, mode, operation.id);
+    if (ended) await emitOperationEnded(tx, ended);
+    return true;
+  });
+  if (!abandoned) return false;
   try {
     await release({ db: deps.db, operationId: operation.id });
   } catch (err) {

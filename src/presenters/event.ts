@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { EVENT_TYPES, type EventRow } from '../db/repositories/events.js';
+
+export const EventSchema = z
+  .object({
+    id: z.string().describe('`evt_…`; also the `webhook-id` header of its deliveries'),
+    type: z.enum(EVENT_TYPES),
+    created_at: z.iso.datetime(),
+    livemode: z.boolean(),
+    org_id: z.string(),
+    data: z.object({ object: z.unknown().describe('The resource as the API renders it') }),
+  })
+  .meta({ id: 'Event' });
+
+export type EventBody = z.infer<typeof EventSchema>;
+
+/** What the events API answers and what a webhook POSTs: the same JSON. */
+export function presentEvent(event: EventRow): EventBody {
+  return {
+    id: event.id,
+    type: event.type,
+    created_at: event.createdAt.toISOString(),
+    livemode: event.livemode,
+    org_id: event.orgId,
+    data: { object: event.data.object },
+  };
+}

@@ -1,0 +1,100 @@
+import { withTransaction, type Db } from '../../db/pool.js';
+import { findEventById } from '../../db/repositories/events.js';
+import { insertDelivery } from '../../db/repositories/webhookDeliveries.js';
+import {
+  findWebhookEndpointById,
+  markEndpointHealthy,
+  recordEndpointFailure,
+  WEBHOOK_SECRETS_PURPOSE,
+  type EndpointSecrets,
+  type WebhookEndpoint,
+} from '../../db/repositories/webhookEndpoints.js';
+import { openJson } from '../../db/sealedJson.js';
+import { derivedId } from '../../ids.js';
+import { presentEvent } from '../../presenters/event.js';
+import { presentWebhookEndpoint } from '../../presenters/webhookEndpoint.js';
+import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
+import { sendWebhook, type Resolver } from '../../webhooks/sender.js';
+import { signedHeaders } from '../../webhooks/signing.js';
+import { emitEvent } from '../events/emitEvent.js';
+
+export interface AttemptProps {
+  db: Db;
+  payloadKeys: PayloadKeyring;
+  resolver: Resolver;
+  allowPrivate: boolean;
+  endpointId: string;
+  eventId: string;
+  livemode: boolean;
+  /** Names the attempt for good (workflow id and its attempt counter): a retried activity records it once. */
+  attemptKey: string;
+  timeoutMs: number;
+  disableAfterMs: number;
+}
+
+export type AttemptOutcome =
+  | { outcome: 'delivered' | 'failed'; deliveryId: string; disabledNow: boolean }
+  | { outcome: 'endpoint_gone' | 'endpoint_disabled' | 'event_gone' };
+
+/** `432000000` → `5 days`: how long a failure streak lasted, for the owner's e-mail. */
+function spoken(ms: number): string {
+  const units: [number, string][] = [[86_400_000, 'day'], [3_600_000, 'hour'], [60_000, 'minute'], [1_000, 'second']];
+  const [size, name] = units.find(([unit]) => ms >= unit) ?? [1, 'millisecond'];
+  const count = Math.round(ms / size);
+  return `${count} ${name}${count === 1 ? '' : 's'}`;
+}
+
+/** The secrets that sign now: the current one, and the previous one for 24 hours after a rotation. */
+export function signingSecrets(payloadKeys: PayloadKeyring, endpoint: WebhookEndpoint, now = new Date()): string[] {
+  const secrets = openJson<EndpointSecrets>(payloadKeys, WEBHOOK_SECRETS_PURPOSE, endpoint.secrets);
+  const previousValid = secrets.previous !== null && endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now;
+  return previousValid ? [secrets.current, secrets.previous!] : [secrets.current];
+}
+
+/**
+ * One delivery attempt: the event POSTed, signed, to the endpoint as it is now (a changed URL or a
+ * rotated secret applies to the next attempt), and the attempt recorded. A failure starts or extends
+ * the endpoint's failure streak; a streak older than `disableAfterMs` disables the endpoint and emits
+ * `webhook_endpoint.disabled` in the same transaction (`disabledNow`: the caller e-mails the owners).
+ */
+export async function attemptDelivery(props: AttemptProps): Promise<AttemptOutcome> {
+  const mode = { livemode: props.livemode };
+  const endpoint = await findWebhookEndpointById(props.db, mode, props.endpointId);
+  if (!endpoint) return { outcome: 'endpoint_gone' };
+  if (!endpoint.enabled) return { outcome: 'endpoint_disabled' };
+  const event = await findEventById(props.db, mode, props.eventId);
+  if (!event) return { outcome: 'event_gone' };
+
+  const body = JSON.stringify(presentEvent(event));
+  const headers = {
+    'user-agent': 'domain-service-webhooks/1',
+    ...signedHeaders({ messageId: event.id, timestamp: new Date(), body, secrets: signingSecrets(props.payloadKeys, endpoint) }),
+  };
+  const sent = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs: props.timeoutMs, allowPrivate: props.allowPrivate, resolver: props.resolver });
+  const deliveryId = derivedId('wd', props.attemptKey);
+  const delivered = sent.error === null;
+
+  const disabledNow = await withTransaction(props.db, async (tx) => {
+    await insertDelivery(tx, mode, { id: deliveryId, endpointId: endpoint.id, eventId: event.id, statusCode: sent.statusCode, durationMs: sent.durationMs, error: sent.error });
+    if (delivered) {
+      await markEndpointHealthy(tx, mode, endpoint.id);
+      return false;
+    }
+    const disabled = await recordEndpointFailure(tx, mode, {
+      id: endpoint.id,
+      disableAfterMs: props.disableAfterMs,
+      reason: `every delivery failed for ${spoken(props.disableAfterMs)}; the last: ${sent.error}`,
+    });
+    if (!disabled) return false;
+    await emitEvent({
+      db: tx,
+      orgId: disabled.orgId,
+      livemode: disabled.livemode,
+      type: 'webhook_endpoint.disabled',
+      object: presentWebhookEndpoint(disabled),
+      dedupeSeed: `endpoint-disabled|${disabled.id}|${disabled.updatedAt.toISOString()}`,
+    });
+    return true;
+  });
+  return { outcome: delivered ? 'delivered' : 'failed', deliveryId, disabledNow };
+}

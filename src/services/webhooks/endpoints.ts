@@ -1,0 +1,98 @@
+import { withTransaction, type Db } from '../../db/pool.js';
+import type { Mode } from '../../db/modeScope.js';
+import {
+  findWebhookEndpoint,
+  insertWebhookEndpoint,
+  updateWebhookEndpoint,
+  WEBHOOK_SECRETS_PURPOSE,
+  type EndpointChanges,
+  type EndpointSecrets,
+  type WebhookEndpoint,
+} from '../../db/repositories/webhookEndpoints.js';
+import { openJson, sealJson } from '../../db/sealedJson.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
+import { urlProblem } from '../../webhooks/addressPolicy.js';
+import { newSigningSecret } from '../../webhooks/signing.js';
+
+/** How long the previous secret keeps signing after a rotation (README "Events and webhooks"). */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+export interface EndpointServiceDeps {
+  db: Db;
+  payloadKeys: PayloadKeyring;
+  /** WEBHOOK_ALLOW_PRIVATE */
+  allowPrivate: boolean;
+}
+
+/** A URL the sender would refuse is 422 on `body.url` when saved; names are checked again when sending. */
+function checkUrl(url: string, allowPrivate: boolean): void {
+  const problem = urlProblem(url, allowPrivate);
+  if (problem) throw new ValidationError([{ loc: ['body', 'url'], msg: problem, type: 'url_refused' }]);
+}
+
+/** `["*"]` stands for every type; listing it beside others means the same. */
+function normalisedEvents(events: string[]): string[] {
+  return events.includes('*') ? ['*'] : [...new Set(events)];
+}
+
+function sealed(deps: EndpointServiceDeps, secrets: EndpointSecrets) {
+  return sealJson(deps.payloadKeys, WEBHOOK_SECRETS_PURPOSE, secrets);
+}
+
+/** A new endpoint in the caller's mode, and its signing secret: the only time the secret is shown. */
+export async function createWebhookEndpoint(
+  deps: EndpointServiceDeps,
+  props: { mode: Mode; orgId: string; url: string; events: string[]; description: string | null },
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  checkUrl(props.url, deps.allowPrivate);
+  const secret = newSigningSecret();
+  const endpoint = await insertWebhookEndpoint(deps.db, props.mode, {
+    id: newId('we'),
+    orgId: props.orgId,
+    url: props.url,
+    events: normalisedEvents(props.events),
+    description: props.description,
+    secrets: sealed(deps, { current: secret, previous: null }),
+  });
+  return { endpoint, secret };
+}
+
+export async function changeWebhookEndpoint(
+  deps: EndpointServiceDeps,
+  props: { mode: Mode; orgId: string; id: string; changes: Pick<EndpointChanges, 'url' | 'events' | 'enabled' | 'description'> },
+): Promise<WebhookEndpoint> {
+  const { changes } = props;
+  if (changes.url !== undefined) checkUrl(changes.url, deps.allowPrivate);
+  const updated = await updateWebhookEndpoint(deps.db, props.mode, {
+    orgId: props.orgId,
+    id: props.id,
+    changes: { ...changes, ...(changes.events ? { events: normalisedEvents(changes.events) } : {}) },
+  });
+  if (!updated) throw new NotFoundError('Webhook endpoint not found');
+  return updated;
+}
+
+/**
+ * A new current secret; the one it replaces keeps signing for ROTATION_OVERLAP_MS, so receivers can
+ * switch without missing a delivery (deliveries carry both signatures meanwhile). A secret older
+ * than that is dropped.
+ */
+export async function rotateWebhookSecret(
+  deps: EndpointServiceDeps,
+  props: { mode: Mode; orgId: string; id: string },
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  return withTransaction(deps.db, async (tx) => {
+    const endpoint = await findWebhookEndpoint(tx, props.mode, { orgId: props.orgId, id: props.id, forUpdate: true });
+    if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
+    const old = openJson<EndpointSecrets>(deps.payloadKeys, WEBHOOK_SECRETS_PURPOSE, endpoint.secrets);
+    const secret = newSigningSecret();
+    const updated = await updateWebhookEndpoint(tx, props.mode, {
+      orgId: props.orgId,
+      id: props.id,
+      changes: { secrets: sealed(deps, { current: secret, previous: old.current }), previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS) },
+    });
+    return { endpoint: updated!, secret };
+  });
+}
