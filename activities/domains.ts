@@ -3,8 +3,15 @@ import type { Db } from '../src/db/pool.js';
 import { ApiError } from '../src/errors.js';
 import { findContact, type Contact } from '../src/db/repositories/contacts.js';
 import { contactDetails, ensureRegistrarContact } from '../src/services/contacts/registrarContact.js';
-import { updateDomain } from '../src/db/repositories/domains.js';
-import { claimOperationForWorkflow, updateOperation } from '../src/db/repositories/operations.js';
+import { findDomainById } from '../src/db/repositories/domains.js';
+import { claimOperationForWorkflow, findOperationById, updateOperation } from '../src/db/repositories/operations.js';
+import { withTransaction } from '../src/db/pool.js';
+import { changeDomainStatus } from '../src/services/domains/domainStatus.js';
+import { watchDomain } from '../src/services/domains/lifecycle/watch.js';
+import { emitEvent } from '../src/services/events/emitEvent.js';
+import { presentDomain } from '../src/presenters/operation.js';
+import type { Temporal } from '../src/temporal/client.js';
+import type { Config } from '../src/config.js';
 import { capture, release, RESERVATION_STATE_CONFLICT } from '../src/services/billing/ledger.js';
 import type { Logger } from '../src/logger.js';
 import type { Metrics } from '../src/metrics/registry.js';
@@ -24,6 +31,9 @@ export interface AccountProblemReport {
 export interface DomainActivityDeps extends AccountProblemReport {
   db: Db;
   registrars: Registrars;
+  /** A domain that becomes ours, or whose renewal ends, tells its lifecycle workflow. */
+  temporal: Pick<Temporal, 'client'>;
+  config: Pick<Config, 'temporal'>;
 }
 
 /** Polls may go on while the operator fixes the registrar account; a minute between tries is plenty. */
@@ -84,7 +94,7 @@ function stepOf(answer: { state: string; expiresAt?: string }, reference: string
   return DONE_STATES.has(answer.state) && answer.expiresAt ? { state: 'done', expiresAt: answer.expiresAt, reference } : { state: 'pending', reference };
 }
 
-export function createDomainActivities({ db, registrars, logger, metrics }: DomainActivityDeps) {
+export function createDomainActivities({ db, registrars, logger, metrics, temporal, config }: DomainActivityDeps) {
   async function call<T>(during: 'submit' | 'poll', livemode: boolean, work: (registrar: Registrar) => Promise<T>): Promise<T> {
     try {
       return await work(await registrars.forMode(livemode));
@@ -250,12 +260,26 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
         }
         throw err;
       }
-      await updateDomain(db, mode, input.domainId, {
-        status: 'active',
-        ...(input.expiresAt ? { expires_at: new Date(input.expiresAt) } : {}),
-        ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
+      const operation = await findOperationById(db, mode, input.operationId);
+      const domain = await withTransaction(db, async (tx) => {
+        const active = await changeDomainStatus({
+          db: tx,
+          mode,
+          domainId: input.domainId,
+          to: 'active',
+          changes: {
+            ...(input.expiresAt ? { expires_at: new Date(input.expiresAt) } : {}),
+            ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
+          },
+        });
+        const finished = await updateOperation(tx, mode, input.operationId, { status: 'succeeded', result: { ...input.result, expires_at: input.expiresAt } });
+        if (finished && operation?.type === 'domain.renew') {
+          // The operation's id names the event: a retried activity finds it instead of writing a second.
+          await emitEvent({ db: tx, orgId: active.orgId, livemode: active.livemode, type: 'domain.renewed', object: presentDomain(active), dedupeSeed: `renewed|${input.operationId}` });
+        }
+        return active;
       });
-      await updateOperation(db, mode, input.operationId, { status: 'succeeded', result: { ...input.result, expires_at: input.expiresAt } });
+      await watchDomain({ temporal, config, domain, reason: `${operation?.type ?? 'operation'} ${input.operationId} succeeded` });
     },
 
     /** Failure or cancellation: release the reservation; the domain becomes `domainStatus` when given. */
@@ -270,8 +294,11 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
     }): Promise<void> {
       const mode = { livemode: input.livemode };
       await release({ db, operationId: input.operationId });
-      if (input.domainStatus) await updateDomain(db, mode, input.domainId, { status: input.domainStatus });
+      if (input.domainStatus) await changeDomainStatus({ db, mode, domainId: input.domainId, to: input.domainStatus });
       await updateOperation(db, mode, input.operationId, { status: input.status, error: { code: input.code, detail: input.detail } });
+      // A renewal that ended without renewing: the lifecycle looks again (its next auto-renew attempt, or expiry).
+      const domain = input.domainStatus ? undefined : await findDomainById(db, mode, input.domainId);
+      if (domain) await watchDomain({ temporal, config, domain, reason: `operation ${input.operationId} ${input.status}` });
     },
   };
 }

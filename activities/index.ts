@@ -6,7 +6,7 @@ import type { Registrars } from '../src/services/domains/registrars.js';
 import type { Temporal } from '../src/temporal/client.js';
 import type { PayloadKeyring } from '../src/temporal/payloadKeys.js';
 import type { ApiKeyVerifier } from '../src/auth/apiKeyVerifier.js';
-import type { Mailer } from '../src/mail/mailer.js';
+import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import type { Metrics } from '../src/metrics/registry.js';
 import { createDomainActivities } from './domains.js';
 import { createLeakActivities } from './leaks.js';
@@ -14,6 +14,7 @@ import { createDnsActivities } from './dns.js';
 import { createReconcilerActivities } from './reconciler.js';
 import { createRegistrationActivities } from './registrations.js';
 import { createReconcileActivities } from './reconcile.js';
+import { createLifecycleActivities } from './lifecycle.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
@@ -39,9 +40,11 @@ export interface ActivityDeps {
  * `activities-dependency-injection` pattern). Workflows see only `typeof` this object's type.
  */
 export function createActivities(deps: ActivityDeps) {
+  const mailer = deps.mailer ?? createMailer(deps.config, deps.logger);
   return {
     ...createDomainActivities(deps),
-    ...createLeakActivities(deps),
+    ...createLeakActivities({ ...deps, mailer }),
+    ...createLifecycleActivities({ ...deps, mailer }),
     ...createDnsActivities(deps),
     ...createReconcilerActivities(deps),
     ...createRegistrationActivities(deps),

@@ -13,6 +13,7 @@ import { transferDomainWorkflow } from './transferDomain.js';
 import { leakScanWorkflow, revokeLeakedKeyWorkflow } from './leaks.js';
 import { syncRegistrarContactWorkflow } from './contacts.js';
 import { registrarReconcileWorkflow } from './reconcile.js';
+import { domainLifecycleWorkflow } from './domainLifecycle.js';
 
 export {
   purgeIdempotencyKeysWorkflow,
@@ -24,6 +25,7 @@ export {
   revokeLeakedKeyWorkflow,
   syncRegistrarContactWorkflow,
   registrarReconcileWorkflow,
+  domainLifecycleWorkflow,
 };
 
 // Compile-time only: each workflow is exported under the name the contract starts it by, with the
@@ -38,6 +40,7 @@ type Exported = {
   revokeLeakedKeyWorkflow: typeof revokeLeakedKeyWorkflow;
   syncRegistrarContactWorkflow: typeof syncRegistrarContactWorkflow;
   registrarReconcileWorkflow: typeof registrarReconcileWorkflow;
+  domainLifecycleWorkflow: typeof domainLifecycleWorkflow;
 };
 export type WorkflowsImplemented = Exported extends Workflows ? (Workflows extends Exported ? true : never) : never;
 export const workflowsImplemented: WorkflowsImplemented = true;

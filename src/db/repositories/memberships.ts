@@ -68,3 +68,14 @@ export async function deleteMembership(db: Queryable, orgId: string, userId: str
 export async function updateMembershipRole(db: Queryable, orgId: string, userId: string, role: OrgRole): Promise<void> {
   await db.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND user_id = $2', [orgId, userId, role]);
 }
+
+/** Who is told about the organisation's domains: its owners and admins that have an e-mail address. */
+export async function listOwnerAndAdminEmails(db: Queryable, orgId: string): Promise<{ email: string; name: string | null }[]> {
+  const { rows } = await db.query<{ email: string; name: string | null }>(
+    `SELECT u.email, u.name FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.org_id = $1 AND m.role IN ('owner', 'admin') AND u.email IS NOT NULL
+     ORDER BY m.created_at, m.user_id`,
+    [orgId],
+  );
+  return rows;
+}

@@ -5,8 +5,9 @@ import { activeDomainNamed } from './lookup.js';
 import { DomainLockedError } from '../../registrar/errors.js';
 import type { AuthCodeResult } from '../../registrar/port.js';
 import type { Principal } from '../../auth/principal.js';
+import { watchDomain } from './lifecycle/watch.js';
 
-type Deps = Pick<AppDeps, 'db' | 'registrars'>;
+type Deps = Pick<AppDeps, 'db' | 'registrars' | 'temporal' | 'config'>;
 
 export interface UpdateDomainSettingsProps {
   deps: Deps;
@@ -46,6 +47,10 @@ export async function updateDomainSettingsService(props: UpdateDomainSettingsPro
   if (!updated) {
     const current = await findDomainOfOrg(deps.db, principal, props.orgId, domain.name);
     throw new VersionMismatchError({ resource: 'domain', current: current?.version ?? domain.version, expected: domain.version });
+  }
+  // Auto-renew decides what the lifecycle does next (renew, or send notices): it looks again.
+  if (updated.autoRenew !== domain.autoRenew) {
+    await watchDomain({ temporal: deps.temporal, config: deps.config, domain: updated, reason: `auto-renew turned ${updated.autoRenew ? 'on' : 'off'}` });
   }
   return updated;
 }

@@ -1,0 +1,105 @@
+import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import {
+  domainChangedSignal,
+  testClockAdvancedSignal,
+  type DomainLifecycleInput,
+  type DomainLifecycleResult,
+  type DomainLifecycleState,
+  type LifecycleStepOutcome,
+} from './contract.js';
+import { lifecycleNow, lifecycleSteps, type LifecycleStep } from './lifecycleSteps.js';
+
+// Our own database (and, for auto-renew, the start of a renewal workflow): retried until they answer.
+const lifecycle = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+// Retried until the SMTP server accepts; a 5xx refusal (bad address) is final for that notice.
+const mail = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['MAIL_REJECTED'] },
+});
+
+// The live zone goes once the domain is deleted; the provider may be down for a while.
+const dns = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 hour' },
+});
+
+const WATCHED: ReadonlySet<DomainLifecycleState['status']> = new Set(['active', 'expired']);
+
+/**
+ * One domain's life (`domain-lifecycle:<domain id>`): auto-renewal or "expiring" notices before its
+ * expiry, expiry, then deletion after the grace period. Each run watches one term and continues as
+ * new when the term changes (a renewal). "Now" is workflow time plus the domain's test clock, read
+ * from the database before every step; every step is an activity that checks the domain again in
+ * its own transaction, so a renewal racing a step never leaves two outcomes.
+ */
+export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Promise<DomainLifecycleResult> {
+  let wake = false;
+  setHandler(testClockAdvancedSignal, () => {
+    wake = true;
+  });
+  setHandler(domainChangedSignal, () => {
+    wake = true;
+  });
+  const ref = { domainId: input.domainId, livemode: input.livemode };
+  let state = await lifecycle.readDomainLifecycle(ref);
+  if (!state || !WATCHED.has(state.status) || !state.expiresAt) return { outcome: state?.status === 'deleted' ? 'deleted' : 'gone' };
+  const cycle =
+    input.cycle && input.cycle.expiresAt === state.expiresAt
+      ? { ...input.cycle }
+      : { expiresAt: state.expiresAt, handledUntil: lifecycleNow(Date.now(), state.clockOffsetDays) };
+
+  for (;;) {
+    if (!state || !WATCHED.has(state.status)) return { outcome: state?.status === 'deleted' ? 'deleted' : 'gone' };
+    // A new term (renewed): a fresh run watches it, with a short history.
+    if (state.expiresAt !== cycle.expiresAt) return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, cycle: undefined });
+    if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, cycle });
+    wake = false;
+    if (state.renewalOpen) {
+      // Its end signals us (domainChanged); the timer is only a safety net.
+      await condition(() => wake, input.durations.renewalRecheckMs);
+    } else {
+      const now = lifecycleNow(Date.now(), state.clockOffsetDays);
+      const pending = lifecycleSteps(Date.parse(cycle.expiresAt), state.autoRenew, input.durations).filter((step) => step.at > cycle.handledUntil);
+      const due = pending[0] && pending[0].at <= now ? pending[0] : undefined;
+      if (due) {
+        const done = await runStep(input, cycle.expiresAt, due);
+        if (done.outcome === 'busy') await condition(() => wake, input.durations.renewalRecheckMs);
+        else cycle.handledUntil = due.at;
+      } else if (pending[0]) {
+        await condition(() => wake, pending[0].at - now);
+      } else {
+        await condition(() => wake);
+      }
+    }
+    state = await lifecycle.readDomainLifecycle(ref);
+  }
+}
+
+/** One step, then its notice mailed (the notice row makes both happen once, whatever is replayed or retried). */
+async function runStep(input: DomainLifecycleInput, cycleExpiresAt: string, step: LifecycleStep): Promise<LifecycleStepOutcome> {
+  const ref = { domainId: input.domainId, livemode: input.livemode, cycleExpiresAt };
+  const at = new Date(step.at).toISOString();
+  let outcome: LifecycleStepOutcome;
+  switch (step.kind) {
+    case 'auto_renew':
+      outcome = await lifecycle.autoRenewDomain({ ...ref, attemptAt: at });
+      break;
+    case 'expiring':
+      outcome = await lifecycle.recordExpiringNotice({ ...ref, at, daysLeft: step.daysLeft });
+      break;
+    case 'expire':
+      outcome = await lifecycle.expireDomain({ ...ref, graceMs: input.durations.graceMs });
+      break;
+    case 'delete':
+      outcome = await lifecycle.deleteExpiredDomain({ ...ref, graceMs: input.durations.graceMs });
+      if (outcome.outcome === 'done' && input.livemode) await dns.deleteDnsZone({ livemode: input.livemode, domainName: input.name });
+      break;
+  }
+  if (outcome.noticeId) await mail.mailDomainNotice({ noticeId: outcome.noticeId, livemode: input.livemode });
+  return outcome;
+}
