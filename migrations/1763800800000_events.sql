@@ -12,7 +12,7 @@ CREATE TABLE events (
   created_at     timestamptz NOT NULL DEFAULT now(),
   dispatched_at  timestamptz
 );
-CREATE INDEX events_org_list_idx ON events (org_id, livemode, date_trunc('milliseconds', created_at) DESC, id DESC);
+CREATE INDEX events_org_list_idx ON events (org_id, livemode, created_at DESC, id DESC);
 CREATE INDEX events_undispatched_idx ON events (created_at) WHERE dispatched_at IS NULL;
 
 -- Down Migration
