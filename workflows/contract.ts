@@ -200,6 +200,12 @@ export interface DomainLifecycleInput {
    * which its steps are handled; carried across continue-as-new. Absent: the domain's current term, from now.
    */
   cycle?: { expiresAt: string; handledUntil: number };
+  /**
+   * Where a new term's handling starts (lifecycle time): steps due before it fell before the
+   * lifecycle watched the domain. Set by whoever starts the workflow, so a test clock moved before
+   * the first run still brings every step of the days it skipped. Absent: the run's own "now".
+   */
+  watchFrom?: number;
 }
 
 export interface DomainLifecycleResult {

@@ -51,12 +51,14 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
   const cycle =
     input.cycle && input.cycle.expiresAt === state.expiresAt
       ? { ...input.cycle }
-      : { expiresAt: state.expiresAt, handledUntil: lifecycleNow(Date.now(), state.clockOffsetDays) };
+      : { expiresAt: state.expiresAt, handledUntil: input.watchFrom ?? lifecycleNow(Date.now(), state.clockOffsetDays) };
 
   for (;;) {
     if (!state || !WATCHED.has(state.status)) return { outcome: state?.status === 'deleted' ? 'deleted' : 'gone' };
     // A new term (renewed): a fresh run watches it, with a short history.
-    if (state.expiresAt !== cycle.expiresAt) return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, cycle: undefined });
+    if (state.expiresAt !== cycle.expiresAt) {
+      return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, cycle: undefined, watchFrom: lifecycleNow(Date.now(), state.clockOffsetDays) });
+    }
     if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, cycle });
     wake = false;
     if (state.renewalOpen) {

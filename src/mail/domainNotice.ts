@@ -37,11 +37,6 @@ function body(kind: DomainNoticeKind, f: DomainNoticeFacts): { subject: string; 
           `Top up the balance (POST /api/v1/orgs/${f.orgId}/billing/top-ups) or renew it yourself (${renew}).`,
         ],
       };
-    case 'auto_renewed':
-      return {
-        subject: `${f.name} was renewed`,
-        lines: [`${f.name} was renewed for one year from your balance; it now expires on ${day(f.renewedUntil)}.`],
-      };
     case 'expired':
       return {
         subject: `${f.name} has expired`,

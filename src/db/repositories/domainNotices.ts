@@ -2,7 +2,7 @@ import type { Queryable } from '../pool.js';
 import { ModeScopedTable, type Mode } from '../modeScope.js';
 
 /** What a lifecycle notice is about (README "Domain lifecycle"); each also has an event of its own. */
-export type DomainNoticeKind = 'expiring' | 'auto_renew_failed' | 'auto_renewed' | 'expired' | 'deleted';
+export type DomainNoticeKind = 'expiring' | 'auto_renew_failed' | 'expired' | 'deleted';
 
 /** Fixed when the notice is recorded, so a retried mail says the same thing to the same people. */
 export interface DomainNoticeFacts {
@@ -12,11 +12,9 @@ export interface DomainNoticeFacts {
   /** The lifecycle's "now" when the notice was recorded (real time plus the domain's test clock). */
   at: string;
   recipients: { email: string; name: string | null }[];
-  /** `expiring`: days left; `auto_renew_failed`: why; `auto_renewed`: the new expiry and the price. */
+  /** `expiring`: days left; `auto_renew_failed`: why; `expired`: when the grace period ends. */
   daysLeft?: number;
   reason?: string;
-  renewedUntil?: string;
-  charged?: number;
   graceEndsAt?: string;
 }
 

@@ -7,7 +7,7 @@ import type { LifecycleStepOutcome } from '../../../../workflows/contract.js';
 import { RENEWABLE } from '../lookup.js';
 import { beginRenewal } from '../renewDomain.js';
 import { recordNotice } from './notices.js';
-import { lifecycleNowOf } from './steps.js';
+import { lifecycleNowOf } from './clock.js';
 
 export interface AutoRenewProps {
   deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;

@@ -10,7 +10,6 @@ import { emitEvent } from '../../events/emitEvent.js';
 const EVENT_OF: Record<DomainNoticeKind, EventType> = {
   expiring: 'domain.expiring',
   auto_renew_failed: 'domain.auto_renew_failed',
-  auto_renewed: 'domain.renewed',
   expired: 'domain.expired',
   deleted: 'domain.deleted',
 };
@@ -25,7 +24,7 @@ export interface RecordNoticeProps {
   /** Tells apart notices of one kind and term: the days left, or the auto-renew attempt's time. */
   qualifier?: string;
   at: Date;
-  facts?: Pick<DomainNoticeFacts, 'daysLeft' | 'reason' | 'renewedUntil' | 'charged' | 'graceEndsAt'>;
+  facts?: Pick<DomainNoticeFacts, 'daysLeft' | 'reason' | 'graceEndsAt'>;
 }
 
 /**

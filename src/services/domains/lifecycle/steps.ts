@@ -7,13 +7,8 @@ import { findOpenRenewal } from '../../../db/repositories/operations.js';
 import type { DomainLifecycleState, LifecycleStepOutcome } from '../../../../workflows/contract.js';
 import { changeDomainStatus } from '../domainStatus.js';
 import { recordNotice } from './notices.js';
+import { lifecycleNowOf } from './clock.js';
 
-const DAY_MS = 86_400_000;
-
-/** The lifecycle's "now" for a domain: real time plus its test clock (always 0 in live mode). */
-export function lifecycleNowOf(domain: Pick<Domain, 'clockOffsetDays'>, realNow = Date.now()): Date {
-  return new Date(realNow + domain.clockOffsetDays * DAY_MS);
-}
 
 export interface LifecycleStepProps {
   db: Db;

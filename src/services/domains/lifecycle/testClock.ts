@@ -3,7 +3,7 @@ import type { Principal } from '../../../auth/principal.js';
 import { advanceDomainClock, type Domain } from '../../../db/repositories/domains.js';
 import { NotFoundError } from '../../../errors.js';
 import { domainNamed } from '../lookup.js';
-import { lifecycleNowOf } from './steps.js';
+import { lifecycleNowOf } from './clock.js';
 import { watchDomain } from './watch.js';
 
 export interface AdvanceTestClockProps {
@@ -24,6 +24,7 @@ export async function advanceTestClock(props: AdvanceTestClockProps): Promise<{ 
   if (principal.livemode) throw new NotFoundError('Test clocks exist in test mode only');
   const domain = await domainNamed(deps.db, principal, props.orgId, props.domainName);
   const advanced = (await advanceDomainClock(deps.db, principal, domain.id, props.days)) ?? domain;
-  await watchDomain({ temporal: deps.temporal, config: deps.config, domain: advanced, reason: `test clock +${props.days}d`, clock: true });
+  // A lifecycle started now watches from before the advance, so the days it skipped still happen.
+  await watchDomain({ temporal: deps.temporal, config: deps.config, domain: advanced, reason: `test clock +${props.days}d`, clock: true, watchFrom: lifecycleNowOf(domain) });
   return { domain: advanced, now: lifecycleNowOf(advanced) };
 }

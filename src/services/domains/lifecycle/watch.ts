@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../../config.js';
 import type { Domain } from '../../../db/repositories/domains.js';
+import { lifecycleNowOf } from './clock.js';
 import { DomainKey, LivemodeKey, OperationTypeKey, OrgIdKey } from '../../../temporal/searchAttributes.js';
 import {
   domainChangedSignal,
@@ -30,12 +31,14 @@ export function lifecycleWorkflowId(domainId: string): string {
 export interface WatchDomainProps {
   temporal: { client: Client };
   config: Pick<Config, 'temporal'>;
-  domain: Pick<Domain, 'id' | 'orgId' | 'livemode' | 'name' | 'status'>;
+  domain: Pick<Domain, 'id' | 'orgId' | 'livemode' | 'name' | 'status' | 'clockOffsetDays'>;
   /** Why it is told to look again; shows in the workflow's history. */
   reason: string;
   /** A test-clock advance rather than a change of the domain. */
   clock?: boolean;
   durations?: DomainLifecycleDurations;
+  /** A lifecycle started by this call handles the steps due after this time; default the domain's "now". */
+  watchFrom?: Date;
 }
 
 /**
@@ -49,7 +52,16 @@ export async function watchDomain(props: WatchDomainProps): Promise<void> {
   const options = {
     workflowId: lifecycleWorkflowId(domain.id),
     taskQueue: props.config.temporal.taskQueue,
-    args: [{ domainId: domain.id, orgId: domain.orgId, livemode: domain.livemode, name: domain.name, durations: props.durations ?? LIFECYCLE_DURATIONS }] as [
+    args: [
+      {
+        domainId: domain.id,
+        orgId: domain.orgId,
+        livemode: domain.livemode,
+        name: domain.name,
+        durations: props.durations ?? LIFECYCLE_DURATIONS,
+        watchFrom: (props.watchFrom ?? lifecycleNowOf(domain)).getTime(),
+      },
+    ] as [
       Parameters<Workflows['domainLifecycleWorkflow']>[0],
     ],
     typedSearchAttributes: [
