@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from './index.js';
+import type { AppDeps } from '../src/deps.js';
+import type { Logger } from '../src/logger.js';
 import { findDomainNotice, markDomainNoticeMailed } from '../src/db/repositories/domainNotices.js';
 import { domainNoticeMail } from '../src/mail/domainNotice.js';
 import { MailRejectedError, type Mailer } from '../src/mail/mailer.js';
@@ -7,7 +8,7 @@ import { autoRenewDomain } from '../src/services/domains/lifecycle/autoRenew.js'
 import { deleteExpiredDomain, expireDomain, readLifecycleState, recordExpiringNotice } from '../src/services/domains/lifecycle/steps.js';
 import type { DomainLifecycleState, LifecycleStepOutcome } from '../workflows/contract.js';
 
-export type LifecycleActivityDeps = Pick<ActivityDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys' | 'logger'> & { mailer: Mailer };
+export type LifecycleActivityDeps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'> & { logger: Logger; mailer: Mailer };
 
 interface StepRef {
   domainId: string;
