@@ -9,18 +9,10 @@ import {
   type LifecycleStepOutcome,
 } from './contract.js';
 import { lifecycleNow, lifecycleSteps, type LifecycleStep } from './lifecycleSteps.js';
+import { bookkeeping, mail } from './shared.js';
 
-// Our own database (and, for auto-renew, the start of a renewal workflow): retried until they answer.
-const lifecycle = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-
-// Retried until the SMTP server accepts; a 5xx refusal (bad address) is final for that notice.
-const mail = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['MAIL_REJECTED'] },
-});
+// Our own database (and, for auto-renew, the start of a renewal workflow) is `bookkeeping`: retried until it answers.
+const lifecycle = bookkeeping;
 
 // The live zone goes once the domain is deleted; the provider may be down for a while.
 const dns = proxyActivities<Activities>({

@@ -1,5 +1,6 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { mail } from './shared.js';
 import type { LeakedKeyInput, LeakedKeyResult, LeakScanInput, LeakScanSummary } from './contract.js';
 
 // Our own database and Redis: retry until they answer.
@@ -8,11 +9,6 @@ const keys = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
-// Retried until the SMTP server accepts the message; a 5xx refusal (bad address) is final.
-const mail = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['MAIL_REJECTED'] },
-});
 
 // One attempt pages through all results, heartbeating its place; GitHub's rate limits set the retry delay.
 const scanner = proxyActivities<Activities>({

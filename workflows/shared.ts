@@ -30,6 +30,12 @@ export const bookkeeping = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
+/** Owner e-mail: retried until the SMTP server accepts the message; a 5xx refusal (bad address) is final. */
+export const mail = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['MAIL_REJECTED'] },
+});
+
 /**
  * Marks the operation running, or ends the workflow without touching anything when the api has
  * already abandoned it (it could not confirm the start and gave the money back).
