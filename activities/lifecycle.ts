@@ -6,7 +6,7 @@ import { domainNoticeMail } from '../src/mail/domainNotice.js';
 import { MailRejectedError, type Mailer } from '../src/mail/mailer.js';
 import { autoRenewDomain } from '../src/services/domains/lifecycle/autoRenew.js';
 import { deleteExpiredDomain, expireDomain, readLifecycleState, recordExpiringNotice } from '../src/services/domains/lifecycle/steps.js';
-import type { DomainLifecycleState, LifecycleStepOutcome } from '../workflows/contract.js';
+import type { DomainLifecycleState, LifecycleStepOutcome, LifecycleStepResult } from '../workflows/contract.js';
 
 export type LifecycleActivityDeps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'> & { logger: Logger; mailer: Mailer };
 
@@ -19,27 +19,31 @@ interface StepRef {
 /** The steps of a domain's life (workflows/domainLifecycle.ts); each checks the domain again itself. */
 export function createLifecycleActivities(deps: LifecycleActivityDeps) {
   const { db, logger, mailer } = deps;
+  const withState = async (input: StepRef, outcome: LifecycleStepOutcome): Promise<LifecycleStepResult> => ({
+    ...outcome,
+    state: await readLifecycleState(db, { livemode: input.livemode }, input.domainId),
+  });
   return {
     async readDomainLifecycle(input: { domainId: string; livemode: boolean }): Promise<DomainLifecycleState | null> {
       return readLifecycleState(db, { livemode: input.livemode }, input.domainId);
     },
 
-    async autoRenewDomain(input: StepRef & { attemptAt: string }): Promise<LifecycleStepOutcome> {
+    async autoRenewDomain(input: StepRef & { attemptAt: string }): Promise<LifecycleStepResult> {
       const outcome = await autoRenewDomain({ deps, ...input });
       logger.info({ domainId: input.domainId, ...outcome }, 'auto-renewal attempt');
-      return outcome;
+      return withState(input, outcome);
     },
 
-    async recordExpiringNotice(input: StepRef & { at: string; daysLeft: number }): Promise<LifecycleStepOutcome> {
-      return recordExpiringNotice({ db, ...input });
+    async recordExpiringNotice(input: StepRef & { at: string; daysLeft: number }): Promise<LifecycleStepResult> {
+      return withState(input, await recordExpiringNotice({ db, ...input }));
     },
 
-    async expireDomain(input: StepRef & { graceMs: number }): Promise<LifecycleStepOutcome> {
-      return expireDomain({ db, ...input });
+    async expireDomain(input: StepRef & { graceMs: number }): Promise<LifecycleStepResult> {
+      return withState(input, await expireDomain({ db, ...input }));
     },
 
-    async deleteExpiredDomain(input: StepRef & { graceMs: number }): Promise<LifecycleStepOutcome> {
-      return deleteExpiredDomain({ db, ...input });
+    async deleteExpiredDomain(input: StepRef & { graceMs: number }): Promise<LifecycleStepResult> {
+      return withState(input, await deleteExpiredDomain({ db, ...input }));
     },
 
     /**

@@ -233,6 +233,11 @@ export interface LifecycleStepOutcome {
   detail?: string;
 }
 
+/** A step's outcome and the domain as the step left it, so the workflow need not read it again. */
+export interface LifecycleStepResult extends LifecycleStepOutcome {
+  state: DomainLifecycleState | null;
+}
+
 /** The domain's test clock moved (POST …/domains/{domain}/test-clock): its lifecycle looks again at once. */
 export const testClockAdvancedSignal = defineSignal('testClockAdvanced');
 

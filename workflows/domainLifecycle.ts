@@ -6,7 +6,7 @@ import {
   type DomainLifecycleInput,
   type DomainLifecycleResult,
   type DomainLifecycleState,
-  type LifecycleStepOutcome,
+  type LifecycleStepResult,
 } from './contract.js';
 import { lifecycleNow, lifecycleSteps, type LifecycleStep } from './lifecycleSteps.js';
 import { bookkeeping, mail } from './shared.js';
@@ -38,7 +38,13 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
     wake = true;
   });
   const ref = { domainId: input.domainId, livemode: input.livemode };
-  let state = await lifecycle.readDomainLifecycle(ref);
+  // A signal that comes while the domain is being read or changed must not be lost: `wake` is
+  // cleared just before each look at the database, never after.
+  const observe = async () => {
+    wake = false;
+    return lifecycle.readDomainLifecycle(ref);
+  };
+  let state = await observe();
   if (!state || !WATCHED.has(state.status) || !state.expiresAt) return { outcome: state?.status === 'deleted' ? 'deleted' : 'gone' };
   const cycle =
     input.cycle && input.cycle.expiresAt === state.expiresAt
@@ -52,33 +58,31 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
       return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, cycle: undefined, watchFrom: lifecycleNow(Date.now(), state.clockOffsetDays) });
     }
     if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, cycle });
-    wake = false;
-    if (state.renewalOpen) {
-      // Its end signals us (domainChanged); the timer is only a safety net.
-      await condition(() => wake, input.durations.renewalRecheckMs);
-    } else {
-      const now = lifecycleNow(Date.now(), state.clockOffsetDays);
-      const pending = lifecycleSteps(Date.parse(cycle.expiresAt), state.autoRenew, input.durations).filter((step) => step.at > cycle.handledUntil);
-      const due = pending[0] && pending[0].at <= now ? pending[0] : undefined;
-      if (due) {
-        const done = await runStep(input, cycle.expiresAt, due);
-        if (done.outcome === 'busy') await condition(() => wake, input.durations.renewalRecheckMs);
-        else cycle.handledUntil = due.at;
-      } else if (pending[0]) {
-        await condition(() => wake, pending[0].at - now);
-      } else {
-        await condition(() => wake);
+    const now = lifecycleNow(Date.now(), state.clockOffsetDays);
+    const pending = lifecycleSteps(Date.parse(cycle.expiresAt), state.autoRenew, input.durations).filter((step) => step.at > cycle.handledUntil);
+    const due = !state.renewalOpen && pending[0] && pending[0].at <= now ? pending[0] : undefined;
+    if (due) {
+      wake = false;
+      const done = await runStep(input, cycle.expiresAt, due);
+      if (done.outcome !== 'busy') {
+        cycle.handledUntil = due.at;
+        // The step read the domain as it left it: go on from there.
+        state = done.state;
+        continue;
       }
     }
-    state = await lifecycle.readDomainLifecycle(ref);
+    // A running renewal signals its end (domainChanged); its timer, like a busy step's, is only a safety net.
+    const waitMs = state.renewalOpen || due ? input.durations.renewalRecheckMs : pending[0] ? pending[0].at - now : undefined;
+    await condition(() => wake, waitMs);
+    state = await observe();
   }
 }
 
 /** One step, then its notice mailed (the notice row makes both happen once, whatever is replayed or retried). */
-async function runStep(input: DomainLifecycleInput, cycleExpiresAt: string, step: LifecycleStep): Promise<LifecycleStepOutcome> {
+async function runStep(input: DomainLifecycleInput, cycleExpiresAt: string, step: LifecycleStep): Promise<LifecycleStepResult> {
   const ref = { domainId: input.domainId, livemode: input.livemode, cycleExpiresAt };
   const at = new Date(step.at).toISOString();
-  let outcome: LifecycleStepOutcome;
+  let outcome: LifecycleStepResult;
   switch (step.kind) {
     case 'auto_renew':
       outcome = await lifecycle.autoRenewDomain({ ...ref, attemptAt: at });
