@@ -23,15 +23,15 @@ function body(kind: DomainNoticeKind, f: DomainNoticeFacts): { subject: string; 
         lines: [
           `${f.name} expires on ${day(f.expiresAt)} and auto-renew is off.`,
           '',
-          `To keep it, renew it (${renew}, or the dashboard), or turn auto-renew on`,
-          `(PATCH /api/v1/orgs/${f.orgId}/domains/${f.name} {"auto_renew": true}) with enough balance.`,
+          `To keep it, renew it (${renew}, or the dashboard), or turn auto-renew on ` +
+            `(PATCH /api/v1/orgs/${f.orgId}/domains/${f.name} {"auto_renew": true}) with enough balance.`,
         ],
       };
     case 'auto_renew_failed':
       return {
         subject: `Auto-renewal of ${f.name} failed`,
         lines: [
-          `We tried to renew ${f.name} for one year from your balance and could not: ${f.reason ?? 'unknown reason'}.`,
+          `We tried to renew ${f.name} for one year from your balance and could not: ${(f.reason ?? 'unknown reason').replace(/\.$/, '')}.`,
           `It expires on ${day(f.expiresAt)}. We try again every day until then.`,
           '',
           `Top up the balance (POST /api/v1/orgs/${f.orgId}/billing/top-ups) or renew it yourself (${renew}).`,
@@ -43,16 +43,16 @@ function body(kind: DomainNoticeKind, f: DomainNoticeFacts): { subject: string; 
         lines: [
           `${f.name} expired on ${day(f.expiresAt)}. Its DNS records can no longer be changed.`,
           '',
-          `It can still be renewed until ${day(f.graceEndsAt)} (${renew}); after that it is deleted, with its`,
-          'DNS records, and the name is free for anyone to register.',
+          `It can still be renewed until ${day(f.graceEndsAt)} (${renew}); after that it is deleted, with its ` +
+            'DNS records, and the name is free for anyone to register.',
         ],
       };
     case 'deleted':
       return {
         subject: `${f.name} has been deleted`,
         lines: [
-          `${f.name} expired on ${day(f.expiresAt)} and was not renewed during the grace period, so it has been`,
-          'deleted with its DNS records. The name is free again: anyone may register it.',
+          `${f.name} expired on ${day(f.expiresAt)} and was not renewed during the grace period, so it has been ` +
+            'deleted with its DNS records. The name is free again: anyone may register it.',
         ],
       };
   }
