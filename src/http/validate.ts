@@ -2,16 +2,17 @@ import type { RouterMiddleware } from '@koa/router';
 import type { z } from 'zod';
 import { ValidationError, type FieldError } from '../errors.js';
 import type { AppState } from './context.js';
-import type { RequestSchemas, RouteInput } from './route.js';
+import type { RequestSchemas, ParsedRequest } from './route.js';
 import { unsafeTextErrors } from './safeText.js';
 
-export type InputState = AppState & { input: RouteInput<RequestSchemas> };
+export type InputState = AppState & { input: ParsedRequest<RequestSchemas> };
 
 function toFieldErrors(part: keyof RequestSchemas, error: z.ZodError): FieldError[] {
   return error.issues.map((issue) => ({
     loc: [part, ...issue.path.map(String)],
     msg: issue.message,
-    type: issue.code,
+    // A custom check names its own type (`DomainNameSchema`: `domain_name_invalid`).
+    type: issue.code === 'custom' && typeof issue.params?.type === 'string' ? issue.params.type : issue.code,
   }));
 }
 
@@ -55,7 +56,7 @@ export function validate(schemas: RequestSchemas): RouterMiddleware<AppState> {
       else errors.push(...toFieldErrors(part, result.error).filter((e) => !unsafe.some((u) => sameLoc(u.loc, e.loc))));
     }
     if (errors.length > 0) throw new ValidationError(errors);
-    (ctx.state as InputState).input = input as unknown as RouteInput<RequestSchemas>;
+    (ctx.state as InputState).input = input as unknown as ParsedRequest<RequestSchemas>;
     await next();
   };
 }

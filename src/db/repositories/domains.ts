@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
-import { ModeScopedTable, type Mode } from '../modeScope.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../modeScope.js';
+import { keyset, type PageRequest } from '../keyset.js';
 
 export type DomainStatus = 'registering' | 'active' | 'transfer_pending' | 'expired' | 'failed' | 'deleted';
 
@@ -73,12 +74,11 @@ export async function lockDomain(db: Queryable, mode: Mode, id: string): Promise
   return locked;
 }
 
-export function listDomainsOfOrg(
-  db: Queryable,
-  mode: Mode,
-  props: { orgId: string; limit: number; where: string; params: unknown[]; orderBy: string },
-): Promise<Domain[]> {
-  return domains.select(db, mode, `org_id = $2 ${props.where}`, [props.orgId, ...props.params], `${props.orderBy} LIMIT ${props.limit + 1}`);
+/** Newest first, by keyset on (created_at, id). */
+export function listDomainsOfOrg(db: Queryable, mode: Mode, props: { orgId: string } & PageRequest): Promise<Domain[]> {
+  const p = modeScopedParams();
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
+  return domains.select(db, mode, `org_id = ${p.add(props.orgId)} AND ${page.condition}`, p.values, page.tail);
 }
 
 export interface DomainTermChanges {

@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { actorOf } from '../../db/repositories/auditEvents.js';
 import { findBalance } from '../../db/repositories/billingBalances.js';
 import { listLedgerEntries } from '../../db/repositories/billingTransactions.js';
@@ -23,8 +22,8 @@ export function billingRoutes(deps: AppDeps) {
       scope: 'billing:read',
       request: { path: OrgPath },
       responses: { 200: { description: 'The balance', schema: BalanceSchema } },
-      handler: async (ctx, { path }) => {
-        const mode = { livemode: requirePrincipal(ctx.state).livemode };
+      handler: async (ctx, { path, principal }) => {
+        const mode = { livemode: principal.livemode };
         ctx.body = presentBalance(await findBalance(deps.db, mode, path.org_oid));
       },
     }),
@@ -38,8 +37,8 @@ export function billingRoutes(deps: AppDeps) {
       scope: 'billing:read',
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of ledger entries', schema: LedgerEntryPage } },
-      handler: async (ctx, { path, query }) => {
-        const mode = { livemode: requirePrincipal(ctx.state).livemode };
+      handler: async (ctx, { path, query, principal }) => {
+        const mode = { livemode: principal.livemode };
         const rows = await listLedgerEntries(deps.db, mode, {
           orgId: path.org_oid,
           limit: query.limit,
@@ -61,8 +60,7 @@ export function billingRoutes(deps: AppDeps) {
       roles: ['owner', 'admin'],
       request: { path: OrgPath, body: TopUpBody },
       responses: { 201: { description: 'The ledger entry of the top-up', schema: LedgerEntrySchema } },
-      handler: async (ctx, { path, body }) => {
-        const principal = requirePrincipal(ctx.state);
+      handler: async (ctx, { path, body, principal, requestId }) => {
         // Unpaid live money would pay real registrations on the operator's registrar account.
         if (principal.livemode) throw new PaymentRequiredForLiveTopUpError();
         const entry = await topUp({
@@ -71,7 +69,7 @@ export function billingRoutes(deps: AppDeps) {
           livemode: principal.livemode,
           amount: body.amount,
           actor: actorOf(principal),
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.status = 201;
         ctx.body = presentLedgerEntry(entry);

@@ -1,8 +1,7 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { listDomainsOfOrg } from '../../db/repositories/domains.js';
-import { decodeCursor, keyset, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
+import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
 import { DomainSchema, OperationSchema, presentDomain, presentOperation } from '../../presenters/operation.js';
 import { registerDomain } from '../../services/domains/registerDomain.js';
 import { domainNamed } from '../../services/domains/lookup.js';
@@ -19,7 +18,7 @@ import {
   UpdateDomainBody,
 } from './schema.js';
 import { advanceTestClock } from '../../services/domains/lifecycle/testClock.js';
-import { getAuthCode, updateDomainSettingsService } from '../../services/domains/domainSettings.js';
+import { getAuthCode, updateDomainSettings } from '../../services/domains/domainSettings.js';
 import { IfMatchHeader, setETag } from '../../http/conditional.js';
 import { transferDomain } from '../../services/domains/transferDomain.js';
 import { renewDomain } from '../../services/domains/renewDomain.js';
@@ -39,10 +38,10 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:write',
       request: { path: OrgPath, body: RegisterDomainBody },
       responses: { 202: { description: 'Accepted; poll the operation', schema: OperationSchema } },
-      handler: async (ctx, { path, body }) => {
+      handler: async (ctx, { path, body, principal }) => {
         const operation = await registerDomain({
           deps,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           orgId: path.org_oid,
           idempotency: ctx.state.idempotency,
           body,
@@ -64,8 +63,8 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:write',
       request: { path: OrgPath, body: TransferDomainBody },
       responses: { 202: { description: 'Accepted; poll the operation', schema: OperationSchema } },
-      handler: async (ctx, { path, body }) => {
-        const operation = await transferDomain({ deps, principal: requirePrincipal(ctx.state), orgId: path.org_oid, idempotency: ctx.state.idempotency, body });
+      handler: async (ctx, { path, body, principal }) => {
+        const operation = await transferDomain({ deps, principal: principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body });
         ctx.status = 202;
         ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${operation.id}`);
         ctx.body = presentOperation(operation);
@@ -84,10 +83,10 @@ export function domainRoutes(deps: AppDeps) {
         200: { description: 'Renewed', schema: RenewedSchema },
         202: { description: 'Still running; poll the operation', schema: OperationSchema },
       },
-      handler: async (ctx, { path, body }) => {
+      handler: async (ctx, { path, body, principal }) => {
         const outcome = await renewDomain({
           deps,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           orgId: path.org_oid,
           domainName: path.domain,
           years: body.years,
@@ -117,15 +116,8 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:read',
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of domains', schema: pageSchema(DomainSchema) } },
-      handler: async (ctx, { path, query }) => {
-        const page = keyset('created_at', 'id', decodeCursor(query.cursor), 3);
-        const rows = await listDomainsOfOrg(deps.db, requirePrincipal(ctx.state), {
-          orgId: path.org_oid,
-          limit: query.limit,
-          where: page.where,
-          params: page.params,
-          orderBy: page.orderBy,
-        });
+      handler: async (ctx, { path, query, principal }) => {
+        const rows = await listDomainsOfOrg(deps.db, principal, { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
         ctx.body = toPage(rows, query.limit, (d) => ({ createdAt: d.createdAt, id: d.id }), presentDomain);
       },
     }),
@@ -138,8 +130,8 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:read',
       request: { path: DomainPath },
       responses: { 200: { description: 'The domain', schema: DomainSchema } },
-      handler: async (ctx, { path }) => {
-        const domain = await domainNamed(deps.db, requirePrincipal(ctx.state), path.org_oid, path.domain);
+      handler: async (ctx, { path, principal }) => {
+        const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
         setETag(ctx, domain.version);
         ctx.body = presentDomain(domain);
       },
@@ -154,10 +146,10 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:write',
       request: { path: DomainPath, header: IfMatchHeader, body: UpdateDomainBody },
       responses: { 200: { description: 'The domain as changed', schema: DomainSchema } },
-      handler: async (ctx, { path, header, body }) => {
-        const domain = await updateDomainSettingsService({
+      handler: async (ctx, { path, header, body, principal }) => {
+        const domain = await updateDomainSettings({
           deps,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           orgId: path.org_oid,
           name: path.domain,
           expectedVersion: header['if-match'],
@@ -176,8 +168,8 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:write',
       request: { path: DomainPath },
       responses: { 200: { description: 'The code, or how it was delivered', schema: AuthCodeSchema } },
-      handler: async (ctx, { path }) => {
-        const result = await getAuthCode({ deps, principal: requirePrincipal(ctx.state), orgId: path.org_oid, name: path.domain });
+      handler: async (ctx, { path, principal }) => {
+        const result = await getAuthCode({ deps, principal: principal, orgId: path.org_oid, name: path.domain });
         ctx.set('Cache-Control', 'no-store');
         ctx.body = result.delivery === 'returned' ? { auth_code: result.authCode, delivery: 'returned' } : { auth_code: null, delivery: 'emailed' };
       },
@@ -194,14 +186,8 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:write',
       request: { path: DomainPath, body: TestClockBody },
       responses: { 200: { description: 'The clock moved', schema: TestClockSchema } },
-      handler: async (ctx, { path, body }) => {
-        const { domain, now } = await advanceTestClock({
-          deps,
-          principal: requirePrincipal(ctx.state),
-          orgId: path.org_oid,
-          domainName: path.domain,
-          days: body.advance_days,
-        });
+      handler: async (ctx, { path, body, principal }) => {
+        const { domain, now } = await advanceTestClock({ deps, principal, orgId: path.org_oid, domainName: path.domain, days: body.advance_days });
         ctx.body = {
           domain: domain.name,
           status: domain.status,

@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { listOrganizationsOfUser } from '../../db/repositories/organizations.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { OrganizationSchema, presentOrganization } from '../../presenters/organization.js';
@@ -18,12 +17,12 @@ export function organizationRoutes(deps: AppDeps) {
       scope: 'orgs:write',
       request: { body: CreateOrganizationBody },
       responses: { 201: { description: 'Created', schema: OrganizationSchema } },
-      handler: async (ctx, { body }) => {
+      handler: async (ctx, { body, principal, requestId }) => {
         const org = await createOrganization({
           db: deps.db,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           name: body.name,
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.status = 201;
         ctx.set('Location', `/api/v1/orgs/${org.id}`);
@@ -39,9 +38,9 @@ export function organizationRoutes(deps: AppDeps) {
       scope: 'orgs:read',
       request: { query: PaginationQuery },
       responses: { 200: { description: 'A page of organisations', schema: OrganizationPage } },
-      handler: async (ctx, { query }) => {
+      handler: async (ctx, { query, principal }) => {
         const rows = await listOrganizationsOfUser(deps.db, {
-          userId: requirePrincipal(ctx.state).user.id,
+          userId: principal.user.id,
           limit: query.limit,
           after: decodeCursor(query.cursor),
         });

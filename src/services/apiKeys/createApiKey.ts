@@ -1,6 +1,6 @@
 import { withTransaction, type Db } from '../../db/pool.js';
 import { insertApiKey, lockAndCountActiveApiKeys, type ApiKeyRecord } from '../../db/repositories/apiKeys.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import { generateApiKey, hashApiKey, type KeyMode } from '../../auth/apiKeyFormat.js';
 import { ForbiddenError, InsufficientScopeError } from '../../auth/errors.js';
 import type { Principal } from '../../auth/principal.js';
@@ -58,14 +58,12 @@ export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: 
       prefix,
       secretHash,
     });
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'api_key.created',
-      ...actorOf(principal),
       orgId: null,
       targetType: 'api_key',
       targetId: created.id,
       data: { name: created.name, scopes: created.scopes, mode },
-      requestId: props.requestId,
     });
     return created;
   });

@@ -1,14 +1,15 @@
 import type { AppDeps } from '../../deps.js';
-import { findDomainOfOrg, lockDomain, type Domain } from '../../db/repositories/domains.js';
+import { findDomainOfOrg, findLatestDomainOfOrg, lockDomain, type Domain } from '../../db/repositories/domains.js';
 import { findOpenRenewal, findOperation, type Operation } from '../../db/repositories/operations.js';
-import { ConflictError, ValidationError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { MAX_RENEWAL_PERIOD } from '../../registrar/dnsimple.js';
 import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
+import type { DomainName } from '../../domains/domainName.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
 import { pricesFor } from '../../registrar/port.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
-import { domainIn, domainNamed, RENEWABLE } from './lookup.js';
+import { domainIn, RENEWABLE } from './lookup.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 
 /** How long the api waits for a renewal to finish before answering 202 instead of 200. */
@@ -20,7 +21,7 @@ export interface RenewDomainProps {
   deps: RenewalDeps;
   principal: Principal;
   orgId: string;
-  domainName: string;
+  domainName: DomainName;
   years: number;
   idempotency: IdempotencyIdentity | undefined;
 }
@@ -36,7 +37,7 @@ export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome
   const { deps, principal, orgId } = props;
   const mode = { livemode: principal.livemode };
   const workflowId = operationWorkflowId('renew', requester(props), () => randomBase62(16));
-  const started = await beginRenewal({ deps, orgId, livemode: mode.livemode, domainName: props.domainName, years: props.years, workflowId });
+  const started = await beginRenewal({ deps, orgId, livemode: mode.livemode, domainName: props.domainName.name, years: props.years, workflowId });
 
   const finished = await Promise.race([
     deps.temporal.client.workflow.getHandle(workflowId).result().then(
@@ -57,6 +58,7 @@ export interface BeginRenewalProps {
   deps: RenewalDeps;
   orgId: string;
   livemode: boolean;
+  /** The ASCII (punycode) name, as stored. */
   domainName: string;
   years: number;
   /** Derived from the request (a member's Idempotency-Key, or the auto-renewed term): a retry finds its operation. */
@@ -75,13 +77,15 @@ export async function beginRenewal(props: BeginRenewalProps): Promise<Operation>
   const mode = { livemode };
   const requestHash = operationRequestHash({
     type: 'domain.renew',
-    name: props.domainName.toLowerCase(),
+    name: props.domainName,
     years: props.years,
     ...(props.expectedTerm ? { auto_renew: props.expectedTerm.expiresAt } : {}),
   });
   const existing = await existingOperation(deps, livemode, props.workflowId, requestHash);
   if (existing) return existing;
-  const domain = domainIn(await domainNamed(deps.db, mode, orgId, props.domainName), RENEWABLE, 'it can be renewed');
+  const found = await findLatestDomainOfOrg(deps.db, mode, orgId, props.domainName);
+  if (!found) throw new NotFoundError('Domain not found');
+  const domain = domainIn(found, RENEWABLE, 'it can be renewed');
   const prices = pricesFor(await deps.registrars.prices(), domain.name);
   if (!prices) throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} has a TLD no longer sold`);
   if (livemode && props.years > MAX_RENEWAL_PERIOD) {

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../../deps.js';
 import type { Principal } from '../../../auth/principal.js';
+import type { DomainName } from '../../../domains/domainName.js';
 import { advanceDomainClock, type Domain } from '../../../db/repositories/domains.js';
 import { NotFoundError } from '../../../errors.js';
 import { domainNamed } from '../lookup.js';
@@ -10,7 +11,7 @@ export interface AdvanceTestClockProps {
   deps: Pick<AppDeps, 'db' | 'temporal' | 'config'>;
   principal: Principal;
   orgId: string;
-  domainName: string;
+  domainName: DomainName;
   days: number;
 }
 
