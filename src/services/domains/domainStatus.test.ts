@@ -16,9 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => db?.end());
 
-async function domainAt(path: ('active' | 'expired' | 'deleted' | 'failed')[]): Promise<{ id: string; name: string }> {
-  const name = `status-${newId('dom').slice(4, 14).toLowerCase()}.com`;
-  const domain = await insertDomain(db, TEST, {
+function insertRegistering(name: string) {
+  return insertDomain(db, TEST, {
     id: newId('dom'),
     orgId,
     name,
@@ -30,6 +29,10 @@ async function domainAt(path: ('active' | 'expired' | 'deleted' | 'failed')[]): 
     adminContactId: null,
     techContactId: null,
   });
+}
+
+async function domainAt(path: ('active' | 'expired' | 'deleted' | 'failed')[]): Promise<{ id: string; name: string }> {
+  const domain = await insertRegistering(`status-${newId('dom').slice(4, 14).toLowerCase()}.com`);
   for (const to of path) await changeDomainStatus({ db, mode: TEST, domainId: domain.id, to });
   return domain;
 }
@@ -55,20 +58,7 @@ describe('changeDomainStatus, the one place a domain status changes', () => {
 
   it('frees the name once deleted: another domain of that name may be held', async () => {
     const gone = await domainAt(['active', 'expired', 'deleted']);
-    await expect(
-      insertDomain(db, TEST, {
-        id: newId('dom'),
-        orgId,
-        name: gone.name,
-        status: 'registering',
-        years: 1,
-        autoRenew: false,
-        nameservers: [],
-        registrantContactId: 'ct_none',
-        adminContactId: null,
-        techContactId: null,
-      }),
-    ).resolves.toMatchObject({ name: gone.name, status: 'registering' });
+    await expect(insertRegistering(gone.name)).resolves.toMatchObject({ name: gone.name, status: 'registering' });
   });
 
   it('lets nothing leave failed or deleted', () => {
