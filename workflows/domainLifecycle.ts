@@ -1,6 +1,7 @@
 import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import {
+  DOMAIN_LIFECYCLE_RETRIES,
   domainChangedSignal,
   testClockAdvancedSignal,
   type DomainLifecycleInput,
@@ -9,16 +10,20 @@ import {
   type LifecycleStepResult,
 } from './contract.js';
 import { lifecycleNow, lifecycleSteps, type LifecycleStep } from './lifecycleSteps.js';
-import { bookkeeping, mail } from './shared.js';
+import { retryPolicy } from './shared.js';
 
-// Our own database (and, for auto-renew, the start of a renewal workflow) is `bookkeeping`: retried until it answers.
-const lifecycle = bookkeeping;
-
-// The live zone goes once the domain is deleted; the provider may be down for a while.
-const dns = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 hour' },
-});
+/** The lifecycle's activities, retried as its input says (the production values when it says nothing). */
+function lifecycleActivities(input: DomainLifecycleInput) {
+  const retries = { ...DOMAIN_LIFECYCLE_RETRIES, ...input.retries };
+  return {
+    /** Our own database (and, for auto-renew, the start of a renewal workflow). */
+    lifecycle: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.store) }),
+    /** A 5xx refusal of one address is logged by the activity and does not hold up the others. */
+    mail: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.mail, ['MAIL_REJECTED']) }),
+    /** The live zone goes once the domain is deleted. */
+    dns: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.dnsZone) }),
+  };
+}
 
 const WATCHED: ReadonlySet<DomainLifecycleState['status']> = new Set(['active', 'expired']);
 
@@ -37,6 +42,7 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
   setHandler(domainChangedSignal, () => {
     wake = true;
   });
+  const { lifecycle } = lifecycleActivities(input);
   const ref = { domainId: input.domainId, livemode: input.livemode };
   // A signal that comes while the domain is being read or changed must not be lost: `wake` is
   // cleared just before each look at the database, never after.
@@ -80,6 +86,7 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
 
 /** One step, then its notice mailed (the notice row makes both happen once, whatever is replayed or retried). */
 async function runStep(input: DomainLifecycleInput, cycleExpiresAt: string, step: LifecycleStep): Promise<LifecycleStepResult> {
+  const { lifecycle, mail, dns } = lifecycleActivities(input);
   const ref = { domainId: input.domainId, livemode: input.livemode, cycleExpiresAt };
   const at = new Date(step.at).toISOString();
   let outcome: LifecycleStepResult;

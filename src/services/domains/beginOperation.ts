@@ -16,7 +16,7 @@ import { derivedId } from '../../ids.js';
 import { release, reserveWithin } from '../billing/ledger.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
 import { changeDomainStatus } from './domainStatus.js';
-import type { OperationWorkflowInputs } from '../../../workflows/contract.js';
+import { DOMAIN_OPERATION_RETRIES, type OperationWorkflowInputs } from '../../../workflows/contract.js';
 
 /** SQLSTATE of a unique index refusing a row: the name is held, or a twin wrote the operation first. */
 const UNIQUE_VIOLATION = '23505';
@@ -61,7 +61,8 @@ export async function beginOperation<T extends OperationType>(props: BeginOperat
         domain: props.domainName,
         domainId,
         workflowId: props.workflowId,
-        workflowInput: sealJson(deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, props.workflowInput({ ...ids, domainId })),
+        // Every paid operation's workflow retries as production does (workflows/contract.ts).
+        workflowInput: sealJson(deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, { ...props.workflowInput({ ...ids, domainId }), retries: DOMAIN_OPERATION_RETRIES }),
         requestHash: props.requestHash,
         amount: props.amount,
       });

@@ -13,10 +13,7 @@ import { operationRequestHash, operationWorkflowId, requester } from './operatio
 import { requireRegistrantState } from './registrantChecks.js';
 
 /** Test-mode transfers finish in seconds; live ones wait for the registry (`config.registrarTiming`). */
-export const TRANSFER_TIMING = {
-  test: { pollIntervalMs: 1_000, settleMs: 1_000, timeoutMs: 10 * 60_000 },
-  live: { timeoutMs: 14 * 86_400_000 },
-};
+const TEST_TRANSFER_TIMING = { pollIntervalMs: 1_000, settleMs: 1_000, timeoutMs: 10 * 60_000 };
 
 export interface TransferDomainProps {
   deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
@@ -53,8 +50,8 @@ export async function transferDomain(props: TransferDomainProps): Promise<Operat
   }
   const live = deps.config.registrarTiming;
   const timing = mode.livemode
-    ? { pollIntervalMs: live.transferPollIntervalMs, settleMs: live.settleMs, timeoutMs: TRANSFER_TIMING.live.timeoutMs }
-    : TRANSFER_TIMING.test;
+    ? { pollIntervalMs: live.transferPollIntervalMs, settleMs: live.settleMs, timeoutMs: live.transferTimeoutMs }
+    : TEST_TRANSFER_TIMING;
   // Premium names cost what the registrar quotes, and the quote is sent back as confirmation.
   const quote = await (await deps.registrars.forMode(mode.livemode)).quote(name);
   const amount = quote.premium ? quote.transfer.amount : prices.transfer;
