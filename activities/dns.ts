@@ -22,5 +22,14 @@ export function createDnsActivities(deps: DnsActivityDeps) {
         throw asActivityFailure(err);
       }
     },
+
+    /** Deletes a deleted domain's zone at the DNS provider (README "Domain lifecycle"). Idempotent. */
+    async deleteDnsZone(input: { livemode: boolean; domainName: string }): Promise<{ deleted: boolean }> {
+      try {
+        return await providers.forMode(input.livemode).deleteZone(input.domainName);
+      } catch (err) {
+        throw asActivityFailure(err);
+      }
+    },
   };
 }

@@ -3,9 +3,15 @@ import type { Db } from '../src/db/pool.js';
 import { ApiError } from '../src/errors.js';
 import { findContact, type Contact } from '../src/db/repositories/contacts.js';
 import { contactDetails, ensureRegistrarContact } from '../src/services/contacts/registrarContact.js';
-import { updateDomain } from '../src/db/repositories/domains.js';
 import { claimOperationForWorkflow } from '../src/db/repositories/operations.js';
 import { endOperation } from '../src/services/events/operationEvents.js';
+import { findDomainById, type Domain } from '../src/db/repositories/domains.js';
+import { changeDomainStatus } from '../src/services/domains/domainStatus.js';
+import { watchDomain } from '../src/services/domains/lifecycle/watch.js';
+import { emitEvent } from '../src/services/events/emitEvent.js';
+import { presentDomain } from '../src/presenters/operation.js';
+import type { Temporal } from '../src/temporal/client.js';
+import type { Config } from '../src/config.js';
 import { capture, release, RESERVATION_STATE_CONFLICT } from '../src/services/billing/ledger.js';
 import type { Logger } from '../src/logger.js';
 import type { Metrics } from '../src/metrics/registry.js';
@@ -25,6 +31,9 @@ export interface AccountProblemReport {
 export interface DomainActivityDeps extends AccountProblemReport {
   db: Db;
   registrars: Registrars;
+  /** A domain that becomes ours, or whose renewal ends, tells its lifecycle workflow. */
+  temporal: Pick<Temporal, 'client'>;
+  config: Pick<Config, 'temporal'>;
 }
 
 /** Polls may go on while the operator fixes the registrar account; a minute between tries is plenty. */
@@ -85,7 +94,7 @@ function stepOf(answer: { state: string; expiresAt?: string }, reference: string
   return DONE_STATES.has(answer.state) && answer.expiresAt ? { state: 'done', expiresAt: answer.expiresAt, reference } : { state: 'pending', reference };
 }
 
-export function createDomainActivities({ db, registrars, logger, metrics }: DomainActivityDeps) {
+export function createDomainActivities({ db, registrars, logger, metrics, temporal, config }: DomainActivityDeps) {
   async function call<T>(during: 'submit' | 'poll', livemode: boolean, work: (registrar: Registrar) => Promise<T>): Promise<T> {
     try {
       return await work(await registrars.forMode(livemode));
@@ -251,18 +260,31 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
         }
         throw err;
       }
+      let domain: Domain | undefined;
       await endOperation({
         db,
         mode,
         operationId: input.operationId,
         ending: { status: 'succeeded', result: { ...input.result, expires_at: input.expiresAt } },
-        alongside: (tx) =>
-          updateDomain(tx, mode, input.domainId, {
-            status: 'active',
-            ...(input.expiresAt ? { expires_at: new Date(input.expiresAt) } : {}),
-            ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
-          }).then(() => undefined),
+        alongside: async (tx) => {
+          domain = await changeDomainStatus({
+            db: tx,
+            mode,
+            domainId: input.domainId,
+            to: 'active',
+            changes: {
+              ...(input.expiresAt ? { expires_at: new Date(input.expiresAt) } : {}),
+              ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
+            },
+          });
+        },
+        onEnded: async (tx, ended) => {
+          if (ended.type !== 'domain.renew' || !domain) return;
+          // The operation's id names the event: a retried activity finds it instead of writing a second.
+          await emitEvent({ db: tx, orgId: domain.orgId, livemode: domain.livemode, type: 'domain.renewed', object: presentDomain(domain), dedupeSeed: `renewed|${input.operationId}` });
+        },
       });
+      if (domain) await watchDomain({ temporal, config, domain, reason: `operation ${input.operationId} succeeded` });
     },
 
     /** Failure or cancellation: release the reservation; the domain becomes `domainStatus` when given. */
@@ -283,8 +305,11 @@ export function createDomainActivities({ db, registrars, logger, metrics }: Doma
         mode,
         operationId: input.operationId,
         ending: { status: input.status, error: { code: input.code, detail: input.detail } },
-        ...(domainStatus ? { alongside: (tx) => updateDomain(tx, mode, input.domainId, { status: domainStatus }).then(() => undefined) } : {}),
+        ...(domainStatus ? { alongside: (tx) => changeDomainStatus({ db: tx, mode, domainId: input.domainId, to: domainStatus }).then(() => undefined) } : {}),
       });
+      // A renewal that ended without renewing: the lifecycle looks again (its next auto-renew attempt, or expiry).
+      const domain = domainStatus ? undefined : await findDomainById(db, mode, input.domainId);
+      if (domain) await watchDomain({ temporal, config, domain, reason: `operation ${input.operationId} ${input.status}` });
     },
   };
 }

@@ -6,7 +6,7 @@ import type { Registrars } from '../src/services/domains/registrars.js';
 import type { Temporal } from '../src/temporal/client.js';
 import type { PayloadKeyring } from '../src/temporal/payloadKeys.js';
 import type { ApiKeyVerifier } from '../src/auth/apiKeyVerifier.js';
-import type { Mailer } from '../src/mail/mailer.js';
+import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import type { Metrics } from '../src/metrics/registry.js';
 import { createDomainActivities } from './domains.js';
 import { createLeakActivities } from './leaks.js';
@@ -15,8 +15,8 @@ import { createReconcilerActivities } from './reconciler.js';
 import { createRegistrationActivities } from './registrations.js';
 import { createReconcileActivities } from './reconcile.js';
 import { createWebhookActivities } from './webhooks.js';
-import { createMailer } from '../src/mail/mailer.js';
 import type { Resolver } from '../src/webhooks/sender.js';
+import { createLifecycleActivities } from './lifecycle.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
@@ -44,14 +44,16 @@ export interface ActivityDeps {
  * `activities-dependency-injection` pattern). Workflows see only `typeof` this object's type.
  */
 export function createActivities(deps: ActivityDeps) {
+  const mailer = deps.mailer ?? createMailer(deps.config, deps.logger);
   return {
     ...createDomainActivities(deps),
-    ...createLeakActivities(deps),
+    ...createLeakActivities({ ...deps, mailer }),
+    ...createLifecycleActivities({ ...deps, mailer }),
     ...createDnsActivities(deps),
     ...createReconcilerActivities(deps),
     ...createRegistrationActivities(deps),
     ...createReconcileActivities(deps),
-    ...createWebhookActivities({ ...deps, mailer: deps.mailer ?? createMailer(deps.config, deps.logger) }),
+    ...createWebhookActivities({ ...deps, mailer }),
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       const purged = await purgeExpiredIdempotencyKeys(deps.db);
       deps.logger.info({ purged }, 'purged expired idempotency keys');

@@ -2,23 +2,29 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../src/db/pool.js';
 import { insertAuditEvent } from '../src/db/repositories/auditEvents.js';
 import { findReservation } from '../src/db/repositories/billingReservations.js';
-import { updateDomain } from '../src/db/repositories/domains.js';
+import type { Domain } from '../src/db/repositories/domains.js';
 import { endOperation } from '../src/services/events/operationEvents.js';
+import { changeDomainStatus } from '../src/services/domains/domainStatus.js';
+import { watchDomain } from '../src/services/domains/lifecycle/watch.js';
 import { captureInPart } from '../src/services/billing/ledger.js';
 import { ensureRegistrarContact } from '../src/services/contacts/registrarContact.js';
 import type { Registrars } from '../src/services/domains/registrars.js';
 import { callRegistrar, type AccountProblemReport } from './domains.js';
+import type { Temporal } from '../src/temporal/client.js';
+import type { Config } from '../src/config.js';
 
 export interface RegistrationActivityDeps extends AccountProblemReport {
   db: Db;
   registrars: Registrars;
+  temporal: Pick<Temporal, 'client'>;
+  config: Pick<Config, 'temporal'>;
 }
 
 /** The operation error of a registration done for fewer years than paid for. */
 export const PARTIALLY_REGISTERED = 'PARTIALLY_REGISTERED';
 
 /** The steps a live registration needs beside the paid call itself, and contact changes passed on upstream. */
-export function createRegistrationActivities({ db, logger, metrics, registrars }: RegistrationActivityDeps) {
+export function createRegistrationActivities({ db, logger, metrics, registrars, temporal, config }: RegistrationActivityDeps) {
   const report = { logger, metrics };
   return {
     /** Delegates the domain to the name servers asked for at registration (DNSimple: PUT …/delegation). */
@@ -51,6 +57,7 @@ export function createRegistrationActivities({ db, logger, metrics, registrars }
       // The reservation is the one-year price times the years (src/services/domains/registerDomain.ts).
       const charged = Math.round((reservation.amount * input.yearsDone) / input.years);
       await captureInPart({ db, operationId: input.operationId, amount: charged });
+      let domain: Domain | undefined;
       const detail =
         `Registered for ${input.yearsDone} of ${input.years} years (charged ${charged} of ${reservation.amount}); ` +
         `renewing the other ${input.years - input.yearsDone} failed: ${input.failure.detail}`;
@@ -63,12 +70,18 @@ export function createRegistrationActivities({ db, logger, metrics, registrars }
           result: { domain: input.name, status: 'active', years: input.yearsDone, expires_at: input.expiresAt },
           error: { code: PARTIALLY_REGISTERED, detail },
         },
-        alongside: (tx) =>
-          updateDomain(tx, mode, input.domainId, {
-            status: 'active',
-            expires_at: new Date(input.expiresAt),
-            ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
-          }).then(() => undefined),
+        alongside: async (tx) => {
+          domain = await changeDomainStatus({
+            db: tx,
+            mode,
+            domainId: input.domainId,
+            to: 'active',
+            changes: {
+              expires_at: new Date(input.expiresAt),
+              ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
+            },
+          });
+        },
       });
       await insertAuditEvent(db, {
         id: `evt_partial_${input.operationId}`,
@@ -82,6 +95,7 @@ export function createRegistrationActivities({ db, logger, metrics, registrars }
         requestId: null,
       });
       logger.error({ operationId: input.operationId, domain: input.name, failure: input.failure }, 'registration renewed for fewer years than paid');
+      if (domain) await watchDomain({ temporal, config, domain, reason: `operation ${input.operationId} registered in part` });
     },
 
     /**

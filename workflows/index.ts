@@ -14,6 +14,7 @@ import { leakScanWorkflow, revokeLeakedKeyWorkflow } from './leaks.js';
 import { syncRegistrarContactWorkflow } from './contacts.js';
 import { registrarReconcileWorkflow } from './reconcile.js';
 import { deliverWebhookWorkflow, dispatchEventsWorkflow, purgeEventsWorkflow } from './webhooks.js';
+import { domainLifecycleWorkflow } from './domainLifecycle.js';
 
 export {
   purgeIdempotencyKeysWorkflow,
@@ -28,6 +29,7 @@ export {
   deliverWebhookWorkflow,
   dispatchEventsWorkflow,
   purgeEventsWorkflow,
+  domainLifecycleWorkflow,
 };
 
 // Compile-time only: each workflow is exported under the name the contract starts it by, with the
@@ -45,6 +47,7 @@ type Exported = {
   deliverWebhookWorkflow: typeof deliverWebhookWorkflow;
   dispatchEventsWorkflow: typeof dispatchEventsWorkflow;
   purgeEventsWorkflow: typeof purgeEventsWorkflow;
+  domainLifecycleWorkflow: typeof domainLifecycleWorkflow;
 };
 export type WorkflowsImplemented = Exported extends Workflows ? (Workflows extends Exported ? true : never) : never;
 export const workflowsImplemented: WorkflowsImplemented = true;

@@ -31,6 +31,7 @@ export const operationRoutes = {
   getDomain: ["GET", "/api/v1/orgs/{org_oid}/domains/{domain}"],
   updateDomain: ["PATCH", "/api/v1/orgs/{org_oid}/domains/{domain}"],
   getAuthCode: ["GET", "/api/v1/orgs/{org_oid}/domains/{domain}/auth-code"],
+  advanceTestClock: ["POST", "/api/v1/orgs/{org_oid}/domains/{domain}/test-clock"],
   cancelOperation: ["POST", "/api/v1/orgs/{org_oid}/operations/{operation_id}/cancel"],
   listOperations: ["GET", "/api/v1/orgs/{org_oid}/operations"],
   getOperation: ["GET", "/api/v1/orgs/{org_oid}/operations/{operation_id}"],

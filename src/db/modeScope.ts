@@ -34,6 +34,8 @@ export interface ComputedAssignments {
   increment?: string[];
   /** Columns set to the transaction time, e.g. `updated_at`. */
   now?: string[];
+  /** Integer columns raised by a whole number, e.g. a test clock's offset in days. */
+  add?: Record<string, number>;
 }
 
 export class ModeScopedTable<Row> {
@@ -101,13 +103,16 @@ export class ModeScopedTable<Row> {
     const names = Object.keys(set);
     const increment = computed.increment ?? [];
     const now = computed.now ?? [];
-    assertIdentifiers([...names, ...increment, ...now]);
+    const add = Object.entries(computed.add ?? {});
+    assertIdentifiers([...names, ...increment, ...now, ...add.map(([name]) => name)]);
+    for (const [name, amount] of add) if (!Number.isSafeInteger(amount)) throw new Error(`not a whole number to add to ${name}`);
     // The values follow $1 (the mode) and the `where` parameters.
     const values = new SqlParams(1 + params.length);
     const assignments = [
       ...names.map((name) => `${name} = ${values.add(set[name])}`),
       ...increment.map((name) => `${name} = ${name} + 1`),
       ...now.map((name) => `${name} = now()`),
+      ...add.map(([name, amount]) => `${name} = ${name} + ${values.add(amount)}::int`),
     ];
     const { rows } = await db.query(
       `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE livemode = $1 AND (${where}) RETURNING ${this.columns}`,

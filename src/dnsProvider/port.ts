@@ -26,6 +26,8 @@ export type RRsetChange =
 export interface DnsProvider {
   /** Creates the zone with these name servers at the apex; an existing zone is left as it is. */
   createZone(input: { zone: string; nameservers: string[] }): Promise<{ created: boolean }>;
+  /** Deletes the zone with all its records; a zone that does not exist is fine. */
+  deleteZone(zone: string): Promise<{ deleted: boolean }>;
   /**
    * Applies every change atomically (all or none); each name and type appears at most once. REPLACE
    * replaces the whole RRset of `name` and `type`; DELETE removes it, and one that does not exist is fine.

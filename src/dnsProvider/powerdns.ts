@@ -50,6 +50,11 @@ export class PowerDnsProvider implements DnsProvider {
     return { created: status !== 409 };
   }
 
+  async deleteZone(zone: string): Promise<{ deleted: boolean }> {
+    const { status } = await this.send('DELETE', `/zones/${encodeURIComponent(dotted(zone))}`, undefined, [404]);
+    return { deleted: status !== 404 };
+  }
+
   async applyChanges(zone: string, changes: RRsetChange[]): Promise<void> {
     if (changes.length === 0) return;
     const rrsets = changes.map((change) => {

@@ -6,6 +6,10 @@ export class SyntheticDnsProvider implements DnsProvider {
     return Promise.resolve({ created: true });
   }
 
+  deleteZone(): Promise<{ deleted: boolean }> {
+    return Promise.resolve({ deleted: true });
+  }
+
   applyChanges(): Promise<void> {
     return Promise.resolve();
   }

@@ -35,7 +35,9 @@ export function presentOperation(op: Operation): z.infer<typeof OperationSchema>
 export const DomainSchema = z
   .object({
     name: z.string(),
-    status: z.enum(['registering', 'active', 'transfer_pending', 'expired', 'failed']),
+    status: z
+      .enum(['registering', 'active', 'transfer_pending', 'expired', 'failed', 'deleted'])
+      .describe('`expired`: past `expires_at`, still renewable for 30 days; then `deleted` (records removed, name free again)'),
     livemode: z.boolean(),
     expires_at: z.iso.datetime().nullable(),
     auto_renew: z.boolean(),

@@ -8,7 +8,8 @@ import type { TestApp } from './testApp.js';
 import { bearer, jsonHeaders, uniqueEmail } from './actors.js';
 import { creditBalance, insertContact, insertKey, insertOrg, insertUser, sessionOf } from './factories.js';
 import { readJson } from './http.js';
-import { insertDomain, updateDomain, type DomainStatus } from '../../src/db/repositories/domains.js';
+import { insertDomain, type DomainStatus } from '../../src/db/repositories/domains.js';
+import { changeDomainStatus } from '../../src/services/domains/domainStatus.js';
 import { newId } from '../../src/ids.js';
 
 export const DNS_SCOPES = ['dns:read', 'dns:write', 'domains:read', 'domains:write', 'contacts:write', 'billing:read', 'billing:write'];
@@ -54,7 +55,7 @@ export async function insertActiveDomain(
     techContactId: null,
   });
   const status = props.status ?? 'active';
-  if (status !== 'registering') await updateDomain(app.deps.db, mode, domain.id, { status });
+  if (status !== 'registering') await changeDomainStatus({ db: app.deps.db, mode, domainId: domain.id, to: status });
   return name;
 }
 

@@ -21,6 +21,7 @@ const WORKFLOW_TYPES: Record<keyof Workflows, true> = {
   deliverWebhookWorkflow: true,
   dispatchEventsWorkflow: true,
   purgeEventsWorkflow: true,
+  domainLifecycleWorkflow: true,
 };
 
 /**

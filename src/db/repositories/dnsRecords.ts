@@ -96,3 +96,8 @@ export async function lockDnsNames(db: Queryable, domainId: string, names: Itera
     await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`dns_records|${domainId}|${name}`]);
   }
 }
+
+/** Every record of a domain, gone with the domain (README "Domain lifecycle"). The count removed. */
+export function deleteDnsRecordsOfDomain(db: Queryable, mode: Mode, domainId: string): Promise<number> {
+  return records.delete(db, mode, 'domain_id = $2', [domainId]);
+}

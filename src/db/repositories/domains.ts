@@ -2,7 +2,7 @@ import type { Queryable } from '../pool.js';
 import { ModeScopedTable, modeScopedParams, type Mode } from '../modeScope.js';
 import { keyset, type PageRequest } from '../keyset.js';
 
-export type DomainStatus = 'registering' | 'active' | 'transfer_pending' | 'expired' | 'failed';
+export type DomainStatus = 'registering' | 'active' | 'transfer_pending' | 'expired' | 'failed' | 'deleted';
 
 export interface Domain {
   id: string;
@@ -19,6 +19,8 @@ export interface Domain {
   adminContactId: string | null;
   techContactId: string | null;
   version: number;
+  /** Test mode: how many days the domain's test clock runs ahead of real time (README "Domain lifecycle"). */
+  clockOffsetDays: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -27,7 +29,7 @@ const domains = new ModeScopedTable<Domain>(
   'domains',
   `id, org_id AS "orgId", livemode, name, status, years, expires_at AS "expiresAt", auto_renew AS "autoRenew", locked,
    nameservers, registrant_contact_id AS "registrantContactId", admin_contact_id AS "adminContactId",
-   tech_contact_id AS "techContactId", version, created_at AS "createdAt", updated_at AS "updatedAt"`,
+   tech_contact_id AS "techContactId", version, clock_offset_days AS "clockOffsetDays", created_at AS "createdAt", updated_at AS "updatedAt"`,
 );
 
 export function insertDomain(
@@ -51,9 +53,25 @@ export function insertDomain(
   });
 }
 
-/** The organisation's current domain of that name (a failed registration does not count). */
+/** The organisation's current domain of that name: the one holding it (failed and deleted ones do not). */
 export function findDomainOfOrg(db: Queryable, mode: Mode, orgId: string, name: string): Promise<Domain | undefined> {
-  return domains.findOne(db, mode, `org_id = $2 AND name = $3 AND status <> 'failed'`, [orgId, name]);
+  return domains.findOne(db, mode, `org_id = $2 AND name = $3 AND status NOT IN ('failed', 'deleted')`, [orgId, name]);
+}
+
+/** The domain the organisation holds by that name, else the one it held last (now `deleted`), for reading. */
+export async function findLatestDomainOfOrg(db: Queryable, mode: Mode, orgId: string, name: string): Promise<Domain | undefined> {
+  const [latest] = await domains.select(db, mode, `org_id = $2 AND name = $3 AND status <> 'failed'`, [orgId, name], `ORDER BY status = 'deleted', created_at DESC LIMIT 1`);
+  return latest;
+}
+
+export function findDomainById(db: Queryable, mode: Mode, id: string): Promise<Domain | undefined> {
+  return domains.findOne(db, mode, 'id = $2', [id]);
+}
+
+/** The domain, its row locked until the transaction ends: status changes and renewals of one domain take turns. */
+export async function lockDomain(db: Queryable, mode: Mode, id: string): Promise<Domain | undefined> {
+  const [locked] = await domains.select(db, mode, 'id = $2', [id], 'FOR UPDATE');
+  return locked;
 }
 
 /** Newest first, by keyset on (created_at, id). */
@@ -63,13 +81,37 @@ export function listDomainsOfOrg(db: Queryable, mode: Mode, props: { orgId: stri
   return domains.select(db, mode, `org_id = ${p.add(props.orgId)} AND ${page.condition}`, p.values, page.tail);
 }
 
-export async function updateDomain(
+export interface DomainTermChanges {
+  expires_at?: Date;
+  registrar_reference?: string;
+}
+
+/**
+ * Writes a status change that src/services/domains/domainStatus.ts has allowed (it is the only
+ * caller): only while the domain is in one of `from`. Undefined when it was not.
+ */
+export async function writeDomainStatus(
   db: Queryable,
   mode: Mode,
-  id: string,
-  changes: Partial<{ status: DomainStatus; expires_at: Date; registrar_reference: string }>,
+  props: { id: string; from: readonly DomainStatus[]; to: DomainStatus; changes: DomainTermChanges },
 ): Promise<Domain | undefined> {
+  const [updated] = await domains.update(db, mode, 'id = $2 AND status = ANY($3::text[])', [props.id, props.from], {
+    ...props.changes,
+    status: props.to,
+    updated_at: new Date(),
+  });
+  return updated;
+}
+
+/** The term of a domain (expiry, registrar reference); its status changes only through domainStatus.ts. */
+export async function updateDomain(db: Queryable, mode: Mode, id: string, changes: DomainTermChanges): Promise<Domain | undefined> {
   const [updated] = await domains.update(db, mode, 'id = $2', [id], { ...changes, updated_at: new Date() });
+  return updated;
+}
+
+/** Moves a test-mode domain's test clock forward; the new offset. */
+export async function advanceDomainClock(db: Queryable, mode: Mode, id: string, days: number): Promise<Domain | undefined> {
+  const [updated] = await domains.update(db, mode, 'id = $2', [id], {}, { add: { clock_offset_days: days }, now: ['updated_at'] });
   return updated;
 }
 
@@ -111,5 +153,17 @@ export async function updateDomainSettings(
 
 /** Every live domain that is ours or on its way to being ours (not failed), for reconciliation. */
 export function listLiveDomainsToReconcile(db: Queryable): Promise<Domain[]> {
-  return domains.select(db, { livemode: true }, `status <> 'failed'`, [], 'ORDER BY name');
+  return domains.select(db, { livemode: true }, `status NOT IN ('failed', 'deleted')`, [], 'ORDER BY name');
+}
+
+/** A deleted domain no longer uses its contacts, so they can be deleted (CONTACT_IN_USE reads these links). */
+export async function unlinkDomainContacts(db: Queryable, mode: Mode, domainId: string): Promise<void> {
+  await db.query(`DELETE FROM domain_contacts WHERE domain_id = $1 AND livemode = $2`, [domainId, mode.livemode]);
+}
+
+/** Domains that are ours (active, or expired in their grace period), in both modes, a page at a time by id. */
+export async function listWatchedDomains(db: Queryable, props: { afterId: string; limit: number }): Promise<Domain[]> {
+  const live = await domains.select(db, { livemode: true }, `status IN ('active', 'expired') AND id > $2`, [props.afterId], `ORDER BY id LIMIT ${props.limit}`);
+  const test = await domains.select(db, { livemode: false }, `status IN ('active', 'expired') AND id > $2`, [props.afterId], `ORDER BY id LIMIT ${props.limit}`);
+  return [...live, ...test].sort((a, b) => a.id.localeCompare(b.id)).slice(0, props.limit);
 }

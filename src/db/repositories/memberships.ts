@@ -86,3 +86,14 @@ export async function listOwnerEmails(db: Queryable, orgId: string): Promise<str
   );
   return rows.map((r) => r.email);
 }
+
+/** Who is told about the organisation's domains: its owners and admins that have an e-mail address. */
+export async function listOwnerAndAdminEmails(db: Queryable, orgId: string): Promise<{ email: string; name: string | null }[]> {
+  const { rows } = await db.query<{ email: string; name: string | null }>(
+    `SELECT u.email, u.name FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.org_id = $1 AND m.role IN ('owner', 'admin') AND u.email IS NOT NULL
+     ORDER BY m.created_at, m.user_id`,
+    [orgId],
+  );
+  return rows;
+}

@@ -137,6 +137,11 @@ export async function abandonPendingOperation(db: Queryable, mode: Mode, id: str
   return abandoned.length === 1;
 }
 
+/** A renewal of the domain that has not finished yet (at most one: operations_one_open_renewal_idx). */
+export function findOpenRenewal(db: Queryable, mode: Mode, domainId: string): Promise<Operation | undefined> {
+  return operations.findOne(db, mode, `domain_id = $2 AND type = 'domain.renew' AND status IN ('pending', 'running')`, [domainId]);
+}
+
 export interface UnfinishedOperations {
   type: OperationType;
   status: 'pending' | 'running';

@@ -5,7 +5,19 @@ import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pa
 import { DomainSchema, OperationSchema, presentDomain, presentOperation } from '../../presenters/operation.js';
 import { registerDomain } from '../../services/domains/registerDomain.js';
 import { domainNamed } from '../../services/domains/lookup.js';
-import { AuthCodeSchema, DomainPath, OrgPath, RegisterDomainBody, RenewDomainBody, RenewedSchema, TransferDomainBody, UpdateDomainBody } from './schema.js';
+import {
+  AuthCodeSchema,
+  DomainPath,
+  OrgPath,
+  RegisterDomainBody,
+  RenewDomainBody,
+  RenewedSchema,
+  TestClockBody,
+  TestClockSchema,
+  TransferDomainBody,
+  UpdateDomainBody,
+} from './schema.js';
+import { advanceTestClock } from '../../services/domains/lifecycle/testClock.js';
 import { getAuthCode, updateDomainSettings } from '../../services/domains/domainSettings.js';
 import { IfMatchHeader, setETag } from '../../http/conditional.js';
 import { transferDomain } from '../../services/domains/transferDomain.js';
@@ -160,6 +172,29 @@ export function domainRoutes(deps: AppDeps) {
         const result = await getAuthCode({ deps, principal: principal, orgId: path.org_oid, name: path.domain });
         ctx.set('Cache-Control', 'no-store');
         ctx.body = result.delivery === 'returned' ? { auth_code: result.authCode, delivery: 'returned' } : { auth_code: null, delivery: 'emailed' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/orgs/{org_oid}/domains/{domain}/test-clock',
+      operationId: 'advanceTestClock',
+      summary: "Test mode: move a domain's lifecycle forward by some days (404 in live mode)",
+      description:
+        'Auto-renewal, expiry notices, expiry and deletion that those days bring happen within seconds, with the same ' +
+        'e-mails, events and charges as in real time. Each domain has its own clock; it only moves forward.',
+      tags: ['domains'],
+      scope: 'domains:write',
+      request: { path: DomainPath, body: TestClockBody },
+      responses: { 200: { description: 'The clock moved', schema: TestClockSchema } },
+      handler: async (ctx, { path, body, principal }) => {
+        const { domain, now } = await advanceTestClock({ deps, principal, orgId: path.org_oid, domainName: path.domain, days: body.advance_days });
+        ctx.body = {
+          domain: domain.name,
+          status: domain.status,
+          expires_at: domain.expiresAt?.toISOString() ?? null,
+          offset_days: domain.clockOffsetDays,
+          now: now.toISOString(),
+        };
       },
     }),
   ];

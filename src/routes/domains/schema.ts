@@ -102,3 +102,18 @@ export const AuthCodeSchema = z
     delivery: z.enum(['returned', 'emailed']),
   })
   .meta({ id: 'AuthCode' });
+
+export const TestClockBody = z
+  .object({ advance_days: z.number().int().min(1).max(400).describe("Days to move the domain's lifecycle forward") })
+  .strict()
+  .meta({ id: 'TestClockInput' });
+
+export const TestClockSchema = z
+  .object({
+    domain: z.string(),
+    status: z.string().describe('The status now; the steps the advance brings follow within seconds'),
+    expires_at: z.iso.datetime().nullable(),
+    offset_days: z.number().int().describe('How far the test clock now runs ahead of real time, in days'),
+    now: z.iso.datetime().describe("The domain's lifecycle time: real time plus the offset"),
+  })
+  .meta({ id: 'TestClock' });

@@ -11,12 +11,13 @@ import {
   type OperationType,
 } from '../../db/repositories/operations.js';
 import { sealJson } from '../../db/sealedJson.js';
-import { findDomainOfOrg, updateDomain } from '../../db/repositories/domains.js';
+import { findDomainOfOrg } from '../../db/repositories/domains.js';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { derivedId } from '../../ids.js';
 import { release, reserveWithin } from '../billing/ledger.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
 import { emitOperationEnded } from '../events/operationEvents.js';
+import { changeDomainStatus } from './domainStatus.js';
 import { DOMAIN_OPERATION_RETRIES, type OperationWorkflowInputs } from '../../../workflows/contract.js';
 
 /** SQLSTATE of a unique index refusing a row: the name is held, or a twin wrote the operation first. */
@@ -76,6 +77,8 @@ export async function beginOperation<T extends OperationType>(props: BeginOperat
     // A concurrent twin (same workflow id) committed first: answer with its operation.
     const twin = await existingOperation(deps, props.livemode, props.workflowId, props.requestHash);
     if (twin) return twin;
+    // operations_one_open_renewal_idx: another renewal of the domain started at the same moment.
+    if (props.type === 'domain.renew') throw new ConflictError('DOMAIN_STATE_CONFLICT', `A renewal of ${props.domainName} is already running`);
     if (await findDomainOfOrg(deps.db, mode, props.orgId, props.domainName)) {
       throw new ConflictError('DOMAIN_STATE_CONFLICT', `${props.domainName} is already registered or being registered by this organisation`);
     }
@@ -133,7 +136,7 @@ export async function abandonOperation(
     // Operations written before reservations joined their transaction may have none.
     if (!(err instanceof NotFoundError)) throw err;
   }
-  if (operation.type !== 'domain.renew' && operation.domainId) await updateDomain(deps.db, mode, operation.domainId, { status: 'failed' });
+  if (operation.type !== 'domain.renew' && operation.domainId) await changeDomainStatus({ db: deps.db, mode, domainId: operation.domainId, to: 'failed' });
   return true;
 }
 

@@ -7,8 +7,9 @@ import { DomainLockedError } from '../../registrar/errors.js';
 import type { AuthCodeResult } from '../../registrar/port.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domains/domainName.js';
+import { watchDomain } from './lifecycle/watch.js';
 
-type Deps = Pick<AppDeps, 'db' | 'registrars'>;
+type Deps = Pick<AppDeps, 'db' | 'registrars' | 'temporal' | 'config'>;
 
 export interface UpdateDomainSettingsProps {
   deps: Deps;
@@ -48,6 +49,10 @@ export async function updateDomainSettings(props: UpdateDomainSettingsProps): Pr
   if (!updated) {
     const current = await domainsRepo.findDomainOfOrg(deps.db, principal, props.orgId, domain.name);
     throw new VersionMismatchError({ resource: 'domain', current: current?.version ?? domain.version, expected: domain.version });
+  }
+  // Auto-renew decides what the lifecycle does next (renew, or send notices): it looks again.
+  if (updated.autoRenew !== domain.autoRenew) {
+    await watchDomain({ temporal: deps.temporal, config: deps.config, domain: updated, reason: `auto-renew turned ${updated.autoRenew ? 'on' : 'off'}` });
   }
   return updated;
 }

@@ -21,6 +21,7 @@ function ours(name: string, props: Partial<Domain> = {}): Domain {
     adminContactId: null,
     techContactId: null,
     version: 1,
+    clockOffsetDays: 0,
     createdAt: new Date(),
     updatedAt: new Date(),
     ...props,

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps.js';
-import { findDomainOfOrg, type Domain } from '../../db/repositories/domains.js';
-import { findOperation, type Operation } from '../../db/repositories/operations.js';
-import { ConflictError, ValidationError } from '../../errors.js';
+import { findDomainOfOrg, findLatestDomainOfOrg, lockDomain, type Domain } from '../../db/repositories/domains.js';
+import { findOpenRenewal, findOperation, type Operation } from '../../db/repositories/operations.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { MAX_RENEWAL_PERIOD } from '../../registrar/dnsimple.js';
 import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
@@ -9,14 +9,16 @@ import type { DomainName } from '../../domains/domainName.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
 import { pricesFor } from '../../registrar/port.js';
 import { beginOperation, existingOperation } from './beginOperation.js';
-import { activeDomainNamed } from './lookup.js';
+import { domainIn, RENEWABLE } from './lookup.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 
 /** How long the api waits for a renewal to finish before answering 202 instead of 200. */
 export const RENEW_SYNC_WAIT_MS = 10_000;
 
+type RenewalDeps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
+
 export interface RenewDomainProps {
-  deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
+  deps: RenewalDeps;
   principal: Principal;
   orgId: string;
   domainName: DomainName;
@@ -27,54 +29,15 @@ export interface RenewDomainProps {
 export type RenewOutcome = { done: true; operation: Operation; domain: Domain } | { done: false; operation: Operation };
 
 /**
- * Renews an active domain. The answer waits up to 10 seconds for the workflow: done by then, the
- * caller gets the new expiry (200); otherwise the operation to poll (202).
+ * Renews an active domain, or an expired one in its grace period. The answer waits up to 10 seconds
+ * for the workflow: done by then, the caller gets the new expiry (200); otherwise the operation to
+ * poll (202).
  */
 export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome> {
   const { deps, principal, orgId } = props;
   const mode = { livemode: principal.livemode };
   const workflowId = operationWorkflowId('renew', requester(props), () => randomBase62(16));
-  const requestHash = operationRequestHash({ type: 'domain.renew', name: props.domainName.name, years: props.years });
-  const started =
-    (await existingOperation(deps, mode.livemode, workflowId, requestHash)) ??
-    (await (async () => {
-      const domain = await activeDomainNamed(deps.db, mode, orgId, props.domainName, 'it can be renewed');
-      const prices = pricesFor(await deps.registrars.prices(), domain.name);
-      if (!prices) throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} has a TLD no longer sold`);
-      if (mode.livemode && props.years > MAX_RENEWAL_PERIOD) {
-        // DNSimple renews for at most 9 years at a time; refused before any money moves rather than split.
-        throw new ValidationError([
-          { loc: ['body', 'years'], msg: `Live renewals are for 1 to ${MAX_RENEWAL_PERIOD} years at a time`, type: 'less_than_equal' },
-        ]);
-      }
-      // Premium names renew at the registrar's price, confirmed back to it.
-      const quote = await (await deps.registrars.forMode(mode.livemode)).quote(domain.name);
-      const perYear = quote.premium ? quote.renew.amount : prices.renew;
-      return beginOperation<'domain.renew'>({
-        deps,
-        livemode: mode.livemode,
-        orgId,
-        type: 'domain.renew',
-        workflowId,
-        requestHash,
-        domainName: domain.name,
-        amount: perYear * props.years,
-        description: `Renewal of ${domain.name} for ${props.years} year${props.years > 1 ? 's' : ''}`,
-        writeDomain: () => Promise.resolve(domain.id),
-        workflowInput: ({ operationId }) => ({
-          operationId,
-          orgId,
-          livemode: mode.livemode,
-          domainId: domain.id,
-          name: domain.name,
-          years: props.years,
-          currentExpiresAt: domain.expiresAt?.toISOString() ?? null,
-          premiumPriceCents: quote.premium ? perYear : null,
-          pollIntervalMs: mode.livemode ? deps.config.registrarTiming.pollIntervalMs : 1_000,
-          settleMs: mode.livemode ? deps.config.registrarTiming.settleMs : 1_000,
-        }),
-      });
-    })());
+  const started = await beginRenewal({ deps, orgId, livemode: mode.livemode, domainName: props.domainName.name, years: props.years, workflowId });
 
   const finished = await Promise.race([
     deps.temporal.client.workflow.getHandle(workflowId).result().then(
@@ -89,4 +52,81 @@ export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome
     if (domain) return { done: true, operation, domain };
   }
   return { done: false, operation };
+}
+
+export interface BeginRenewalProps {
+  deps: RenewalDeps;
+  orgId: string;
+  livemode: boolean;
+  /** The ASCII (punycode) name, as stored. */
+  domainName: string;
+  years: number;
+  /** Derived from the request (a member's Idempotency-Key, or the auto-renewed term): a retry finds its operation. */
+  workflowId: string;
+  /** Auto-renewal: only the term it was due for, and only while auto-renew is on. */
+  expectedTerm?: { expiresAt: string };
+}
+
+/**
+ * The one path of every renewal, by hand or automatic: the price reserved and the operation written
+ * with the domain locked (active or in its grace period, no other renewal running: 409
+ * DOMAIN_STATE_CONFLICT otherwise), then the renew workflow started. 402 when funds are short.
+ */
+export async function beginRenewal(props: BeginRenewalProps): Promise<Operation> {
+  const { deps, orgId, livemode } = props;
+  const mode = { livemode };
+  const requestHash = operationRequestHash({
+    type: 'domain.renew',
+    name: props.domainName,
+    years: props.years,
+    ...(props.expectedTerm ? { auto_renew: props.expectedTerm.expiresAt } : {}),
+  });
+  const existing = await existingOperation(deps, livemode, props.workflowId, requestHash);
+  if (existing) return existing;
+  const found = await findLatestDomainOfOrg(deps.db, mode, orgId, props.domainName);
+  if (!found) throw new NotFoundError('Domain not found');
+  const domain = domainIn(found, RENEWABLE, 'it can be renewed');
+  const prices = pricesFor(await deps.registrars.prices(), domain.name);
+  if (!prices) throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} has a TLD no longer sold`);
+  if (livemode && props.years > MAX_RENEWAL_PERIOD) {
+    // DNSimple renews for at most 9 years at a time; refused before any money moves rather than split.
+    throw new ValidationError([{ loc: ['body', 'years'], msg: `Live renewals are for 1 to ${MAX_RENEWAL_PERIOD} years at a time`, type: 'less_than_equal' }]);
+  }
+  // Premium names renew at the registrar's price, confirmed back to it.
+  const quote = await (await deps.registrars.forMode(livemode)).quote(domain.name);
+  const perYear = quote.premium ? quote.renew.amount : prices.renew;
+  return beginOperation<'domain.renew'>({
+    deps,
+    livemode,
+    orgId,
+    type: 'domain.renew',
+    workflowId: props.workflowId,
+    requestHash,
+    domainName: domain.name,
+    amount: perYear * props.years,
+    description: `${props.expectedTerm ? 'Auto-renewal' : 'Renewal'} of ${domain.name} for ${props.years} year${props.years > 1 ? 's' : ''}`,
+    // Under the domain's lock, which expiry and deletion take too: what was checked above still holds.
+    writeDomain: async (tx) => {
+      const locked = await lockDomain(tx, mode, domain.id);
+      if (!locked) throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} is gone`);
+      domainIn(locked, RENEWABLE, 'it can be renewed');
+      if (await findOpenRenewal(tx, mode, domain.id)) throw new ConflictError('DOMAIN_STATE_CONFLICT', `A renewal of ${domain.name} is already running`);
+      if (props.expectedTerm && (locked.expiresAt?.toISOString() !== props.expectedTerm.expiresAt || !locked.autoRenew)) {
+        throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} was renewed, or its auto-renew turned off, meanwhile`);
+      }
+      return domain.id;
+    },
+    workflowInput: ({ operationId }) => ({
+      operationId,
+      orgId,
+      livemode,
+      domainId: domain.id,
+      name: domain.name,
+      years: props.years,
+      currentExpiresAt: domain.expiresAt?.toISOString() ?? null,
+      premiumPriceCents: quote.premium ? perYear : null,
+      pollIntervalMs: livemode ? deps.config.registrarTiming.pollIntervalMs : 1_000,
+      settleMs: livemode ? deps.config.registrarTiming.settleMs : 1_000,
+    }),
+  });
 }

@@ -29,8 +29,9 @@ export async function emitOperationEnded(db: Queryable, operation: Operation): P
 
 /**
  * Ends an operation (the one way activities do it) and emits its event in the same transaction;
- * `alongside` writes what changes with it (the domain row). An operation that had already ended is
- * left as it was and emits nothing: undefined.
+ * `alongside` writes what changes with it (the domain row), `onEnded` what follows from this call
+ * having ended it (another event). An operation that had already ended is left as it was and emits
+ * nothing: undefined.
  */
 export async function endOperation(props: {
   db: Db;
@@ -38,11 +39,15 @@ export async function endOperation(props: {
   operationId: string;
   ending: OperationEnding;
   alongside?: (tx: pg.PoolClient) => Promise<void>;
+  onEnded?: (tx: pg.PoolClient, ended: Operation) => Promise<void>;
 }): Promise<Operation | undefined> {
   return withTransaction(props.db, async (tx) => {
     await props.alongside?.(tx);
     const ended = await updateOperation(tx, props.mode, props.operationId, props.ending);
-    if (ended) await emitOperationEnded(tx, ended);
+    if (ended) {
+      await emitOperationEnded(tx, ended);
+      await props.onEnded?.(tx, ended);
+    }
     return ended;
   });
 }

@@ -1,0 +1,110 @@
+import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import {
+  DOMAIN_LIFECYCLE_RETRIES,
+  domainChangedSignal,
+  testClockAdvancedSignal,
+  type DomainLifecycleInput,
+  type DomainLifecycleResult,
+  type DomainLifecycleState,
+  type LifecycleStepResult,
+} from './contract.js';
+import { lifecycleNow, lifecycleSteps, type LifecycleStep } from './lifecycleSteps.js';
+import { retryPolicy } from './shared.js';
+
+/** The lifecycle's activities, retried as its input says (the production values when it says nothing). */
+function lifecycleActivities(input: DomainLifecycleInput) {
+  const retries = { ...DOMAIN_LIFECYCLE_RETRIES, ...input.retries };
+  return {
+    /** Our own database (and, for auto-renew, the start of a renewal workflow). */
+    lifecycle: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.store) }),
+    /** A 5xx refusal of one address is logged by the activity and does not hold up the others. */
+    mail: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.mail, ['MAIL_REJECTED']) }),
+    /** The live zone goes once the domain is deleted. */
+    dns: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.dnsZone) }),
+  };
+}
+
+const WATCHED: ReadonlySet<DomainLifecycleState['status']> = new Set(['active', 'expired']);
+
+/**
+ * One domain's life (`domain-lifecycle:<domain id>`): auto-renewal or "expiring" notices before its
+ * expiry, expiry, then deletion after the grace period. Each run watches one term and continues as
+ * new when the term changes (a renewal). "Now" is workflow time plus the domain's test clock, read
+ * from the database before every step; every step is an activity that checks the domain again in
+ * its own transaction, so a renewal racing a step never leaves two outcomes.
+ */
+export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Promise<DomainLifecycleResult> {
+  let wake = false;
+  setHandler(testClockAdvancedSignal, () => {
+    wake = true;
+  });
+  setHandler(domainChangedSignal, () => {
+    wake = true;
+  });
+  const { lifecycle } = lifecycleActivities(input);
+  const ref = { domainId: input.domainId, livemode: input.livemode };
+  // A signal that comes while the domain is being read or changed must not be lost: `wake` is
+  // cleared just before each look at the database, never after.
+  const observe = async () => {
+    wake = false;
+    return lifecycle.readDomainLifecycle(ref);
+  };
+  let state = await observe();
+  if (!state || !WATCHED.has(state.status) || !state.expiresAt) return { outcome: state?.status === 'deleted' ? 'deleted' : 'gone' };
+  const cycle =
+    input.cycle && input.cycle.expiresAt === state.expiresAt
+      ? { ...input.cycle }
+      : { expiresAt: state.expiresAt, handledUntil: input.watchFrom ?? lifecycleNow(Date.now(), state.clockOffsetDays) };
+
+  for (;;) {
+    if (!state || !WATCHED.has(state.status)) return { outcome: state?.status === 'deleted' ? 'deleted' : 'gone' };
+    // A new term (renewed): a fresh run watches it, with a short history.
+    if (state.expiresAt !== cycle.expiresAt) {
+      return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, cycle: undefined, watchFrom: lifecycleNow(Date.now(), state.clockOffsetDays) });
+    }
+    if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, cycle });
+    const now = lifecycleNow(Date.now(), state.clockOffsetDays);
+    const pending = lifecycleSteps(Date.parse(cycle.expiresAt), state.autoRenew, input.durations).filter((step) => step.at > cycle.handledUntil);
+    const due = !state.renewalOpen && pending[0] && pending[0].at <= now ? pending[0] : undefined;
+    if (due) {
+      wake = false;
+      const done = await runStep(input, cycle.expiresAt, due);
+      if (done.outcome !== 'busy') {
+        cycle.handledUntil = due.at;
+        // The step read the domain as it left it: go on from there.
+        state = done.state;
+        continue;
+      }
+    }
+    // A running renewal signals its end (domainChanged); its timer, like a busy step's, is only a safety net.
+    const waitMs = state.renewalOpen || due ? input.durations.renewalRecheckMs : pending[0] ? pending[0].at - now : undefined;
+    await condition(() => wake, waitMs);
+    state = await observe();
+  }
+}
+
+/** One step, then its notice mailed (the notice row makes both happen once, whatever is replayed or retried). */
+async function runStep(input: DomainLifecycleInput, cycleExpiresAt: string, step: LifecycleStep): Promise<LifecycleStepResult> {
+  const { lifecycle, mail, dns } = lifecycleActivities(input);
+  const ref = { domainId: input.domainId, livemode: input.livemode, cycleExpiresAt };
+  const at = new Date(step.at).toISOString();
+  let outcome: LifecycleStepResult;
+  switch (step.kind) {
+    case 'auto_renew':
+      outcome = await lifecycle.autoRenewDomain({ ...ref, attemptAt: at });
+      break;
+    case 'expiring':
+      outcome = await lifecycle.recordExpiringNotice({ ...ref, at, daysLeft: step.daysLeft });
+      break;
+    case 'expire':
+      outcome = await lifecycle.expireDomain({ ...ref, graceMs: input.durations.graceMs });
+      break;
+    case 'delete':
+      outcome = await lifecycle.deleteExpiredDomain({ ...ref, graceMs: input.durations.graceMs });
+      if (outcome.outcome === 'done' && input.livemode) await dns.deleteDnsZone({ livemode: input.livemode, domainName: input.name });
+      break;
+  }
+  if (outcome.noticeId) await mail.mailDomainNotice({ noticeId: outcome.noticeId, livemode: input.livemode });
+  return outcome;
+}
