@@ -156,6 +156,13 @@ export class ConflictError extends ApiError {
   }
 }
 
+/** 409: the charge is higher than the `max_price` the caller agreed to; nothing was reserved. */
+export class PriceExceedsMaxError extends ConflictError {
+  constructor(amount: number, maxPrice: number) {
+    super('PRICE_EXCEEDS_MAX', `This would charge ${amount}, more than max_price ${maxPrice} (USD minor units); nothing was reserved`);
+  }
+}
+
 /** 409: `If-Match` named a version other than the current one; the detail says which is current. */
 export class VersionMismatchError extends ConflictError {
   constructor(props: { resource: string; current: number; expected: number }) {
