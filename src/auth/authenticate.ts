@@ -39,6 +39,7 @@ async function principalFromApiKey(deps: AppDeps, token: string): Promise<Princi
     scopes: new Set(record.scopes.filter(isScope)),
     rateLimitSubject: `key:${record.id}`,
     credential: `api_key:${record.id}`,
+    guards: { monthlySpendLimit: record.monthlySpendLimit },
   };
 }
 

@@ -10,6 +10,10 @@ export const BalanceSchema = z
     available: MinorUnits.describe('Spendable now, in minor units'),
     reserved: MinorUnits.describe('Held for operations in progress, in minor units'),
     livemode: z.boolean().describe('Test keys have their own balance, separate from the live one'),
+    spent_this_month: MinorUnits.describe(
+      "This calendar month's (UTC) reservations: held ones in full, captured ones for what was captured, in minor units",
+    ),
+    monthly_spend_limit: MinorUnits.nullable().describe('The monthly spending limit of this mode (`PATCH /orgs/{org_oid}`); null: none'),
   })
   .meta({ id: 'Balance' });
 
@@ -30,8 +34,15 @@ export const LedgerEntrySchema = z
   })
   .meta({ id: 'LedgerEntry' });
 
-export function presentBalance(balance: Balance): z.infer<typeof BalanceSchema> {
-  return { currency: balance.currency, available: balance.available, reserved: balance.reserved, livemode: balance.livemode };
+export function presentBalance(balance: Balance, spentThisMonth: number): z.infer<typeof BalanceSchema> {
+  return {
+    currency: balance.currency,
+    available: balance.available,
+    reserved: balance.reserved,
+    livemode: balance.livemode,
+    spent_this_month: spentThisMonth,
+    monthly_spend_limit: balance.monthlySpendLimit,
+  };
 }
 
 export function presentLedgerEntry(entry: LedgerEntry): z.infer<typeof LedgerEntrySchema> {

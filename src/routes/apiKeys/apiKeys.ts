@@ -4,10 +4,12 @@ import { requirePrincipal } from '../../auth/authorize.js';
 import { KEY_PRESETS } from '../../auth/scopes.js';
 import { listApiKeysOfUser } from '../../db/repositories/apiKeys.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
-import { CreatedApiKeySchema, presentApiKey, presentCreatedApiKey } from '../../presenters/apiKey.js';
+import { ApiKeySchema, CreatedApiKeySchema, presentApiKey, presentCreatedApiKey } from '../../presenters/apiKey.js';
+import { updateApiKey } from '../../services/apiKeys/updateApiKey.js';
+import type { ApiKeyGuards } from '../../db/repositories/apiKeys.js';
 import { createApiKey } from '../../services/apiKeys/createApiKey.js';
 import { deleteApiKey } from '../../services/apiKeys/deleteApiKey.js';
-import { ApiKeyPage, ApiKeyPath, CreateApiKeyBody, PresetsSchema } from './schema.js';
+import { ApiKeyPage, ApiKeyPath, CreateApiKeyBody, PresetsSchema, UpdateApiKeyBody } from './schema.js';
 
 export function apiKeyRoutes(deps: AppDeps) {
   return [
@@ -33,6 +35,7 @@ export function apiKeyRoutes(deps: AppDeps) {
           name: body.name,
           scopes: body.scopes,
           mode: body.mode,
+          guards: keyGuardsOf(body),
           requestId: ctx.state.requestId,
         });
         ctx.status = 201;
@@ -74,6 +77,30 @@ export function apiKeyRoutes(deps: AppDeps) {
       },
     }),
     defineRoute({
+      method: 'patch',
+      path: '/api/v1/me/api-keys/{key_id}',
+      operationId: 'updateApiKey',
+      summary: "Change a key's monthly spending limit or restrictions",
+      description:
+        'Takes effect on every api process at once. An API key may change keys of its own mode only, and a restricted key ' +
+        'only to restrictions at least as narrow as its own.',
+      tags: ['api keys'],
+      scope: 'keys:write',
+      request: { path: ApiKeyPath, body: UpdateApiKeyBody },
+      responses: { 200: { description: 'The key as changed', schema: ApiKeySchema } },
+      handler: async (ctx, { path, body }) => {
+        const key = await updateApiKey({
+          db: deps.db,
+          apiKeys: deps.apiKeys,
+          principal: requirePrincipal(ctx.state),
+          keyId: path.key_id,
+          changes: keyGuardsOf(body),
+          requestId: ctx.state.requestId,
+        });
+        ctx.body = presentApiKey(key);
+      },
+    }),
+    defineRoute({
       method: 'delete',
       path: '/api/v1/me/api-keys/{key_id}',
       operationId: 'deleteApiKey',
@@ -95,4 +122,9 @@ export function apiKeyRoutes(deps: AppDeps) {
       },
     }),
   ];
+}
+
+/** The guard fields a body gave, in the repository's terms (absent fields stay absent). */
+function keyGuardsOf(body: { monthly_spend_limit?: number | null | undefined }): Partial<ApiKeyGuards> {
+  return body.monthly_spend_limit === undefined ? {} : { monthlySpendLimit: body.monthly_spend_limit };
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { requirePrincipal } from '../../auth/authorize.js';
 import { actorOf } from '../../db/repositories/auditEvents.js';
 import { findBalance } from '../../db/repositories/billingBalances.js';
+import { monthSpendingOfOrg } from '../../db/repositories/billingReservations.js';
 import { listLedgerEntries } from '../../db/repositories/billingTransactions.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { BalanceSchema, LedgerEntrySchema, presentBalance, presentLedgerEntry } from '../../presenters/billing.js';
@@ -25,7 +26,8 @@ export function billingRoutes(deps: AppDeps) {
       responses: { 200: { description: 'The balance', schema: BalanceSchema } },
       handler: async (ctx, { path }) => {
         const mode = { livemode: requirePrincipal(ctx.state).livemode };
-        ctx.body = presentBalance(await findBalance(deps.db, mode, path.org_oid));
+        const [balance, spent] = await Promise.all([findBalance(deps.db, mode, path.org_oid), monthSpendingOfOrg(deps.db, mode, path.org_oid)]);
+        ctx.body = presentBalance(balance, spent);
       },
     }),
     defineRoute({

@@ -33,6 +33,8 @@ export interface BeginOperationProps<T extends OperationType> {
   amount: number;
   /** The most the caller agreed to pay (`max_price`); a higher `amount` is 409 PRICE_EXCEEDS_MAX. */
   maxPrice?: number | undefined;
+  /** The API key asking (principal.keyId), whose monthly spending limit applies; absent for sessions. */
+  apiKeyId?: string | undefined;
   description: string;
   /** Writes the domain rows in the operation's transaction; returns the domain's id. */
   writeDomain: (tx: pg.PoolClient, ids: { operationId: string; domainId: string }) => Promise<string>;
@@ -131,6 +133,7 @@ async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props:
     operationId: ids.operationId,
     amount: props.amount,
     description: props.description,
+    apiKeyId: props.apiKeyId,
   });
   return inserted;
 }

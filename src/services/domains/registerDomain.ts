@@ -110,6 +110,7 @@ async function planRegistration(
     domainName: answer.name,
     amount: price.amount * body.years,
     maxPrice: body.max_price,
+    apiKeyId: principal.keyId,
     description: `Registration of ${answer.name} for ${body.years} year${body.years > 1 ? 's' : ''}`,
     writeDomain: async (tx, { domainId }) => {
       await insertDomain(tx, mode, {

@@ -91,6 +91,7 @@ async function planRenewal(props: RenewDomainProps, identity: { workflowId: stri
     domainName: domain.name,
     amount: perYear * props.years,
     maxPrice: props.maxPrice,
+    apiKeyId: principal.keyId,
     description: `Renewal of ${domain.name} for ${props.years} year${props.years > 1 ? 's' : ''}`,
     writeDomain: () => Promise.resolve(domain.id),
     workflowInput: ({ operationId }) => ({

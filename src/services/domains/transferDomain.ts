@@ -85,6 +85,7 @@ async function planTransfer(
     domainName: name,
     amount,
     maxPrice: body.max_price,
+    apiKeyId: principal.keyId,
     description: `Transfer of ${name}`,
     writeDomain: async (tx, { domainId }) => {
       await insertDomain(tx, mode, {
