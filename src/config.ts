@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payloadKeys.js';
+import { canonicalCidr, parseCidrs, type Cidr } from './http/cidr.js';
 
 /** Durations such as `15m`, `30s`, `2h`, `500ms`, parsed to milliseconds. */
 const duration = z
@@ -23,6 +24,18 @@ const origins = z
   .refine((list) => list.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin), {
     message: 'must be comma-separated origins such as http://localhost:8233 (scheme, host and port; no path)',
   });
+
+/** Comma-separated CIDRs or addresses, e.g. `10.0.0.0/8,2001:db8::1`. */
+const cidrList = z.string().transform((value, ctx) => {
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const canonical = entries.map(canonicalCidr);
+  const bad = entries.filter((_, i) => canonical[i] === undefined);
+  if (bad.length) {
+    ctx.addIssue({ code: 'custom', message: `must be comma-separated CIDRs or addresses; not one: ${bad.join(', ')}` });
+    return z.NEVER;
+  }
+  return parseCidrs(canonical as string[]);
+});
 
 /** 127.0.0.0/8, ::1 and localhost: addresses no other machine can reach. */
 export function isLoopbackHost(host: string): boolean {
@@ -85,6 +98,10 @@ const envSchema = z
     // Unset or 0: no metrics listener (tests and api-only processes); 9464 is the usual choice.
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    TRUST_PROXY: cidrList.optional(),
+    STRIPE_API_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    STRIPE_API_BASE: optionalUrl,
   })
   .superRefine((env, ctx) => {
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
@@ -110,6 +127,10 @@ const envSchema = z
         path: ['HOST'],
         message: `${env.HOST} is not a loopback address: set AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE (the development identity provider only serves 127.0.0.1, ::1 or localhost)`,
       });
+    }
+    if ((env.STRIPE_API_KEY === undefined) !== (env.STRIPE_WEBHOOK_SECRET === undefined)) {
+      const missing = env.STRIPE_API_KEY === undefined ? 'STRIPE_API_KEY' : 'STRIPE_WEBHOOK_SECRET';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other STRIPE_ variable (both, or neither)' });
     }
     if (env.NODE_ENV === 'production') {
       if (env.PAYLOAD_ENCRYPTION_KEYS === undefined) {
@@ -173,6 +194,10 @@ export interface Config {
   codecServer: { host: string; port: number; corsOrigins: string[] };
   /** Where `/metrics` is served (worker and combined processes); absent when METRICS_PORT is unset or 0. */
   metrics: { host: string; port: number } | undefined;
+  /** The proxies in front of the api, whose `X-Forwarded-For` is believed (src/http/clientAddress.ts); empty: none. */
+  trustProxy: Cidr[];
+  /** Live top-ups through Stripe Checkout; absent: live top-ups are refused. `apiBase` points the library elsewhere (stripe-mock). */
+  stripe: { apiKey: string; webhookSecret: string; apiBase: string | undefined } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -231,6 +256,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     payloadEncryptionKeys: env.PAYLOAD_ENCRYPTION_KEYS,
     codecServer: { host: env.CODEC_SERVER_HOST, port: env.CODEC_SERVER_PORT, corsOrigins: env.CODEC_SERVER_CORS_ORIGINS },
     metrics: env.METRICS_PORT ? { host: env.METRICS_HOST, port: env.METRICS_PORT } : undefined,
+    trustProxy: env.TRUST_PROXY ?? [],
+    stripe:
+      env.STRIPE_API_KEY && env.STRIPE_WEBHOOK_SECRET
+        ? { apiKey: env.STRIPE_API_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiBase: env.STRIPE_API_BASE }
+        : undefined,
   };
 }
 

@@ -69,3 +69,17 @@ export class EmailNotVerifiedError extends ApiError {
     super(403, 'EMAIL_NOT_VERIFIED', 'Your identity provider has not verified your e-mail address; verify it and sign in again');
   }
 }
+
+/** 403: the API key is restricted to other client addresses (`allowed_ips`). */
+export class IpNotAllowedError extends ApiError {
+  constructor(address: string) {
+    super(403, 'IP_NOT_ALLOWED', `This API key may not be used from ${address}; see its allowed_ips`);
+  }
+}
+
+/** 403: the API key is restricted to other domains (`allowed_domains`). */
+export class DomainNotAllowedError extends ApiError {
+  constructor(name: string) {
+    super(403, 'DOMAIN_NOT_ALLOWED', `This API key may not act on ${name}; see its allowed_domains`);
+  }
+}

@@ -15,6 +15,8 @@ export const ApiKeySchema = z
     revoked_at: z.iso.datetime().nullable(),
     revoked_reason: z.string().nullable(),
     monthly_spend_limit: z.number().int().nullable().describe("Minor units the key's operations may reserve per calendar month (UTC); null: no limit"),
+    allowed_ips: z.array(z.string()).describe('CIDRs the key may be used from (canonical form); empty: any address'),
+    allowed_domains: z.array(z.string()).describe('Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain'),
   })
   .meta({ id: 'ApiKey' });
 
@@ -26,6 +28,8 @@ export const CreatedApiKeySchema = ApiKeySchema.pick({
   prefix: true,
   created_at: true,
   monthly_spend_limit: true,
+  allowed_ips: true,
+  allowed_domains: true,
 })
   .extend({ key: z.string().describe('The full secret. Returned only here, once: store it in a secrets manager.') })
   .meta({ id: 'CreatedApiKey' });
@@ -60,6 +64,6 @@ export function presentCreatedApiKey(key: ApiKeyRecord, secret: string): z.infer
   };
 }
 
-function presentGuards(key: ApiKeyRecord): Pick<z.infer<typeof ApiKeySchema>, 'monthly_spend_limit'> {
-  return { monthly_spend_limit: key.monthlySpendLimit };
+function presentGuards(key: ApiKeyRecord): Pick<z.infer<typeof ApiKeySchema>, 'monthly_spend_limit' | 'allowed_ips' | 'allowed_domains'> {
+  return { monthly_spend_limit: key.monthlySpendLimit, allowed_ips: key.allowedIps, allowed_domains: key.allowedDomains };
 }

@@ -19,24 +19,40 @@ export interface ApiKeyRecord {
   revokedSourceUrl: string | null;
   /** The most the key's operations may reserve in a calendar month (UTC); null: no limit. */
   monthlySpendLimit: number | null;
+  /** Canonical CIDRs the key may be used from; empty: anywhere. */
+  allowedIps: string[];
+  /** Exact names or `*.suffix` patterns the key may act on; empty: any domain. */
+  allowedDomains: string[];
 }
 
 /** What a key's owner may limit it to, set at creation or with PATCH. */
-export type ApiKeyGuards = Pick<ApiKeyRecord, 'monthlySpendLimit'>;
+export type ApiKeyGuards = Pick<ApiKeyRecord, 'monthlySpendLimit' | 'allowedIps' | 'allowedDomains'>;
 
 // The hash never leaves this module: no caller can present it by accident.
 const COLUMNS = `id, user_id AS "userId", name, scopes, mode, prefix, status, created_at AS "createdAt",
   last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", revoked_reason AS "revokedReason",
-  revoked_source_url AS "revokedSourceUrl", monthly_spend_limit::float8 AS "monthlySpendLimit"`;
+  revoked_source_url AS "revokedSourceUrl", monthly_spend_limit::float8 AS "monthlySpendLimit",
+  allowed_ips AS "allowedIps", allowed_domains AS "allowedDomains"`;
 
 export async function insertApiKey(
   db: Queryable,
   key: { id: string; userId: string; name: string; scopes: string[]; mode: KeyMode; prefix: string; secretHash: Buffer } & Partial<ApiKeyGuards>,
 ): Promise<ApiKeyRecord> {
   const { rows } = await db.query<ApiKeyRecord>(
-    `INSERT INTO api_keys (id, user_id, name, scopes, mode, prefix, secret_hash, monthly_spend_limit)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-    [key.id, key.userId, key.name, key.scopes, key.mode, key.prefix, key.secretHash, key.monthlySpendLimit ?? null],
+    `INSERT INTO api_keys (id, user_id, name, scopes, mode, prefix, secret_hash, monthly_spend_limit, allowed_ips, allowed_domains)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+    [
+      key.id,
+      key.userId,
+      key.name,
+      key.scopes,
+      key.mode,
+      key.prefix,
+      key.secretHash,
+      key.monthlySpendLimit ?? null,
+      key.allowedIps ?? [],
+      key.allowedDomains ?? [],
+    ],
   );
   return rows[0]!;
 }
@@ -140,7 +156,11 @@ export async function lockApiKeySpending(tx: Queryable, id: string): Promise<num
 
 /** Changes the guards of a key that is not deleted; undefined when there is none. */
 export async function updateApiKeyGuards(db: Queryable, id: string, guards: Partial<ApiKeyGuards>): Promise<ApiKeyRecord | undefined> {
-  const columns: Record<keyof ApiKeyGuards, string> = { monthlySpendLimit: 'monthly_spend_limit' };
+  const columns: Record<keyof ApiKeyGuards, string> = {
+    monthlySpendLimit: 'monthly_spend_limit',
+    allowedIps: 'allowed_ips',
+    allowedDomains: 'allowed_domains',
+  };
   const entries = (Object.keys(columns) as (keyof ApiKeyGuards)[]).filter((field) => guards[field] !== undefined);
   const sets = entries.map((field, i) => `${columns[field]} = $${i + 2}`);
   const { rows } = await db.query<ApiKeyRecord>(

@@ -125,6 +125,14 @@ export function apiKeyRoutes(deps: AppDeps) {
 }
 
 /** The guard fields a body gave, in the repository's terms (absent fields stay absent). */
-function keyGuardsOf(body: { monthly_spend_limit?: number | null | undefined }): Partial<ApiKeyGuards> {
-  return body.monthly_spend_limit === undefined ? {} : { monthlySpendLimit: body.monthly_spend_limit };
+function keyGuardsOf(body: {
+  monthly_spend_limit?: number | null | undefined;
+  allowed_ips?: string[] | undefined;
+  allowed_domains?: string[] | undefined;
+}): Partial<ApiKeyGuards> {
+  return {
+    ...(body.monthly_spend_limit !== undefined ? { monthlySpendLimit: body.monthly_spend_limit } : {}),
+    ...(body.allowed_ips !== undefined ? { allowedIps: body.allowed_ips } : {}),
+    ...(body.allowed_domains !== undefined ? { allowedDomains: body.allowed_domains } : {}),
+  };
 }

@@ -9,6 +9,8 @@ import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from './beginOperation.js';
 import { requireRegistrantState } from './registrantChecks.js';
+import { requireDomainAllowed } from '../../auth/authorize.js';
+import { parseDomainName } from '../../domains/domainName.js';
 
 /** How often a pending registration is checked in test mode; live mode takes `config.registrarTiming`. */
 export const REGISTRATION_POLL_MS = { test: 1_000 };
@@ -83,6 +85,9 @@ async function planRegistration(
 ): Promise<BeginOperationProps<'domain.register'>> {
   const { deps, principal, orgId, body } = props;
   const mode = { livemode: principal.livemode };
+  // A restricted key is refused before the registrar is asked anything about the name.
+  const parsed = parseDomainName(body.name);
+  if (parsed.ok) requireDomainAllowed(principal, parsed.value.name);
   const answer = await deps.availability.check({ input: body.name, livemode: mode.livemode, loc: ['body', 'name'] });
   await checkContacts(props);
   if (await findDomainOfOrg(deps.db, mode, orgId, answer.name)) {

@@ -11,6 +11,7 @@ import { pricesFor } from '../../registrar/port.js';
 import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from './beginOperation.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 import { requireRegistrantState } from './registrantChecks.js';
+import { requireDomainAllowed } from '../../auth/authorize.js';
 
 /** Test-mode transfers finish in seconds; live ones wait for the registry (`config.registrarTiming`). */
 export const TRANSFER_TIMING = {
@@ -62,6 +63,7 @@ async function planTransfer(
     throw new ValidationError([{ loc: ['body', 'name'], msg, type: parsed.ok ? 'tld_unsupported' : 'domain_name_invalid' }]);
   }
   const name = parsed.value.name;
+  requireDomainAllowed(principal, name);
   if (!(await findContact(deps.db, mode, { orgId, id: body.registrant_contact_id }))) {
     throw new ValidationError([{ loc: ['body', 'registrant_contact_id'], msg: 'No such contact in this organisation', type: 'contact_not_found' }]);
   }
