@@ -102,6 +102,7 @@ const envSchema = z
     STRIPE_API_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_API_BASE: optionalUrl,
+    STRIPE_RETURN_URL: z.url().default('http://127.0.0.1:8080/dashboard/billing?top_up={TOP_UP_ID}'),
   })
   .superRefine((env, ctx) => {
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
@@ -196,8 +197,11 @@ export interface Config {
   metrics: { host: string; port: number } | undefined;
   /** The proxies in front of the api, whose `X-Forwarded-For` is believed (src/http/clientAddress.ts); empty: none. */
   trustProxy: Cidr[];
-  /** Live top-ups through Stripe Checkout; absent: live top-ups are refused. `apiBase` points the library elsewhere (stripe-mock). */
-  stripe: { apiKey: string; webhookSecret: string; apiBase: string | undefined } | undefined;
+  /**
+   * Live top-ups through Stripe Checkout; absent: live top-ups are refused. `apiBase` points the library
+   * elsewhere (stripe-mock); `returnUrl` is where Checkout sends the payer back (`{TOP_UP_ID}` filled in).
+   */
+  stripe: { apiKey: string; webhookSecret: string; apiBase: string | undefined; returnUrl: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -259,7 +263,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY ?? [],
     stripe:
       env.STRIPE_API_KEY && env.STRIPE_WEBHOOK_SECRET
-        ? { apiKey: env.STRIPE_API_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiBase: env.STRIPE_API_BASE }
+        ? { apiKey: env.STRIPE_API_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiBase: env.STRIPE_API_BASE, returnUrl: env.STRIPE_RETURN_URL }
         : undefined,
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Balance } from '../db/repositories/billingBalances.js';
 import type { LedgerEntry } from '../db/repositories/billingTransactions.js';
+import type { TopUp } from '../db/repositories/topUps.js';
 
 const MinorUnits = z.number().int().describe('Integer minor units of `currency` (cents)');
 
@@ -57,5 +58,35 @@ export function presentLedgerEntry(entry: LedgerEntry): z.infer<typeof LedgerEnt
     reserved_after: entry.reservedAfter,
     livemode: entry.livemode,
     created_at: entry.createdAt.toISOString(),
+  };
+}
+
+export const TopUpSchema = z
+  .object({
+    id: z.string().describe('`tu_…`'),
+    amount: MinorUnits,
+    currency: z.literal('USD'),
+    status: z
+      .enum(['pending', 'succeeded', 'failed', 'expired'])
+      .describe('`pending` until paid; `succeeded` once the balance was credited; `failed` or `expired` when Checkout ended unpaid'),
+    checkout_url: z.string().nullable().describe('Where the payer pays (Stripe Checkout), while `pending`'),
+    ledger_entry_id: z.string().nullable().describe('The ledger entry that credited the balance, once `succeeded`'),
+    livemode: z.boolean(),
+    created_at: z.iso.datetime(),
+    completed_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'TopUp' });
+
+export function presentTopUp(topUp: TopUp): z.infer<typeof TopUpSchema> {
+  return {
+    id: topUp.id,
+    amount: topUp.amount,
+    currency: topUp.currency,
+    status: topUp.status,
+    checkout_url: topUp.status === 'pending' ? topUp.checkoutUrl : null,
+    ledger_entry_id: topUp.ledgerEntryId,
+    livemode: topUp.livemode,
+    created_at: topUp.createdAt.toISOString(),
+    completed_at: topUp.completedAt?.toISOString() ?? null,
   };
 }
