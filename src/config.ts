@@ -103,6 +103,9 @@ const envSchema = z
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_API_BASE: optionalUrl,
     STRIPE_RETURN_URL: z.url().default('http://127.0.0.1:8080/dashboard/billing?top_up={TOP_UP_ID}'),
+    // docker-compose.yml's development profile: the api listens on 0.0.0.0 inside its container, and
+    // the container's port is published on the host's loopback only (README "Docker Compose").
+    DEV_IDP_BEHIND_LOOPBACK: flag,
   })
   .superRefine((env, ctx) => {
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
@@ -121,12 +124,15 @@ const envSchema = z
           'set CODEC_SERVER_ALLOW_REMOTE=true only behind your own access control',
       });
     }
-    if (authSet.length === 0 && env.NODE_ENV !== 'production' && !isLoopbackHost(env.HOST)) {
+    if (env.DEV_IDP_BEHIND_LOOPBACK && env.NODE_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['DEV_IDP_BEHIND_LOOPBACK'], message: 'is refused in production (the development identity provider signs a token for any e-mail asked)' });
+    }
+    if (authSet.length === 0 && env.NODE_ENV !== 'production' && !isLoopbackHost(env.HOST) && !env.DEV_IDP_BEHIND_LOOPBACK) {
       // The development identity provider signs a token for any e-mail asked: never on a network.
       ctx.addIssue({
         code: 'custom',
         path: ['HOST'],
-        message: `${env.HOST} is not a loopback address: set AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE (the development identity provider only serves 127.0.0.1, ::1 or localhost)`,
+        message: `${env.HOST} is not a loopback address: set AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE (the development identity provider only serves 127.0.0.1, ::1 or localhost, or a container published on loopback with DEV_IDP_BEHIND_LOOPBACK=true)`,
       });
     }
     if ((env.STRIPE_API_KEY === undefined) !== (env.STRIPE_WEBHOOK_SECRET === undefined)) {

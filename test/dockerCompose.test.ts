@@ -1,96 +1,176 @@
-import { readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { resolveComposeCheck } from '../scripts/lib/composeCheck.js';
 import { REPO_ROOT } from './support/processes.js';
 
+/** The parts of compose-go's resolved project these tests read. */
 interface Service {
   image?: string;
-  build?: string;
+  build?: unknown;
   command?: string[];
-  environment?: Record<string, string | number>;
+  environment?: Record<string, string | null>;
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
-  ports?: string[];
+  ports?: { host_ip?: string; target: number; published: string }[];
+  restart?: string;
+  profiles?: string[];
 }
 
-/** What `docker compose` does to `${VAR:-default}`, with `vars` set in the shell (none by default). */
-function interpolate(value: string | number, vars: Record<string, string> = {}): string {
-  return String(value).replace(/\$\{([A-Z_]+)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => vars[name] || (fallback ?? ''));
+let loader: string;
+let scratch: string;
+
+/** Loads docker-compose.yml as `docker compose` does, with `.env` holding `vars`. */
+async function loadCompose(vars: Record<string, string>, profiles = ''): Promise<{ services?: Record<string, Service>; error?: string }> {
+  const envFile = path.join(scratch, `env-${Math.random().toString(36).slice(2)}`);
+  await writeFile(envFile, Object.entries(vars).map(([k, v]) => `${k}=${v}`).join('\n'));
+  const run = spawnSync(loader, ['-file', path.join(REPO_ROOT, 'docker-compose.yml'), '-env-file', envFile, ...(profiles ? ['-profiles', profiles] : [])], {
+    env: { PATH: process.env.PATH ?? '' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) return { error: run.stderr };
+  return { services: (JSON.parse(run.stdout) as { services: Record<string, Service> }).services };
 }
 
-const compose = parse(await readFile(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, Service>;
+const SECRETS = {
+  POSTGRES_PASSWORD: 'pg-secret-1',
+  TEMPORAL_DB_PASSWORD: 'temporal-secret-2',
+  KEY_HASH_SECRET: 'k'.repeat(40),
+  PAYLOAD_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  PDNS_API_KEY: 'pdns-secret-3',
 };
-const { services } = compose;
+const IDENTITY = {
+  AUTH_JWKS_URL: 'https://idp.example.com/.well-known/jwks.json',
+  AUTH_ISSUER: 'https://idp.example.com/',
+  AUTH_AUDIENCE: 'domain-service',
+};
+const DEVELOPMENT = { NODE_ENV: 'development', DEV_IDP_BEHIND_LOOPBACK: 'true', AUTH_JWKS_URL: '', AUTH_ISSUER: '', AUTH_AUDIENCE: '' };
 
-describe('docker-compose.yml', () => {
-  it('has PostgreSQL, Redis, Temporal with its own PostgreSQL, the Web UI and its codec server, migrations, api and worker', () => {
-    expect(Object.keys(services).sort()).toEqual(
-      ['api', 'codec-server', 'migrate', 'postgres', 'redis', 'temporal', 'temporal-postgres', 'temporal-ui', 'worker'].sort(),
+/** An environment as the process sees it: compose passes empty values through; our config reads them as unset. */
+const envOf = (service: Service) =>
+  Object.fromEntries(Object.entries(service.environment ?? {}).flatMap(([k, v]) => (v === null || v === '' ? [] : [[k, v]])));
+
+beforeAll(async () => {
+  loader = await resolveComposeCheck((line) => console.log(line));
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'compose-'));
+}, 600_000);
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('docker-compose.yml, read by the real compose loader', () => {
+  it('refuses to start without its secrets, naming each one and where to put it', async () => {
+    for (const vars of [{}, { ...IDENTITY }, { ...SECRETS, KEY_HASH_SECRET: '' }]) {
+      const { error } = await loadCompose(vars);
+      expect(error).toMatch(/is not set - copy \.env\.example to \.env and fill it in/);
+    }
+    const { error } = await loadCompose({ ...IDENTITY });
+    for (const name of Object.keys(SECRETS)) expect(error).toContain(name);
+    // The shipped example, copied as it is, is refused too: it holds no secret.
+    const example = await readFile(path.join(REPO_ROOT, '.env.example'), 'utf8');
+    const exampleVars = Object.fromEntries(
+      example.split('\n').filter((line) => /^[A-Z_]+=/.test(line)).map((line) => line.split('=', 2) as [string, string]),
     );
-    expect(services['temporal-ui']!.environment).toMatchObject({ TEMPORAL_CODEC_ENDPOINT: 'http://localhost:8888' });
-    expect(services['codec-server']!.command).toEqual(['node', 'dist/src/main.js', '--role', 'codec-server']);
-    // Published on the host's loopback only: it decrypts for whoever reaches it.
-    expect(services['codec-server']!.ports).toEqual(['127.0.0.1:8888:8888']);
-    expect(services.temporal!.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'temporal-postgres' });
+    expect((await loadCompose(exampleVars)).error).toContain('KEY_HASH_SECRET');
   });
 
-  it('gives every long-running service a health check, and starts each only after what it needs is healthy', () => {
+  it('refuses to start without an identity provider unless the development block is chosen', async () => {
+    const { error } = await loadCompose({ ...SECRETS });
+    expect(error).toMatch(/AUTH_ISSUER is not set - fill in the identity-provider block of \.env/);
+    expect((await loadCompose({ ...SECRETS, ...DEVELOPMENT })).error).toBeUndefined();
+  });
+
+  it('runs production by default: our config accepts api, worker and migrate, with the development identity provider refused', async () => {
+    const { services } = await loadCompose({ ...SECRETS, ...IDENTITY });
+    for (const name of ['api', 'worker', 'migrate', 'codec-server']) {
+      const config = loadConfig(envOf(services![name]!));
+      expect(config.env, name).toBe('production');
+      expect(config.databaseUrl).toBe('postgres://domains:pg-secret-1@postgres:5432/domains');
+      expect(config.temporal.address).toBe('temporal:7233');
+      expect(config.auth).toMatchObject({ issuer: IDENTITY.AUTH_ISSUER });
+    }
+    expect(loadConfig(envOf(services!.api!)).http).toEqual({ host: '0.0.0.0', port: 8080 });
+    // The development identity provider cannot be switched on in production.
+    expect(() => loadConfig({ ...envOf(services!.api!), DEV_IDP_BEHIND_LOOPBACK: 'true' })).toThrow(/DEV_IDP_BEHIND_LOOPBACK: is refused in production/);
+  });
+
+  it('has the whole product: Temporal set up by one-shot admin tools, PowerDNS, the codec server, and development extras in a profile', async () => {
+    const production = (await loadCompose({ ...SECRETS, ...IDENTITY })).services!;
+    expect(Object.keys(production).sort()).toEqual(
+      ['api', 'codec-server', 'migrate', 'postgres', 'powerdns', 'redis', 'temporal', 'temporal-postgres', 'temporal-schema', 'temporal-setup', 'temporal-ui', 'worker'].sort(),
+    );
+    const development = (await loadCompose({ ...SECRETS, ...DEVELOPMENT }, 'dev')).services!;
+    expect(Object.keys(development)).toEqual(expect.arrayContaining(['mailpit', 'stripe-mock']));
+    const devApi = loadConfig(envOf(development.api!));
+    expect(devApi.env).toBe('development');
+    expect(devApi.auth).toBeUndefined();
+    expect(production.temporal!.image).toMatch(/^temporalio\/server:/);
+    expect(production['temporal-setup']!.image).toMatch(/^temporalio\/admin-tools:/);
+    expect(production['temporal-ui']!.environment).toMatchObject({ TEMPORAL_CODEC_ENDPOINT: 'http://localhost:8888' });
+    expect(production.api!.environment).toMatchObject({ DNS_PROVIDER_URL: 'http://powerdns:8081', DNS_PROVIDER_TOKEN: 'pdns-secret-3' });
+  });
+
+  it('starts each service only once what it needs is ready, so nothing boots into an error', async () => {
+    const services = (await loadCompose({ ...SECRETS, ...IDENTITY })).services!;
+    const appNeeds = {
+      migrate: { condition: 'service_completed_successfully' },
+      redis: { condition: 'service_healthy' },
+      'temporal-setup': { condition: 'service_completed_successfully' },
+    };
+    for (const name of ['api', 'worker']) expect(services[name]!.depends_on).toMatchObject(appNeeds);
+    expect(services.migrate!.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' } });
+    expect(services['temporal-schema']!.depends_on).toMatchObject({ 'temporal-postgres': { condition: 'service_healthy' } });
+    expect(services.temporal!.depends_on).toMatchObject({ 'temporal-schema': { condition: 'service_completed_successfully' } });
+    expect(services['temporal-setup']!.depends_on).toMatchObject({ temporal: { condition: 'service_healthy' } });
+    // pg_isready over TCP: the socket answers during PostgreSQL's init phase, TCP only once it is up.
+    for (const name of ['postgres', 'temporal-postgres']) expect(services[name]!.healthcheck!.test.join(' ')).toContain('-h 127.0.0.1');
+    const oneShots = ['migrate', 'temporal-schema', 'temporal-setup'];
     for (const [name, service] of Object.entries(services)) {
-      if (name === 'migrate') continue;
+      if (oneShots.includes(name)) continue;
       expect(service.healthcheck?.test, name).toBeDefined();
+      expect(service.restart, name).toBe('unless-stopped');
     }
-    for (const name of ['api', 'worker']) {
-      expect(services[name]!.depends_on).toEqual({
-        migrate: { condition: 'service_completed_successfully' },
-        redis: { condition: 'service_healthy' },
-        temporal: { condition: 'service_healthy' },
-      });
-    }
-    expect(services.migrate!.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
-    expect(services.temporal!.depends_on).toEqual({ 'temporal-postgres': { condition: 'service_healthy' } });
+    // The one-shot scripts they run are in the repository and create every search attribute we use.
+    const setup = await readFile(path.join(REPO_ROOT, 'deploy/temporal/create-namespace.sh'), 'utf8');
+    for (const attribute of ['OrgId=Keyword', 'Domain=Keyword', 'Livemode=Bool', 'OperationType=Keyword']) expect(setup).toContain(attribute);
   });
 
-  it('runs the built entry points that exist in this repository', async () => {
-    const commands = ['api', 'worker', 'migrate'].map((name) => services[name]!.command!);
-    expect(commands).toEqual([
+  it('pins every image, builds one image for every process of ours, and keeps ports and passwords closed', async () => {
+    const services = (await loadCompose({ ...SECRETS, ...IDENTITY }, 'dev')).services!;
+    const ours = ['api', 'worker', 'migrate', 'codec-server'];
+    for (const [name, service] of Object.entries(services)) {
+      if (ours.includes(name)) continue;
+      expect(service.image, name).toMatch(/:[v0-9][^:]*$/);
+      expect(service.image, name).not.toMatch(/:latest$/);
+    }
+    expect(new Set(ours.map((name) => services[name]!.image)).size).toBe(1);
+    expect(ours.filter((name) => services[name]!.build !== undefined)).toEqual(['migrate']);
+    for (const [name, service] of Object.entries(services)) {
+      for (const port of service.ports ?? []) expect(`${name} ${port.host_ip}`).toBe(`${name} 127.0.0.1`);
+    }
+    const raw = await readFile(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
+    expect(raw).not.toMatch(/PASSWORD: (?!\$\{)/);
+    expect(raw).not.toMatch(/:\/\/[a-z]+:(?!\$\{)[^@\s]+@/);
+    expect(await readFile(path.join(REPO_ROOT, '.gitignore'), 'utf8')).toMatch(/^\.env$/m);
+  });
+
+  it('builds the image on a supported Node LTS line, running the entry points that exist', async () => {
+    const dockerfile = await readFile(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
+    const lines = [...dockerfile.matchAll(/^FROM node:(\d+)/gm)].map((match) => Number(match[1]));
+    expect(lines.length).toBeGreaterThan(0);
+    // Node 20 reached its end of life in April 2026; 22 is maintained until April 2027, 24 until 2028.
+    for (const major of lines) expect([22, 24]).toContain(major);
+    const services = (await loadCompose({ ...SECRETS, ...IDENTITY })).services!;
+    expect(['api', 'worker', 'migrate'].map((name) => services[name]!.command)).toEqual([
       ['node', 'dist/src/main.js', '--role', 'api'],
       ['node', 'dist/src/main.js', '--role', 'worker'],
       ['node', 'dist/src/cli/migrate.js'],
     ]);
-    for (const source of ['src/main.ts', 'src/cli/migrate.ts', 'src/cli/workerHealth.ts', 'src/cli/token.ts']) {
+    for (const source of ['src/main.ts', 'src/cli/migrate.ts', 'src/cli/workerHealth.ts']) {
       await expect(readFile(path.join(REPO_ROOT, source))).resolves.toBeDefined();
     }
-    expect(services.api!.healthcheck!.test.join(' ')).toContain('/readyz');
-  });
-
-  const envOf = (name: string, vars: Record<string, string> = {}) =>
-    Object.fromEntries(Object.entries(services[name]!.environment!).map(([k, v]) => [k, interpolate(v, vars)]));
-  const IDENTITY = {
-    AUTH_JWKS_URL: 'https://idp.example.com/.well-known/jwks.json',
-    AUTH_ISSUER: 'https://idp.example.com/',
-    AUTH_AUDIENCE: 'domain-service',
-    KEY_HASH_SECRET: 'k'.repeat(40),
-    PAYLOAD_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
-  };
-
-  it('configures api and worker with an environment our config accepts, pointing at the compose services', () => {
-    for (const name of ['api', 'worker', 'migrate']) {
-      const config = loadConfig(envOf(name, IDENTITY));
-      expect(config.env).toBe('production');
-      expect(config.databaseUrl).toBe('postgres://domains:domains@postgres:5432/domains');
-      expect(config.redisUrl).toBe('redis://redis:6379');
-      expect(config.temporal.address).toBe('temporal:7233');
-    }
-    expect(loadConfig(envOf('api', IDENTITY)).http).toEqual({ host: '0.0.0.0', port: 8080 });
-  });
-
-  it('defaults to production, so the api on 0.0.0.0 never starts with the development identity provider', () => {
-    // Nothing set: refused, naming what is missing, rather than serving self-signed sessions.
-    expect(() => loadConfig(envOf('api'))).toThrow(/AUTH_JWKS_URL: is required in production/);
-    // Development mode asked for explicitly: still refused on a non-loopback HOST.
-    expect(() => loadConfig(envOf('api', { NODE_ENV: 'development' }))).toThrow(/HOST: 0\.0\.0\.0 is not a loopback address/);
   });
 });

@@ -1,4 +1,5 @@
 import type { Queryable } from './pool.js';
+import { SqlParams } from './sqlParams.js';
 
 /**
  * Test mode and live mode never see each other's objects. Every table with a `livemode` column is
@@ -20,6 +21,11 @@ function assertIdentifiers(names: string[]): void {
     if (!IDENTIFIER.test(name)) throw new Error(`not a column name: ${name}`);
     if (name === 'livemode') throw new Error('livemode is set from the caller’s mode, never from input');
   }
+}
+
+/** Parameters for a statement of a ModeScopedTable built in code: they number from `$2`. */
+export function modeScopedParams(): SqlParams {
+  return new SqlParams(1);
 }
 
 /** Assignments an UPDATE computes in SQL rather than taking as values. */
@@ -55,29 +61,26 @@ export class ModeScopedTable<Row> {
 
   /** Inserts a row stamped with the caller's mode. */
   async insert(db: Queryable, mode: Mode, values: Record<string, unknown>): Promise<Row> {
-    const names = Object.keys(values);
-    assertIdentifiers(names);
-    const placeholders = names.map((_, i) => `$${i + 2}`);
-    const { rows } = await db.query(
-      `INSERT INTO ${this.table} (livemode, ${names.join(', ')}) VALUES ($1, ${placeholders.join(', ')})
-       RETURNING ${this.columns}`,
-      [mode.livemode, ...Object.values(values)],
-    );
-    return rows[0] as Row;
+    return (await this.insertRow(db, mode, values, ''))!;
   }
 
   /**
    * Inserts a row stamped with the caller's mode unless it would violate a unique constraint
    * (`ON CONFLICT DO NOTHING`); undefined when a row was already there.
    */
-  async insertIfAbsent(db: Queryable, mode: Mode, values: Record<string, unknown>): Promise<Row | undefined> {
+  insertIfAbsent(db: Queryable, mode: Mode, values: Record<string, unknown>): Promise<Row | undefined> {
+    return this.insertRow(db, mode, values, 'ON CONFLICT DO NOTHING');
+  }
+
+  private async insertRow(db: Queryable, mode: Mode, values: Record<string, unknown>, onConflict: string): Promise<Row | undefined> {
     const names = Object.keys(values);
     assertIdentifiers(names);
-    const placeholders = names.map((_, i) => `$${i + 2}`);
+    const p = modeScopedParams();
+    const placeholders = names.map((name) => p.add(values[name]));
     const { rows } = await db.query(
       `INSERT INTO ${this.table} (livemode, ${names.join(', ')}) VALUES ($1, ${placeholders.join(', ')})
-       ON CONFLICT DO NOTHING RETURNING ${this.columns}`,
-      [mode.livemode, ...Object.values(values)],
+       ${onConflict} RETURNING ${this.columns}`,
+      [mode.livemode, ...p.values],
     );
     return rows[0] as Row | undefined;
   }
@@ -99,14 +102,16 @@ export class ModeScopedTable<Row> {
     const increment = computed.increment ?? [];
     const now = computed.now ?? [];
     assertIdentifiers([...names, ...increment, ...now]);
+    // The values follow $1 (the mode) and the `where` parameters.
+    const values = new SqlParams(1 + params.length);
     const assignments = [
-      ...names.map((name, i) => `${name} = $${i + 2 + params.length}`),
+      ...names.map((name) => `${name} = ${values.add(set[name])}`),
       ...increment.map((name) => `${name} = ${name} + 1`),
       ...now.map((name) => `${name} = now()`),
     ];
     const { rows } = await db.query(
       `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE livemode = $1 AND (${where}) RETURNING ${this.columns}`,
-      [mode.livemode, ...params, ...Object.values(set)],
+      [mode.livemode, ...params, ...values.values],
     );
     return rows as Row[];
   }

@@ -57,6 +57,11 @@ export function createPool(databaseUrl: string, logger: Logger): Db {
 }
 
 /** Runs `work` in one transaction on one client; rolls back on any error. */
+/** One round trip: what the readiness check asks of PostgreSQL. */
+export async function pingDatabase(db: Queryable): Promise<void> {
+  await db.query('SELECT 1');
+}
+
 export async function withTransaction<T>(db: Db, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await db.connect();
   try {

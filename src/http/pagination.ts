@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from '../errors.js';
-
-/** Position after the last row of a page: its creation time and id (ties broken by id). */
-export interface PageCursor {
-  createdAt: Date;
-  id: string;
-}
+import type { PageCursor } from '../db/keyset.js';
 
 export const PaginationQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size, 1–100'),
@@ -45,20 +40,7 @@ export function decodeCursor(cursor: string | undefined): PageCursor | undefined
   return decoded;
 }
 
-/**
- * SQL for newest-first keyset pagination. Time is compared and ordered at millisecond precision,
- * the precision a cursor carries, so rows created within one millisecond are never skipped.
- */
-export function keyset(timeColumn: string, idColumn: string, after: PageCursor | undefined, firstParam: number) {
-  const time = `date_trunc('milliseconds', ${timeColumn})`;
-  return {
-    where: after ? `AND (${time}, ${idColumn}) < ($${firstParam}::timestamptz, $${firstParam + 1})` : '',
-    orderBy: `ORDER BY ${time} DESC, ${idColumn} DESC`,
-    params: after ? [after.createdAt, after.id] : [],
-  };
-}
-
-/** Rows are fetched with `limit + 1`; the extra one only says there is a next page. */
+/** Lists fetch `limit + 1` rows (`keyset` in src/db/keyset.ts); the extra one only says there is a next page. */
 export function toPage<T, P>(
   rows: T[],
   limit: number,

@@ -3,6 +3,7 @@ import type { AppContext } from './context.js';
 import type { Scope } from '../auth/scopes.js';
 import type { OrgRole } from '../db/repositories/memberships.js';
 import type { RateLimitGroup } from '../rateLimit/groups.js';
+import type { Principal } from '../auth/principal.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -16,12 +17,25 @@ export interface RequestSchemas {
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteInput<R extends RequestSchemas> {
+/** The request's parts as the route's schemas parsed them. */
+export interface ParsedRequest<R extends RequestSchemas> {
   path: Parsed<R['path']>;
   query: Parsed<R['query']>;
   header: Parsed<R['header']>;
   body: Parsed<R['body']>;
 }
+
+export interface RouteInput<R extends RequestSchemas> extends ParsedRequest<R> {
+  /** The request's id (`X-Request-Id`), for audit events and logs. */
+  requestId: string;
+}
+
+/** Who may call a route: `public` (no token), `any` (any valid token), or the scope a token needs. */
+export type RouteScope = Scope | 'any' | 'public';
+
+/** What a handler receives: the parsed request, and on every route with a token the caller. */
+export type HandlerInput<R extends RequestSchemas, S extends RouteScope> = RouteInput<R> &
+  (S extends 'public' ? unknown : { principal: Principal });
 
 export interface ResponseSpec {
   description: string;
@@ -35,7 +49,7 @@ export interface ResponseSpec {
  * One route: everything the router needs to serve it and everything the OpenAPI document
  * says about it come from this one object, so the reference cannot drift from the code.
  */
-export interface RouteSpec<R extends RequestSchemas = RequestSchemas> {
+export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends RouteScope = RouteScope> {
   method: HttpMethod;
   /** OpenAPI-style path, e.g. `/api/v1/orgs/{org_oid}`. */
   path: string;
@@ -47,7 +61,7 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas> {
    * Who may call it: `public` (no token), `any` (any valid token), or the scope a token needs.
    * Paths under `/api/v1/orgs/{org_oid}` also need membership of that organisation.
    */
-  scope: Scope | 'any' | 'public';
+  scope: S;
   /** The rate-limit pool it counts against; default `read` for GET, `write` otherwise. */
   rateLimitGroup?: RateLimitGroup;
   /** Organisation roles allowed, for org paths reserved to some roles. */
@@ -65,11 +79,14 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas> {
   errors?: Record<number, string>;
   /** Left out of the OpenAPI document (development-only helpers). */
   hidden?: boolean;
-  handler: (ctx: AppContext, input: RouteInput<R>) => Promise<void> | void;
+  handler: (ctx: AppContext, input: HandlerInput<R, S>) => Promise<void> | void;
 }
 
-/** Identity function that lets TypeScript infer the input types of a route's handler. */
-export function defineRoute<R extends RequestSchemas>(spec: RouteSpec<R>): RouteSpec {
+/**
+ * Identity function that lets TypeScript infer the input types of a route's handler. The router
+ * builds the input the declaration promises (`principal` is set on every route that is not public).
+ */
+export function defineRoute<R extends RequestSchemas, S extends RouteScope>(spec: RouteSpec<R, S>): RouteSpec {
   return spec;
 }
 

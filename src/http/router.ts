@@ -2,17 +2,25 @@ import Router from '@koa/router';
 import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps } from '../deps.js';
 import { authenticate } from '../auth/authenticate.js';
-import { requireOrgMember, requirePathDomainAllowed, requireScope } from '../auth/authorize.js';
+import { requireOrgMember, requirePathDomainAllowed, requirePrincipal, requireScope } from '../auth/authorize.js';
 import type { AppState } from './context.js';
 import { jsonBody } from './jsonBody.js';
-import { koaPath, rateLimitGroupOf, type RouteSpec } from './route.js';
+import { koaPath, rateLimitGroupOf, type RequestSchemas, type RouteInput, type RouteSpec } from './route.js';
 import { refuseUnsafePath, validate, type InputState } from './validate.js';
 import { idempotency } from './idempotency.js';
 import { rateLimitMiddleware } from './rateLimit.js';
 import { consumeAddressPool } from '../rateLimit/addressLimits.js';
 import type { AppContext } from './context.js';
+import type { Principal } from '../auth/principal.js';
 
 const NO_INPUT = { path: undefined, query: undefined, header: undefined, body: undefined };
+
+/** The handler's input: what validation parsed, the request id, and the caller on routes with a token. */
+function handlerInput(ctx: AppContext, authenticated: boolean): RouteInput<RequestSchemas> & { principal?: Principal } {
+  const parsed = (ctx.state as InputState).input ?? NO_INPUT;
+  const { requestId } = ctx.state;
+  return authenticated ? { ...parsed, requestId, principal: requirePrincipal(ctx.state) } : { ...parsed, requestId };
+}
 
 export function isOrgPath(path: string): boolean {
   return path.startsWith('/api/v1/orgs/{org_oid}');
@@ -60,7 +68,7 @@ function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit
   if (authenticated && layers.idempotency && route.method !== 'get') chain.push(idempotency(deps));
   if (route.request) chain.push(validate(route.request));
   chain.push(async (ctx) => {
-    await route.handler(ctx, (ctx.state as InputState).input ?? NO_INPUT);
+    await route.handler(ctx, handlerInput(ctx, authenticated));
   });
   return chain;
 }

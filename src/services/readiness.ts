@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import { taskQueueHasPollers } from '../temporal/client.js';
+import { pingDatabase } from '../db/pool.js';
 
 export type CheckName = 'postgres' | 'redis' | 'temporal' | 'worker' | 'rate_limiter';
 /** All a caller learns publicly; why a dependency is down goes to the log only (`reasons`). */
@@ -17,9 +18,7 @@ function withTimeout<T>(work: Promise<T>, name: string): Promise<T> {
 type Deps = Pick<AppDeps, 'db' | 'redis' | 'temporal' | 'config' | 'rateLimiter'>;
 
 const CHECKS: Record<CheckName, (deps: Deps) => Promise<void>> = {
-  postgres: async ({ db }) => {
-    await db.query('SELECT 1');
-  },
+  postgres: ({ db }) => pingDatabase(db),
   redis: async ({ redis }) => {
     await redis.ping();
   },

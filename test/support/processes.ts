@@ -13,7 +13,16 @@ export interface RunningProcess {
 
 /** Runs one of our TypeScript entry points the way npm scripts do (through tsx). */
 export function runTs(script: string, args: string[], env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, script), ...args], {
+  return runNode(['--import', 'tsx', path.join(REPO_ROOT, script), ...args], env);
+}
+
+/** Runs compiled JavaScript (`npm run build` output) the way `npm start` does. */
+export function runCompiled(script: string, args: string[], env: Record<string, string>): RunningProcess {
+  return runNode([path.join(REPO_ROOT, script), ...args], env);
+}
+
+function runNode(nodeArgs: string[], env: Record<string, string>): RunningProcess {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

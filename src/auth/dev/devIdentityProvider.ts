@@ -1,7 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { randomBase62 } from '../../ids.js';
+import { readOrCreateDataDirFile } from '../../dataDir.js';
 
 /**
  * The development identity provider: stands in for the external one when `AUTH_JWKS_URL` is unset
@@ -27,25 +26,18 @@ export interface DevIdentityProvider {
 }
 
 async function loadOrCreateKey(dataDir: string): Promise<StoredKey> {
-  const file = path.join(dataDir, 'dev-idp-signing-key.json');
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as StoredKey;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
-  const kid = `dev-${randomBase62(8)}`;
-  const stored: StoredKey = {
-    kid,
-    privateJwk: { ...(await exportJWK(privateKey)), kid, alg: ALG },
-    publicJwk: { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' },
-  };
-  await mkdir(dataDir, { recursive: true });
-  // Write then rename, so a concurrent `npm run token` never reads half a file.
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, JSON.stringify(stored, null, 2), { mode: 0o600 });
-  await rename(temp, file);
-  return stored;
+  // The api, the worker and `npm run token` may start together on one data dir: one key wins for all.
+  const text = await readOrCreateDataDirFile(dataDir, 'dev-idp-signing-key.json', async () => {
+    const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
+    const kid = `dev-${randomBase62(8)}`;
+    const stored: StoredKey = {
+      kid,
+      privateJwk: { ...(await exportJWK(privateKey)), kid, alg: ALG },
+      publicJwk: { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' },
+    };
+    return JSON.stringify(stored, null, 2);
+  });
+  return JSON.parse(text) as StoredKey;
 }
 
 export async function loadDevIdentityProvider(dataDir: string): Promise<DevIdentityProvider> {

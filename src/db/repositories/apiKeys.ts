@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
-import { keyset, type PageCursor } from '../../http/pagination.js';
+import { keyset, type PageRequest } from '../keyset.js';
+import { SqlParams } from '../sqlParams.js';
 import type { KeyMode } from '../../auth/apiKeyFormat.js';
 
 export type ApiKeyStatus = 'active' | 'revoked' | 'deleted';
@@ -87,14 +88,16 @@ export async function findApiKeyOfUser(db: Queryable, userId: string, id: string
 
 export async function listApiKeysOfUser(
   db: Queryable,
-  props: { userId: string; mode: KeyMode | undefined; limit: number; after: PageCursor | undefined },
+  props: { userId: string; mode: KeyMode | undefined } & PageRequest,
 ): Promise<ApiKeyRecord[]> {
-  const page = keyset('created_at', 'id', props.after, 4);
+  const p = new SqlParams();
+  const mode = p.add(props.mode ?? null);
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
   const { rows } = await db.query<ApiKeyRecord>(
     `SELECT ${COLUMNS} FROM api_keys
-     WHERE user_id = $1 AND status <> 'deleted' AND ($3::text IS NULL OR mode = $3) ${page.where}
-     ${page.orderBy} LIMIT $2`,
-    [props.userId, props.limit + 1, props.mode ?? null, ...page.params],
+     WHERE user_id = ${p.add(props.userId)} AND status <> 'deleted' AND (${mode}::text IS NULL OR mode = ${mode}) AND ${page.condition}
+     ${page.tail}`,
+    p.values,
   );
   return rows;
 }

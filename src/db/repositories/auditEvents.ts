@@ -44,6 +44,21 @@ export function actorOf(principal: Principal): Pick<AuditEvent, 'actorUserId' | 
   return { actorUserId: principal.user.id, actorKeyId: principal.keyId ?? null };
 }
 
+/** Who asked, in which request: what every audit event of a caller's action records besides the action. */
+export interface CallerOfRequest {
+  principal: Principal;
+  requestId: string;
+}
+
+/** Records what a caller did (the actor and request id come from `caller`; services pass their props). */
+export function auditCallerAction(
+  db: Queryable,
+  caller: CallerOfRequest,
+  event: Omit<AuditEvent, 'actorUserId' | 'actorKeyId' | 'requestId'>,
+): Promise<string> {
+  return insertAuditEvent(db, { ...event, ...actorOf(caller.principal), requestId: caller.requestId });
+}
+
 /**
  * Records an event. Pass `id` (e.g. derived from a workflow id) to make the write idempotent: a
  * retried activity then finds its event already there instead of writing a second one.

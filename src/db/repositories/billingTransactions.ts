@@ -2,7 +2,7 @@ import type { Queryable } from '../pool.js';
 import { ModeScopedTable, type Mode } from '../modeScope.js';
 import { minorUnits, type Currency } from '../money.js';
 import { newId } from '../../ids.js';
-import type { PageCursor } from '../../http/pagination.js';
+import type { PageRequest } from '../keyset.js';
 import { ValidationError } from '../../errors.js';
 
 export type LedgerEntryType = 'top_up' | 'reservation' | 'capture' | 'release';
@@ -83,7 +83,7 @@ export async function insertLedgerEntry(
 export async function listLedgerEntries(
   db: Queryable,
   mode: Mode,
-  props: { orgId: string; limit: number; after: PageCursor | undefined },
+  props: { orgId: string } & PageRequest,
 ): Promise<LedgerEntry[]> {
   let before: string | null = null;
   if (props.after) {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../pool.js';
-import { ModeScopedTable, type Mode } from '../modeScope.js';
-import { keyset, type PageCursor } from '../../http/pagination.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../modeScope.js';
+import { keyset, type PageRequest } from '../keyset.js';
 
 /** What a client sets on a contact; optional parts are null when absent. */
 export interface ContactFields {
@@ -84,10 +84,11 @@ export async function findContact(
 export async function listContacts(
   db: Queryable,
   mode: Mode,
-  props: { orgId: string; limit: number; after: PageCursor | undefined },
+  props: { orgId: string } & PageRequest,
 ): Promise<Contact[]> {
-  const page = keyset('created_at', 'id', props.after, 4);
-  return contacts.select(db, mode, `org_id = $2 ${page.where}`, [props.orgId, props.limit + 1, ...page.params], `${page.orderBy} LIMIT $3`);
+  const p = modeScopedParams();
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
+  return contacts.select(db, mode, `org_id = ${p.add(props.orgId)} AND ${page.condition}`, p.values, page.tail);
 }
 
 export type ContactUpdate =

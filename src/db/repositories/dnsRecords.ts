@@ -1,6 +1,6 @@
 import type { Queryable } from '../pool.js';
-import { ModeScopedTable, type Mode } from '../modeScope.js';
-import { keyset, type PageCursor } from '../../http/pagination.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../modeScope.js';
+import { keyset, type PageRequest } from '../keyset.js';
 import type { RecordFields, RecordType } from '../../dns/records.js';
 
 export interface DnsRecord extends RecordFields {
@@ -52,15 +52,17 @@ export function dnsRecordsAtNames(db: Queryable, mode: Mode, props: { domainId: 
 export function listDnsRecords(
   db: Queryable,
   mode: Mode,
-  props: { domainId: string; type: RecordType | undefined; name: string | undefined; limit: number; after: PageCursor | undefined },
+  props: { domainId: string; type: RecordType | undefined; name: string | undefined } & PageRequest,
 ): Promise<DnsRecord[]> {
-  const page = keyset('created_at', 'id', props.after, 6);
+  const p = modeScopedParams();
+  const [type, name] = [p.add(props.type ?? null), p.add(props.name ?? null)];
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
   return records.select(
     db,
     mode,
-    `domain_id = $2 AND ($3::text IS NULL OR type = $3) AND ($4::text IS NULL OR name = $4) ${page.where}`,
-    [props.domainId, props.type ?? null, props.name ?? null, props.limit + 1, ...page.params],
-    `${page.orderBy} LIMIT $5`,
+    `domain_id = ${p.add(props.domainId)} AND (${type}::text IS NULL OR type = ${type}) AND (${name}::text IS NULL OR name = ${name}) AND ${page.condition}`,
+    p.values,
+    page.tail,
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
-import { ModeScopedTable, type Mode } from '../modeScope.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../modeScope.js';
+import { keyset, type PageRequest } from '../keyset.js';
 
 export type DomainStatus = 'registering' | 'active' | 'transfer_pending' | 'expired' | 'failed';
 
@@ -55,12 +56,11 @@ export function findDomainOfOrg(db: Queryable, mode: Mode, orgId: string, name: 
   return domains.findOne(db, mode, `org_id = $2 AND name = $3 AND status <> 'failed'`, [orgId, name]);
 }
 
-export function listDomainsOfOrg(
-  db: Queryable,
-  mode: Mode,
-  props: { orgId: string; limit: number; where: string; params: unknown[]; orderBy: string },
-): Promise<Domain[]> {
-  return domains.select(db, mode, `org_id = $2 ${props.where}`, [props.orgId, ...props.params], `${props.orderBy} LIMIT ${props.limit + 1}`);
+/** Newest first, by keyset on (created_at, id). */
+export function listDomainsOfOrg(db: Queryable, mode: Mode, props: { orgId: string } & PageRequest): Promise<Domain[]> {
+  const p = modeScopedParams();
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
+  return domains.select(db, mode, `org_id = ${p.add(props.orgId)} AND ${page.condition}`, p.values, page.tail);
 }
 
 export async function updateDomain(

@@ -28,11 +28,11 @@ export async function claimIdempotencyKey(
   db: Queryable,
   props: IdempotencyIdentity & { requestHash: Buffer; method: string; path: string; leaseSeconds: number },
 ): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRecord }> {
-  const params = [props.userId, props.livemode, props.key, props.requestHash, props.method, props.path, props.leaseSeconds, props.credential];
+  const params = [props.userId, props.livemode, props.key, props.requestHash, props.method, props.path, props.leaseSeconds, props.credential, IDEMPOTENCY_TTL_HOURS];
   // A dead request's key is taken over only by the same request from the same credential.
   const { rowCount } = await db.query(
     `INSERT INTO idempotency_keys AS k (user_id, livemode, key, request_hash, method, path, state, locked_until, expires_at, credential)
-     VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', now() + make_interval(secs => $7), now() + interval '${IDEMPOTENCY_TTL_HOURS} hours', $8)
+     VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', now() + make_interval(secs => $7), now() + make_interval(hours => $9), $8)
      ON CONFLICT (user_id, livemode, key) DO UPDATE SET
        request_hash = EXCLUDED.request_hash, method = EXCLUDED.method, path = EXCLUDED.path, state = 'in_flight',
        locked_until = EXCLUDED.locked_until, response_status = NULL, response_headers = NULL, response_body = NULL,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
-import { keyset, type PageCursor } from '../../http/pagination.js';
+import { keyset, type PageRequest } from '../keyset.js';
+import { SqlParams } from '../sqlParams.js';
 
 export type OrgRole = 'owner' | 'admin' | 'member';
 
@@ -38,15 +39,16 @@ export async function findMembership(db: Queryable, orgId: string, userId: strin
 
 export async function listMembers(
   db: Queryable,
-  props: { orgId: string; limit: number; after: PageCursor | undefined },
+  props: { orgId: string } & PageRequest,
 ): Promise<MemberView[]> {
-  const page = keyset('m.created_at', 'm.user_id', props.after, 3);
+  const p = new SqlParams();
+  const page = keyset(p, { time: 'm.created_at', id: 'm.user_id' }, props);
   const { rows } = await db.query<MemberView>(
     `SELECT m.org_id AS "orgId", m.user_id AS "userId", m.role, m.created_at AS "createdAt", u.email, u.name
      FROM memberships m JOIN users u ON u.id = m.user_id
-     WHERE m.org_id = $1 ${page.where}
-     ${page.orderBy} LIMIT $2`,
-    [props.orgId, props.limit + 1, ...page.params],
+     WHERE m.org_id = ${p.add(props.orgId)} AND ${page.condition}
+     ${page.tail}`,
+    p.values,
   );
   return rows;
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
-import { ModeScopedTable, type Mode } from '../modeScope.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../modeScope.js';
+import { keyset, type PageRequest } from '../keyset.js';
 import type { SealedJson } from '../sealedJson.js';
 
 /** What `workflow_input` is sealed for (see `sealedJson.ts`): the auth code of a transfer is in it. */
@@ -76,18 +77,17 @@ export function findOperationByWorkflowId(db: Queryable, mode: Mode, workflowId:
 export async function listStalePendingOperations(db: Queryable, props: { graceMs: number; limit: number }): Promise<Operation[]> {
   const both = await Promise.all(
     [false, true].map((livemode) =>
-      operations.select(db, { livemode }, `status = 'pending' AND created_at < now() - make_interval(secs => $2)`, [props.graceMs / 1000], `ORDER BY created_at LIMIT ${props.limit}`),
+      operations.select(db, { livemode }, `status = 'pending' AND created_at < now() - make_interval(secs => $2)`, [props.graceMs / 1000, props.limit], 'ORDER BY created_at LIMIT $3'),
     ),
   );
   return both.flat().sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).slice(0, props.limit);
 }
 
-export function listOperationsOfOrg(
-  db: Queryable,
-  mode: Mode,
-  props: { orgId: string; limit: number; where: string; params: unknown[]; orderBy: string },
-): Promise<Operation[]> {
-  return operations.select(db, mode, `org_id = $2 ${props.where}`, [props.orgId, ...props.params], `${props.orderBy} LIMIT ${props.limit + 1}`);
+/** Newest first, by keyset on (created_at, id). */
+export function listOperationsOfOrg(db: Queryable, mode: Mode, props: { orgId: string } & PageRequest): Promise<Operation[]> {
+  const p = modeScopedParams();
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
+  return operations.select(db, mode, `org_id = ${p.add(props.orgId)} AND ${page.condition}`, p.values, page.tail);
 }
 
 /** Moves an operation on; a finished one (succeeded, failed, cancelled) never changes again. */

@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
-import { keyset, type PageCursor } from '../../http/pagination.js';
+import { keyset, type PageRequest } from '../keyset.js';
+import { SqlParams } from '../sqlParams.js';
 import type { OrgRole } from './memberships.js';
 
 export type Plan = 'free' | 'pro' | 'enterprise';
@@ -28,14 +29,15 @@ export async function findOrganization(db: Queryable, id: string): Promise<Organ
 
 export async function listOrganizationsOfUser(
   db: Queryable,
-  props: { userId: string; limit: number; after: PageCursor | undefined },
+  props: { userId: string } & PageRequest,
 ): Promise<(Organization & { role: OrgRole })[]> {
-  const page = keyset('o.created_at', 'o.id', props.after, 3);
+  const p = new SqlParams();
+  const page = keyset(p, { time: 'o.created_at', id: 'o.id' }, props);
   const { rows } = await db.query<Organization & { role: OrgRole }>(
     `SELECT ${COLUMNS}, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id
-     WHERE m.user_id = $1 ${page.where}
-     ${page.orderBy} LIMIT $2`,
-    [props.userId, props.limit + 1, ...page.params],
+     WHERE m.user_id = ${p.add(props.userId)} AND ${page.condition}
+     ${page.tail}`,
+    p.values,
   );
   return rows;
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from '../pool.js';
-import { ModeScopedTable, type Mode } from '../modeScope.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../modeScope.js';
 import { minorUnits, type Currency } from '../money.js';
-import { keyset, type PageCursor } from '../../http/pagination.js';
+import { keyset, type PageRequest } from '../keyset.js';
 
 export type TopUpStatus = 'pending' | 'succeeded' | 'failed' | 'expired';
 
@@ -81,8 +81,10 @@ export async function updateTopUp(
   return toTopUp(row!);
 }
 
-export async function listTopUps(db: Queryable, mode: Mode, props: { orgId: string; limit: number; after: PageCursor | undefined }): Promise<TopUp[]> {
-  const page = keyset('created_at', 'id', props.after, 4);
-  const rows = await topUps.select(db, mode, `org_id = $2 ${page.where}`, [props.orgId, props.limit + 1, ...page.params], `${page.orderBy} LIMIT $3`);
+/** Newest first, by keyset on (created_at, id). */
+export async function listTopUps(db: Queryable, mode: Mode, props: { orgId: string } & PageRequest): Promise<TopUp[]> {
+  const p = modeScopedParams();
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
+  const rows = await topUps.select(db, mode, `org_id = ${p.add(props.orgId)} AND ${page.condition}`, p.values, page.tail);
   return rows.map(toTopUp);
 }

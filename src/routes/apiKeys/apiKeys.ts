@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { KEY_PRESETS } from '../../auth/scopes.js';
 import { listApiKeysOfUser } from '../../db/repositories/apiKeys.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
@@ -26,17 +25,17 @@ export function apiKeyRoutes(deps: AppDeps) {
       request: { body: CreateApiKeyBody },
       responses: { 201: { description: 'Created; store `key` in a secrets manager now', schema: CreatedApiKeySchema } },
       errors: { 409: 'The caller already holds 100 active keys (`KEY_LIMIT_REACHED`); delete one first' },
-      handler: async (ctx, { body }) => {
+      handler: async (ctx, { body, principal, requestId }) => {
         const { record, key } = await createApiKey({
           db: deps.db,
           keyHashSecret: deps.keyHashSecret,
           keyMisses: deps.keyMisses,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           name: body.name,
           scopes: body.scopes,
           mode: body.mode,
           guards: keyGuardsOf(body),
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.status = 201;
         ctx.set('Cache-Control', 'no-store');
@@ -53,8 +52,7 @@ export function apiKeyRoutes(deps: AppDeps) {
       scope: 'keys:read',
       request: { query: PaginationQuery },
       responses: { 200: { description: 'A page of keys', schema: ApiKeyPage } },
-      handler: async (ctx, { query }) => {
-        const principal = requirePrincipal(ctx.state);
+      handler: async (ctx, { query, principal }) => {
         const rows = await listApiKeysOfUser(deps.db, {
           userId: principal.user.id,
           mode: principal.type === 'api_key' ? principal.mode : undefined,
@@ -88,15 +86,8 @@ export function apiKeyRoutes(deps: AppDeps) {
       scope: 'keys:write',
       request: { path: ApiKeyPath, body: UpdateApiKeyBody },
       responses: { 200: { description: 'The key as changed', schema: ApiKeySchema } },
-      handler: async (ctx, { path, body }) => {
-        const key = await updateApiKey({
-          db: deps.db,
-          apiKeys: deps.apiKeys,
-          principal: requirePrincipal(ctx.state),
-          keyId: path.key_id,
-          changes: keyGuardsOf(body),
-          requestId: ctx.state.requestId,
-        });
+      handler: async (ctx, { path, body, principal, requestId }) => {
+        const key = await updateApiKey({ db: deps.db, apiKeys: deps.apiKeys, principal, keyId: path.key_id, changes: keyGuardsOf(body), requestId });
         ctx.body = presentApiKey(key);
       },
     }),
@@ -110,13 +101,13 @@ export function apiKeyRoutes(deps: AppDeps) {
       scope: 'keys:write',
       request: { path: ApiKeyPath },
       responses: { 204: { description: 'Deleted' } },
-      handler: async (ctx, { path }) => {
+      handler: async (ctx, { path, principal, requestId }) => {
         await deleteApiKey({
           db: deps.db,
           apiKeys: deps.apiKeys,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           keyId: path.key_id,
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.status = 204;
       },

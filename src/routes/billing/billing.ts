@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { actorOf } from '../../db/repositories/auditEvents.js';
 import { findBalance } from '../../db/repositories/billingBalances.js';
 import { monthSpendingOfOrg } from '../../db/repositories/billingReservations.js';
@@ -27,8 +26,8 @@ export function billingRoutes(deps: AppDeps) {
       scope: 'billing:read',
       request: { path: OrgPath },
       responses: { 200: { description: 'The balance', schema: BalanceSchema } },
-      handler: async (ctx, { path }) => {
-        const mode = { livemode: requirePrincipal(ctx.state).livemode };
+      handler: async (ctx, { path, principal }) => {
+        const mode = { livemode: principal.livemode };
         const [balance, spent] = await Promise.all([findBalance(deps.db, mode, path.org_oid), monthSpendingOfOrg(deps.db, mode, path.org_oid)]);
         ctx.body = presentBalance(balance, spent);
       },
@@ -43,8 +42,8 @@ export function billingRoutes(deps: AppDeps) {
       scope: 'billing:read',
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of ledger entries', schema: LedgerEntryPage } },
-      handler: async (ctx, { path, query }) => {
-        const mode = { livemode: requirePrincipal(ctx.state).livemode };
+      handler: async (ctx, { path, query, principal }) => {
+        const mode = { livemode: principal.livemode };
         const rows = await listLedgerEntries(deps.db, mode, {
           orgId: path.org_oid,
           limit: query.limit,
@@ -75,12 +74,11 @@ export function billingRoutes(deps: AppDeps) {
         },
       },
       errors: { 503: 'Stripe could not open a checkout (`PAYMENT_PROVIDER_UNAVAILABLE`); nothing was charged' },
-      handler: async (ctx, { path, body }) => {
-        const principal = requirePrincipal(ctx.state);
+      handler: async (ctx, { path, body, principal, requestId }) => {
         if (principal.livemode) {
           // Unpaid live money would pay real registrations on the operator's registrar account.
           if (!deps.stripe || !deps.config.stripe) throw new PaymentRequiredForLiveTopUpError();
-          const topUp = await startStripeTopUp({
+          const started = await startStripeTopUp({
             db: deps.db,
             stripe: deps.stripe,
             principal,
@@ -90,8 +88,8 @@ export function billingRoutes(deps: AppDeps) {
             log: ctx.state.log,
           });
           ctx.status = 201;
-          ctx.set('Location', `/api/v1/orgs/${path.org_oid}/billing/top-ups/${topUp.id}`);
-          ctx.body = presentTopUp(topUp);
+          ctx.set('Location', `/api/v1/orgs/${path.org_oid}/billing/top-ups/${started.id}`);
+          ctx.body = presentTopUp(started);
           return;
         }
         const entry = await topUp({
@@ -100,7 +98,7 @@ export function billingRoutes(deps: AppDeps) {
           livemode: principal.livemode,
           amount: body.amount,
           actor: actorOf(principal),
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.status = 201;
         ctx.body = presentLedgerEntry(entry);
@@ -116,8 +114,8 @@ export function billingRoutes(deps: AppDeps) {
       scope: 'billing:read',
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of top-ups', schema: TopUpPage } },
-      handler: async (ctx, { path, query }) => {
-        const mode = { livemode: requirePrincipal(ctx.state).livemode };
+      handler: async (ctx, { path, query, principal }) => {
+        const mode = { livemode: principal.livemode };
         const rows = await listTopUps(deps.db, mode, { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
         ctx.body = toPage(rows, query.limit, (t) => ({ createdAt: t.createdAt, id: t.id }), presentTopUp);
       },
@@ -131,8 +129,8 @@ export function billingRoutes(deps: AppDeps) {
       scope: 'billing:read',
       request: { path: TopUpPath },
       responses: { 200: { description: 'The top-up', schema: TopUpSchema } },
-      handler: async (ctx, { path }) => {
-        const mode = { livemode: requirePrincipal(ctx.state).livemode };
+      handler: async (ctx, { path, principal }) => {
+        const mode = { livemode: principal.livemode };
         const found = await findTopUp(deps.db, mode, path.org_oid, path.top_up_id);
         if (!found) throw new NotFoundError('Top-up not found');
         ctx.body = presentTopUp(found);

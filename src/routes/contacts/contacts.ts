@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { findContact, listContacts } from '../../db/repositories/contacts.js';
 import { CreatedHeaders, ETagHeaders, IfMatchHeader, setETag } from '../../http/conditional.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
@@ -32,8 +31,8 @@ export function contactRoutes(deps: AppDeps) {
       scope: 'contacts:read',
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of contacts', schema: ContactPage } },
-      handler: async (ctx, { path, query }) => {
-        const rows = await listContacts(deps.db, requirePrincipal(ctx.state), {
+      handler: async (ctx, { path, query, principal }) => {
+        const rows = await listContacts(deps.db, principal, {
           orgId: path.org_oid,
           limit: query.limit,
           after: decodeCursor(query.cursor),
@@ -51,13 +50,13 @@ export function contactRoutes(deps: AppDeps) {
       scope: 'contacts:write',
       request: { path: OrgPath, body: CreateContactBody },
       responses: { 201: { description: 'Created, at version 1', schema: ContactSchema, headers: CreatedHeaders } },
-      handler: async (ctx, { path, body }) => {
+      handler: async (ctx, { path, body, principal, requestId }) => {
         const contact = await createContact({
           db: deps.db,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           orgId: path.org_oid,
           fields: body,
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.status = 201;
         ctx.set('Location', `/api/v1/orgs/${path.org_oid}/contacts/${contact.id}`);
@@ -76,8 +75,8 @@ export function contactRoutes(deps: AppDeps) {
       request: { path: ContactPath },
       responses: { 200: { description: 'The contact', schema: ContactSchema, headers: ETagHeaders } },
       errors: { 404: NOT_FOUND },
-      handler: async (ctx, { path }) => {
-        const contact = await findContact(deps.db, requirePrincipal(ctx.state), { orgId: path.org_oid, id: path.contact_id });
+      handler: async (ctx, { path, principal }) => {
+        const contact = await findContact(deps.db, principal, { orgId: path.org_oid, id: path.contact_id });
         if (!contact) throw new NotFoundError('Contact not found');
         setETag(ctx, contact.version);
         ctx.body = presentContact(contact);
@@ -98,17 +97,17 @@ export function contactRoutes(deps: AppDeps) {
       request: { path: ContactPath, header: IfMatchHeader, body: UpdateContactBody },
       responses: { 200: { description: 'The updated contact', schema: ContactSchema, headers: ETagHeaders } },
       errors: { 404: NOT_FOUND, 409: STALE },
-      handler: async (ctx, { path, header, body }) => {
+      handler: async (ctx, { path, header, body, principal, requestId }) => {
         const contact = await updateContact({
           db: deps.db,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           orgId: path.org_oid,
           contactId: path.contact_id,
           expectedVersion: header['if-match'],
           changes: body,
-          requestId: ctx.state.requestId,
+          requestId,
         });
-        await startRegistrarContactSync({ deps, livemode: requirePrincipal(ctx.state).livemode, contact });
+        await startRegistrarContactSync({ deps, livemode: principal.livemode, contact });
         setETag(ctx, contact.version);
         ctx.body = presentContact(contact);
       },
@@ -126,14 +125,14 @@ export function contactRoutes(deps: AppDeps) {
       request: { path: ContactPath, header: IfMatchHeader },
       responses: { 204: { description: 'Deleted' } },
       errors: { 404: NOT_FOUND, 409: `A domain uses the contact (\`CONTACT_IN_USE\`); or ${STALE}` },
-      handler: async (ctx, { path, header }) => {
+      handler: async (ctx, { path, header, principal, requestId }) => {
         await deleteContact({
           db: deps.db,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           orgId: path.org_oid,
           contactId: path.contact_id,
           expectedVersion: header['if-match'],
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.status = 204;
       },

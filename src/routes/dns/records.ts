@@ -2,9 +2,8 @@ import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
 import type { Principal } from '../../auth/principal.js';
 import { domainNamed } from '../../services/domains/lookup.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { findDnsRecord, listDnsRecords } from '../../db/repositories/dnsRecords.js';
-import { parseDomainName } from '../../domains/domainName.js';
+import type { DomainName } from '../../domains/domainName.js';
 import { CreatedHeaders, ETagHeaders, IfMatchHeader, setETag } from '../../http/conditional.js';
 import { decodeCursor, toPage } from '../../http/pagination.js';
 import { NotFoundError } from '../../errors.js';
@@ -28,11 +27,6 @@ const RRSET_NOTE =
   'The provider is sent whole RRsets (every record of one name and type; its TTL is the lowest of theirs), so concurrent ' +
   'edits of one name run one after the other and none is lost.';
 
-function canonicalName(domain: string): string {
-  const parsed = parseDomainName(domain);
-  return parsed.ok ? parsed.value.name : encodeURIComponent(domain);
-}
-
 function onlyRecord(results: RecordOperationResult[]) {
   const [result] = results;
   if (!result || result.op === 'delete') throw new Error('expected one created or updated record');
@@ -40,17 +34,11 @@ function onlyRecord(results: RecordOperationResult[]) {
 }
 
 export function dnsRecordRoutes(deps: AppDeps) {
-  const apply = (ctx: { state: { requestId: string } }, principal: Principal, path: { org_oid: string; domain: string }, operations: RecordOperation[], shape: 'single' | 'batch') =>
-    applyRecordChanges({
-      db: deps.db,
-      dnsProviders: deps.dnsProviders,
-      principal,
-      orgId: path.org_oid,
-      domain: path.domain,
-      operations,
-      shape,
-      requestId: ctx.state.requestId,
-    });
+  const apply = (
+    { principal, requestId, path }: { principal: Principal; requestId: string; path: { org_oid: string; domain: DomainName } },
+    operations: RecordOperation[],
+    shape: 'single' | 'batch',
+  ) => applyRecordChanges({ db: deps.db, dnsProviders: deps.dnsProviders, principal, orgId: path.org_oid, domain: path.domain, operations, shape, requestId });
 
   return [
     defineRoute({
@@ -64,8 +52,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       request: { path: DomainPath, query: RecordListQuery },
       responses: { 200: { description: 'A page of records', schema: RecordPage } },
       errors: { 404: NOT_FOUND },
-      handler: async (ctx, { path, query }) => {
-        const principal = requirePrincipal(ctx.state);
+      handler: async (ctx, { path, query, principal }) => {
         const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
         const rows = await listDnsRecords(deps.db, principal, {
           domainId: domain.id,
@@ -88,11 +75,11 @@ export function dnsRecordRoutes(deps: AppDeps) {
       request: { path: DomainPath, body: CreateRecordBody },
       responses: { 201: { description: 'Created, at version 1', schema: DnsRecordSchema, headers: CreatedHeaders } },
       errors: { 404: NOT_FOUND, 409: `${NOT_ACTIVE}; or ${CONFLICT}`, 502: PROVIDER, 503: PROVIDER_DOWN },
-      handler: async (ctx, { path, body }) => {
-        const principal = requirePrincipal(ctx.state);
-        const record = onlyRecord(await apply(ctx, principal, path, [{ op: 'create', record: body }], 'single'));
+      handler: async (ctx, input) => {
+        const { path, body } = input;
+        const record = onlyRecord(await apply(input, [{ op: 'create', record: body }], 'single'));
         ctx.status = 201;
-        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/domains/${canonicalName(path.domain)}/records/${record.id}`);
+        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/domains/${path.domain.name}/records/${record.id}`);
         setETag(ctx, record.version);
         ctx.body = presentDnsRecord(record);
       },
@@ -111,13 +98,13 @@ export function dnsRecordRoutes(deps: AppDeps) {
       request: { path: DomainPath, body: BatchBody },
       responses: { 200: { description: 'Every operation applied', schema: BatchResultSchema } },
       errors: { 404: 'No such domain in this organisation and mode (`NOT_FOUND`)', 409: `${NOT_ACTIVE}; ${STALE}; or ${CONFLICT}`, 502: PROVIDER, 503: PROVIDER_DOWN },
-      handler: async (ctx, { path, body }) => {
-        const operations = body.operations.map((o): RecordOperation => {
+      handler: async (ctx, input) => {
+        const operations = input.body.operations.map((o): RecordOperation => {
           if (o.op === 'create') return { op: 'create', record: o.record };
           if (o.op === 'update') return { op: 'update', id: o.id, changes: o.changes, expectedVersion: o.if_match };
           return { op: 'delete', id: o.id, expectedVersion: o.if_match };
         });
-        const results = await apply(ctx, requirePrincipal(ctx.state), path, operations, 'batch');
+        const results = await apply(input, operations, 'batch');
         ctx.body = {
           results: results.map((r) => (r.op === 'delete' ? { op: r.op, id: r.id } : { op: r.op, record: presentDnsRecord(r.record) })),
         };
@@ -134,8 +121,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       request: { path: RecordPath },
       responses: { 200: { description: 'The record', schema: DnsRecordSchema, headers: ETagHeaders } },
       errors: { 404: NOT_FOUND },
-      handler: async (ctx, { path }) => {
-        const principal = requirePrincipal(ctx.state);
+      handler: async (ctx, { path, principal }) => {
         const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
         const record = await findDnsRecord(deps.db, principal, { domainId: domain.id, id: path.record_id });
         if (!record) throw new NotFoundError('Record not found');
@@ -156,10 +142,10 @@ export function dnsRecordRoutes(deps: AppDeps) {
       request: { path: RecordPath, header: IfMatchHeader, body: UpdateRecordBody },
       responses: { 200: { description: 'The updated record', schema: DnsRecordSchema, headers: ETagHeaders } },
       errors: { 404: NOT_FOUND, 409: `${STALE}; ${NOT_ACTIVE}; or ${CONFLICT}`, 502: PROVIDER, 503: PROVIDER_DOWN },
-      handler: async (ctx, { path, header, body }) => {
-        const principal = requirePrincipal(ctx.state);
+      handler: async (ctx, input) => {
+        const { path, header, body } = input;
         const operation: RecordOperation = { op: 'update', id: path.record_id, changes: body, expectedVersion: header['if-match'] };
-        const record = onlyRecord(await apply(ctx, principal, path, [operation], 'single'));
+        const record = onlyRecord(await apply(input, [operation], 'single'));
         setETag(ctx, record.version);
         ctx.body = presentDnsRecord(record);
       },
@@ -175,9 +161,9 @@ export function dnsRecordRoutes(deps: AppDeps) {
       request: { path: RecordPath, header: IfMatchHeader },
       responses: { 204: { description: 'Deleted' } },
       errors: { 404: NOT_FOUND, 409: `${STALE}; or ${NOT_ACTIVE}`, 502: PROVIDER, 503: PROVIDER_DOWN },
-      handler: async (ctx, { path, header }) => {
-        const principal = requirePrincipal(ctx.state);
-        await apply(ctx, principal, path, [{ op: 'delete', id: path.record_id, expectedVersion: header['if-match'] }], 'single');
+      handler: async (ctx, input) => {
+        const { path, header } = input;
+        await apply(input, [{ op: 'delete', id: path.record_id, expectedVersion: header['if-match'] }], 'single');
         ctx.status = 204;
       },
     }),

@@ -4,6 +4,7 @@ import { RECORD_TYPES, TTL_DEFAULT, TTL_MAX, TTL_MIN, TXT_MAX_LENGTH, type Recor
 import { DnsRecordSchema } from '../../presenters/dnsRecord.js';
 import type { RecordChanges } from '../../services/dns/applyRecordChanges.js';
 import { OrgPath } from '../orgs/schema.js';
+import { DomainNameSchema } from '../../domains/domainName.js';
 
 /**
  * Shapes only: the rules that depend on the type and the domain (addresses, host names, priorities,
@@ -43,7 +44,7 @@ export const UpdateRecordBody = z
   .transform((body): RecordChanges => body)
   .meta({ id: 'UpdateDnsRecordInput', description: 'The fields to change; the type cannot change (delete and create instead)' });
 
-export const DomainPath = OrgPath.extend({ domain: z.string().min(1).max(300).describe('The domain name, e.g. `example.com`') });
+export const DomainPath = OrgPath.extend({ domain: DomainNameSchema.describe('The domain name, e.g. `example.com`') });
 export const RecordPath = DomainPath.extend({ record_id: z.string().min(1).max(64).describe('Record id (`rec_…`)') });
 
 export const RecordListQuery = PaginationQuery.extend({

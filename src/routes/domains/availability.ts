@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { chargeRegistrarBudget } from '../../rateLimit/registrarBudget.js';
 import { AvailabilityQuery, AvailabilitySchema, BulkAvailabilityBody, BulkAvailabilitySchema, TldListSchema } from './schema.js';
 
@@ -26,8 +25,7 @@ export function availabilityRoutes(deps: AppDeps) {
       request: { query: AvailabilityQuery },
       responses: { 200: { description: 'The answer', schema: AvailabilitySchema } },
       errors: { 503: 'The registrar could not be asked in time (`UPSTREAM_RATE_LIMITED`, with `Retry-After`) or is down (`UPSTREAM_UNAVAILABLE`)' },
-      handler: async (ctx, { query }) => {
-        const principal = requirePrincipal(ctx.state);
+      handler: async (ctx, { query, principal }) => {
         await chargeRegistrarBudget({ db: deps.db, rateLimiter: deps.rateLimiter, principal, names: 1 });
         ctx.body = await deps.availability.check({ input: query.name, livemode: principal.livemode, loc: ['query', 'name'] });
       },
@@ -43,8 +41,7 @@ export function availabilityRoutes(deps: AppDeps) {
       rateLimitGroup: 'bulk',
       request: { body: BulkAvailabilityBody },
       responses: { 200: { description: 'One result per name', schema: BulkAvailabilitySchema } },
-      handler: async (ctx, { body }) => {
-        const principal = requirePrincipal(ctx.state);
+      handler: async (ctx, { body, principal }) => {
         await chargeRegistrarBudget({ db: deps.db, rateLimiter: deps.rateLimiter, principal, names: body.names.length });
         ctx.body = { results: await deps.availability.checkMany({ inputs: body.names, livemode: principal.livemode }) };
       },

@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { listDomainsOfOrg } from '../../db/repositories/domains.js';
-import { decodeCursor, keyset, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
+import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
 import { DomainSchema, OperationSchema, presentDomain, presentOperation } from '../../presenters/operation.js';
 import { quoteRegistration, registerDomain } from '../../services/domains/registerDomain.js';
 import { DryRunHeader } from '../../http/dryRun.js';
 import { DryRunSchema, presentDryRun } from '../../presenters/dryRun.js';
 import { domainNamed } from '../../services/domains/lookup.js';
 import { AuthCodeSchema, DomainPath, OrgPath, RegisterDomainBody, RenewDomainBody, RenewedSchema, TransferDomainBody, UpdateDomainBody } from './schema.js';
-import { getAuthCode, updateDomainSettingsService } from '../../services/domains/domainSettings.js';
+import { getAuthCode, updateDomainSettings } from '../../services/domains/domainSettings.js';
 import { IfMatchHeader, setETag } from '../../http/conditional.js';
 import { quoteTransfer, transferDomain } from '../../services/domains/transferDomain.js';
 import { quoteRenewal, renewDomain } from '../../services/domains/renewDomain.js';
@@ -34,8 +33,8 @@ export function domainRoutes(deps: AppDeps) {
         200: { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema },
         202: { description: 'Accepted; poll the operation', schema: OperationSchema },
       },
-      handler: async (ctx, { path, header, body }) => {
-        const props = { deps, principal: requirePrincipal(ctx.state), orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
+      handler: async (ctx, { path, header, body, principal }) => {
+        const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
         if (header['dry-run']) {
           ctx.body = presentDryRun(await quoteRegistration(props));
           return;
@@ -62,8 +61,8 @@ export function domainRoutes(deps: AppDeps) {
         200: { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema },
         202: { description: 'Accepted; poll the operation', schema: OperationSchema },
       },
-      handler: async (ctx, { path, header, body }) => {
-        const props = { deps, principal: requirePrincipal(ctx.state), orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
+      handler: async (ctx, { path, header, body, principal }) => {
+        const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
         if (header['dry-run']) {
           ctx.body = presentDryRun(await quoteTransfer(props));
           return;
@@ -89,10 +88,10 @@ export function domainRoutes(deps: AppDeps) {
         200: { description: 'Renewed, or (with `Dry-Run: true`) the price of renewing', schema: z.union([RenewedSchema, DryRunSchema]) },
         202: { description: 'Still running; poll the operation', schema: OperationSchema },
       },
-      handler: async (ctx, { path, header, body }) => {
+      handler: async (ctx, { path, header, body, principal }) => {
         const props = {
           deps,
-          principal: requirePrincipal(ctx.state),
+          principal,
           orgId: path.org_oid,
           domainName: path.domain,
           years: body.years,
@@ -128,15 +127,8 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:read',
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of domains', schema: pageSchema(DomainSchema) } },
-      handler: async (ctx, { path, query }) => {
-        const page = keyset('created_at', 'id', decodeCursor(query.cursor), 3);
-        const rows = await listDomainsOfOrg(deps.db, requirePrincipal(ctx.state), {
-          orgId: path.org_oid,
-          limit: query.limit,
-          where: page.where,
-          params: page.params,
-          orderBy: page.orderBy,
-        });
+      handler: async (ctx, { path, query, principal }) => {
+        const rows = await listDomainsOfOrg(deps.db, principal, { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
         ctx.body = toPage(rows, query.limit, (d) => ({ createdAt: d.createdAt, id: d.id }), presentDomain);
       },
     }),
@@ -149,8 +141,8 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:read',
       request: { path: DomainPath },
       responses: { 200: { description: 'The domain', schema: DomainSchema } },
-      handler: async (ctx, { path }) => {
-        const domain = await domainNamed(deps.db, requirePrincipal(ctx.state), path.org_oid, path.domain);
+      handler: async (ctx, { path, principal }) => {
+        const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
         setETag(ctx, domain.version);
         ctx.body = presentDomain(domain);
       },
@@ -165,10 +157,10 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:write',
       request: { path: DomainPath, header: IfMatchHeader, body: UpdateDomainBody },
       responses: { 200: { description: 'The domain as changed', schema: DomainSchema } },
-      handler: async (ctx, { path, header, body }) => {
-        const domain = await updateDomainSettingsService({
+      handler: async (ctx, { path, header, body, principal }) => {
+        const domain = await updateDomainSettings({
           deps,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           orgId: path.org_oid,
           name: path.domain,
           expectedVersion: header['if-match'],
@@ -187,8 +179,8 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:write',
       request: { path: DomainPath },
       responses: { 200: { description: 'The code, or how it was delivered', schema: AuthCodeSchema } },
-      handler: async (ctx, { path }) => {
-        const result = await getAuthCode({ deps, principal: requirePrincipal(ctx.state), orgId: path.org_oid, name: path.domain });
+      handler: async (ctx, { path, principal }) => {
+        const result = await getAuthCode({ deps, principal: principal, orgId: path.org_oid, name: path.domain });
         ctx.set('Cache-Control', 'no-store');
         ctx.body = result.delivery === 'returned' ? { auth_code: result.authCode, delivery: 'returned' } : { auth_code: null, delivery: 'emailed' };
       },

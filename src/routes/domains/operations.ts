@@ -1,8 +1,7 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { findOperation, listOperationsOfOrg } from '../../db/repositories/operations.js';
-import { decodeCursor, keyset, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
+import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import { OperationSchema, presentOperation } from '../../presenters/operation.js';
 import { OperationPath, OrgPath } from './schema.js';
@@ -19,8 +18,8 @@ export function operationRoutes(deps: AppDeps) {
       scope: 'domains:write',
       request: { path: OperationPath },
       responses: { 202: { description: 'Cancellation requested; poll until `cancelled`', schema: OperationSchema } },
-      handler: async (ctx, { path }) => {
-        const operation = await cancelOperation({ deps, principal: requirePrincipal(ctx.state), orgId: path.org_oid, operationId: path.operation_id });
+      handler: async (ctx, { path, principal }) => {
+        const operation = await cancelOperation({ deps, principal: principal, orgId: path.org_oid, operationId: path.operation_id });
         ctx.status = 202;
         ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${operation.id}`);
         ctx.body = presentOperation(operation);
@@ -35,15 +34,8 @@ export function operationRoutes(deps: AppDeps) {
       scope: 'domains:read',
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of operations', schema: pageSchema(OperationSchema) } },
-      handler: async (ctx, { path, query }) => {
-        const page = keyset('created_at', 'id', decodeCursor(query.cursor), 3);
-        const rows = await listOperationsOfOrg(deps.db, requirePrincipal(ctx.state), {
-          orgId: path.org_oid,
-          limit: query.limit,
-          where: page.where,
-          params: page.params,
-          orderBy: page.orderBy,
-        });
+      handler: async (ctx, { path, query, principal }) => {
+        const rows = await listOperationsOfOrg(deps.db, principal, { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
         ctx.body = toPage(rows, query.limit, (op) => ({ createdAt: op.createdAt, id: op.id }), presentOperation);
       },
     }),
@@ -56,8 +48,7 @@ export function operationRoutes(deps: AppDeps) {
       scope: 'domains:read',
       request: { path: OperationPath },
       responses: { 200: { description: 'The operation', schema: OperationSchema } },
-      handler: async (ctx, { path }) => {
-        const principal = requirePrincipal(ctx.state);
+      handler: async (ctx, { path, principal }) => {
         const operation = await findOperation(deps.db, principal, path.org_oid, path.operation_id);
         if (!operation) throw new NotFoundError('Operation not found');
         if (operation.status === 'pending' || operation.status === 'running') {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DomainNameSchema } from '../../domains/domainName.js';
 
 const MoneySchema = z.object({ amount: z.number().int().describe('Integer minor units (cents)'), currency: z.literal('USD') });
 
@@ -42,7 +43,7 @@ export const TldListSchema = z
   .meta({ id: 'TldPrices' });
 
 export const OrgPath = z.object({ org_oid: z.string() });
-export const DomainPath = OrgPath.extend({ domain: z.string().min(1).max(300).describe('The domain name') });
+export const DomainPath = OrgPath.extend({ domain: DomainNameSchema.describe('The domain name') });
 export const OperationPath = OrgPath.extend({ operation_id: z.string().min(1).max(64) });
 
 const ContactId = z.string().min(1).max(64);

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { AcceptedInvitationSchema, PendingInvitationSchema, presentPendingInvitation } from '../../presenters/invitation.js';
 import { acceptInvitation, listMyInvitations } from '../../services/orgs/invitations.js';
 
@@ -21,8 +20,8 @@ export function invitationRoutes(deps: AppDeps) {
       responses: {
         200: { description: 'Pending invitations', schema: z.object({ data: z.array(PendingInvitationSchema) }).meta({ id: 'PendingInvitationList' }) },
       },
-      handler: async (ctx) => {
-        const rows = await listMyInvitations({ db: deps.db, principal: requirePrincipal(ctx.state), limit: MAX_LISTED });
+      handler: async (ctx, { principal }) => {
+        const rows = await listMyInvitations({ db: deps.db, principal: principal, limit: MAX_LISTED });
         ctx.body = { data: rows.map(presentPendingInvitation) };
       },
     }),
@@ -43,12 +42,12 @@ export function invitationRoutes(deps: AppDeps) {
         404: 'No pending invitation with this id for your e-mail address: unknown, expired, accepted or addressed to someone else (`NOT_FOUND`)',
         409: 'Already a member of the organisation (`DUPLICATE`)',
       },
-      handler: async (ctx, { path }) => {
+      handler: async (ctx, { path, principal, requestId }) => {
         const membership = await acceptInvitation({
           db: deps.db,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           invitationId: path.invitation_id,
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.body = { org_id: membership.orgId, role: membership.role };
       },

@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { listOrganizationsOfUser } from '../../db/repositories/organizations.js';
 import { MeSchema } from './schema.js';
 import { invitationRoutes } from './invitations.js';
@@ -15,8 +14,7 @@ export function meRoutes(deps: AppDeps) {
       tags: ['identity'],
       scope: 'any',
       responses: { 200: { description: 'The caller', schema: MeSchema } },
-      handler: async (ctx) => {
-        const principal = requirePrincipal(ctx.state);
+      handler: async (ctx, { principal }) => {
         const orgs = await listOrganizationsOfUser(deps.db, { userId: principal.user.id, limit: 100, after: undefined });
         ctx.body = {
           id: principal.user.id,

@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { listMembers } from '../../db/repositories/memberships.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { MemberRoleSchema, presentMember, presentMemberRole } from '../../presenters/organization.js';
@@ -44,16 +43,16 @@ export function memberRoutes(deps: AppDeps) {
       request: { path: OrgPath, body: InviteMemberBody },
       responses: { 201: { description: 'Invited', schema: InvitationSchema } },
       errors: { 403: 'Not an owner or admin (`FORBIDDEN`), or a test key (`LIVE_CREDENTIAL_REQUIRED`)' },
-      handler: async (ctx, { body }) => {
+      handler: async (ctx, { body, principal, requestId }) => {
         const invitation = await inviteMember({
           db: deps.db,
           mailer,
           log: ctx.state.log,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           org: ctx.state.org!.org,
           email: body.email,
           role: body.role,
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.status = 201;
         ctx.body = presentInvitation(invitation);
@@ -75,15 +74,15 @@ export function memberRoutes(deps: AppDeps) {
         404: 'No such member (`NOT_FOUND`)',
         409: 'The last owner stepping down (`LAST_OWNER`)',
       },
-      handler: async (ctx, { path, body }) => {
+      handler: async (ctx, { path, body, principal, requestId }) => {
         const member = await changeMemberRole({
           db: deps.db,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           orgId: path.org_oid,
           callerRole: ctx.state.org!.role,
           userId: path.user_id,
           role: body.role,
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.body = presentMemberRole(member);
       },
@@ -98,14 +97,14 @@ export function memberRoutes(deps: AppDeps) {
       scope: 'orgs:write',
       request: { path: MemberPath },
       responses: { 204: { description: 'Removed' } },
-      handler: async (ctx, { path }) => {
+      handler: async (ctx, { path, principal, requestId }) => {
         await removeMember({
           db: deps.db,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           orgId: path.org_oid,
           callerRole: ctx.state.org!.role,
           userId: path.user_id,
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.status = 204;
       },

@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { listOrganizationsOfUser } from '../../db/repositories/organizations.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { OrganizationSchema, OrganizationSettingsSchema, presentOrganization } from '../../presenters/organization.js';
@@ -20,12 +19,12 @@ export function organizationRoutes(deps: AppDeps) {
       scope: 'orgs:write',
       request: { body: CreateOrganizationBody },
       responses: { 201: { description: 'Created', schema: OrganizationSchema } },
-      handler: async (ctx, { body }) => {
+      handler: async (ctx, { body, principal, requestId }) => {
         const org = await createOrganization({
           db: deps.db,
-          principal: requirePrincipal(ctx.state),
+          principal: principal,
           name: body.name,
-          requestId: ctx.state.requestId,
+          requestId,
         });
         ctx.status = 201;
         ctx.set('Location', `/api/v1/orgs/${org.id}`);
@@ -41,9 +40,9 @@ export function organizationRoutes(deps: AppDeps) {
       scope: 'orgs:read',
       request: { query: PaginationQuery },
       responses: { 200: { description: 'A page of organisations', schema: OrganizationPage } },
-      handler: async (ctx, { query }) => {
+      handler: async (ctx, { query, principal }) => {
         const rows = await listOrganizationsOfUser(deps.db, {
-          userId: requirePrincipal(ctx.state).user.id,
+          userId: principal.user.id,
           limit: query.limit,
           after: decodeCursor(query.cursor),
         });
@@ -59,9 +58,9 @@ export function organizationRoutes(deps: AppDeps) {
       scope: 'orgs:read',
       request: { path: OrgPath },
       responses: { 200: { description: "The organisation, with the caller's mode's spending limit", schema: OrganizationSettingsSchema } },
-      handler: async (ctx) => {
+      handler: async (ctx, { principal }) => {
         const { org, role } = ctx.state.org!;
-        const balance = await findBalance(deps.db, { livemode: requirePrincipal(ctx.state).livemode }, org.id);
+        const balance = await findBalance(deps.db, { livemode: principal.livemode }, org.id);
         ctx.body = { ...presentOrganization({ ...org, role }), monthly_spend_limit: balance.monthlySpendLimit };
       },
     }),
@@ -79,15 +78,9 @@ export function organizationRoutes(deps: AppDeps) {
       roles: ['owner'],
       request: { path: OrgPath, body: UpdateOrganizationBody },
       responses: { 200: { description: 'The organisation as changed', schema: OrganizationSettingsSchema } },
-      handler: async (ctx, { path, body }) => {
+      handler: async (ctx, { path, body, principal, requestId }) => {
         const { org, role } = ctx.state.org!;
-        const limit = await setOrgSpendLimit({
-          db: deps.db,
-          principal: requirePrincipal(ctx.state),
-          orgId: path.org_oid,
-          limit: body.monthly_spend_limit,
-          requestId: ctx.state.requestId,
-        });
+        const limit = await setOrgSpendLimit({ db: deps.db, principal, orgId: path.org_oid, limit: body.monthly_spend_limit, requestId });
         ctx.body = { ...presentOrganization({ ...org, role }), monthly_spend_limit: limit };
       },
     }),

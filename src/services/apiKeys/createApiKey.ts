@@ -1,7 +1,7 @@
 import { withTransaction, type Db } from '../../db/pool.js';
 import { insertApiKey, lockAndCountActiveApiKeys, type ApiKeyGuards, type ApiKeyRecord } from '../../db/repositories/apiKeys.js';
 import { guardsAudit, requireNarrowerGuards } from './keyGuards.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import { generateApiKey, hashApiKey, type KeyMode } from '../../auth/apiKeyFormat.js';
 import { ForbiddenError, InsufficientScopeError } from '../../auth/errors.js';
 import type { Principal } from '../../auth/principal.js';
@@ -64,14 +64,12 @@ export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: 
       secretHash,
       ...guards,
     });
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'api_key.created',
-      ...actorOf(principal),
       orgId: null,
       targetType: 'api_key',
       targetId: created.id,
       data: { name: created.name, scopes: created.scopes, mode, ...guardsAudit(created) },
-      requestId: props.requestId,
     });
     return created;
   });

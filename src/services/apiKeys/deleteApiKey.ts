@@ -1,6 +1,6 @@
 import { withTransaction, type Db } from '../../db/pool.js';
 import { findApiKeyOfUser, markApiKeyDeleted } from '../../db/repositories/apiKeys.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import type { ApiKeyVerifier } from '../../auth/apiKeyVerifier.js';
 import type { Principal } from '../../auth/principal.js';
 import { NotFoundError } from '../../errors.js';
@@ -21,13 +21,11 @@ export async function deleteApiKey(props: DeleteApiKeyProps): Promise<void> {
     // Another user's key, or (for a key caller) one of the other mode, looks exactly like a missing one.
     if (!key || (principal.type === 'api_key' && key.mode !== principal.mode)) throw new NotFoundError('API key not found');
     await markApiKeyDeleted(tx, key.id);
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'api_key.deleted',
-      ...actorOf(principal),
       orgId: null,
       targetType: 'api_key',
       targetId: key.id,
-      requestId: props.requestId,
     });
   });
   await props.apiKeys.invalidate(props.keyId);

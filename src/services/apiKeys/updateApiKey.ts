@@ -1,6 +1,6 @@
 import { withTransaction, type Db } from '../../db/pool.js';
 import { findApiKeyOfUser, updateApiKeyGuards, type ApiKeyGuards, type ApiKeyRecord } from '../../db/repositories/apiKeys.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import type { ApiKeyVerifier } from '../../auth/apiKeyVerifier.js';
 import type { Principal } from '../../auth/principal.js';
 import { NotFoundError } from '../../errors.js';
@@ -27,14 +27,12 @@ export async function updateApiKey(props: UpdateApiKeyProps): Promise<ApiKeyReco
     if (!key || (principal.type === 'api_key' && key.mode !== principal.mode)) throw new NotFoundError('API key not found');
     requireNarrowerGuards(principal, { ...key, ...props.changes });
     const changed = (await updateApiKeyGuards(tx, key.id, props.changes))!;
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'api_key.updated',
-      ...actorOf(principal),
       orgId: null,
       targetType: 'api_key',
       targetId: key.id,
       data: { before: guardsAudit(key), after: guardsAudit(changed) },
-      requestId: props.requestId,
     });
     return changed;
   });

@@ -1,6 +1,6 @@
 import { withTransaction, type Db } from '../../db/pool.js';
 import { lockBalance, setMonthlySpendLimit } from '../../db/repositories/billingBalances.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 
 export interface SetOrgSpendLimitProps {
@@ -21,14 +21,12 @@ export async function setOrgSpendLimit(props: SetOrgSpendLimitProps): Promise<nu
   return withTransaction(props.db, async (tx) => {
     const before = await lockBalance(tx, mode, props.orgId);
     const after = await setMonthlySpendLimit(tx, mode, props.orgId, props.limit);
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'billing.spend_limit_changed',
-      ...actorOf(props.principal),
       orgId: props.orgId,
       targetType: 'organization',
       targetId: props.orgId,
       data: { livemode: mode.livemode, from: before.monthlySpendLimit, to: after.monthlySpendLimit },
-      requestId: props.requestId,
     });
     return after.monthlySpendLimit;
   });

@@ -1,6 +1,6 @@
 import { withTransaction, type Db } from '../../db/pool.js';
 import { insertContact, type Contact, type ContactFields } from '../../db/repositories/contacts.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import { newId } from '../../ids.js';
 
@@ -17,14 +17,12 @@ export async function createContact(props: CreateContactProps): Promise<Contact>
   const { principal } = props;
   return withTransaction(props.db, async (tx) => {
     const contact = await insertContact(tx, principal, { id: newId('ct'), orgId: props.orgId, fields: props.fields });
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'contact.created',
-      ...actorOf(principal),
       orgId: props.orgId,
       targetType: 'contact',
       targetId: contact.id,
       data: { livemode: principal.livemode, version: contact.version },
-      requestId: props.requestId,
     });
     return contact;
   });

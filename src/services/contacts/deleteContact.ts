@@ -1,6 +1,6 @@
 import { withTransaction, type Db } from '../../db/pool.js';
-import { deleteContact as deleteContactRow, findContact, isContactInUse } from '../../db/repositories/contacts.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import * as contactsRepo from '../../db/repositories/contacts.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import { ConflictError, NotFoundError, VersionMismatchError } from '../../errors.js';
 
@@ -22,23 +22,21 @@ export interface DeleteContactProps {
 export async function deleteContact(props: DeleteContactProps): Promise<void> {
   const { principal } = props;
   await withTransaction(props.db, async (tx) => {
-    const contact = await findContact(tx, principal, { orgId: props.orgId, id: props.contactId, forUpdate: true });
+    const contact = await contactsRepo.findContact(tx, principal, { orgId: props.orgId, id: props.contactId, forUpdate: true });
     if (!contact) throw new NotFoundError('Contact not found');
     if (props.expectedVersion !== undefined && props.expectedVersion !== contact.version) {
       throw new VersionMismatchError({ resource: 'contact', current: contact.version, expected: props.expectedVersion });
     }
-    if (await isContactInUse(tx, principal, contact.id)) {
+    if (await contactsRepo.isContactInUse(tx, principal, contact.id)) {
       throw new ConflictError('CONTACT_IN_USE', 'A domain uses this contact; give the domain another contact first');
     }
-    await deleteContactRow(tx, principal, { orgId: props.orgId, id: contact.id });
-    await insertAuditEvent(tx, {
+    await contactsRepo.deleteContact(tx, principal, { orgId: props.orgId, id: contact.id });
+    await auditCallerAction(tx, props, {
       action: 'contact.deleted',
-      ...actorOf(principal),
       orgId: props.orgId,
       targetType: 'contact',
       targetId: contact.id,
       data: { livemode: principal.livemode, version: contact.version, registrar_contact_id: contact.registrarContactId },
-      requestId: props.requestId,
     });
   });
 }

@@ -1,6 +1,7 @@
 import { withTransaction, type Db } from '../../db/pool.js';
-import { CONTACT_COLUMNS, updateContact as updateContactRow, type Contact, type ContactFields } from '../../db/repositories/contacts.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import * as contactsRepo from '../../db/repositories/contacts.js';
+import type { Contact, ContactFields } from '../../db/repositories/contacts.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import { NotFoundError, VersionMismatchError } from '../../errors.js';
 
@@ -20,7 +21,7 @@ export interface UpdateContactProps {
 export async function updateContact(props: UpdateContactProps): Promise<Contact> {
   const { principal } = props;
   return withTransaction(props.db, async (tx) => {
-    const result = await updateContactRow(tx, principal, {
+    const result = await contactsRepo.updateContact(tx, principal, {
       orgId: props.orgId,
       id: props.contactId,
       expectedVersion: props.expectedVersion,
@@ -32,15 +33,13 @@ export async function updateContact(props: UpdateContactProps): Promise<Contact>
     }
     const fields = (Object.keys(props.changes) as (keyof ContactFields)[])
       .filter((field) => props.changes[field] !== undefined)
-      .map((field) => CONTACT_COLUMNS[field]);
-    await insertAuditEvent(tx, {
+      .map((field) => contactsRepo.CONTACT_COLUMNS[field]);
+    await auditCallerAction(tx, props, {
       action: 'contact.updated',
-      ...actorOf(principal),
       orgId: props.orgId,
       targetType: 'contact',
       targetId: result.contact.id,
       data: { livemode: principal.livemode, version: result.contact.version, fields },
-      requestId: props.requestId,
     });
     return result.contact;
   });

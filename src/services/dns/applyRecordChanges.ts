@@ -11,8 +11,9 @@ import {
   updateDnsRecord,
   type DnsRecord,
 } from '../../db/repositories/dnsRecords.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
+import type { DomainName } from '../../domains/domainName.js';
 import { checkRecord, normalizeRecordName, type RecordFields } from '../../dns/records.js';
 import type { DnsProvider, DnsProviders, RRsetChange } from '../../dnsProvider/index.js';
 import { DnsZoneNotFoundError } from '../../dnsProvider/errors.js';
@@ -34,8 +35,8 @@ export interface ApplyRecordChangesProps {
   dnsProviders: DnsProviders;
   principal: Principal;
   orgId: string;
-  /** The domain as written in the path. */
-  domain: string;
+  /** The domain named in the path. */
+  domain: DomainName;
   operations: RecordOperation[];
   /**
    * `single` for the one-record routes: a missing record is 404 and field errors point into the body.
@@ -250,14 +251,12 @@ async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, doma
       await deleteDnsRecords(tx, principal, [record.id]);
       results.push({ op: 'delete', id: record.id });
     }
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: AUDIT_ACTIONS[write.kind],
-      ...actorOf(principal),
       orgId: props.orgId,
       targetType: 'dns_record',
       targetId: record.id,
       data: { livemode: principal.livemode, domain: domain.name, type: record.type, name: record.name, version: record.version },
-      requestId: props.requestId,
     });
   }
   return results;

@@ -1,10 +1,12 @@
 import type { AppDeps } from '../../deps.js';
-import { findDomainOfOrg, updateDomainSettings, type Domain } from '../../db/repositories/domains.js';
+import * as domainsRepo from '../../db/repositories/domains.js';
+import type { Domain } from '../../db/repositories/domains.js';
 import { VersionMismatchError } from '../../errors.js';
 import { activeDomainNamed } from './lookup.js';
 import { DomainLockedError } from '../../registrar/errors.js';
 import type { AuthCodeResult } from '../../registrar/port.js';
 import type { Principal } from '../../auth/principal.js';
+import type { DomainName } from '../../domains/domainName.js';
 
 type Deps = Pick<AppDeps, 'db' | 'registrars'>;
 
@@ -12,7 +14,7 @@ export interface UpdateDomainSettingsProps {
   deps: Deps;
   principal: Principal;
   orgId: string;
-  name: string;
+  name: DomainName;
   expectedVersion: number | undefined;
   changes: { auto_renew?: boolean | undefined; locked?: boolean | undefined; nameservers?: string[] | undefined };
 }
@@ -21,7 +23,7 @@ export interface UpdateDomainSettingsProps {
  * Auto-renew is ours alone; the transfer lock and the name servers live at the registrar, so those
  * go through it first (synthetic in test mode) and are stored only once it accepted them.
  */
-export async function updateDomainSettingsService(props: UpdateDomainSettingsProps): Promise<Domain> {
+export async function updateDomainSettings(props: UpdateDomainSettingsProps): Promise<Domain> {
   const { deps, principal, changes } = props;
   const domain = await activeDomainNamed(deps.db, principal, props.orgId, props.name, 'its settings can be changed');
   if (props.expectedVersion !== undefined && props.expectedVersion !== domain.version) {
@@ -34,7 +36,7 @@ export async function updateDomainSettingsService(props: UpdateDomainSettingsPro
   if (changes.nameservers !== undefined) {
     await registrar.setNameservers({ name: domain.name, nameservers: changes.nameservers });
   }
-  const updated = await updateDomainSettings(deps.db, principal, {
+  const updated = await domainsRepo.updateDomainSettings(deps.db, principal, {
     id: domain.id,
     expectedVersion: domain.version,
     changes: {
@@ -44,14 +46,14 @@ export async function updateDomainSettingsService(props: UpdateDomainSettingsPro
     },
   });
   if (!updated) {
-    const current = await findDomainOfOrg(deps.db, principal, props.orgId, domain.name);
+    const current = await domainsRepo.findDomainOfOrg(deps.db, principal, props.orgId, domain.name);
     throw new VersionMismatchError({ resource: 'domain', current: current?.version ?? domain.version, expected: domain.version });
   }
   return updated;
 }
 
 /** The auth code for transferring the domain out; 409 DOMAIN_LOCKED while it is transfer-locked. */
-export async function getAuthCode(props: { deps: Deps; principal: Principal; orgId: string; name: string }): Promise<AuthCodeResult> {
+export async function getAuthCode(props: { deps: Deps; principal: Principal; orgId: string; name: DomainName }): Promise<AuthCodeResult> {
   const domain = await activeDomainNamed(props.deps.db, props.principal, props.orgId, props.name, 'its auth code can be read');
   if (domain.locked) throw new DomainLockedError(domain.name);
   return (await props.deps.registrars.forMode(props.principal.livemode)).getAuthCode(domain.name);

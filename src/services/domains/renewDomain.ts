@@ -5,6 +5,7 @@ import { ConflictError, ValidationError } from '../../errors.js';
 import { MAX_RENEWAL_PERIOD } from '../../registrar/dnsimple.js';
 import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
+import type { DomainName } from '../../domains/domainName.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
 import { pricesFor } from '../../registrar/port.js';
 import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from './beginOperation.js';
@@ -18,7 +19,7 @@ export interface RenewDomainProps {
   deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
   principal: Principal;
   orgId: string;
-  domainName: string;
+  domainName: DomainName;
   years: number;
   /** The most the caller agreed to pay (`max_price`); a higher price is 409 PRICE_EXCEEDS_MAX. */
   maxPrice?: number | undefined;
@@ -63,7 +64,7 @@ export async function quoteRenewal(props: RenewDomainProps): Promise<OperationQu
 function renewalIdentity(props: RenewDomainProps): { workflowId: string; requestHash: string } {
   return {
     workflowId: operationWorkflowId('renew', requester(props), () => randomBase62(16)),
-    requestHash: operationRequestHash({ type: 'domain.renew', name: props.domainName.toLowerCase(), years: props.years }),
+    requestHash: operationRequestHash({ type: 'domain.renew', name: props.domainName.name, years: props.years }),
   };
 }
 

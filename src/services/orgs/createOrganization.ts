@@ -1,7 +1,7 @@
 import { withTransaction, type Db } from '../../db/pool.js';
 import { insertOrganization, type Organization } from '../../db/repositories/organizations.js';
 import { insertMembership } from '../../db/repositories/memberships.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import { newId } from '../../ids.js';
 import { requireLiveCredential } from './liveCredential.js';
@@ -19,14 +19,12 @@ export async function createOrganization(props: CreateOrganizationProps): Promis
   return withTransaction(props.db, async (tx) => {
     const org = await insertOrganization(tx, { id: newId('org'), name: props.name });
     await insertMembership(tx, { orgId: org.id, userId: props.principal.user.id, role: 'owner' });
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'org.created',
-      ...actorOf(props.principal),
       orgId: org.id,
       targetType: 'organization',
       targetId: org.id,
       data: { name: org.name },
-      requestId: props.requestId,
     });
     return org;
   });

@@ -10,7 +10,7 @@ import {
 } from '../../db/repositories/invitations.js';
 import { findMembership, insertMembership } from '../../db/repositories/memberships.js';
 import type { Organization } from '../../db/repositories/organizations.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import { EmailNotVerifiedError } from '../../auth/errors.js';
 import type { Principal } from '../../auth/principal.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
@@ -50,14 +50,12 @@ export async function inviteMember(props: InviteMemberProps): Promise<Invitation
       invitedBy: props.principal.user.id,
       expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
     });
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'org.member_invited',
-      ...actorOf(props.principal),
       orgId: props.org.id,
       targetType: 'invitation',
       targetId: created.id,
       data: { email: created.email, role: created.role },
-      requestId: props.requestId,
     });
     return created;
   });
@@ -117,14 +115,12 @@ export async function acceptInvitation(props: AcceptInvitationProps): Promise<{ 
     }
     await insertMembership(tx, { orgId: invitation.orgId, userId: user.id, role: invitation.role });
     await markInvitationAccepted(tx, invitation.id, user.id);
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'org.member_added',
-      ...actorOf(props.principal),
       orgId: invitation.orgId,
       targetType: 'membership',
       targetId: user.id,
       data: { role: invitation.role, invitation_id: invitation.id, invited_by: invitation.invitedBy },
-      requestId: props.requestId,
     });
     return { orgId: invitation.orgId, role: invitation.role };
   });

@@ -1,7 +1,7 @@
 import { withTransaction, type Db } from '../../db/pool.js';
 import { deleteMembership, findMembership, lockOwners, updateMembershipRole, type OrgRole } from '../../db/repositories/memberships.js';
 import { findUserById } from '../../db/repositories/users.js';
-import { actorOf, insertAuditEvent } from '../../db/repositories/auditEvents.js';
+import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import { ForbiddenError } from '../../auth/errors.js';
 import type { Principal } from '../../auth/principal.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
@@ -37,14 +37,12 @@ export async function removeMember(props: RemoveMemberProps): Promise<void> {
       throw new ConflictError('LAST_OWNER', 'The last owner cannot leave the organisation');
     }
     await deleteMembership(tx, props.orgId, props.userId);
-    await insertAuditEvent(tx, {
+    await auditCallerAction(tx, props, {
       action: 'org.member_removed',
-      ...actorOf(props.principal),
       orgId: props.orgId,
       targetType: 'membership',
       targetId: props.userId,
       data: { role: target.role, left: leaving },
-      requestId: props.requestId,
     });
   });
 }
@@ -78,14 +76,12 @@ export async function changeMemberRole(props: ChangeMemberRoleProps): Promise<{ 
     const user = await findUserById(tx, props.userId);
     if (target.role !== props.role) {
       await updateMembershipRole(tx, props.orgId, props.userId, props.role);
-      await insertAuditEvent(tx, {
+      await auditCallerAction(tx, props, {
         action: 'org.member_role_changed',
-        ...actorOf(props.principal),
         orgId: props.orgId,
         targetType: 'membership',
         targetId: props.userId,
         data: { from: target.role, to: props.role },
-        requestId: props.requestId,
       });
     }
     return { userId: props.userId, email: user?.email ?? null, role: props.role };
