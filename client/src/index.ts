@@ -3,3 +3,4 @@ export { ApiError, OperationTimeoutError, KNOWN_ERROR_CODES, type ErrorCode, typ
 export type { RetryOptions, TransportOptions } from './transport.js';
 export type { Operation, WaitOptions } from './waitForOperation.js';
 export type { components, operations, paths } from './schema.js';
+export { isDryRun, realAnswer, type DryRun } from './dryRun.js';
