@@ -8,6 +8,8 @@ COPY src src
 COPY workflows workflows
 COPY activities activities
 COPY migrations migrations
+COPY client client
+COPY dashboard dashboard
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:22-bookworm-slim
@@ -16,6 +18,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
+COPY --from=build /app/dashboard/dist dashboard/dist
 COPY --from=build /app/migrations migrations
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node

@@ -15,10 +15,13 @@ import { startCodecServer } from '../src/codecServer/start.js';
 import type { ListeningServer } from '../src/http/listen.js';
 import { resolveTemporalCli } from './lib/temporalCli.js';
 import { portOpen, startTemporalDevServer, waitForTemporal, type TemporalDevServer } from './lib/temporalDevServer.js';
+import { startDashboardDevServer } from './lib/dashboardDevServer.js';
 
 // TEMPORAL_DEV_PORT moves the local dev server (and its UI, 1000 above) off the defaults.
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
 const TEMPORAL_UI_PORT = TEMPORAL_PORT + 1000;
+// DASHBOARD_DEV_PORT moves the dashboard's Vite dev server (hot reload) off 5173.
+const DASHBOARD_DEV_PORT = Number(process.env.DASHBOARD_DEV_PORT ?? 5173);
 
 /** The codec server, allowing the local Web UI's origin on whichever port it runs. */
 async function localCodecServer(config: Config, logger: Logger): Promise<ListeningServer> {
@@ -67,7 +70,12 @@ async function main(): Promise<void> {
 
   const codecServer = await localCodecServer(baseConfig, logger);
   const temporal = await localTemporal(baseConfig, logger, codecServer.url);
-  const config: Config = { ...baseConfig, temporal: { ...baseConfig.temporal, address: temporal.address } };
+  const dashboardDev = await startDashboardDevServer({ apiUrl: `http://127.0.0.1:${baseConfig.http.port}`, port: DASHBOARD_DEV_PORT });
+  const config: Config = {
+    ...baseConfig,
+    temporal: { ...baseConfig.temporal, address: temporal.address },
+    dashboard: { ...baseConfig.dashboard, extraOrigins: [...baseConfig.dashboard.extraOrigins, ...dashboardDev.origins] },
+  };
   const service = await startService({ config, logger, role: 'all' });
 
   const token = service.deps.devIdentity
@@ -76,6 +84,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     'Domain service is running (Ctrl-C stops it).',
+    `  Dashboard:    ${dashboardDev.url} (hot reload${service.deps.devIdentity ? '; sign in with any e-mail and name' : ''}; the built one: ${service.apiUrl}/dashboard/ after npm run build)`,
     `  API:          ${service.apiUrl}/api/v1`,
     `  Reference:    ${service.apiUrl}/docs`,
     `  Readiness:    ${service.apiUrl}/readyz`,
@@ -109,6 +118,7 @@ async function main(): Promise<void> {
     });
   }
   await service.stopped;
+  await dashboardDev.close();
   await codecServer.close(1_000);
   await temporal.server?.stop();
 }

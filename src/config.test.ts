@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, DEV_DASHBOARD_CLIENT, loadConfig } from './config.js';
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -55,7 +55,7 @@ describe('loadConfig', () => {
   it('refuses the development identity provider and missing secrets in production', () => {
     expect(problems({ NODE_ENV: 'production' })).toEqual([
       expect.stringMatching(/^PAYLOAD_ENCRYPTION_KEYS: is required in production/),
-      expect.stringMatching(/^AUTH_JWKS_URL: is required in production/),
+      expect.stringMatching(/^AUTH_ISSUER: is required in production/),
       expect.stringMatching(/^KEY_HASH_SECRET: is required in production/),
     ]);
     const config = loadConfig({
@@ -118,5 +118,46 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({ host: '0.0.0.0', port: 9464 });
     expect(problems({ METRICS_PORT: 'ninety' })).toEqual([expect.stringMatching(/^METRICS_PORT: /)]);
     expect(problems({ METRICS_PORT: '70000' })).toEqual([expect.stringMatching(/^METRICS_PORT: /)]);
+  });
+
+  it('gives the dashboard the development provider\'s client, 12 h idle and 7 days in all by default', () => {
+    expect(loadConfig({}).dashboard).toEqual({
+      client: DEV_DASHBOARD_CLIENT,
+      publicUrl: undefined,
+      extraOrigins: [],
+      idleMs: 12 * 3_600_000,
+      absoluteMs: 7 * 86_400_000,
+      distDir: 'dashboard/dist',
+    });
+    expect(loadConfig({ DASHBOARD_SESSION_IDLE: '2s', DASHBOARD_SESSION_MAX: '5s' }).dashboard).toMatchObject({ idleMs: 2_000, absoluteMs: 5_000 });
+    expect(problems({ DASHBOARD_SESSION_IDLE: '8d' })).toEqual([expect.stringMatching(/^DASHBOARD_SESSION_IDLE: must not be longer than DASHBOARD_SESSION_MAX/)]);
+  });
+
+  it('takes a standard provider by AUTH_ISSUER and AUTH_AUDIENCE, its keys found by discovery', () => {
+    const external = { AUTH_ISSUER: 'https://sso.example.com/realms/acme', AUTH_AUDIENCE: 'domain-service' };
+    expect(loadConfig(external).auth).toEqual({ jwksUrl: undefined, issuer: external.AUTH_ISSUER, audience: 'domain-service' });
+    // Without a client of its own the dashboard cannot sign anyone in; the API works regardless.
+    expect(loadConfig(external).dashboard.client).toBeUndefined();
+    const withClient = loadConfig({ ...external, AUTH_CLIENT_ID: 'domain-dashboard', AUTH_CLIENT_SECRET: 's3cret', PUBLIC_URL: 'https://domains.example.com' });
+    expect(withClient.dashboard).toMatchObject({ client: { id: 'domain-dashboard', secret: 's3cret' }, publicUrl: 'https://domains.example.com' });
+    expect(loadConfig({ ...external, AUTH_CLIENT_ID: 'public-client' }).dashboard.client).toEqual({ id: 'public-client', secret: undefined });
+    expect(problems({ AUTH_ISSUER: external.AUTH_ISSUER })).toEqual([expect.stringMatching(/^AUTH_AUDIENCE: is required when AUTH_ISSUER is set/)]);
+    expect(problems({ AUTH_CLIENT_SECRET: 's3cret' })).toEqual([expect.stringMatching(/^AUTH_CLIENT_ID: is required when AUTH_CLIENT_SECRET is set/)]);
+    expect(problems({ PUBLIC_URL: 'https://domains.example.com/dashboard' })).toEqual([expect.stringMatching(/^PUBLIC_URL: /)]);
+    expect(problems({ DASHBOARD_ORIGINS: 'http://localhost:5173, http://localhost:5173/x' })).toEqual([expect.stringMatching(/^DASHBOARD_ORIGINS: /)]);
+  });
+
+  it('needs PUBLIC_URL in production when the dashboard has a client', () => {
+    const production = {
+      NODE_ENV: 'production',
+      AUTH_ISSUER: 'https://sso.example.com/realms/acme',
+      AUTH_AUDIENCE: 'domain-service',
+      AUTH_CLIENT_ID: 'domain-dashboard',
+      AUTH_CLIENT_SECRET: 's3cret',
+      KEY_HASH_SECRET: 'x'.repeat(32),
+      PAYLOAD_ENCRYPTION_KEYS: `k1:${KEY_B64}`,
+    };
+    expect(problems(production)).toEqual([expect.stringMatching(/^PUBLIC_URL: is required in production with AUTH_CLIENT_ID/)]);
+    expect(loadConfig({ ...production, PUBLIC_URL: 'https://domains.example.com' }).dashboard.publicUrl).toBe('https://domains.example.com');
   });
 });

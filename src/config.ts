@@ -58,6 +58,13 @@ const envSchema = z
     AUTH_JWKS_URL: optionalUrl,
     AUTH_ISSUER: optionalString,
     AUTH_AUDIENCE: optionalString,
+    AUTH_CLIENT_ID: optionalString,
+    AUTH_CLIENT_SECRET: optionalString,
+    PUBLIC_URL: origins.optional(),
+    DASHBOARD_ORIGINS: origins.default([]),
+    DASHBOARD_SESSION_IDLE: duration.default(12 * 3_600_000),
+    DASHBOARD_SESSION_MAX: duration.default(7 * 86_400_000),
+    DASHBOARD_DIST_DIR: z.string().min(1).default('dashboard/dist'),
     KEY_HASH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     REGISTRAR_URL: optionalUrl,
     REGISTRAR_ACCOUNT: optionalString,
@@ -67,6 +74,7 @@ const envSchema = z
     REGISTRAR_POLL_INTERVAL: duration.default(10 * 60_000),
     REGISTRAR_TRANSFER_POLL_INTERVAL: duration.default(6 * 3_600_000),
     REGISTRAR_SETTLE_DELAY: duration.default(2 * 60_000),
+    REGISTRAR_TRANSFER_TIMEOUT: duration.default(14 * 86_400_000),
     DNS_PROVIDER_URL: optionalUrl,
     DNS_PROVIDER_TOKEN: optionalString,
     SMTP_URL: optionalUrl,
@@ -108,12 +116,22 @@ const envSchema = z
     DEV_IDP_BEHIND_LOOPBACK: flag,
   })
   .superRefine((env, ctx) => {
+    // AUTH_JWKS_URL may be left out: the keys are then found by discovery at AUTH_ISSUER.
     const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
     const authSet = authVars.filter((name) => env[name] !== undefined);
-    if (authSet.length > 0 && authSet.length < authVars.length) {
-      for (const name of authVars.filter((n) => env[n] === undefined)) {
+    if (authSet.length > 0) {
+      for (const name of (['AUTH_ISSUER', 'AUTH_AUDIENCE'] as const).filter((n) => env[n] === undefined)) {
         ctx.addIssue({ code: 'custom', path: [name], message: `is required when ${authSet.join(', ')} is set` });
       }
+    }
+    if (env.AUTH_CLIENT_SECRET !== undefined && env.AUTH_CLIENT_ID === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['AUTH_CLIENT_ID'], message: 'is required when AUTH_CLIENT_SECRET is set' });
+    }
+    if (env.PUBLIC_URL !== undefined && env.PUBLIC_URL.length !== 1) {
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'must be one origin, such as https://domains.example.com' });
+    }
+    if (env.DASHBOARD_SESSION_IDLE > env.DASHBOARD_SESSION_MAX) {
+      ctx.addIssue({ code: 'custom', path: ['DASHBOARD_SESSION_IDLE'], message: 'must not be longer than DASHBOARD_SESSION_MAX' });
     }
     if (!env.CODEC_SERVER_ALLOW_REMOTE && !isLoopbackHost(env.CODEC_SERVER_HOST)) {
       ctx.addIssue({
@@ -132,7 +150,7 @@ const envSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['HOST'],
-        message: `${env.HOST} is not a loopback address: set AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE (the development identity provider only serves 127.0.0.1, ::1 or localhost, or a container published on loopback with DEV_IDP_BEHIND_LOOPBACK=true)`,
+        message: `${env.HOST} is not a loopback address: set AUTH_ISSUER and AUTH_AUDIENCE (the development identity provider only serves 127.0.0.1, ::1 or localhost, or a container published on loopback with DEV_IDP_BEHIND_LOOPBACK=true)`,
       });
     }
     if ((env.STRIPE_API_KEY === undefined) !== (env.STRIPE_WEBHOOK_SECRET === undefined)) {
@@ -150,8 +168,15 @@ const envSchema = z
       if (authSet.length === 0) {
         ctx.addIssue({
           code: 'custom',
-          path: ['AUTH_JWKS_URL'],
+          path: ['AUTH_ISSUER'],
           message: 'is required in production (the development identity provider is refused)',
+        });
+      }
+      if (env.AUTH_CLIENT_ID !== undefined && env.PUBLIC_URL === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PUBLIC_URL'],
+          message: 'is required in production with AUTH_CLIENT_ID (the dashboard\'s origin, e.g. https://domains.example.com: its sign-in redirect URI and CSRF origin)',
         });
       }
       if (env.KEY_HASH_SECRET === undefined) {
@@ -174,15 +199,32 @@ export interface Config {
   databaseUrl: string;
   redisUrl: string;
   temporal: { address: string | undefined; namespace: string; taskQueue: string; cliPath: string | undefined };
-  /** Absent: the development identity provider signs and verifies session JWTs. */
-  auth: { jwksUrl: string; issuer: string; audience: string } | undefined;
+  /**
+   * Absent: the development identity provider signs and verifies session JWTs. `jwksUrl` absent:
+   * found by OpenID discovery at `issuer`.
+   */
+  auth: { jwksUrl: string | undefined; issuer: string; audience: string } | undefined;
+  /**
+   * The dashboard's OpenID client (src/dashboard/). `client` absent: sign-in is off (an external
+   * provider without AUTH_CLIENT_ID); with the development provider it defaults to its own client.
+   * `publicUrl`: the dashboard's origin as browsers see it; absent, the api's listening address.
+   * `extraOrigins`: more origins allowed to call it (a front-end dev server).
+   */
+  dashboard: {
+    client: { id: string; secret: string | undefined } | undefined;
+    publicUrl: string | undefined;
+    extraOrigins: string[];
+    idleMs: number;
+    absoluteMs: number;
+    distDir: string;
+  };
   keyHashSecret: string | undefined;
   registrar: { url: string; account: string | undefined; token: string | undefined } | undefined;
   /**
    * Live registrar timing: request timeouts (reads, paid POSTs), how often pending work is checked,
    * and how long the registrar gets to settle after an answer was lost before its state is read.
    */
-  registrarTiming: { timeoutMs: number; paidTimeoutMs: number; pollIntervalMs: number; transferPollIntervalMs: number; settleMs: number };
+  registrarTiming: { timeoutMs: number; paidTimeoutMs: number; pollIntervalMs: number; transferPollIntervalMs: number; settleMs: number; transferTimeoutMs: number };
   dnsProvider: { url: string; token: string | undefined } | undefined;
   mail: { smtpUrl: string | undefined; from: string };
   github: { apiUrl: string; token: string | undefined };
@@ -217,6 +259,17 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The development provider registers this client for the dashboard (src/auth/dev/oidcProvider.ts).
+ * The secret only guards a loopback-only provider that signs in anyone who types an address.
+ */
+export const DEV_DASHBOARD_CLIENT = { id: 'domain-service-dashboard', secret: 'development-only-dashboard-secret' };
+
+function dashboardClient(env: Env): Config['dashboard']['client'] {
+  if (env.AUTH_CLIENT_ID !== undefined) return { id: env.AUTH_CLIENT_ID, secret: env.AUTH_CLIENT_SECRET };
+  return env.AUTH_ISSUER === undefined ? DEV_DASHBOARD_CLIENT : undefined;
+}
+
 /** Reads and validates the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set", as most deployment tools write it.
@@ -240,9 +293,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       cliPath: env.TEMPORAL_CLI_PATH,
     },
     auth:
-      env.AUTH_JWKS_URL && env.AUTH_ISSUER && env.AUTH_AUDIENCE
+      env.AUTH_ISSUER && env.AUTH_AUDIENCE
         ? { jwksUrl: env.AUTH_JWKS_URL, issuer: env.AUTH_ISSUER, audience: env.AUTH_AUDIENCE }
         : undefined,
+    dashboard: {
+      client: dashboardClient(env),
+      publicUrl: env.PUBLIC_URL?.[0],
+      extraOrigins: env.DASHBOARD_ORIGINS,
+      idleMs: env.DASHBOARD_SESSION_IDLE,
+      absoluteMs: env.DASHBOARD_SESSION_MAX,
+      distDir: env.DASHBOARD_DIST_DIR,
+    },
     keyHashSecret: env.KEY_HASH_SECRET,
     registrar: env.REGISTRAR_URL
       ? { url: env.REGISTRAR_URL, account: env.REGISTRAR_ACCOUNT, token: env.REGISTRAR_TOKEN }
@@ -253,6 +314,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pollIntervalMs: env.REGISTRAR_POLL_INTERVAL,
       transferPollIntervalMs: env.REGISTRAR_TRANSFER_POLL_INTERVAL,
       settleMs: env.REGISTRAR_SETTLE_DELAY,
+      transferTimeoutMs: env.REGISTRAR_TRANSFER_TIMEOUT,
     },
     dnsProvider: env.DNS_PROVIDER_URL ? { url: env.DNS_PROVIDER_URL, token: env.DNS_PROVIDER_TOKEN } : undefined,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },

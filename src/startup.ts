@@ -85,7 +85,12 @@ export async function startService({ config, logger, role, workflowBundle, extra
       logger.info({ taskQueue: config.temporal.taskQueue }, 'worker polling');
     }
     if (role !== 'worker') {
-      http = await listen(createApp(deps, { extraRoutes: extraRoutes ?? [] }), config.http.host, config.http.port, config.httpTimeouts);
+      http = await listen(
+        (listeningUrl) => createApp(deps, { extraRoutes: extraRoutes ?? [], listeningUrl }),
+        config.http.host,
+        config.http.port,
+        config.httpTimeouts,
+      );
       logger.info({ url: http.url }, 'api listening');
     }
   } catch (err) {

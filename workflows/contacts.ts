@@ -1,19 +1,7 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { SyncRegistrarContactInput } from './contract.js';
-import { failureOf, PERMANENT_REGISTRAR_CODES } from './shared.js';
-
-// Registrar outages are waited out for a while; after that the next registration or transfer using
-// the contact sends the change anyway (its stored registrar version is behind).
-const contactSync = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 20, nonRetryableErrorTypes: PERMANENT_REGISTRAR_CODES },
-});
-
-const bookkeeping = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+import { CONTACT_SYNC_RETRIES, type SyncRegistrarContactInput } from './contract.js';
+import { failureOf, PERMANENT_REGISTRAR_CODES, retryPolicy } from './shared.js';
 
 /**
  * Started when a live contact changes: updates the contact at the registrar (DNSimple PATCH
@@ -21,11 +9,14 @@ const bookkeeping = proxyActivities<Activities>({
  * reported to the operator (audit event, error log) and the workflow fails with it.
  */
 export async function syncRegistrarContactWorkflow(input: SyncRegistrarContactInput): Promise<{ status: string }> {
+  const retries = { ...CONTACT_SYNC_RETRIES, ...input.retries };
+  const contactSync = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.registrar, PERMANENT_REGISTRAR_CODES) });
+  const bookkeeping = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.bookkeeping) });
   try {
     return await contactSync.syncContactToRegistrar({ livemode: input.livemode, contactId: input.contactId });
   } catch (err) {
     const failure = failureOf(err);
-    await bookkeeping.reportContactSyncFailure({ ...input, failure });
+    await bookkeeping.reportContactSyncFailure({ livemode: input.livemode, orgId: input.orgId, contactId: input.contactId, version: input.version, failure });
     throw ApplicationFailure.nonRetryable(failure.detail, failure.code);
   }
 }

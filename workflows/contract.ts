@@ -19,6 +19,44 @@ export type RegistrarStep =
 
 export type RegistrarStepDone = Extract<RegistrarStep, { state: 'done' }>;
 
+/**
+ * How long a workflow waits between attempts of an activity that failed, and how many it makes
+ * (absent: until one succeeds). Every duration a workflow waits is part of its input, so tests run
+ * the long paths (back-offs, exhausted retries) in seconds; the starters send the production values
+ * below, and a workflow started without them (older operations, recorded histories) uses them too.
+ */
+export interface RetryTiming {
+  initialIntervalMs: number;
+  /** The back-off doubles after each attempt, up to this. */
+  maximumIntervalMs: number;
+  maximumAttempts?: number;
+}
+
+/** Our own database and Redis: retried until they answer. */
+export const OWN_STORE_RETRY: RetryTiming = { initialIntervalMs: 1_000, maximumIntervalMs: 30_000 };
+
+/** The activities of a paid domain operation (register, renew, transfer), by what they call. */
+export interface DomainOperationRetries {
+  /**
+   * Registrar reads and paid submissions, until they answer: 502, 503 and timeouts are waited
+   * out (Retry-After honoured), and a retried paid attempt reads as an unknown outcome
+   * (activities/domains.ts), so a submission is never repeated blindly whatever this says.
+   */
+  registrar: RetryTiming;
+  bookkeeping: RetryTiming;
+  /** Setting the name servers asked for after a registration: free and safe to repeat, a few tries. */
+  delegation: RetryTiming;
+  /** Creating the domain's DNS zone once it is ours: best effort (the first record edit creates it too). */
+  dnsZone: RetryTiming;
+}
+
+export const DOMAIN_OPERATION_RETRIES: DomainOperationRetries = {
+  registrar: { initialIntervalMs: 1_000, maximumIntervalMs: 60_000 },
+  bookkeeping: OWN_STORE_RETRY,
+  delegation: { initialIntervalMs: 2_000, maximumIntervalMs: 60_000, maximumAttempts: 5 },
+  dnsZone: { initialIntervalMs: 2_000, maximumIntervalMs: 60_000, maximumAttempts: 10 },
+};
+
 /** What every paid domain operation's workflow is started with: the operation and the domain it acts on. */
 export interface DomainOperationInput {
   operationId: string;
@@ -26,6 +64,8 @@ export interface DomainOperationInput {
   livemode: boolean;
   domainId: string;
   name: string;
+  /** Absent in operations started before retries were inputs: DOMAIN_OPERATION_RETRIES then. */
+  retries?: Partial<DomainOperationRetries>;
 }
 
 export interface RegisterDomainInput extends DomainOperationInput {
@@ -86,18 +126,49 @@ export type OperationWorkflowInput = OperationWorkflowInputs[keyof OperationWork
 /** Sent by `POST …/operations/{id}/cancel` while the transfer is pending. */
 export const cancelTransferSignal = defineSignal('cancelTransfer');
 
+export interface ContactSyncRetries {
+  /**
+   * A registrar outage is waited out for a while (about two hours by default); after that the
+   * next registration or transfer using the contact sends the change anyway (its stored registrar
+   * version is behind).
+   */
+  registrar: RetryTiming;
+  bookkeeping: RetryTiming;
+}
+
+export const CONTACT_SYNC_RETRIES: ContactSyncRetries = {
+  registrar: { initialIntervalMs: 5_000, maximumIntervalMs: 10 * 60_000, maximumAttempts: 20 },
+  bookkeeping: OWN_STORE_RETRY,
+};
+
 export interface SyncRegistrarContactInput {
   livemode: boolean;
   orgId: string;
   contactId: string;
   /** The version that was saved; part of the workflow id, so each change gets its own run. */
   version: number;
+  /** Absent in runs started before retries were inputs: CONTACT_SYNC_RETRIES then. */
+  retries?: Partial<ContactSyncRetries>;
 }
 
 /** Where a leaked key was reported from. */
 export type LeakSource = 'github_secret_scanning' | 'github_code_search';
 
+export interface LeakResponseRetries {
+  /** Revoking the key in our database and every api process's cache. */
+  keys: RetryTiming;
+  /** Until the SMTP server accepts the owner's e-mail (a 5xx refusal is final). */
+  mail: RetryTiming;
+}
+
+export const LEAK_RESPONSE_RETRIES: LeakResponseRetries = {
+  keys: OWN_STORE_RETRY,
+  mail: { initialIntervalMs: 1_000, maximumIntervalMs: 10 * 60_000 },
+};
+
 export interface LeakedKeyInput {
+  /** Absent in runs started before retries were inputs: LEAK_RESPONSE_RETRIES then. */
+  retries?: Partial<LeakResponseRetries>;
   keyId: string;
   mode: 'live' | 'test';
   /** Where the key was found (a public URL); goes into the key's record and the owner's e-mail. */
@@ -114,7 +185,24 @@ export interface LeakedKeyResult {
   messageId: string | null;
 }
 
-export interface LeakScanInput {
+/**
+ * The scheduled runs (leak scan, operation and registrar reconcilers, idempotency purge) each make
+ * one activity call; its retries, when absent, are the workflow's SCHEDULED_RETRIES entry.
+ */
+export interface ScheduledRunInput {
+  retry?: RetryTiming;
+}
+
+export const SCHEDULED_RETRIES = {
+  /** One attempt pages through all results; GitHub's rate limits set the delay (Retry-After). */
+  leakScanWorkflow: { initialIntervalMs: 10_000, maximumIntervalMs: 10 * 60_000, maximumAttempts: 10 },
+  reconcileOperationsWorkflow: { initialIntervalMs: 5_000, maximumIntervalMs: 500_000, maximumAttempts: 5 },
+  /** One attempt pages through the registrar's whole list. */
+  registrarReconcileWorkflow: { initialIntervalMs: 10_000, maximumIntervalMs: 10 * 60_000, maximumAttempts: 10 },
+  purgeIdempotencyKeysWorkflow: { initialIntervalMs: 5_000, maximumIntervalMs: 500_000, maximumAttempts: 5 },
+} as const satisfies Record<string, RetryTiming>;
+
+export interface LeakScanInput extends ScheduledRunInput {
   query?: string;
   perPage?: number;
 }
@@ -132,7 +220,7 @@ export interface LeakScanSummary {
   workflowsStarted: number;
 }
 
-export interface ReconcileOperationsInput {
+export interface ReconcileOperationsInput extends ScheduledRunInput {
   /** An operation younger than this may still be having its workflow started by the api: left alone. */
   graceMs: number;
   /** Older than this, a workflow is no longer started (the customer has moved on): abandoned instead. */
@@ -152,7 +240,7 @@ export interface ReconcileOperationsSummary {
   released: string[];
 }
 
-export interface RegistrarReconcileInput {
+export interface RegistrarReconcileInput extends ScheduledRunInput {
   /** DNSimple allows up to 100 a page. */
   perPage?: number;
   /** A bound on the pages read, so a broken pagination cannot loop forever. */
@@ -186,7 +274,7 @@ export interface Workflows {
   leakScanWorkflow(input?: LeakScanInput): Promise<LeakScanSummary>;
   reconcileOperationsWorkflow(input: ReconcileOperationsInput): Promise<ReconcileOperationsSummary>;
   registrarReconcileWorkflow(input?: RegistrarReconcileInput): Promise<RegistrarReconcileSummary>;
-  purgeIdempotencyKeysWorkflow(): Promise<{ purged: number }>;
+  purgeIdempotencyKeysWorkflow(input?: ScheduledRunInput): Promise<{ purged: number }>;
 }
 
 /** The workflow each operation type runs. */

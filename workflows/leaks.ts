@@ -1,25 +1,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { LeakedKeyInput, LeakedKeyResult, LeakScanInput, LeakScanSummary } from './contract.js';
-
-// Our own database and Redis: retry until they answer.
-const keys = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
-
-// Retried until the SMTP server accepts the message; a 5xx refusal (bad address) is final.
-const mail = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['MAIL_REJECTED'] },
-});
-
-// One attempt pages through all results, heartbeating its place; GitHub's rate limits set the retry delay.
-const scanner = proxyActivities<Activities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '2 minutes',
-  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['GITHUB_REJECTED'] },
-});
+import { LEAK_RESPONSE_RETRIES, SCHEDULED_RETRIES, type LeakedKeyInput, type LeakedKeyResult, type LeakScanInput, type LeakScanSummary } from './contract.js';
+import { retryPolicy } from './shared.js';
 
 /**
  * A key found in public: a live key is revoked (every api process refuses it at once), a test key
@@ -29,6 +11,10 @@ const scanner = proxyActivities<Activities>({
  */
 export async function revokeLeakedKeyWorkflow(input: LeakedKeyInput): Promise<LeakedKeyResult> {
   const { workflowId } = workflowInfo();
+  const retries = { ...LEAK_RESPONSE_RETRIES, ...input.retries };
+  const keys = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.keys) });
+  // A 5xx refusal (bad address) is final.
+  const mail = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.mail, ['MAIL_REJECTED']) });
   const handled = await keys.handleLeakedKey({ keyId: input.keyId, sourceUrl: input.sourceUrl, source: input.source, workflowId });
   if (handled.outcome === 'gone' || !handled.notice) return { outcome: handled.outcome, notified: false, messageId: null };
   const sent = await mail.sendLeakedKeyNotice({
@@ -44,5 +30,11 @@ export async function revokeLeakedKeyWorkflow(input: LeakedKeyInput): Promise<Le
 
 /** Run by the `leak-scan` schedule: searches public code for live keys and hands each active one found to a leak workflow. */
 export async function leakScanWorkflow(input: LeakScanInput = {}): Promise<LeakScanSummary> {
+  // One attempt pages through all results, heartbeating its place.
+  const scanner = proxyActivities<Activities>({
+    startToCloseTimeout: '30 minutes',
+    heartbeatTimeout: '2 minutes',
+    retry: retryPolicy(input.retry ?? SCHEDULED_RETRIES.leakScanWorkflow, ['GITHUB_REJECTED']),
+  });
   return scanner.scanGithubForLeakedKeys({ query: input.query ?? 'svc_live_', perPage: input.perPage ?? 100 });
 }

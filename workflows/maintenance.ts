@@ -1,12 +1,13 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-
-const { purgeExpiredIdempotencyKeys } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '5 seconds', maximumAttempts: 5 },
-});
+import { SCHEDULED_RETRIES, type ScheduledRunInput } from './contract.js';
+import { retryPolicy } from './shared.js';
 
 /** Run by the `idempotency-purge` schedule: deletes Idempotency-Key records past their 24 hours. */
-export async function purgeIdempotencyKeysWorkflow(): Promise<{ purged: number }> {
+export async function purgeIdempotencyKeysWorkflow(input: ScheduledRunInput = {}): Promise<{ purged: number }> {
+  const { purgeExpiredIdempotencyKeys } = proxyActivities<Activities>({
+    startToCloseTimeout: '1 minute',
+    retry: retryPolicy(input.retry ?? SCHEDULED_RETRIES.purgeIdempotencyKeysWorkflow),
+  });
   return { purged: await purgeExpiredIdempotencyKeys() };
 }

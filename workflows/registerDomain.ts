@@ -1,14 +1,6 @@
-import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import { ApplicationFailure, log } from '@temporalio/workflow';
 import type { RegisterDomainInput, RegistrarStepDone, RegistrationResult } from './contract.js';
-import { bookkeeping, createZoneBestEffort, failureOf, paidRegistrar, registrar, takeOperation, untilDone } from './shared.js';
-
-// Changing the delegation is free and safe to repeat; a few tries, then the domain stays on the
-// registrar's default name servers and the operation's result says so.
-const delegation = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
-});
+import { createZoneBestEffort, domainOperationActivities, failureOf, takeOperation, untilDone, type DomainOperationActivities } from './shared.js';
 
 /**
  * Registers a domain whose price (one year's price times `years`) the api has already reserved.
@@ -23,7 +15,9 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
   const operation = { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId };
   const where = { livemode: input.livemode, name: input.name };
   const timing = { pollIntervalMs: input.pollIntervalMs, settleMs: input.settleMs ?? input.pollIntervalMs };
-  await takeOperation(operation);
+  const acts = domainOperationActivities(input);
+  const { registrar, paidRegistrar, bookkeeping } = acts;
+  await takeOperation(acts, operation);
 
   let registered: RegistrarStepDone;
   let termYears = input.years;
@@ -78,7 +72,7 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
     } catch (err) {
       const failure = failureOf(err);
       // The registration stands: delegate it before the operation ends, as on success.
-      await delegate(input, nameserversApplied);
+      await delegate(acts, input, nameserversApplied);
       await bookkeeping.settleRegistrationInPart({
         ...operation,
         orgId: input.orgId,
@@ -89,27 +83,31 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
         registrarReference: reference,
         failure,
       });
-      await createZoneBestEffort({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
+      await createZoneBestEffort(acts, { livemode: input.livemode, name: input.name, nameservers: input.nameservers });
       throw ApplicationFailure.nonRetryable(`Registered for ${termYears} of ${input.years} years: ${failure.detail}`, 'PARTIALLY_REGISTERED');
     }
   }
 
-  const delegated = await delegate(input, nameserversApplied);
+  const delegated = await delegate(acts, input, nameserversApplied);
   await bookkeeping.completeOperation({
     ...operation,
     expiresAt,
     registrarReference: reference,
     result: { domain: input.name, status: 'active', years: input.years, ...(delegated ? {} : { nameservers_applied: false }) },
   });
-  await createZoneBestEffort({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
+  await createZoneBestEffort(acts, { livemode: input.livemode, name: input.name, nameservers: input.nameservers });
   return { expiresAt };
 }
 
-/** True when the registrar delegates to the name servers asked for (or none were asked for). */
-async function delegate(input: RegisterDomainInput, alreadyApplied: boolean): Promise<boolean> {
+/**
+ * True when the registrar delegates to the name servers asked for (or none were asked for).
+ * Changing the delegation is free and safe to repeat; after its few tries the domain stays on the
+ * registrar's default name servers and the operation's result says so.
+ */
+async function delegate(acts: DomainOperationActivities, input: RegisterDomainInput, alreadyApplied: boolean): Promise<boolean> {
   if (alreadyApplied || input.nameservers.length === 0) return true;
   try {
-    await delegation.registrarSetNameservers({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
+    await acts.delegation.registrarSetNameservers({ livemode: input.livemode, name: input.name, nameservers: input.nameservers });
     return true;
   } catch (err) {
     log.error('Name servers not set at the registrar; the domain keeps its default delegation', { domain: input.name, failure: failureOf(err) });

@@ -1,11 +1,13 @@
 import type { RegistrationResult, RenewDomainInput } from './contract.js';
-import { paidRegistrar, registrar, runPaidRegistrarStep } from './shared.js';
+import { domainOperationActivities, runPaidRegistrarStep } from './shared.js';
 
 /**
  * Renews a domain whose price the api has reserved: on success `expires_at` moves on and the
  * reservation is captured; on a refusal it is released and the domain stays as it was.
  */
 export async function renewDomainWorkflow(input: RenewDomainInput): Promise<RegistrationResult> {
+  const acts = domainOperationActivities(input);
+  const { registrar, paidRegistrar } = acts;
   // The expiry upstream before the first attempt: a later expiry is a renewal that already happened.
   let expiresBefore: string | null | undefined;
   const baseline = async (): Promise<string | null> => {
@@ -13,6 +15,7 @@ export async function renewDomainWorkflow(input: RenewDomainInput): Promise<Regi
     return expiresBefore;
   };
   return runPaidRegistrarStep({
+    acts,
     operation: { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId },
     pollIntervalMs: input.pollIntervalMs,
     settleMs: input.settleMs ?? input.pollIntervalMs,

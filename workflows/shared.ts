@@ -1,41 +1,58 @@
-import { ActivityFailure, ApplicationFailure, log, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log, proxyActivities, sleep, type RetryPolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { RegistrarStep, RegistrarStepDone } from './contract.js';
+import { DOMAIN_OPERATION_RETRIES, type DomainOperationRetries, type RegistrarStep, type RegistrarStepDone, type RetryTiming } from './contract.js';
 
 /** Registrar refusals that no retry can fix; every other failure is retried with back-off. */
 export const PERMANENT_REGISTRAR_CODES = ['REGISTRAR_REJECTED', 'DOMAIN_NOT_AVAILABLE', 'DOMAIN_LOCKED'];
 
-/** Registrar calls: 502, 503 and timeouts retried with back-off (Retry-After honoured by the activity). */
-export const registrar = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: PERMANENT_REGISTRAR_CODES },
-});
+/** A retry policy from the workflow's input: exponential back-off (doubling), at most `maximumAttempts` when given. */
+export function retryPolicy(timing: RetryTiming, nonRetryableErrorTypes?: string[]): RetryPolicy {
+  return {
+    initialInterval: timing.initialIntervalMs,
+    backoffCoefficient: 2,
+    maximumInterval: timing.maximumIntervalMs,
+    ...(timing.maximumAttempts !== undefined ? { maximumAttempts: timing.maximumAttempts } : {}),
+    ...(nonRetryableErrorTypes ? { nonRetryableErrorTypes } : {}),
+  };
+}
 
 /**
- * Paid submissions (register, renew, transfer): each attempt reads the upstream state before it
- * POSTs, and the POST alone may take PAID_TIMEOUT_MS (src/registrar/dnsimple.ts, 45 s), so the
- * activity gets room for both; Temporal must not time out an attempt that is still waiting for the
- * registrar's answer and start another beside it.
+ * The activities of a paid domain operation, retried as its input says (the production values
+ * when it says nothing).
  */
-export const paidRegistrar = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  // A dead worker's attempt is noticed within seconds; the retry answers "unknown" (see activities/domains.ts).
-  heartbeatTimeout: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: PERMANENT_REGISTRAR_CODES },
-});
+export function domainOperationActivities(input: { retries?: Partial<DomainOperationRetries> }) {
+  const retries = { ...DOMAIN_OPERATION_RETRIES, ...input.retries };
+  const registrarRetry = retryPolicy(retries.registrar, PERMANENT_REGISTRAR_CODES);
+  return {
+    /** Registrar calls: 502, 503 and timeouts retried with back-off (Retry-After honoured by the activity). */
+    registrar: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: registrarRetry }),
+    /**
+     * Paid submissions (register, renew, transfer): each attempt reads the upstream state before it
+     * POSTs, and the POST alone may take PAID_TIMEOUT_MS (src/registrar/dnsimple.ts, 45 s), so the
+     * activity gets room for both; Temporal must not time out an attempt that is still waiting for the
+     * registrar's answer and start another beside it.
+     */
+    paidRegistrar: proxyActivities<Activities>({
+      startToCloseTimeout: '3 minutes',
+      // A dead worker's attempt is noticed within seconds; the retry answers "unknown" (see activities/domains.ts).
+      heartbeatTimeout: '10 seconds',
+      retry: registrarRetry,
+    }),
+    /** Bookkeeping only touches our own database: retried until it answers. */
+    bookkeeping: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.bookkeeping) }),
+    delegation: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.delegation) }),
+    dns: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.dnsZone) }),
+  };
+}
 
-/** Bookkeeping only touches our own database: retried until it answers. */
-export const bookkeeping = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+export type DomainOperationActivities = ReturnType<typeof domainOperationActivities>;
 
 /**
  * Marks the operation running, or ends the workflow without touching anything when the api has
  * already abandoned it (it could not confirm the start and gave the money back).
  */
-export async function takeOperation(operation: { operationId: string; livemode: boolean }): Promise<void> {
-  if (!(await bookkeeping.markOperationRunning(operation))) {
+export async function takeOperation(acts: DomainOperationActivities, operation: { operationId: string; livemode: boolean }): Promise<void> {
+  if (!(await acts.bookkeeping.markOperationRunning(operation))) {
     throw ApplicationFailure.nonRetryable('The operation was abandoned before its workflow started', 'OPERATION_ABANDONED');
   }
 }
@@ -47,24 +64,20 @@ export function failureOf(err: unknown): { code: string; detail: string } {
   return { code: 'INTERNAL', detail: 'The operation failed unexpectedly' };
 }
 
-const dns = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
-});
-
 /**
  * Creates the domain's zone at the DNS provider once the domain is ours. Best effort: the domain
  * is already active and paid for, and the first record edit creates a missing zone anyway.
  */
-export async function createZoneBestEffort(input: { livemode: boolean; name: string; nameservers: string[] }): Promise<void> {
+export async function createZoneBestEffort(acts: DomainOperationActivities, input: { livemode: boolean; name: string; nameservers: string[] }): Promise<void> {
   try {
-    await dns.createDnsZone({ livemode: input.livemode, domainName: input.name, nameservers: input.nameservers });
+    await acts.dns.createDnsZone({ livemode: input.livemode, domainName: input.name, nameservers: input.nameservers });
   } catch (err) {
     log.warn('DNS zone not created; the first record edit will create it', { domain: input.name, failure: failureOf(err) });
   }
 }
 
 export interface PaidRegistrarStepProps {
+  acts: DomainOperationActivities;
   operation: { operationId: string; livemode: boolean; domainId: string };
   pollIntervalMs: number;
   /** After an attempt whose outcome is unknown: how long the registrar gets to settle before we read again. */
@@ -103,17 +116,17 @@ export async function untilDone(props: Pick<PaidRegistrarStepProps, 'pollInterva
  * `settleMs` it is submitted again, and the submission reads the upstream state before it POSTs.
  */
 export async function runPaidRegistrarStep(props: PaidRegistrarStepProps): Promise<{ expiresAt: string }> {
-  const { operation } = props;
-  await takeOperation(operation);
+  const { acts, operation } = props;
+  await takeOperation(acts, operation);
   let outcome: RegistrarStepDone;
   try {
     outcome = await untilDone(props);
   } catch (err) {
     const failure = failureOf(err);
-    await bookkeeping.failOperation({ ...operation, domainStatus: props.domainStatusOnFailure, status: 'failed', ...failure });
+    await acts.bookkeeping.failOperation({ ...operation, domainStatus: props.domainStatusOnFailure, status: 'failed', ...failure });
     throw ApplicationFailure.nonRetryable(failure.detail, failure.code);
   }
-  await bookkeeping.completeOperation({
+  await acts.bookkeeping.completeOperation({
     ...operation,
     expiresAt: outcome.expiresAt,
     registrarReference: outcome.reference,

@@ -1,7 +1,7 @@
 import { ApplicationFailure, condition, setHandler, sleep } from '@temporalio/workflow';
 import { cancelTransferSignal, type TransferDomainInput, type TransferResult } from './contract.js';
 import type { TransferStatus } from '../src/registrar/port.js';
-import { bookkeeping, createZoneBestEffort, failureOf, paidRegistrar, registrar, takeOperation } from './shared.js';
+import { createZoneBestEffort, domainOperationActivities, failureOf, takeOperation, type DomainOperationActivities } from './shared.js';
 
 type Ending =
   | { kind: 'completed'; expiresAt: string | null; registrarReference: string | null; cancelRefused: boolean }
@@ -19,31 +19,33 @@ export async function transferDomainWorkflow(input: TransferDomainInput): Promis
   setHandler(cancelTransferSignal, () => {
     cancelRequested = true;
   });
-  await takeOperation({ operationId: input.operationId, livemode: input.livemode });
+  const acts = domainOperationActivities(input);
+  await takeOperation(acts, { operationId: input.operationId, livemode: input.livemode });
   const base = { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId };
 
   let ending: Ending;
   try {
-    ending = await transferUntilDone(input, () => cancelRequested);
+    ending = await transferUntilDone(acts, input, () => cancelRequested);
   } catch (err) {
     ending = { kind: 'ended', status: 'failed', ...failureOf(err) };
   }
   if (ending.kind === 'completed') {
-    await bookkeeping.completeOperation({
+    await acts.bookkeeping.completeOperation({
       ...base,
       expiresAt: ending.expiresAt,
       registrarReference: ending.registrarReference,
       result: { domain: input.name, status: 'active', ...(ending.cancelRefused ? { cancel_refused: true } : {}) },
     });
-    await createZoneBestEffort({ livemode: input.livemode, name: input.name, nameservers: [] });
+    await createZoneBestEffort(acts, { livemode: input.livemode, name: input.name, nameservers: [] });
     return { expiresAt: ending.expiresAt };
   }
-  await bookkeeping.failOperation({ ...base, domainStatus: 'failed', status: ending.status, code: ending.code, detail: ending.detail });
+  await acts.bookkeeping.failOperation({ ...base, domainStatus: 'failed', status: ending.status, code: ending.code, detail: ending.detail });
   if (ending.status === 'cancelled') return { expiresAt: null };
   throw ApplicationFailure.nonRetryable(ending.detail, ending.code);
 }
 
-async function transferUntilDone(input: TransferDomainInput, cancelRequested: () => boolean): Promise<Ending> {
+async function transferUntilDone(acts: DomainOperationActivities, input: TransferDomainInput, cancelRequested: () => boolean): Promise<Ending> {
+  const { registrar, paidRegistrar } = acts;
   const started = Date.now();
   const settleMs = input.settleMs ?? input.pollIntervalMs;
   const timedOut = () => Date.now() - started >= input.timeoutMs;

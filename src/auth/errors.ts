@@ -83,3 +83,20 @@ export class DomainNotAllowedError extends ApiError {
     super(403, 'DOMAIN_NOT_ALLOWED', `This API key may not act on ${name}; see its allowed_domains`);
   }
 }
+
+/** 401 from the dashboard's server side (src/dashboard/): no session cookie, or its session has ended. */
+export class NotSignedInError extends ApiError {
+  constructor(detail = 'Not signed in; sign in at /dashboard/login') {
+    super(401, 'NOT_SIGNED_IN', detail);
+  }
+}
+
+/**
+ * 403 from the dashboard's server side: a state-changing call without the session's CSRF token in
+ * `X-CSRF-Token`, or with an `Origin` other than the dashboard's own.
+ */
+export class CsrfFailedError extends ApiError {
+  constructor(detail: string) {
+    super(403, 'CSRF_FAILED', detail);
+  }
+}

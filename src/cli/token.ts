@@ -16,7 +16,7 @@ try {
   }
   const config = loadConfig();
   if (config.env === 'production' || config.auth) {
-    throw new ConfigError(['AUTH_JWKS_URL: the development identity provider is off; sign in with the real one']);
+    throw new ConfigError(['AUTH_ISSUER: the development identity provider is off; sign in with the real one']);
   }
   const provider = await loadDevIdentityProvider(config.dataDir);
   console.log(await provider.issueToken({ email: email.data, ...(values.name ? { name: values.name } : {}), ...(ttlSeconds ? { ttlSeconds } : {}) }));

@@ -22,9 +22,18 @@ export interface HttpTimeouts {
  */
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 };
 
-export function listen(app: Koa<never>, host: string, port: number, timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS): Promise<ListeningServer> {
+/**
+ * `app` may be a function of the listening URL (`http://127.0.0.1:8080`, the port chosen when 0 was
+ * asked): it is built once the address is known, before the first request is read.
+ */
+export function listen(
+  app: Koa<never> | ((url: string) => Koa<never>),
+  host: string,
+  port: number,
+  timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS,
+): Promise<ListeningServer> {
   return new Promise((resolve, reject) => {
-    const handle = app.callback();
+    let handle = typeof app === 'function' ? undefined : app.callback();
     const server = createServer(
       {
         requestTimeout: timeouts.requestTimeoutMs,
@@ -32,16 +41,19 @@ export function listen(app: Koa<never>, host: string, port: number, timeouts: Ht
         // How often expired requests are looked for: a fraction of the shortest timeout.
         connectionsCheckingInterval: Math.max(100, Math.min(timeouts.headersTimeoutMs, 1_000)),
       },
-      (req, res) => void handle(req, res),
+      (req, res) => void handle!(req, res),
     );
     server.listen(port, host);
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      const url = `http://${shownHost}:${address.port}`;
+      // 'listening' runs before any connection's callbacks: no request finds `handle` unset.
+      handle ??= (app as (url: string) => Koa<never>)(url).callback();
       resolve({
         server,
-        url: `http://${shownHost}:${address.port}`,
+        url,
         close: (drainMs = 10_000) =>
           new Promise<void>((done) => {
             const force = setTimeout(() => server.closeAllConnections(), drainMs);

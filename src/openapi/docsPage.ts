@@ -2,6 +2,8 @@
  * A readable, dependency-free reference page rendered on the server from the OpenAPI document,
  * so `/docs` works offline and shows exactly what `/api/v1/openapi.json` says.
  */
+import { escapeHtml } from '../http/html.js';
+
 interface Operation {
   operationId?: string;
   summary?: string;
@@ -17,10 +19,6 @@ interface Document {
   info: { title: string; version: string; description?: string };
   paths?: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, unknown> };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** Inline `code` spans only: descriptions are plain text otherwise. */

@@ -1,5 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import type { Config } from '../config.js';
+import { SCHEDULED_RETRIES, type Workflows } from '../../workflows/contract.js';
 
 /** What each schedule does; its id adds the task queue that owns it (`scheduleId`). */
 export type ScheduleName = 'idempotency-purge' | 'leak-scan' | 'operation-reconciler' | 'registrar-reconcile';
@@ -21,8 +22,9 @@ interface ScheduleDefinition {
   name: ScheduleName;
   /** A duration string (`1h`) or milliseconds. */
   every: `${number}${'ms' | 's' | 'm' | 'h' | 'd'}` | number;
-  workflowType: string;
-  args?: unknown[];
+  workflowType: keyof typeof SCHEDULED_RETRIES & keyof Workflows;
+  /** The workflow's input; its `retry` is added (SCHEDULED_RETRIES). */
+  input?: Record<string, unknown>;
   memo: string;
 }
 
@@ -44,7 +46,7 @@ function definitions(config: Config): ScheduleDefinition[] {
       name: 'operation-reconciler',
       every: config.operationReconciler.intervalMs,
       workflowType: 'reconcileOperationsWorkflow',
-      args: [{ graceMs: config.operationReconciler.graceMs, maxStartAgeMs: RECONCILE_MAX_START_AGE_MS, limit: RECONCILE_BATCH }],
+      input: { graceMs: config.operationReconciler.graceMs, maxStartAgeMs: RECONCILE_MAX_START_AGE_MS, limit: RECONCILE_BATCH },
       memo: 'Starts (or, past an hour, abandons with the reservation released) operations left pending with no workflow; the result lists them',
     },
     {
@@ -76,7 +78,7 @@ export async function ensureSchedules(client: Client, config: Config): Promise<s
         workflowType: def.workflowType,
         workflowId: id,
         taskQueue,
-        args: def.args ?? [],
+        args: [{ ...def.input, retry: SCHEDULED_RETRIES[def.workflowType] }],
       },
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
     };

@@ -15,6 +15,7 @@ import { ensureSchedules, scheduleId } from '../../src/temporal/schedules.js';
 import type { LeakedKeyResult, LeakScanSummary } from '../../workflows/contract.js';
 import type { CodeSearchItem } from '../../src/secretScanning/githubCodeSearch.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
+import { recordHistory } from '../support/histories.js';
 
 const MAIL_DOMAIN = 'domains.test';
 const GITHUB_TOKEN = 'ghp_leakScanTestToken';
@@ -100,7 +101,8 @@ async function keyRow(id: string) {
   return rows[0]!;
 }
 
-async function replays(workflowId: string): Promise<void> {
+async function replays(workflowId: string, recordAs?: string): Promise<void> {
+  if (recordAs) await recordHistory(app, workflowId, recordAs);
   const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
   await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId)).resolves.toBeUndefined();
 }
@@ -162,7 +164,7 @@ describe('POST /api/v1/secret-scanning/github', () => {
     expect(mail.raw).not.toContain(key.key);
     expect(mail.raw).not.toContain(key.key.slice(key.prefix.length));
 
-    await replays(`revoke-key:${key.id}`);
+    await replays(`revoke-key:${key.id}`, 'revoke-leaked-live-key');
   });
 
   it('a bad signature, an unknown key identifier, a tampered body or missing headers are refused and change nothing', async () => {
@@ -325,7 +327,7 @@ describe('scheduled leak scan', () => {
       await schedule.trigger();
       const runWorkflowId = await waitForScheduledRun(schedule, description.info.recentActions.length);
       summary = (await client.workflow.getHandle(runWorkflowId).result()) as LeakScanSummary;
-      await replays(runWorkflowId);
+      await replays(runWorkflowId, 'leak-scan');
       // The look-alike was in the results on both pages, and never went near the database.
       const touched = spy.mock.calls.filter(([, params]) =>
         JSON.stringify(params ?? []).includes(fakeHash.toString('hex')) || (params as unknown[] | undefined)?.some((p) => Buffer.isBuffer(p) && p.equals(fakeHash)),

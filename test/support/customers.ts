@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { TestApp } from './testApp.js';
-import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from './actors.js';
+import { bearer, jsonHeaders, uniqueEmail } from './actors.js';
+import { insertCustomer } from './factories.js';
 import { readJson } from './http.js';
 
 export interface OperationBody {
@@ -17,36 +18,13 @@ export const SCOPES = ['domains:read', 'domains:write', 'contacts:write', 'billi
 /** Test-mode customers of an app: an org, a test key, a balance and a registrant contact. */
 export function customerFactory(app: TestApp) {
   /**
-   * An org with a test key, a test-mode balance and a registrant contact. `plan` is set before the
-   * first request on the org path, as the limiter caches plans for a minute (src/http/rateLimit.ts).
+   * An org with a test key, a test-mode balance and a registrant contact, written straight to the
+   * database (factories.ts). `plan` is set before the first request on the org path, as the limiter
+   * caches plans for a minute (src/http/rateLimit.ts).
    */
   async function customer(balance: number, plan: 'free' | 'pro' | 'enterprise' = 'free') {
-    const email = uniqueEmail('registrant');
-    const session = await sessionToken(app, email);
-    const org = await createOrg(app, session);
-    if (plan !== 'free') await app.deps.db.query(`UPDATE organizations SET plan = $2 WHERE id = $1`, [org.id, plan]);
-    const key = (await createKey(app, session, { name: 'registrar tooling', scopes: SCOPES, mode: 'test' })).key;
-    if (balance > 0) {
-      const topUp = await app.fetch(`/api/v1/orgs/${org.id}/billing/top-ups`, { method: 'POST', headers: jsonHeaders(key), body: JSON.stringify({ amount: balance }) });
-      expect(topUp.status).toBe(201);
-    }
-    const contact = await readJson<{ id: string }>(
-      await app.fetch(`/api/v1/orgs/${org.id}/contacts`, {
-        method: 'POST',
-        headers: jsonHeaders(key),
-        body: JSON.stringify({
-          first_name: 'Ada',
-          last_name: 'Lovelace',
-          email,
-          phone: '+442071838750',
-          address1: '1 High St',
-          city: 'London',
-          postal_code: 'EC1A 1BB',
-          country: 'GB',
-        }),
-      }),
-    );
-    return { session, org, key, contactId: contact.id, email };
+    const c = await insertCustomer(app.deps, { scopes: SCOPES, mode: 'test', balance, plan, email: uniqueEmail('registrant') });
+    return { session: c.session, org: c.org, key: c.key, contactId: c.contactId, email: c.email };
   }
 
   const register = (c: { org: { id: string }; key: string }, body: Record<string, unknown>, idempotencyKey: string) =>

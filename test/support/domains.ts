@@ -2,11 +2,12 @@
  * Customers with domains, for the DNS tests: an org, keys, and an active domain, either through the
  * real register workflow (test mode, as test/workflows/registerDomain.test.ts does it) or inserted
  * directly through the repository (a live domain: registering one would need a live registrar).
+ * Customers, contacts and money are written straight to the database (factories.ts).
  */
 import type { TestApp } from './testApp.js';
-import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from './actors.js';
+import { bearer, jsonHeaders, uniqueEmail } from './actors.js';
+import { creditBalance, insertContact, insertKey, insertOrg, insertUser, sessionOf } from './factories.js';
 import { readJson } from './http.js';
-import { insertContact } from '../../src/db/repositories/contacts.js';
 import { insertDomain, updateDomain, type DomainStatus } from '../../src/db/repositories/domains.js';
 import { newId } from '../../src/ids.js';
 
@@ -22,15 +23,13 @@ export interface Customer {
   livemode: boolean;
 }
 
-/** An org on the enterprise plan (so many writes in one test stay under the rate limits) with keys of one mode. */
+/** An org on the enterprise plan (so many writes in one test stay under the rate limits) with keys of one mode, written straight to the database. */
 export async function dnsCustomer(app: TestApp, mode: 'live' | 'test', keyCount = 1): Promise<Customer> {
-  const email = uniqueEmail('dns');
-  const session = await sessionToken(app, email);
-  const org = await createOrg(app, session);
-  await app.deps.db.query(`UPDATE organizations SET plan = 'enterprise' WHERE id = $1`, [org.id]);
+  const user = await insertUser(app.deps, uniqueEmail('dns'));
+  const org = await insertOrg(app.deps, { owner: user, plan: 'enterprise' });
   const keys: string[] = [];
-  for (let i = 0; i < keyCount; i += 1) keys.push((await createKey(app, session, { name: `dns ${i}`, scopes: DNS_SCOPES, mode })).key);
-  return { session, org, keys, key: keys[0]!, email, livemode: mode === 'live' };
+  for (let i = 0; i < keyCount; i += 1) keys.push((await insertKey(app.deps, { user, scopes: DNS_SCOPES, mode, name: `dns ${i}` })).key);
+  return { session: await sessionOf(app.deps, user), org, keys, key: keys[0]!, email: user.email, livemode: mode === 'live' };
 }
 
 /** An active domain inserted through the repository (no registrar involved), with a contact of its own. */
@@ -41,23 +40,7 @@ export async function insertActiveDomain(
 ): Promise<string> {
   const mode = { livemode: customer.livemode };
   const name = props.name ?? `dns-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.com`;
-  const contact = await insertContact(app.deps.db, mode, {
-    id: newId('ct'),
-    orgId: customer.org.id,
-    fields: {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      organization: null,
-      email: 'ada@example.com',
-      phone: '+442071838750',
-      address1: '1 High St',
-      address2: null,
-      city: 'London',
-      state: null,
-      postalCode: 'EC1A 1BB',
-      country: 'GB',
-    },
-  });
+  const contactId = await insertContact(app.deps, { orgId: customer.org.id, livemode: customer.livemode });
   const domain = await insertDomain(app.deps.db, mode, {
     id: newId('dom'),
     status: 'registering',
@@ -66,7 +49,7 @@ export async function insertActiveDomain(
     years: 1,
     autoRenew: false,
     nameservers: props.nameservers ?? ['ns1.example.net', 'ns2.example.net'],
-    registrantContactId: contact.id,
+    registrantContactId: contactId,
     adminContactId: null,
     techContactId: null,
   });
@@ -77,33 +60,13 @@ export async function insertActiveDomain(
 
 /** A test-mode domain registered through the real workflow (the app needs `worker: true`), polled until active. */
 export async function registerTestDomain(app: TestApp, customer: Customer): Promise<string> {
-  const topUp = await app.fetch(`/api/v1/orgs/${customer.org.id}/billing/top-ups`, {
-    method: 'POST',
-    headers: jsonHeaders(customer.key),
-    body: JSON.stringify({ amount: 5_000 }),
-  });
-  if (topUp.status !== 201) throw new Error(`top-up refused: ${topUp.status}`);
-  const contact = await readJson<{ id: string }>(
-    await app.fetch(`/api/v1/orgs/${customer.org.id}/contacts`, {
-      method: 'POST',
-      headers: jsonHeaders(customer.key),
-      body: JSON.stringify({
-        first_name: 'Ada',
-        last_name: 'Lovelace',
-        email: customer.email,
-        phone: '+442071838750',
-        address1: '1 High St',
-        city: 'London',
-        postal_code: 'EC1A 1BB',
-        country: 'GB',
-      }),
-    }),
-  );
+  await creditBalance(app.deps, { orgId: customer.org.id, livemode: false, amount: 5_000 });
+  const contactId = await insertContact(app.deps, { orgId: customer.org.id, livemode: false, fields: { email: customer.email } });
   const name = `dns-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.com`;
   const res = await app.fetch(`/api/v1/orgs/${customer.org.id}/domains`, {
     method: 'POST',
     headers: { ...jsonHeaders(customer.key), 'idempotency-key': `register-${name}` },
-    body: JSON.stringify({ name, years: 1, registrant_contact_id: contact.id }),
+    body: JSON.stringify({ name, years: 1, registrant_contact_id: contactId }),
   });
   if (res.status !== 202) throw new Error(`registration refused: ${res.status} ${await res.text()}`);
   const location = res.headers.get('location')!;

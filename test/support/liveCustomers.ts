@@ -1,5 +1,7 @@
 import type { TestApp } from './testApp.js';
-import { bearer, createOrg, jsonHeaders, sessionToken, uniqueEmail } from './actors.js';
+import { bearer, jsonHeaders, uniqueEmail } from './actors.js';
+import { insertContact, insertOrg, insertUser, sessionOf } from './factories.js';
+import type { ContactFields } from '../../src/db/repositories/contacts.js';
 import { readJson } from './http.js';
 import { creditLiveBalance } from './billing.js';
 import type { OperationBody } from './customers.js';
@@ -12,23 +14,29 @@ export interface LiveCustomer {
 
 export type LiveCustomers = ReturnType<typeof liveCustomers>;
 
+/** A registrant the live registrar accepts (a US contact with its state). */
+export const GRACE_HOPPER: Partial<ContactFields> = {
+  firstName: 'Grace',
+  lastName: 'Hopper',
+  phone: '+12025550123',
+  address1: '1 Navy Way',
+  city: 'Arlington',
+  state: 'VA',
+  postalCode: '22202',
+  country: 'US',
+};
+
 /** Signed-in owners acting in live mode (sessions do), with a live balance and a registrant contact. */
 export function liveCustomers(app: TestApp) {
   return {
-    async customer(balance: number, contactOverrides: Record<string, unknown> = {}): Promise<LiveCustomer> {
-      const email = uniqueEmail('live');
-      const token = await sessionToken(app, email);
-      const org = await createOrg(app, token);
-      // Live top-ups over HTTP are refused unless paid: credited as an operator does.
+    /** Written straight to the database (factories.ts); the contact is Grace Hopper in Virginia unless `contact` says otherwise. */
+    async customer(balance: number, contact: Partial<ContactFields> = {}): Promise<LiveCustomer> {
+      const user = await insertUser(app.deps, uniqueEmail('live'));
+      const org = await insertOrg(app.deps, { owner: user });
+      // Live money as an operator credits it: the API refuses unpaid live top-ups.
       await creditLiveBalance(app, org.id, balance);
-      const contact = await readJson<{ id: string }>(
-        await app.fetch(`/api/v1/orgs/${org.id}/contacts`, {
-          method: 'POST',
-          headers: jsonHeaders(token),
-          body: JSON.stringify({ first_name: 'Grace', last_name: 'Hopper', email, phone: '+12025550123', address1: '1 Navy Way', city: 'Arlington', state: 'VA', postal_code: '22202', country: 'US', ...contactOverrides }),
-        }),
-      );
-      return { token, org, contactId: contact.id };
+      const contactId = await insertContact(app.deps, { orgId: org.id, livemode: true, fields: { ...GRACE_HOPPER, email: user.email, ...contact } });
+      return { token: await sessionOf(app.deps, user), org, contactId };
     },
 
     async balanceOf(c: LiveCustomer): Promise<{ available: number; reserved: number }> {

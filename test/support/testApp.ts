@@ -56,6 +56,8 @@ export interface TestAppOptions {
   logDestination?: { write(line: string): void };
   /** Also run a worker on the app's task queue (with the shared workflow bundle). */
   worker?: boolean;
+  /** Listen on this port rather than one the system picks (an address another app must know first). */
+  port?: number;
 }
 
 /** The real app on a real port, with real PostgreSQL, Redis and Temporal behind it. */
@@ -64,7 +66,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const deps = await createDeps(config, createLogger(config, {}, options.logDestination));
   const worker = options.worker ? await createWorker(deps, sharedWorkflowBundle()) : undefined;
   const workerRun = worker?.worker.run();
-  const http = await listen(createApp(deps, { extraRoutes: options.extraRoutes ?? [], ...(options.layers ? { layers: options.layers } : {}) }), '127.0.0.1', 0);
+  const http = await listen(
+    (listeningUrl) => createApp(deps, { extraRoutes: options.extraRoutes ?? [], listeningUrl, ...(options.layers ? { layers: options.layers } : {}) }),
+    '127.0.0.1',
+    options.port ?? 0,
+  );
   return {
     url: http.url,
     deps,

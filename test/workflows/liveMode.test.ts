@@ -4,6 +4,7 @@ import { bearer, jsonHeaders } from '../support/actors.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
 import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
 import { liveCustomers, type LiveCustomer, type LiveCustomers } from '../support/liveCustomers.js';
+import type { ContactFields } from '../../src/db/repositories/contacts.js';
 import { startPowerDns, type PowerDns } from '../support/powerdns.js';
 
 let dnsimple: FakeDnsimple;
@@ -29,7 +30,7 @@ afterAll(async () => {
 });
 
 let live: LiveCustomers;
-const liveCustomer = (balance: number, contactOverrides: Record<string, unknown> = {}) => live.customer(balance, contactOverrides);
+const liveCustomer = (balance: number, contact: Partial<ContactFields> = {}) => live.customer(balance, contact);
 const balanceOf = (c: LiveCustomer) => live.balanceOf(c);
 const post = (c: LiveCustomer, path: string, key: string, body: unknown) => live.post(c, path, key, body);
 const finish = (token: string, location: string) => live.finish(token, location);
@@ -199,7 +200,7 @@ describe('live mode against a DNSimple-shaped registrar', () => {
   });
 
   it('refuses a live registration or transfer whose registrant has no state, naming the field, before reserving', async () => {
-    const c = await liveCustomer(5_000, { state: undefined, country: 'GB', city: 'London', postal_code: 'SW1A 1AA' });
+    const c = await liveCustomer(5_000, { state: null, country: 'GB', city: 'London', postalCode: 'SW1A 1AA' });
     const name = `nostate-${Date.now()}.com`;
     for (const [path, body] of [
       [`/api/v1/orgs/${c.org.id}/domains`, { name, years: 1, registrant_contact_id: c.contactId }],

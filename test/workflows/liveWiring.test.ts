@@ -15,6 +15,7 @@ import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.
 import { findOperation } from '../../src/db/repositories/operations.js';
 import { Worker } from '@temporalio/worker';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
+import { recordHistory } from '../support/histories.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -64,7 +65,8 @@ async function register(c: Customer, body: Record<string, unknown>): Promise<Ope
 }
 
 /** The workflow's recorded history replays on the current code (no nondeterminism). */
-async function replays(workflowId: string): Promise<void> {
+async function replays(workflowId: string, recordAs?: string): Promise<void> {
+  if (recordAs) await recordHistory(app, workflowId, recordAs);
   const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
   await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId)).resolves.toBeUndefined();
 }
@@ -140,7 +142,7 @@ describe('the registrant at the registrar', () => {
     expect((await patch({ city: 'Annapolis', postal_code: '21401' })).status).toBe(200);
     await expect.poll(() => dnsimple.contact(upstreamId)?.city, { timeout: 15_000 }).toBe('Annapolis');
     expect(dnsimple.requestsTo('PATCH', `/contacts/${upstreamId}`).at(-1)!.body).toMatchObject({ city: 'Annapolis', postal_code: '21401' });
-    await replays(`contact-sync:${c.contactId}:v2`);
+    await replays(`contact-sync:${c.contactId}:v2`, 'contact-sync-synced');
 
     dnsimple.fail({ method: 'PATCH', path: new RegExp(`/contacts/${upstreamId}$`) }, { status: 400, body: { message: 'Validation failed', errors: { phone: ['is invalid'] } } });
     const refused = await patch({ city: 'Baltimore' });
@@ -148,6 +150,7 @@ describe('the registrant at the registrar', () => {
     await expect
       .poll(async () => (await listAuditEventsForTarget(app.deps.db, 'contact', c.contactId)).map((e) => e.action), { timeout: 15_000 })
       .toContain('contact.registrar_sync_failed');
+    await replays(`contact-sync:${c.contactId}:v3`, 'contact-sync-refused');
     expect(dnsimple.contact(upstreamId)?.city).toBe('Annapolis');
     const ours = await readJson<{ city: string }>(await app.fetch(`/api/v1/orgs/${c.org.id}/contacts/${c.contactId}`, { headers: bearer(c.token) }));
     expect(ours.city).toBe('Baltimore');
@@ -198,7 +201,7 @@ describe('a live registration', () => {
     expect(entries.map((e) => e.type).sort()).toEqual(['capture', 'reservation']);
     expect(entries[0]!.amount).toBe(entries[1]!.amount);
     expect(await balanceOf(c)).toMatchObject({ available: 10_000 - entries[0]!.amount, reserved: 0 });
-    await replays((await findOperation(app.deps.db, { livemode: true }, c.org.id, done.id))!.workflowId);
+    await replays((await findOperation(app.deps.db, { livemode: true }, c.org.id, done.id))!.workflowId, 'register-live-three-years');
   });
 
   it('for three years whose renewal answer is lost (made, then 502) renews once, read back instead of re-sent', async () => {
@@ -236,6 +239,6 @@ describe('a live registration', () => {
     expect(sum('capture')).toBe(reserved / 3);
     expect(sum('release')).toBe((reserved * 2) / 3);
     expect(await balanceOf(c)).toMatchObject({ available: 10_000 - reserved / 3, reserved: 0 });
-    await replays((await findOperation(app.deps.db, { livemode: true }, c.org.id, done.id))!.workflowId);
+    await replays((await findOperation(app.deps.db, { livemode: true }, c.org.id, done.id))!.workflowId, 'register-live-partially-registered');
   });
 });

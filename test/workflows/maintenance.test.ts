@@ -6,6 +6,7 @@ import { sessionToken, uniqueEmail } from '../support/actors.js';
 import { ensureSchedules, scheduleId } from '../../src/temporal/schedules.js';
 import { randomBase62 } from '../../src/ids.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
+import { recordHistory } from '../support/histories.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -42,6 +43,7 @@ describe('idempotency purge', () => {
 
     const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
     await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId)).resolves.toBeUndefined();
+    await recordHistory(app, workflowId, 'purge-idempotency-keys');
   });
 
   it('is scheduled hourly with overlap SKIP, and ensuring the schedule twice keeps one', async () => {

@@ -4,17 +4,14 @@ import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/tes
 import { bearer } from '../support/actors.js';
 import { customerFactory, type OperationBody } from '../support/customers.js';
 import { readJson } from '../support/http.js';
-import { withTransaction } from '../../src/db/pool.js';
-import { insertDomain } from '../../src/db/repositories/domains.js';
-import { insertOperation, WORKFLOW_INPUT_PURPOSE } from '../../src/db/repositories/operations.js';
-import { sealJson } from '../../src/db/sealedJson.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
-import { reserveWithin } from '../../src/services/billing/ledger.js';
-import { derivedId, randomBase62 } from '../../src/ids.js';
+import { randomBase62 } from '../../src/ids.js';
+import { insertPendingRegistration } from '../support/factories.js';
 import { ensureTestSchedules } from '../support/schedules.js';
 import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/temporal/schedules.js';
-import type { ReconcileOperationsSummary as ReconcileSummary, RegisterDomainInput } from '../../workflows/contract.js';
+import type { ReconcileOperationsSummary as ReconcileSummary } from '../../workflows/contract.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
+import { recordHistory } from '../support/histories.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -29,34 +26,8 @@ const PRICE = 1299;
  * no workflow started, no answer sent. `ageSeconds` back-dates it.
  */
 async function strandedRegistration(c: { org: { id: string }; contactId: string }, ageSeconds: number) {
-  const mode = { livemode: false };
-  const name = `stranded-${randomBase62(8).toLowerCase()}.com`;
-  const workflowId = `register:${c.org.id}:test:usr_killed:${name}`;
-  const operationId = derivedId('op', workflowId);
-  const domainId = derivedId('dom', workflowId);
-  const input: RegisterDomainInput = {
-    operationId,
-    orgId: c.org.id,
-    livemode: false,
-    domainId,
-    name,
-    years: 1,
-    registrantContactId: c.contactId,
-    nameservers: [],
-    autoRenew: false,
-    premiumPriceCents: null,
-    pollIntervalMs: 500,
-  };
-  await withTransaction(app.deps.db, async (tx) => {
-    await insertDomain(tx, mode, {
-      id: domainId, status: 'registering', orgId: c.org.id, name, years: 1, autoRenew: false, nameservers: [],
-      registrantContactId: c.contactId, adminContactId: null, techContactId: null,
-    });
-    await insertOperation(tx, mode, { id: operationId, orgId: c.org.id, type: 'domain.register', domain: name, domainId, workflowId, workflowInput: sealJson(app.deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, input), amount: PRICE, requestHash: 'x' });
-    await reserveWithin(tx, { orgId: c.org.id, livemode: false, operationId, amount: PRICE, description: `Registration of ${name}` });
-    await tx.query(`UPDATE operations SET created_at = now() - make_interval(secs => $2) WHERE id = $1`, [operationId, ageSeconds]);
-  });
-  return { operationId, workflowId, name };
+  const operation = await insertPendingRegistration(app.deps, { orgId: c.org.id, livemode: false, contactId: c.contactId, amount: PRICE, ageSeconds });
+  return { operationId: operation.id, workflowId: operation.workflowId, name: operation.domain };
 }
 
 async function reconcile(): Promise<{ summary: ReconcileSummary; workflowId: string }> {
@@ -107,6 +78,7 @@ describe('the operation reconciler', () => {
     // An operator reads the run in the Temporal UI: the workflow's result lists what it did.
     const history = await app.deps.temporal.client.workflow.getHandle(first.workflowId).fetchHistory();
     await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, first.workflowId)).resolves.toBeUndefined();
+    await recordHistory(app, first.workflowId, 'reconcile-operations');
   });
 
   it('is scheduled per task queue, with the grace from the configuration; ensuring twice keeps one', async () => {

@@ -5,6 +5,7 @@ import { bearer } from '../support/actors.js';
 import { customerFactory, type OperationBody } from '../support/customers.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
+import { recordHistory } from '../support/histories.js';
 
 let app: TestApp;
 let customer: ReturnType<typeof customerFactory>['customer'];
@@ -57,6 +58,7 @@ describe('registering a domain (test mode)', () => {
         return ids;
       }, { timeout: 10_000 })
       .toEqual([await registerWorkflowId(c, `reg-${name}`)]);
+    await recordHistory(app, await registerWorkflowId(c, `reg-${name}`), 'register-succeeded');
   });
 
   it('retries a flaky registrar (visible in the history) and succeeds', async () => {
@@ -73,6 +75,7 @@ describe('registering a domain (test mode)', () => {
     const attempts = events.flatMap((e) => (e.activityTaskStartedEventAttributes ? [Number(e.activityTaskStartedEventAttributes.attempt)] : []));
     expect(attempts.filter((n) => n === 2)).toHaveLength(2);
     await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, `flaky-${name}`)).resolves.toBeUndefined();
+    await recordHistory(app, await registerWorkflowId(c, `flaky-${name}`), 'register-flaky-retried');
   });
 
   it('ends failed with REGISTRAR_REJECTED and releases the funds when the registrar refuses', async () => {
@@ -86,6 +89,7 @@ describe('registering a domain (test mode)', () => {
     expect(domains.data).toEqual([expect.objectContaining({ name, status: 'failed' })]);
     const description = await app.deps.temporal.client.workflow.getHandle(await registerWorkflowId(c, `fail-${name}`)).describe();
     expect(description.status.name).toBe('FAILED');
+    await recordHistory(app, await registerWorkflowId(c, `fail-${name}`), 'register-rejected');
   });
 
   it('answers 402 with nothing started when the balance is short', async () => {

@@ -15,6 +15,7 @@ import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/temporal/
 import type { RegistrarReconcileSummary as ReconcileSummary } from '../../workflows/contract.js';
 import { randomBase62 } from '../../src/ids.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
+import { recordHistory } from '../support/histories.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -116,6 +117,7 @@ describe('registrar reconciliation', () => {
 
     const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
     await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId)).resolves.toBeUndefined();
+    await recordHistory(app, workflowId, 'registrar-reconcile');
   });
 
   it('is scheduled per task queue at the configured interval, idempotently', async () => {

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, jsonHeaders } from '../support/actors.js';
 import { customerFactory, type OperationBody } from '../support/customers.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
+import { operationWorkflowId, recordHistory } from '../support/histories.js';
 
 let app: TestApp;
 let f: ReturnType<typeof customerFactory>;
@@ -30,6 +31,7 @@ describe('transfers (test mode)', () => {
     expect(await readJson<OperationBody>(res)).toMatchObject({ type: 'domain.transfer', status: 'pending' });
     const done = await f.pollUntilFinished(c, res.headers.get('location')!);
     expect(done.status).toBe('succeeded');
+    await recordHistory(app, await operationWorkflowId(app, done.id), 'transfer-completed');
     expect(await f.balance(c)).toMatchObject({ available: 3_000 - 1499, reserved: 0 });
     const domain = await readJson<{ status: string }>(await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${name}`, { headers: bearer(c.key) }));
     expect(domain.status).toBe('active');
@@ -40,6 +42,7 @@ describe('transfers (test mode)', () => {
     const res = await transfer(c, `vault-${Date.now()}-locked.com`, 'locked');
     const done = await f.pollUntilFinished(c, res.headers.get('location')!);
     expect(done).toMatchObject({ status: 'failed', error: { code: 'DOMAIN_LOCKED' } });
+    await recordHistory(app, await operationWorkflowId(app, done.id), 'transfer-locked');
     expect(await f.balance(c)).toMatchObject({ available: 3_000, reserved: 0 });
   });
 
@@ -52,6 +55,7 @@ describe('transfers (test mode)', () => {
     expect(cancel.status).toBe(202);
     const done = await f.pollUntilFinished(c, res.headers.get('location')!);
     expect(done).toMatchObject({ status: 'cancelled', error: { code: 'TRANSFER_CANCELLED' } });
+    await recordHistory(app, await operationWorkflowId(app, done.id), 'transfer-cancelled');
     expect(await f.balance(c)).toMatchObject({ available: 3_000, reserved: 0 });
     const again = await app.fetch(`/api/v1/orgs/${c.org.id}/operations/${op.id}/cancel`, { method: 'POST', headers: bearer(c.key) });
     expect(again.status).toBe(409);
@@ -79,6 +83,7 @@ describe('renewals (test mode)', () => {
     expect(renewed).toMatchObject({ domain: name, years: 2, charged: { amount: 2 * 1299, currency: 'USD' } });
     expect(new Date(renewed.expires_at).getUTCFullYear()).toBe(new Date(before.expires_at).getUTCFullYear() + 2);
     expect((await renew()).headers.get('idempotent-replayed')).toBe('true');
+    await recordHistory(app, await operationWorkflowId(app, renewed.operation_id), 'renew-succeeded');
     expect(await f.balance(c)).toMatchObject({ available: 5_000 - 1299 - 2 * 1299, reserved: 0 });
   });
 

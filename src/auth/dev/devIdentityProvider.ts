@@ -3,9 +3,11 @@ import { randomBase62 } from '../../ids.js';
 import { readOrCreateDataDirFile } from '../../dataDir.js';
 
 /**
- * The development identity provider: stands in for the external one when `AUTH_JWKS_URL` is unset
+ * The development identity provider: stands in for the external one when `AUTH_ISSUER` is unset
  * outside production. It signs session JWTs with an ES256 key kept in DATA_DIR and publishes the
- * public half as a JWKS, so tokens are verified exactly as real ones are.
+ * public half as a JWKS, so tokens are verified exactly as real ones are. `npm run token` signs
+ * with issuer DEV_ISSUER; the OpenID provider the api mounts (src/auth/dev/oidcProvider.ts) signs
+ * with the same key under its own issuer URL, which it adds with `trustIssuer` once it is known.
  */
 export const DEV_ISSUER = 'urn:domain-service:dev-idp';
 export const DEV_AUDIENCE = 'domain-service';
@@ -21,6 +23,11 @@ export interface DevIdentityProvider {
   issuer: string;
   audience: string;
   jwks(): { keys: JWK[] };
+  /** The private signing key, for the development OpenID provider. */
+  signingJwk(): JWK;
+  /** Every issuer whose tokens the session verifier accepts: DEV_ISSUER and the OpenID provider's. */
+  issuers(): string[];
+  trustIssuer(issuer: string): void;
   /** `emailVerified` adds the `email_verified` claim, as real providers send it. */
   issueToken(props: { email: string; name?: string; ttlSeconds?: number; emailVerified?: boolean }): Promise<string>;
 }
@@ -43,10 +50,14 @@ async function loadOrCreateKey(dataDir: string): Promise<StoredKey> {
 export async function loadDevIdentityProvider(dataDir: string): Promise<DevIdentityProvider> {
   const stored = await loadOrCreateKey(dataDir);
   const privateKey = await importJWK(stored.privateJwk, ALG);
+  const issuers = new Set([DEV_ISSUER]);
   return {
     issuer: DEV_ISSUER,
     audience: DEV_AUDIENCE,
     jwks: () => ({ keys: [stored.publicJwk] }),
+    signingJwk: () => ({ ...stored.privateJwk, use: 'sig' }),
+    issuers: () => [...issuers],
+    trustIssuer: (issuer) => issuers.add(issuer),
     issueToken: async ({ email, name, ttlSeconds = 12 * 3600, emailVerified }) =>
       new SignJWT({
         email,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
-import { bearer, createKey, createOrg, joinOrg, jsonHeaders, sessionToken, uniqueEmail } from '../../../test/support/actors.js';
+import { bearer, jsonHeaders, uniqueEmail } from '../../../test/support/actors.js';
+import { insertKey, insertMember, insertOrg, insertUser, sessionOf, type FactoryUser } from '../../../test/support/factories.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../../../test/support/http.js';
 import { newId } from '../../ids.js';
 import { capture, reserve, topUp } from '../../services/billing/ledger.js';
@@ -48,15 +49,28 @@ const transactions = async (token: string, orgId: string, query = '') =>
 
 const creditLive = (orgId: string, amount: number) => creditLiveBalance(app, orgId, amount);
 
-const testKeyOf = async (token: string, name = 'sandbox') =>
-  (await createKey(app, token, { name, scopes: ['billing:read', 'billing:write'], mode: 'test' })).key;
+// Users, organisations, memberships and keys are written straight to the database (factories.ts):
+// these tests are about billing, and the routes that create them have tests of their own.
 
-const addMember = (token: string, orgId: string, email: string, role: 'admin' | 'member') => joinOrg(app, token, orgId, email, role);
+/** A signed-in user (`session`) owning a new organisation. */
+async function ownerOfNewOrg(label = 'owner', email = uniqueEmail(label)) {
+  const user = await insertUser(app.deps, email);
+  const org = await insertOrg(app.deps, { owner: user });
+  return { user, session: await sessionOf(app.deps, user), org };
+}
+
+/** A signed-in user with no organisation. */
+async function signedIn(email: string) {
+  const user = await insertUser(app.deps, email);
+  return { user, session: await sessionOf(app.deps, user) };
+}
+
+const keyOf = async (user: FactoryUser, scopes: string[], mode: 'live' | 'test' = 'live') => (await insertKey(app.deps, { user, scopes, mode })).key;
+const testKeyOf = (user: FactoryUser) => keyOf(user, ['billing:read', 'billing:write'], 'test');
 
 describe('balance', () => {
   it('is 0 available and 0 reserved, in USD, for an organisation that never topped up', async () => {
-    const owner = await sessionToken(app, uniqueEmail('owner'));
-    const org = await createOrg(app, owner);
+    const { session: owner, org } = await ownerOfNewOrg();
     const res = await getBalance(owner, org.id);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ currency: 'USD', available: 0, reserved: 0, livemode: true, spent_this_month: 0, monthly_spend_limit: null });
@@ -64,8 +78,7 @@ describe('balance', () => {
   });
 
   it('shows reservations made for operations', async () => {
-    const owner = await sessionToken(app, uniqueEmail('owner'));
-    const org = await createOrg(app, owner);
+    const { session: owner, org } = await ownerOfNewOrg();
     await creditLive(org.id, 1000);
     await reserve({ db: app.deps.db, orgId: org.id, livemode: true, operationId: newId('op'), amount: 350, description: 'Renewal' });
     expect(await balance(owner, org.id)).toEqual({ currency: 'USD', available: 650, reserved: 350, livemode: true, spent_this_month: 350, monthly_spend_limit: null });
@@ -74,9 +87,8 @@ describe('balance', () => {
 
 describe('POST top-ups', () => {
   it('adds free test money to the test balance and answers 201 with the ledger entry', async () => {
-    const session = await sessionToken(app, uniqueEmail('owner'));
-    const org = await createOrg(app, session);
-    const owner = await testKeyOf(session);
+    const { user, org } = await ownerOfNewOrg();
+    const owner = await testKeyOf(user);
     const res = await postTopUp(owner, org.id, { amount: 2500 });
     expect(res.status).toBe(201);
     const entry = await readJson<LedgerEntry>(res);
@@ -100,9 +112,8 @@ describe('POST top-ups', () => {
   });
 
   it('tops up once for the same Idempotency-Key, replaying the first answer', async () => {
-    const session = await sessionToken(app, uniqueEmail('owner'));
-    const org = await createOrg(app, session);
-    const owner = await testKeyOf(session);
+    const { user, org } = await ownerOfNewOrg();
+    const owner = await testKeyOf(user);
     const key = { 'idempotency-key': `top-up-${newId('req')}` };
     const first = await postTopUp(owner, org.id, { amount: 700 }, key);
     const second = await postTopUp(owner, org.id, { amount: 700 }, key);
@@ -121,9 +132,8 @@ describe('POST top-ups', () => {
 
   it('refuses a live top-up with 403 PAYMENT_REQUIRED_FOR_LIVE_TOP_UP: a live balance holds only paid money', async () => {
     // The attack: any signed-in user makes an org and gives it live money that pays real registrations.
-    const owner = await sessionToken(app, uniqueEmail('freeloader'));
-    const org = await createOrg(app, owner);
-    const liveKey = (await createKey(app, owner, { name: 'live billing', scopes: ['billing:read', 'billing:write'] })).key;
+    const { session: owner, user, org } = await ownerOfNewOrg('freeloader');
+    const liveKey = await keyOf(user, ['billing:read', 'billing:write']);
     const attempts = [
       await postTopUp(owner, org.id, { amount: 10_000_000 }),
       await postTopUp(liveKey, org.id, { amount: 2500 }),
@@ -140,10 +150,8 @@ describe('POST top-ups', () => {
   });
 
   it('answers 422 for an amount that is not an integer from 1 to 10,000,000 minor units', async () => {
-    const email = uniqueEmail('owner');
-    const owner = await sessionToken(app, email);
-    const org = await createOrg(app, owner);
-    const writer = await sessionToken(app, email); // a fresh rate-limit pool for the many writes below
+    const { session: owner, user, org } = await ownerOfNewOrg();
+    const writer = await sessionOf(app.deps, user); // a fresh rate-limit pool for the many writes below
     for (const body of [{ amount: 0 }, { amount: -1 }, { amount: 10_000_001 }, { amount: 1.5 }, { amount: '100' }, {}]) {
       const res = await postTopUp(writer, org.id, body);
       expect(res.status).toBe(422);
@@ -157,15 +165,13 @@ describe('POST top-ups', () => {
   });
 
   it('is for owners and admins: a member gets 403 FORBIDDEN but reads the balance', async () => {
-    const owner = await sessionToken(app, uniqueEmail('owner'));
-    const [adminEmail, memberEmail] = [uniqueEmail('admin'), uniqueEmail('member')];
-    const admin = await sessionToken(app, adminEmail);
-    const member = await sessionToken(app, memberEmail);
-    const org = await createOrg(app, owner);
-    await addMember(owner, org.id, adminEmail, 'admin');
-    await addMember(owner, org.id, memberEmail, 'member');
+    const { org } = await ownerOfNewOrg();
+    const admin = await signedIn(uniqueEmail('admin'));
+    const { user: memberUser, session: member } = await signedIn(uniqueEmail('member'));
+    await insertMember(app.deps, { orgId: org.id, user: admin.user, role: 'admin' });
+    await insertMember(app.deps, { orgId: org.id, user: memberUser, role: 'member' });
 
-    const [adminKey, memberKey] = [await testKeyOf(admin), await testKeyOf(member)];
+    const [adminKey, memberKey] = [await testKeyOf(admin.user), await testKeyOf(memberUser)];
     for (const byMember of [await postTopUp(member, org.id, { amount: 100 }), await postTopUp(memberKey, org.id, { amount: 100 })]) {
       expect(byMember.status).toBe(403);
       expect(await byMember.json()).toEqual({
@@ -179,9 +185,8 @@ describe('POST top-ups', () => {
   });
 
   it('answers 403 NOT_ORG_MEMBER to a stranger, who sees nothing', async () => {
-    const owner = await sessionToken(app, uniqueEmail('owner'));
-    const stranger = await sessionToken(app, uniqueEmail('stranger'));
-    const org = await createOrg(app, owner);
+    const { session: owner, org } = await ownerOfNewOrg();
+    const { session: stranger } = await signedIn(uniqueEmail('stranger'));
     for (const res of [
       await postTopUp(stranger, org.id, { amount: 100 }),
       await getBalance(stranger, org.id),
@@ -196,55 +201,52 @@ describe('POST top-ups', () => {
 
 describe('scopes', () => {
   it('needs billing:write to top up and billing:read to read', async () => {
-    const owner = await sessionToken(app, uniqueEmail('owner'));
-    const org = await createOrg(app, owner);
-    const reader = await createKey(app, owner, { name: 'monitoring', scopes: ['billing:read'] });
-    const outsider = await createKey(app, owner, { name: 'ci', scopes: ['dns:write'] });
+    const { user: ownerUser, org } = await ownerOfNewOrg();
+    const reader = await keyOf(ownerUser, ['billing:read']);
+    const outsider = await keyOf(ownerUser, ['dns:write']);
 
-    const denied = await postTopUp(reader.key, org.id, { amount: 100 });
+    const denied = await postTopUp(reader, org.id, { amount: 100 });
     expect(denied.status).toBe(403);
     expect(await denied.json()).toEqual({ code: 'INSUFFICIENT_SCOPE', detail: 'This API key lacks the scope billing:write' });
-    expect(await balance(reader.key, org.id)).toEqual({ currency: 'USD', available: 0, reserved: 0, livemode: true, spent_this_month: 0, monthly_spend_limit: null });
+    expect(await balance(reader, org.id)).toEqual({ currency: 'USD', available: 0, reserved: 0, livemode: true, spent_this_month: 0, monthly_spend_limit: null });
 
-    for (const res of [await getBalance(outsider.key, org.id), await app.fetch(`/api/v1/orgs/${org.id}/billing/transactions`, { headers: bearer(outsider.key) })]) {
+    for (const res of [await getBalance(outsider, org.id), await app.fetch(`/api/v1/orgs/${org.id}/billing/transactions`, { headers: bearer(outsider) })]) {
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ code: 'INSUFFICIENT_SCOPE', detail: 'This API key lacks the scope billing:read' });
     }
 
-    const writer = await createKey(app, owner, { name: 'billing', scopes: ['billing:read', 'billing:write'], mode: 'test' });
-    expect((await postTopUp(writer.key, org.id, { amount: 100 })).status).toBe(201);
-    expect(await balance(writer.key, org.id)).toMatchObject({ available: 100, livemode: false });
+    const writer = await testKeyOf(ownerUser);
+    expect((await postTopUp(writer, org.id, { amount: 100 })).status).toBe(201);
+    expect(await balance(writer, org.id)).toMatchObject({ available: 100, livemode: false });
   });
 });
 
 describe('test mode', () => {
   it('keeps its own balance and ledger: a test key sees only test money, the session only live money', async () => {
-    const owner = await sessionToken(app, uniqueEmail('owner'));
-    const org = await createOrg(app, owner);
-    const testKey = await createKey(app, owner, { name: 'sandbox', scopes: ['billing:read', 'billing:write'], mode: 'test' });
+    const { session: owner, user: ownerUser, org } = await ownerOfNewOrg();
+    const testKey = await testKeyOf(ownerUser);
     await creditLive(org.id, 5000);
 
-    const res = await postTopUp(testKey.key, org.id, { amount: 700 });
+    const res = await postTopUp(testKey, org.id, { amount: 700 });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ type: 'top_up', amount: 700, available_after: 700, livemode: false });
 
-    expect(await balance(testKey.key, org.id)).toEqual({ currency: 'USD', available: 700, reserved: 0, livemode: false, spent_this_month: 0, monthly_spend_limit: null });
+    expect(await balance(testKey, org.id)).toEqual({ currency: 'USD', available: 700, reserved: 0, livemode: false, spent_this_month: 0, monthly_spend_limit: null });
     expect(await balance(owner, org.id)).toEqual({ currency: 'USD', available: 5000, reserved: 0, livemode: true, spent_this_month: 0, monthly_spend_limit: null });
-    expect((await transactions(testKey.key, org.id)).data.map((e) => [e.amount, e.livemode])).toEqual([[700, false]]);
+    expect((await transactions(testKey, org.id)).data.map((e) => [e.amount, e.livemode])).toEqual([[700, false]]);
     expect((await transactions(owner, org.id)).data.map((e) => [e.amount, e.livemode])).toEqual([[5000, true]]);
 
     // A live entry's id is no cursor for the test ledger.
     const liveEntry = (await transactions(owner, org.id)).data[0]!;
     const cursor = Buffer.from(JSON.stringify([liveEntry.created_at, liveEntry.id])).toString('base64url');
-    const crossed = await app.fetch(`/api/v1/orgs/${org.id}/billing/transactions?cursor=${cursor}`, { headers: bearer(testKey.key) });
+    const crossed = await app.fetch(`/api/v1/orgs/${org.id}/billing/transactions?cursor=${cursor}`, { headers: bearer(testKey) });
     expect(crossed.status).toBe(422);
   });
 });
 
 describe('GET transactions', () => {
   it('pages through every entry newest first, in posting order, with the balance after each', async () => {
-    const owner = await sessionToken(app, uniqueEmail('owner'));
-    const org = await createOrg(app, owner);
+    const { session: owner, org } = await ownerOfNewOrg();
     const db = app.deps.db;
     const system = { actorUserId: null, actorKeyId: null };
     for (const amount of [100, 200, 300]) await topUp({ db, orgId: org.id, livemode: true, amount, actor: system, requestId: null });

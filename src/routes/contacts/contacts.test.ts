@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
-import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../../../test/support/actors.js';
+import { bearer, jsonHeaders, uniqueEmail } from '../../../test/support/actors.js';
+import { insertKey, insertOrg, insertUser, sessionOf, type FactoryUser } from '../../../test/support/factories.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../../../test/support/http.js';
 import { listAuditEventsForTarget } from '../../db/repositories/auditEvents.js';
 import { findContact, isContactInUse } from '../../db/repositories/contacts.js';
@@ -56,6 +57,8 @@ const domainContacts = new ModeScopedTable<{ domainId: string }>('domain_contact
 let app: TestApp;
 let email: string;
 let session: string;
+// Written straight to the database (factories.ts): these tests are about contacts, not sign-up or organisations.
+let user: FactoryUser;
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -63,7 +66,8 @@ beforeAll(async () => {
 // A new user and session per test: each session has its own rate-limit pool (10 writes a second).
 beforeEach(async () => {
   email = uniqueEmail('contacts');
-  session = await sessionToken(app, email);
+  user = await insertUser(app.deps, email);
+  session = await sessionOf(app.deps, user);
 });
 afterAll(async () => app?.close());
 
@@ -88,7 +92,7 @@ async function createContact(token: string, orgId: string, body: unknown = ADA):
 
 describe('contacts CRUD', () => {
   it('creates, reads, lists, updates and deletes a contact, raising the version on each change', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const res = await create(session, org.id, { ...ADA, first_name: '  Ada ', country: ' gb', address2: '   ' });
     expect(res.status).toBe(201);
     const contact = await readJson<ContactBody>(res);
@@ -162,7 +166,7 @@ describe('contacts CRUD', () => {
   });
 
   it('pages newest first with next_cursor', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     for (const name of ['One', 'Two', 'Three']) await createContact(session, org.id, { ...ADA, first_name: name });
     const first = await list(session, org.id, '?limit=2');
     expect(first.data.map((c) => c.first_name)).toEqual(['Three', 'Two']);
@@ -173,7 +177,7 @@ describe('contacts CRUD', () => {
   });
 
   it('replays a create sent again with the same Idempotency-Key, ETag and Location included', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const key = { 'idempotency-key': `create-ada-${randomBase62(8)}` };
     const first = await create(session, org.id, ADA, key);
     const second = await create(session, org.id, ADA, key);
@@ -188,7 +192,7 @@ describe('contacts CRUD', () => {
 
 describe('versions and If-Match', () => {
   it('PATCH applies only while If-Match names the current version; * or no header skips the check', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const contact = await createContact(session, org.id);
 
     const fresh = await patch(session, org.id, contact.id, { first_name: 'Augusta' }, { 'if-match': '"1"' });
@@ -212,7 +216,7 @@ describe('versions and If-Match', () => {
   });
 
   it('of concurrent PATCHes naming the same version exactly one wins', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const contact = await createContact(session, org.id);
     const cities = ['Leeds', 'York', 'Bath', 'Hull', 'Ely'];
     const answers = await Promise.all(cities.map((city) => patch(session, org.id, contact.id, { city }, { 'if-match': '"1"' })));
@@ -224,7 +228,7 @@ describe('versions and If-Match', () => {
   });
 
   it('DELETE with a stale If-Match is 409 VERSION_MISMATCH and deletes nothing', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const contact = await createContact(session, org.id);
     await patch(session, org.id, contact.id, { city: 'Bath' });
 
@@ -240,10 +244,10 @@ describe('versions and If-Match', () => {
   });
 
   it('refuses a malformed If-Match with 422 at header.if-match', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const contact = await createContact(session, org.id);
     for (const ifMatch of ['1', 'W/"1"', '"one"', '"0"', '"1", "2"']) {
-      const writer = await sessionToken(app, email);
+      const writer = await sessionOf(app.deps, user);
       const res = await patch(writer, org.id, contact.id, { city: 'Bath' }, { 'if-match': ifMatch });
       expect(res.status).toBe(422);
       expect(await res.json()).toEqual({
@@ -265,13 +269,13 @@ describe('versions and If-Match', () => {
 
 describe('validation', () => {
   /** Each invalid request from a fresh session, so the burst limit never interferes. */
-  const createAsFresh = async (orgId: string, body: unknown) => create(await sessionToken(app, email), orgId, body);
+  const createAsFresh = async (orgId: string, body: unknown) => create(await sessionOf(app.deps, user), orgId, body);
 
   it("accepts phones in the registrars' +CC.NUMBER notation and stores them as E.164", async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const created = await readJson<ContactBody>(await createAsFresh(org.id, { ...ADA, phone: '+44.2071234567' }));
     expect(created.phone).toBe('+442071234567');
-    const patched = await readJson<ContactBody>(await patch(await sessionToken(app, email), org.id, created.id, { phone: ' +1.4155550123 ' }));
+    const patched = await readJson<ContactBody>(await patch(await sessionOf(app.deps, user), org.id, created.id, { phone: ' +1.4155550123 ' }));
     expect(patched.phone).toBe('+14155550123');
     for (const phone of ['+44..2071234567', '+4412.34.567', '+.442071234567', '+44.', '+1234.5678']) {
       expect((await createAsFresh(org.id, { ...ADA, phone })).status, phone).toBe(422);
@@ -296,7 +300,7 @@ describe('validation', () => {
     ['an unknown field', { nickname: 'Ada' }, ['body'], 'unrecognized_keys'],
     ['a client-chosen version', { version: 7 }, ['body'], 'unrecognized_keys'],
   ])('refuses %s with one field error', async (_label, override, loc, type) => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const res = await createAsFresh(org.id, { ...ADA, ...override });
     expect(res.status).toBe(422);
     const body = await readJson<FieldErrorBody>(res);
@@ -306,7 +310,7 @@ describe('validation', () => {
   });
 
   it('explains each problem in words', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const res = await createAsFresh(org.id, { ...ADA, phone: '020 7946 0000', country: 'XX', email: 'nope', city: 'a\u0007b', nickname: 'x' });
     expect(await res.json()).toEqual({
       code: 'VALIDATION_ERROR',
@@ -325,7 +329,7 @@ describe('validation', () => {
   });
 
   it('names every missing required field, and treats optional fields as optional', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const missing = await readJson<FieldErrorBody>(await createAsFresh(org.id, {}));
     expect(missing.detail.map((e) => [e.loc.join('.'), e.type])).toEqual([
       ['body.first_name', 'invalid_type'],
@@ -343,9 +347,9 @@ describe('validation', () => {
   });
 
   it('validates PATCH bodies: at least one field, no null for required fields, same rules per field', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const contact = await createContact(session, org.id);
-    const patchAsFresh = async (body: unknown) => patch(await sessionToken(app, email), org.id, contact.id, body);
+    const patchAsFresh = async (body: unknown) => patch(await sessionOf(app.deps, user), org.id, contact.id, body);
 
     expect(await (await patchAsFresh({})).json()).toEqual({
       code: 'VALIDATION_ERROR',
@@ -369,8 +373,8 @@ describe('validation', () => {
 
 describe('who sees which contact', () => {
   it("answers another organisation's contact with 404, exactly like a missing one", async () => {
-    const orgA = await createOrg(app, session, 'A');
-    const orgB = await createOrg(app, session, 'B');
+    const orgA = await insertOrg(app.deps, { owner: user, name: 'A' });
+    const orgB = await insertOrg(app.deps, { owner: user, name: 'B' });
     const contact = await createContact(session, orgA.id);
 
     for (const id of [contact.id, 'ct_doesnotexist0000000000']) {
@@ -386,17 +390,17 @@ describe('who sees which contact', () => {
     expect((await list(session, orgB.id)).data).toEqual([]);
     expect(await (await get(session, orgA.id, contact.id)).json()).toEqual(contact);
 
-    const stranger = await sessionToken(app, uniqueEmail('stranger'));
+    const stranger = await sessionOf(app.deps, await insertUser(app.deps, uniqueEmail('stranger')));
     const denied = await get(stranger, orgA.id, contact.id);
     expect(denied.status).toBe(403);
     expect((await readJson<MessageErrorBody>(denied)).code).toBe('NOT_ORG_MEMBER');
   });
 
   it('keeps test-mode and live contacts apart: each mode sees only its own', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const scopes = ['contacts:read', 'contacts:write'];
-    const testKey = await createKey(app, session, { name: 'sandbox', scopes, mode: 'test' });
-    const liveKey = await createKey(app, session, { name: 'live', scopes });
+    const testKey = await insertKey(app.deps, { user, name: 'sandbox', scopes, mode: 'test' });
+    const liveKey = await insertKey(app.deps, { user, name: 'live', scopes, mode: 'live' });
     const live = await createContact(session, org.id);
 
     for (const res of [
@@ -426,10 +430,10 @@ describe('who sees which contact', () => {
   });
 
   it('needs contacts:read to read and contacts:write to change', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const contact = await createContact(session, org.id);
-    const reader = await createKey(app, session, { name: 'reader', scopes: ['contacts:read'] });
-    const outsider = await createKey(app, session, { name: 'domains only', scopes: ['domains:read'] });
+    const reader = await insertKey(app.deps, { user, name: 'reader', scopes: ['contacts:read'], mode: 'live' });
+    const outsider = await insertKey(app.deps, { user, name: 'domains only', scopes: ['domains:read'], mode: 'live' });
 
     expect((await list(reader.key, org.id)).data.map((c) => c.id)).toEqual([contact.id]);
     for (const res of [
@@ -447,7 +451,7 @@ describe('who sees which contact', () => {
 
 describe('contacts in use', () => {
   it('refuses to delete a contact a domain uses with 409 CONTACT_IN_USE, and deletes it once released', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const contact = await createContact(session, org.id);
     const domainId = `example-${randomBase62(8).toLowerCase()}.com`;
     await domainContacts.insert(app.deps.db, LIVE, { domain_id: domainId, contact_id: contact.id, role: 'registrant' });
@@ -471,7 +475,7 @@ describe('contacts in use', () => {
   });
 
   it('lets a domain use only a contact of its own mode (the database refuses the other)', async () => {
-    const org = await createOrg(app, session);
+    const org = await insertOrg(app.deps, { owner: user });
     const contact = await createContact(session, org.id);
     const row = { domain_id: `example-${randomBase62(8).toLowerCase()}.com`, contact_id: contact.id, role: 'admin' };
     await expect(domainContacts.insert(app.deps.db, TEST, row)).rejects.toMatchObject({ code: '23503' });

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps.js';
 import type { Contact } from '../../db/repositories/contacts.js';
 import { startWorkflow } from '../../temporal/client.js';
-import type { SyncRegistrarContactInput } from '../../../workflows/contract.js';
+import { CONTACT_SYNC_RETRIES, type SyncRegistrarContactInput } from '../../../workflows/contract.js';
 
 export interface StartRegistrarContactSyncProps {
   deps: Pick<AppDeps, 'temporal' | 'config' | 'logger'>;
@@ -19,7 +19,7 @@ export interface StartRegistrarContactSyncProps {
 export async function startRegistrarContactSync(props: StartRegistrarContactSyncProps): Promise<void> {
   const { contact } = props;
   if (!props.livemode || contact.registrarContactId === null) return;
-  const input: SyncRegistrarContactInput = { livemode: true, orgId: contact.orgId, contactId: contact.id, version: contact.version };
+  const input: SyncRegistrarContactInput = { livemode: true, orgId: contact.orgId, contactId: contact.id, version: contact.version, retries: CONTACT_SYNC_RETRIES };
   try {
     await startWorkflow(props.deps.temporal.client, 'syncRegistrarContactWorkflow', {
       workflowId: `contact-sync:${contact.id}:v${contact.version}`,

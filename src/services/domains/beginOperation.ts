@@ -16,7 +16,7 @@ import { findBalance } from '../../db/repositories/billingBalances.js';
 import { derivedId } from '../../ids.js';
 import { release, reserveWithin } from '../billing/ledger.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
-import type { OperationWorkflowInputs } from '../../../workflows/contract.js';
+import { DOMAIN_OPERATION_RETRIES, type OperationWorkflowInputs } from '../../../workflows/contract.js';
 
 /** SQLSTATE of a unique index refusing a row: the name is held, or a twin wrote the operation first. */
 const UNIQUE_VIOLATION = '23505';
@@ -122,7 +122,8 @@ async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props:
     domain: props.domainName,
     domainId,
     workflowId: props.workflowId,
-    workflowInput: sealJson(props.deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, props.workflowInput({ ...ids, domainId })),
+    // Every paid operation's workflow retries as production does (workflows/contract.ts).
+    workflowInput: sealJson(props.deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, { ...props.workflowInput({ ...ids, domainId }), retries: DOMAIN_OPERATION_RETRIES }),
     requestHash: props.requestHash,
     amount: props.amount,
   });

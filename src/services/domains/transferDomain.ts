@@ -14,10 +14,7 @@ import { requireRegistrantState } from './registrantChecks.js';
 import { requireDomainAllowed } from '../../auth/authorize.js';
 
 /** Test-mode transfers finish in seconds; live ones wait for the registry (`config.registrarTiming`). */
-export const TRANSFER_TIMING = {
-  test: { pollIntervalMs: 1_000, settleMs: 1_000, timeoutMs: 10 * 60_000 },
-  live: { timeoutMs: 14 * 86_400_000 },
-};
+const TEST_TRANSFER_TIMING = { pollIntervalMs: 1_000, settleMs: 1_000, timeoutMs: 10 * 60_000 };
 
 export interface TransferDomainProps {
   deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
@@ -73,8 +70,8 @@ async function planTransfer(
   }
   const live = deps.config.registrarTiming;
   const timing = mode.livemode
-    ? { pollIntervalMs: live.transferPollIntervalMs, settleMs: live.settleMs, timeoutMs: TRANSFER_TIMING.live.timeoutMs }
-    : TRANSFER_TIMING.test;
+    ? { pollIntervalMs: live.transferPollIntervalMs, settleMs: live.settleMs, timeoutMs: live.transferTimeoutMs }
+    : TEST_TRANSFER_TIMING;
   // Premium names cost what the registrar quotes, and the quote is sent back as confirmation.
   const quote = await (await deps.registrars.forMode(mode.livemode)).quote(name);
   const amount = quote.premium ? quote.transfer.amount : prices.transfer;

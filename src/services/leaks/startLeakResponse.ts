@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { ApiKeyRecord } from '../../db/repositories/apiKeys.js';
 import { startWorkflow } from '../../temporal/client.js';
-import type { LeakedKeyInput, LeakSource } from '../../../workflows/contract.js';
+import { LEAK_RESPONSE_RETRIES, type LeakedKeyInput, type LeakSource } from '../../../workflows/contract.js';
 
 /** One workflow per leaked key, ever: `revoke-key:<key_id>` for live keys, `leaked-test-key:<key_id>` for test keys (never revoked). */
 export function leakWorkflowId(key: Pick<ApiKeyRecord, 'id' | 'mode'>): string {
@@ -30,6 +30,7 @@ export async function startLeakResponse(props: StartLeakResponseProps): Promise<
     sourceUrl: props.sourceUrl,
     source: props.source,
     foundAt: props.foundAt.toISOString(),
+    retries: LEAK_RESPONSE_RETRIES,
   };
   const what = key.mode === 'live' ? 'Revoke leaked live key' : 'Report leaked test key (not revoked)';
   try {

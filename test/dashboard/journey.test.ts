@@ -1,0 +1,291 @@
+/**
+ * The dashboard in Debian's Chromium, driven by Playwright, against the real api (serving the built
+ * front end), a worker, Temporal, PostgreSQL and Redis: one person's first session, in order.
+ * With DASHBOARD_SCREENSHOTS=1 it also refreshes docs/screenshots/ (`npm run screenshots`).
+ */
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+import { launchChromium } from '../support/chromium.js';
+import { builtDashboard } from '../support/dashboardBuild.js';
+import { REPO_ROOT } from '../support/processes.js';
+import { randomBase62 } from '../../src/ids.js';
+
+const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs', 'screenshots') : undefined;
+const person = { email: `ada-${randomBase62(6).toLowerCase()}@example.com`, name: 'Ada Lovelace' };
+// `-flaky`: the synthetic registrar answers 503 twice first (src/registrar/synthetic.ts), so the
+// operation stays unfinished long enough to be watched.
+const domain = `journey-${randomBase62(8).toLowerCase()}-flaky.com`;
+
+let app: TestApp;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+const url = (pathname: string) => `${app.url}/dashboard${pathname}`;
+async function screenshot(name: string) {
+  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
+}
+/** Waits for a value the page shows once it has caught up (vitest's own default is 1 s). */
+const poll = <T>(read: () => Promise<T>, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 15_000, interval: 100, ...options });
+/** The values of the form fields a locator matches (checkbox values, text inputs' contents). */
+async function valuesOf(fields: Locator): Promise<string[]> {
+  return Promise.all((await fields.all()).map((field) => field.inputValue()));
+}
+/** Client-side navigation through the top bar, as a person clicks it. */
+async function openNav(label: string) {
+  await page.locator('.topbar .nav-links').getByRole('link', { name: label, exact: true }).click();
+  await poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toBe(label);
+}
+
+beforeAll(async () => {
+  const dist = await builtDashboard();
+  app = await startTestApp({ worker: true, env: { DASHBOARD_DIST_DIR: dist } });
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  // Generous for a busy CI machine; a step that truly fails still fails, only later.
+  page.setDefaultTimeout(10_000);
+});
+
+// What the page showed when a step failed: the fastest way to see why in CI's log.
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail' && page) console.log(`page at ${page.url()}:\n${await page.locator('body').innerText().catch(() => '(unreadable)')}`);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe.sequential('the dashboard in Chromium', () => {
+  it('signs in through the development OpenID provider and keeps the session out of reach of scripts', async () => {
+    await page.goto(url('/'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/dev\/oidc\//);
+    await page.getByLabel('E-mail').fill(person.email);
+    await page.getByLabel('Name').fill(person.name);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(url('/'));
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`Welcome, ${person.name}`);
+
+    const cookies = await context.cookies(`${app.url}/dashboard/`);
+    expect(cookies.length).toBeGreaterThan(0);
+    for (const cookie of cookies) expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(await page.evaluate('document.cookie')).toBe('');
+  });
+
+  it('creates an organisation and makes it the current one', async () => {
+    await openNav('Organisations');
+    await page.getByRole('textbox', { name: 'New organisation' }).fill('Analytical Engines Ltd');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await poll(() => page.getByRole('combobox', { name: 'Organisation' }).inputValue()).toMatch(/^org_/);
+    await poll(() => page.getByRole('table', { name: 'Members' }).textContent()).toContain(person.email);
+
+    // The only owner cannot step down: said in words, and the role stays.
+    await page.getByRole('combobox', { name: `Role of ${person.email}` }).selectOption('member');
+    await poll(() => page.getByRole('alert').first().textContent()).toContain('at least one owner');
+    await page.reload();
+    await poll(() => page.getByRole('combobox', { name: `Role of ${person.email}` }).inputValue()).toBe('owner');
+  });
+
+  it('creates a test key from a preset, with the secret shown once', async () => {
+    await openNav('API keys');
+    await page.getByLabel('Name', { exact: true }).fill('CI deploys');
+    await page.getByLabel('Test-mode key').check();
+    await page.getByRole('radio', { name: 'CI' }).check();
+    const preset = await valuesOf(page.locator('input[name=scope]:checked'));
+    expect(preset.length).toBeGreaterThan(0);
+    // The preset only pre-fills: take one scope away before creating.
+    const dropped = preset[preset.length - 1]!;
+    await page.locator(`input[name=scope][value="${dropped}"]`).uncheck();
+    await page.getByRole('button', { name: 'Create key' }).click();
+
+    const secret = (await page.getByTestId('key-secret').textContent())!;
+    expect(secret).toMatch(/^svc_test_/);
+    await poll(() => page.getByRole('article', { name: 'New key secret' }).textContent()).toContain('secrets manager');
+    await screenshot('keys-secret-once.png');
+
+    const me = await app.fetch('/api/v1/me', { headers: { authorization: `Bearer ${secret}` } });
+    expect(me.status).toBe(200);
+    const body = (await me.json()) as { auth: { mode: string; scopes: string[] } };
+    expect(body.auth.mode).toBe('test');
+    expect([...body.auth.scopes].sort()).toEqual(preset.filter((s) => s !== dropped).sort());
+
+    await page.reload();
+    await poll(() => page.getByRole('table', { name: 'API keys' }).textContent()).toContain('CI deploys');
+    expect(await page.getByTestId('key-secret').count()).toBe(0);
+    expect(await page.content()).not.toContain(secret);
+  });
+
+  it('explains a 402 in words when the test balance cannot pay for a registration', async () => {
+    await page.getByRole('switch', { name: 'Test data' }).check();
+    await poll(() => page.getByRole('status').first().textContent()).toContain('Test data');
+
+    await openNav('Contacts');
+    const contact = page.getByRole('form', { name: 'New contact' });
+    for (const [label, value] of Object.entries({
+      'First name': 'Ada',
+      'Last name': 'Lovelace',
+      'E-mail': person.email,
+      Phone: '+442071234567',
+      Address: '12 St James Square',
+      City: 'London',
+      'Postal code': 'SW1Y 4JH',
+      Country: 'GB',
+    })) {
+      await contact.getByLabel(label, { exact: true }).fill(value);
+    }
+    await contact.getByRole('button', { name: 'Add contact' }).click();
+    await poll(() => page.getByRole('table', { name: 'Contacts' }).textContent()).toContain('Ada Lovelace');
+
+    await openNav('Domains');
+    await page.getByRole('searchbox').fill(domain);
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await poll(() => page.getByTestId('availability').textContent()).toContain('is available');
+    await page.getByRole('button', { name: 'Register…' }).click();
+    const registration = page.getByRole('article', { name: 'Register a domain' });
+    await registration.getByLabel('Registrant contact').selectOption({ label: `Ada Lovelace (${person.email})` });
+    await poll(() => registration.getByTestId('balance').textContent()).toBe('$0.00');
+    await registration.getByRole('button', { name: /^Register for/ }).click();
+
+    const problem = page.getByTestId('payment-required');
+    await poll(() => problem.textContent()).toMatch(/Not enough funds\. This costs \$[\d.]+ but your balance has \$0\.00 available\./);
+    expect(await problem.textContent()).not.toContain('{');
+    expect(page.url()).toBe(url('/domains'));
+  });
+
+  it('tops up the test balance and watches the registration live until it has succeeded', async () => {
+    await openNav('Billing');
+    await page.getByLabel('Amount in USD').fill('100');
+    await page.getByRole('button', { name: 'Add funds' }).click();
+    await poll(() => page.getByTestId('available').textContent()).toBe('$100.00');
+    await poll(() => page.getByRole('table', { name: 'Transactions' }).textContent()).toContain('Top-up');
+
+    await openNav('Domains');
+    await page.getByRole('searchbox').fill(domain);
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.getByRole('button', { name: 'Register…' }).click();
+    const registration = page.getByRole('article', { name: 'Register a domain' });
+    await registration.getByLabel('Registrant contact').selectOption({ label: `Ada Lovelace (${person.email})` });
+    await registration.getByRole('button', { name: /^Register for/ }).click();
+
+    await page.waitForURL(/\/dashboard\/operations\/op_/);
+    const status = page.getByTestId('operation-status');
+    // Seen unfinished first, then finished on the same page: it updates by itself.
+    await poll(() => status.textContent()).toMatch(/pending|running/);
+    await screenshot('operation-in-progress.png');
+    await poll(() => status.textContent(), { timeout: 60_000 }).toBe('succeeded');
+    await poll(() => page.getByRole('link', { name: `Open ${domain}` }).count()).toBe(1);
+  }, 90_000);
+
+  it('adds DNS records, then changes, deletes and adds in one batch', async () => {
+    await page.getByRole('link', { name: `Open ${domain}` }).click();
+    await page.waitForURL(url(`/domains/${domain}`));
+    const editor = page.getByRole('article', { name: 'DNS records' });
+    const rows = editor.getByTestId('record-row');
+    const fillRow = async (n: number, type: string, name: string, content: string) => {
+      await editor.getByLabel(`Type of row ${n}`).selectOption(type);
+      await editor.getByLabel(`Name of row ${n}`).fill(name);
+      await editor.getByLabel(`Content of row ${n}`).fill(content);
+    };
+    await poll(() => editor.textContent()).toContain('No records yet');
+
+    await editor.getByRole('button', { name: 'Add record' }).click();
+    await fillRow(1, 'A', 'www', '192.0.2.10');
+    await editor.getByRole('button', { name: 'Add record' }).click();
+    await fillRow(2, 'TXT', '@', 'v=spf1 -all');
+    await editor.getByRole('button', { name: 'Apply 2 changes' }).click();
+    await poll(() => editor.getByRole('status').textContent()).toBe('Applied 2 changes.');
+    await poll(() => rows.count()).toBe(2);
+
+    // A bad row is named next to itself, and nothing of the batch is applied.
+    const wwwRow = (await valuesOf(editor.locator('input[aria-label^="Name of row"]'))).indexOf('www') + 1;
+    const txtRow = wwwRow === 1 ? 2 : 1;
+    await editor.getByLabel(`Content of row ${wwwRow}`).fill('192.0.2.11');
+    await editor.getByLabel(`Delete row ${txtRow}`).check();
+    await editor.getByRole('button', { name: 'Add record' }).click();
+    await fillRow(3, 'A', 'api', 'not-an-address');
+    await editor.getByRole('button', { name: 'Apply 3 changes' }).click();
+    await poll(() => editor.locator('tr.row-error').textContent()).toMatch(/content/i);
+
+    await editor.getByLabel('Content of row 3').fill('192.0.2.12');
+    await editor.getByRole('button', { name: 'Apply 3 changes' }).click();
+    await poll(() => editor.getByRole('status').textContent()).toBe('Applied 3 changes.');
+
+    await page.reload();
+    await poll(() => rows.count()).toBe(2);
+    const contents = (await valuesOf(editor.locator('input[aria-label^="Content of row"]'))).sort();
+    expect(contents).toEqual(['192.0.2.11', '192.0.2.12']);
+    await screenshot('domain-records.png');
+  });
+
+  it('unlocks the domain, shows its auth code, and renews it live', async () => {
+    const settings = page.getByRole('form', { name: 'Domain settings' });
+    await settings.getByRole('switch', { name: 'Transfer lock' }).uncheck();
+    // The `-flaky` name's registrar answers 503 twice first: the SDK's own retries get it through.
+    const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200);
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await saved;
+    await page.reload();
+    await poll(() => settings.getByRole('switch', { name: 'Transfer lock' }).isChecked()).toBe(false);
+
+    await page.getByRole('button', { name: 'Show auth code' }).click();
+    await poll(() => page.locator('article', { hasText: 'Transfer out' }).locator('code').textContent()).toMatch(/\S{6,}/);
+
+    await page.getByRole('form', { name: 'Renew' }).getByRole('button', { name: 'Renew' }).click();
+    await page.waitForURL(/\/dashboard\/operations\/op_/);
+    await poll(() => page.getByRole('article').first().textContent()).toContain(`Renewal of ${domain}`);
+    await poll(() => page.getByTestId('operation-status').textContent(), { timeout: 60_000 }).toBe('succeeded');
+  }, 90_000);
+
+  it('checks many names at once, each answered in its place', async () => {
+    await openNav('Domains');
+    const free = `bulk-${randomBase62(8).toLowerCase()}.com`;
+    const taken = `bulk-${randomBase62(8).toLowerCase()}-taken.com`;
+    await page.getByRole('form', { name: 'Check availability in bulk' }).getByRole('textbox').fill(`${free}\n${taken}`);
+    await page.getByRole('button', { name: 'Check all' }).click();
+    const answers = page.locator('.bulk-results li');
+    await poll(() => answers.count()).toBe(2);
+    expect(await answers.nth(0).textContent()).toContain(`${free} is available`);
+    expect(await answers.nth(1).textContent()).toContain(`${taken} is taken`);
+  });
+
+  it('shows test-mode objects only while the test data toggle is on', async () => {
+    await openNav('Domains');
+    await poll(() => page.getByRole('table', { name: 'Domains' }).textContent()).toContain(domain);
+    await page.getByRole('switch', { name: 'Test data' }).uncheck();
+    await poll(() => page.getByText('No domains yet').count()).toBe(1);
+    expect(await page.getByText(domain).count()).toBe(0);
+    await page.getByRole('switch', { name: 'Test data' }).check();
+    await poll(() => page.getByRole('table', { name: 'Domains' }).textContent()).toContain(domain);
+  });
+
+  it('fits a 390 px wide phone without sideways scrolling', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const label of ['Domains', 'Operations', 'Contacts', 'Billing', 'API keys', 'Organisations']) {
+      await openNav(label);
+      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      expect(overflow, label).toBeLessThanOrEqual(0);
+      if (label === 'API keys') await screenshot('keys-390px.png');
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('signs out, and the old cookie is refused afterwards', async () => {
+    const oldCookies = await context.cookies(`${app.url}/dashboard/`);
+    await page.locator('details.dropdown summary').click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await poll(() => page.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+
+    const replay = await browser.newContext();
+    await replay.addCookies(oldCookies);
+    const me = await replay.request.get(`${app.url}/dashboard/api/v1/me`);
+    expect(me.status()).toBe(401);
+    const session = await replay.request.get(`${app.url}/dashboard/session`);
+    expect(session.status()).toBe(401);
+    expect((await session.json()).code).toBe('NOT_SIGNED_IN');
+    await replay.close();
+  });
+});
