@@ -15,6 +15,7 @@ import { createMailer, MailRejectedError, type Mailer } from '../src/mail/mailer
 import { revokeApiKey } from '../src/services/apiKeys/revokeApiKey.js';
 import { identifyTokens } from '../src/services/leaks/identifyTokens.js';
 import { startLeakResponse } from '../src/services/leaks/startLeakResponse.js';
+import { recordLeakedKey, recordLeakScanCompleted } from '../src/metrics/record.js';
 import {
   codeSearchUrl,
   extractTokens,
@@ -139,6 +140,7 @@ export function createLeakActivities(deps: LeakActivityDeps) {
         outcome = 'reported';
         logger.warn({ keyId: key.id, prefix: key.prefix, sourceUrl: input.sourceUrl }, 'leaked test API key reported (test keys are not revoked)');
       }
+      recordLeakedKey(key.mode, outcome);
       const owner = await findUserById(db, key.userId);
       if (!owner?.email) {
         logger.error({ keyId: key.id, userId: key.userId }, 'the owner of a leaked key has no e-mail address; nobody was told');
@@ -203,6 +205,7 @@ export function createLeakActivities(deps: LeakActivityDeps) {
         }
       }
       logger.info({ ...summary }, 'leak scan finished');
+      recordLeakScanCompleted();
       return summary;
     },
   };

@@ -28,7 +28,7 @@ const fmt = (ms: number) => ms.toFixed(3).padStart(8);
 async function main(): Promise<void> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/domains_bench';
   const baseConfig = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: '.data/bench', TEMPORAL_TASK_QUEUE: 'bench' });
-  installTemporalRuntime(createLogger({ logLevel: 'error' }), 'ERROR');
+  installTemporalRuntime(createLogger({ logLevel: 'error' }), { level: 'ERROR' });
   // Registrations need a Temporal server: the configured one, or a headless dev server of our own.
   let temporal: TemporalDevServer | undefined;
   if (!baseConfig.temporal.address) {

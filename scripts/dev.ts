@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, type Config } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
 import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
+import { startTracing } from '../src/telemetry/tracing.js';
 import { startService } from '../src/startup.js';
 import { startCodecServer } from '../src/codecServer/start.js';
 import type { ListeningServer } from '../src/http/listen.js';
@@ -61,7 +62,8 @@ async function main(): Promise<void> {
   const baseConfig = loadConfig({ NODE_ENV: 'development', ...process.env });
   if (baseConfig.env === 'production') throw new ConfigError(['NODE_ENV: npm run dev refuses production']);
   const logger = createLogger(baseConfig, { role: 'dev' });
-  installTemporalRuntime(logger);
+  installTemporalRuntime(logger, { metrics: baseConfig.temporalMetrics });
+  startTracing(baseConfig.tracing, { 'service.instance.role': 'all' });
   await mkdir(baseConfig.dataDir, { recursive: true });
 
   await ensureDatabase(baseConfig.databaseUrl);
@@ -91,6 +93,8 @@ async function main(): Promise<void> {
     `  Temporal:     ${temporal.address} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})`,
     `  Temporal UI:  ${temporal.uiUrl ?? 'see your Temporal deployment'}`,
     `  Codec server: ${codecServer.url} (the UI decrypts payloads through it; stop it and they show as ciphertext)`,
+    ...(service.metricsUrl ? [`  Metrics:      ${service.metricsUrl}/metrics`] : []),
+    ...(config.temporalMetrics ? [`  SDK metrics:  http://${config.temporalMetrics.host}:${config.temporalMetrics.port}/metrics (Temporal's own)`] : []),
     ...(token
       ? [
           '',

@@ -3,6 +3,7 @@ import type { AppDeps } from './deps.js';
 import type { AppState } from './http/context.js';
 import { requestContext } from './http/requestContext.js';
 import { errorHandler } from './http/errorHandler.js';
+import { httpMetrics } from './metrics/http.js';
 import { buildRouter, type RouterLayers } from './http/router.js';
 import type { RouteSpec } from './http/route.js';
 import { buildRoutes } from './routes/index.js';
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Koa<Ap
   };
   const web = options.listeningUrl ? createWebMounts(deps, { listeningUrl: options.listeningUrl, dispatchApi }) : undefined;
   app.use(requestContext(deps.logger));
+  app.use(httpMetrics(deps.metrics));
   // The provider writes its own responses (and its own errors), ahead of our error handler.
   if (web?.devOidc) app.use(web.devOidc);
   app.use(errorHandler());

@@ -103,7 +103,7 @@ const envSchema = z
     CODEC_SERVER_CORS_ORIGINS: origins.default(['http://localhost:8233', 'http://127.0.0.1:8233']),
     HTTP_REQUEST_TIMEOUT: duration.default(30_000),
     HTTP_HEADERS_TIMEOUT: duration.default(10_000),
-    // Unset or 0: no metrics listener (tests and api-only processes); 9464 is the usual choice.
+    // Unset or 0: no metrics listener (tests); 9464 is the usual choice.
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     TRUST_PROXY: cidrList.optional(),
@@ -111,6 +111,11 @@ const envSchema = z
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_API_BASE: optionalUrl,
     STRIPE_RETURN_URL: z.url().default('http://127.0.0.1:8080/dashboard/billing?top_up={TOP_UP_ID}'),
+    // The Temporal SDK's own metrics (worker and combined process), on a listener of the SDK's: 9465.
+    TEMPORAL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    // Traces go over OTLP/HTTP to this base URL (…/v1/traces); unset: no tracing at all.
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).default('domain-service'),
     // docker-compose.yml's development profile: the api listens on 0.0.0.0 inside its container, and
     // the container's port is published on the host's loopback only (README "Docker Compose").
     DEV_IDP_BEHIND_LOOPBACK: flag,
@@ -241,7 +246,7 @@ export interface Config {
   /** The first key encrypts; all of them decrypt. Absent: a development key in `dataDir`. */
   payloadEncryptionKeys: PayloadKey[] | undefined;
   codecServer: { host: string; port: number; corsOrigins: string[] };
-  /** Where `/metrics` is served (worker and combined processes); absent when METRICS_PORT is unset or 0. */
+  /** Where `/metrics` is served (every role); absent when METRICS_PORT is unset or 0. */
   metrics: { host: string; port: number } | undefined;
   /** The proxies in front of the api, whose `X-Forwarded-For` is believed (src/http/clientAddress.ts); empty: none. */
   trustProxy: Cidr[];
@@ -250,6 +255,10 @@ export interface Config {
    * elsewhere (stripe-mock); `returnUrl` is where Checkout sends the payer back (`{TOP_UP_ID}` filled in).
    */
   stripe: { apiKey: string; webhookSecret: string; apiBase: string | undefined; returnUrl: string } | undefined;
+  /** Where the Temporal SDK serves its own Prometheus metrics (the worker's Runtime); TEMPORAL_METRICS_PORT. */
+  temporalMetrics: { host: string; port: number } | undefined;
+  /** OpenTelemetry traces over OTLP/HTTP; absent (no tracing, no cost) without OTEL_EXPORTER_OTLP_ENDPOINT. */
+  tracing: { endpoint: string; serviceName: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -333,6 +342,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       env.STRIPE_API_KEY && env.STRIPE_WEBHOOK_SECRET
         ? { apiKey: env.STRIPE_API_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiBase: env.STRIPE_API_BASE, returnUrl: env.STRIPE_RETURN_URL }
         : undefined,
+    temporalMetrics: env.TEMPORAL_METRICS_PORT ? { host: env.METRICS_HOST, port: env.TEMPORAL_METRICS_PORT } : undefined,
+    tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME } : undefined,
   };
 }
 

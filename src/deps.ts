@@ -17,7 +17,10 @@ import type Stripe from 'stripe';
 import { createStripe } from './payments/stripe.js';
 import { AvailabilityService } from './services/domains/availability.js';
 import { createDnsProviders, type DnsProviders } from './dnsProvider/index.js';
-import { createMetrics, type Metrics } from './metrics/registry.js';
+import { processMetrics, type Metrics } from './metrics/registry.js';
+import { observeState } from './metrics/collectors.js';
+import { activeTracing } from './telemetry/tracing.js';
+import { traceRedisCommands } from './telemetry/spans.js';
 
 /** Everything the api and the worker share, created once per process. */
 export interface AppDeps {
@@ -44,7 +47,7 @@ export interface AppDeps {
   dnsProviders: DnsProviders;
   /** The Redis connection in subscriber mode (pub/sub needs one of its own). */
   subscriber: Redis;
-  /** This process's Prometheus counters, served at `/metrics` when METRICS_PORT is set. */
+  /** This process's Prometheus metrics (`processMetrics()`), served at `/metrics` when METRICS_PORT is set. */
   metrics: Metrics;
 }
 
@@ -52,6 +55,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
   const redis = createRedis(config.redisUrl, logger);
   // Subscribing waits for a connection instead of failing: it must survive Redis restarts.
   const subscriber = createRedis(config.redisUrl, logger, { enableOfflineQueue: true, maxRetriesPerRequest: null });
+  if (activeTracing()) traceRedisCommands(redis);
   await redisReady(redis, 2_000);
   const db = createPool(config.databaseUrl, logger);
   const keyHashSecret = await resolveKeyHashSecret(config);
@@ -66,6 +70,8 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
   );
   await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
   const registrars = createRegistrars({ config, db, redis });
+  const metrics = processMetrics();
+  observeState(metrics, { db, redis, subscriber });
   return {
     config,
     logger,
@@ -89,7 +95,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     keyMisses,
     verifySession: createSessionVerifier(config, devIdentity),
     rateLimiter: createRateLimiter({ redis, logger }),
-    metrics: createMetrics(),
+    metrics,
   };
 }
 

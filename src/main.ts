@@ -3,6 +3,7 @@ import { createLogger, type Logger } from './logger.js';
 import { installTemporalRuntime } from './temporal/runtime.js';
 import { startService, type Role } from './startup.js';
 import { startCodecServer } from './codecServer/start.js';
+import { startTracing } from './telemetry/tracing.js';
 
 function parseRole(argv: string[]): Role | 'codec-server' {
   const index = argv.indexOf('--role');
@@ -26,12 +27,14 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config, { role });
   if (role === 'codec-server') return runCodecServer(config, logger);
-  installTemporalRuntime(logger);
+  const tracing = startTracing(config.tracing, { 'service.instance.role': role });
+  // Only a worker runs the SDK's native runtime, so only it has Temporal metrics to serve.
+  installTemporalRuntime(logger, { metrics: role === 'api' ? undefined : config.temporalMetrics });
   const service = await startService({ config, logger, role });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info({ signal }, 'signal received');
-      void service.stop();
+      void service.stop().then(() => tracing?.shutdown());
     });
   }
   await service.stopped;

@@ -15,7 +15,7 @@ export type Role = 'api' | 'worker' | 'all';
 export interface RunningService {
   deps: AppDeps;
   apiUrl: string | undefined;
-  /** Where `/metrics` is served: worker and combined processes with METRICS_PORT set. */
+  /** Where `/metrics` is served: every role, with METRICS_PORT set. */
   metricsUrl: string | undefined;
   /** Resolves when the service has stopped, by `stop()` or because the worker failed. */
   stopped: Promise<void>;
@@ -69,9 +69,8 @@ export async function startService({ config, logger, role, workflowBundle, extra
   };
 
   try {
+    if (config.metrics) metricsHttp = await startMetricsServer(deps.metrics, config.metrics, logger);
     if (role !== 'api') {
-      // The counters so far are the worker's (its activities); the api serves none yet.
-      if (config.metrics) metricsHttp = await startMetricsServer(deps.metrics, config.metrics, logger);
       await registerSearchAttributes(deps);
       const schedules = await ensureSchedules(deps.temporal.client, config);
       logger.info({ schedules }, 'Temporal schedules in place');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { resolveComposeCheck } from '../scripts/lib/composeCheck.js';
 import { REPO_ROOT } from './support/processes.js';
+import { parse as parseYaml } from 'yaml';
 
 /** The parts of compose-go's resolved project these tests read. */
 interface Service {
@@ -139,7 +140,7 @@ describe('docker-compose.yml, read by the real compose loader', () => {
   });
 
   it('pins every image, builds one image for every process of ours, and keeps ports and passwords closed', async () => {
-    const services = (await loadCompose({ ...SECRETS, ...IDENTITY }, 'dev')).services!;
+    const services = (await loadCompose({ ...SECRETS, ...IDENTITY }, 'dev,observability')).services!;
     const ours = ['api', 'worker', 'migrate', 'codec-server'];
     for (const [name, service] of Object.entries(services)) {
       if (ours.includes(name)) continue;
@@ -155,6 +156,44 @@ describe('docker-compose.yml, read by the real compose loader', () => {
     expect(raw).not.toMatch(/PASSWORD: (?!\$\{)/);
     expect(raw).not.toMatch(/:\/\/[a-z]+:(?!\$\{)[^@\s]+@/);
     expect(await readFile(path.join(REPO_ROOT, '.gitignore'), 'utf8')).toMatch(/^\.env$/m);
+  });
+
+  it('adds Prometheus, Grafana and Jaeger in the observability profile, scraping and tracing the api and the worker', async () => {
+    const production = (await loadCompose({ ...SECRETS, ...IDENTITY })).services!;
+    for (const name of ['prometheus', 'grafana', 'jaeger']) expect(production[name], name).toBeUndefined();
+    expect(loadConfig(envOf(production.api!)).tracing).toBeUndefined();
+
+    const services = (await loadCompose({ ...SECRETS, ...IDENTITY, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318' }, 'observability')).services!;
+    expect(services.prometheus!.image).toMatch(/^prom\/prometheus:v\d/);
+    expect(services.grafana!.image).toMatch(/^grafana\/grafana:\d/);
+    expect(services.jaeger!.image).toMatch(/^jaegertracing\/all-in-one:\d/);
+    for (const name of ['prometheus', 'grafana', 'jaeger']) {
+      expect(services[name]!.healthcheck?.test, name).toBeDefined();
+      expect(services[name]!.restart, name).toBe('unless-stopped');
+      for (const port of services[name]!.ports ?? []) expect(`${name} ${port.host_ip}`).toBe(`${name} 127.0.0.1`);
+    }
+    expect(services.grafana!.depends_on).toMatchObject({ prometheus: { condition: 'service_healthy' } });
+    expect(services.prometheus!.ports!.map((p) => p.target)).toEqual([9090]);
+    expect(services.jaeger!.ports!.map((p) => p.target).sort((a, b) => a - b)).toEqual([4318, 16686]);
+
+    // Prometheus scrapes the ports our config opens, under the compose service names.
+    const api = loadConfig(envOf(services.api!));
+    const worker = loadConfig(envOf(services.worker!));
+    expect(api.tracing).toEqual({ endpoint: 'http://jaeger:4318', serviceName: 'domain-service' });
+    expect(worker.tracing?.endpoint).toBe('http://jaeger:4318');
+    const prometheus = parseYaml(await readFile(path.join(REPO_ROOT, 'deploy/prometheus/prometheus.yml'), 'utf8')) as {
+      rule_files: string[];
+      scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[];
+    };
+    const targets = (job: string) => prometheus.scrape_configs.find((c) => c.job_name === job)!.static_configs.flatMap((c) => c.targets);
+    expect(targets('domain-service').sort()).toEqual([`api:${api.metrics!.port}`, `worker:${worker.metrics!.port}`]);
+    expect(targets('temporal-sdk')).toEqual([`worker:${worker.temporalMetrics!.port}`]);
+    expect(api.metrics!.host).toBe('0.0.0.0');
+    // The files the services mount are in the repository.
+    for (const file of ['deploy/prometheus/alerts.yml', 'deploy/grafana/dashboards/domain-service.json', 'deploy/grafana/provisioning/datasources/datasources.yml']) {
+      await expect(readFile(path.join(REPO_ROOT, file)), file).resolves.toBeDefined();
+    }
+    expect(prometheus.rule_files).toEqual(['/etc/prometheus/alerts.yml']);
   });
 
   it('builds the image on a supported Node LTS line, running the entry points that exist', async () => {

@@ -36,7 +36,7 @@ describe('the service process', () => {
   });
 
   it('serves, becomes ready, and exits cleanly on SIGTERM', async () => {
-    const env: Record<string, string> = { ...(await serviceEnv()), METRICS_PORT: String(await freePort()) };
+    const env: Record<string, string> = { ...(await serviceEnv()), METRICS_PORT: String(await freePort()), TEMPORAL_METRICS_PORT: String(await freePort()) };
     const proc = runTs('src/main.ts', [], env);
     await proc.waitForOutput(/"msg":"api listening"/);
     const url = `http://127.0.0.1:${env.PORT}`;
@@ -47,6 +47,9 @@ describe('the service process', () => {
     expect(scrape.status).toBe(200);
     expect(await scrape.text()).toMatch(/^registrar_drift_total\{kind="missing_upstream"\} 0$/m);
     expect((await fetch(`${url}/metrics`)).status).toBe(404);
+    // The Temporal SDK's own metrics, from its native runtime, on the port of their own.
+    const sdkMetrics = `http://127.0.0.1:${env.TEMPORAL_METRICS_PORT}/metrics`;
+    await expect.poll(async () => (await fetch(sdkMetrics)).text(), { timeout: 15_000, interval: 500 }).toMatch(/^temporal_\w+.*task_queue="/m);
     proc.child.kill('SIGTERM');
     expect(await proc.exited).toBe(0);
     await expect(fetch(metricsUrl)).rejects.toThrow();

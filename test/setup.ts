@@ -3,4 +3,4 @@
 import { createLogger } from '../src/logger.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
 
-installTemporalRuntime(createLogger({ logLevel: 'error' }), 'ERROR');
+installTemporalRuntime(createLogger({ logLevel: 'error' }), { level: 'ERROR' });

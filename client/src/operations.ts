@@ -56,4 +56,5 @@ export const operationRoutes = {
   updateDnsRecord: ["PATCH", "/api/v1/orgs/{org_oid}/domains/{domain}/records/{record_id}"],
   getOpenApiDocument: ["GET", "/api/v1/openapi.json"],
   getApiReferencePage: ["GET", "/docs"],
+  getPlainApiReferencePage: ["GET", "/docs/plain"],
 } as const satisfies Record<keyof operations, readonly [string, string]>;

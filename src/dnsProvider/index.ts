@@ -3,6 +3,7 @@ import { DnsProviderUnavailableError } from './errors.js';
 import type { DnsProvider } from './port.js';
 import { PowerDnsProvider } from './powerdns.js';
 import { SyntheticDnsProvider } from './synthetic.js';
+import { instrumentPort } from '../metrics/upstream.js';
 
 export type * from './port.js';
 
@@ -12,8 +13,8 @@ export interface DnsProviders {
 }
 
 export function createDnsProviders(config: Pick<Config, 'dnsProvider'>, options: { timeoutMs?: number } = {}): DnsProviders {
-  const live = createLiveDnsProvider(config.dnsProvider, options);
-  const test = new SyntheticDnsProvider();
+  const live = instrumentPort(createLiveDnsProvider(config.dnsProvider, options), { system: 'dns_provider', adapter: config.dnsProvider ? 'powerdns' : 'unconfigured' });
+  const test = instrumentPort(new SyntheticDnsProvider(), { system: 'dns_provider', adapter: 'synthetic' });
   return { forMode: (livemode) => (livemode ? live : test) };
 }
 

@@ -13,6 +13,7 @@ import type { AppState } from './context.js';
 import { isDryRun } from './dryRun.js';
 import { renderError } from './errorHandler.js';
 import { openResponseBody, sealResponseBody } from './idempotencyCrypto.js';
+import { recordIdempotency } from '../metrics/record.js';
 
 const KEY_FORMAT = /^[\x20-\x7E]{1,255}$/;
 /** How long an unfinished request holds its key before a retry may take over (a crash, a kill). */
@@ -74,23 +75,28 @@ export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMidd
       // Checked first, and before anything is decrypted: another credential of the same user (say a
       // narrower key that learnt the key and body) must never receive this answer.
       if (existing.credential !== identity.credential) {
+        recordIdempotency('conflict_reused');
         throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used by another API key or session');
       }
       if (!existing.requestHash.equals(hash)) {
+        recordIdempotency('conflict_reused');
         throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
       }
       if (existing.state === 'in_flight' || existing.responseStatus === null) {
+        recordIdempotency('conflict_in_use');
         throw new ConflictError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry shortly');
       }
       const body = existing.responseBody ? openResponseBody(deps.keyHashSecret, identity, existing.responseBody) : Buffer.alloc(0);
       ctx.status = existing.responseStatus;
       ctx.set(existing.responseHeaders ?? {});
       ctx.set('Idempotent-Replayed', 'true');
+      recordIdempotency('replayed');
       if (body.length > 0) ctx.body = JSON.parse(body.toString('utf8')) as unknown;
       return;
     }
 
     ctx.state.idempotency = identity;
+    recordIdempotency('first');
     try {
       await next();
     } catch (err) {

@@ -7,6 +7,7 @@ import { limitsFor, userCeilingFor, USER_CEILING_FACTOR, type RateLimitGroup } f
 import type { RateLimiter } from '../rateLimit/limiter.js';
 import { setRateLimitHeaders } from '../rateLimit/addressLimits.js';
 import type { AppState } from './context.js';
+import { recordRateLimitDecision } from '../metrics/record.js';
 
 const PLAN_CACHE_MS = 60_000;
 
@@ -45,12 +46,14 @@ export function rateLimitMiddleware(deps: { db: Db; rateLimiter: RateLimiter }):
     const plan = await planFor(principal.user.id, ctx.params.org_oid);
     const decision = await deps.rateLimiter.consume({ subject: principal.rateLimitSubject, group, plan });
     setRateLimitHeaders(ctx, decision);
+    recordRateLimitDecision(group, 'key', decision.allowed);
     if (!decision.allowed) {
       const limits = limitsFor(group, plan);
       throw new RateLimitedError({ group, perMinute: limits.perMinute, perSecond: limits.perSecond, retryAfterSeconds: decision.retryAfterSeconds ?? 1 });
     }
     const ceiling = userCeilingFor(group, plan);
     const user = await deps.rateLimiter.consumePool({ pool: group, subject: `user:${principal.user.id}`, limits: ceiling });
+    recordRateLimitDecision(group, 'user', user.allowed);
     if (!user.allowed) {
       ctx.set('X-RateLimit-Remaining', '0');
       throw new RateLimitedError({

@@ -3,6 +3,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { inSpan } from '../telemetry/spans.js';
 
 export interface MailMessage {
   to: string;
@@ -67,6 +68,8 @@ function compactTimestamp(date: Date): string {
 export function createMailer(config: Pick<Config, 'mail' | 'dataDir'>, logger: Logger): Mailer {
   const { smtpUrl, from } = config.mail;
   const smtp = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
+  // The host only: the URL may carry credentials.
+  const smtpHost = smtpUrl ? new URL(smtpUrl).hostname : '';
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
   const fields = (message: MailMessage) => ({
@@ -83,7 +86,7 @@ export function createMailer(config: Pick<Config, 'mail' | 'dataDir'>, logger: L
       const mail = fields(message);
       if (smtp) {
         try {
-          await smtp.sendMail(mail);
+          await inSpan('smtp send', { 'server.address': smtpHost }, () => smtp.sendMail(mail));
         } catch (err) {
           const code = (err as { responseCode?: number }).responseCode;
           if (code !== undefined && code >= 500) throw new MailRejectedError(code, (err as Error).message);

@@ -4,6 +4,7 @@ import { RateLimitedError } from '../errors.js';
 import { clientAddress } from '../http/clientAddress.js';
 import { ADDRESS_LIMITS, type AddressPool } from './groups.js';
 import type { Decision, RateLimiter } from './limiter.js';
+import { recordRateLimitDecision } from '../metrics/record.js';
 
 export interface AddressLimitDeps {
   rateLimiter: RateLimiter;
@@ -38,6 +39,7 @@ export async function consumeAddressPool(
   const { rateLimiter } = deps;
   const decision = await rateLimiter.consumePool({ pool, subject: `ip:${clientAddress(ctx, deps.config.trustProxy)}`, limits: ADDRESS_LIMITS[pool] });
   setRateLimitHeaders(ctx, decision);
+  recordRateLimitDecision(pool, 'address', decision.allowed);
   if (!decision.allowed) throw addressRateLimited(pool, decision.retryAfterSeconds ?? 1);
 }
 
@@ -48,6 +50,7 @@ export async function consumeAddressPool(
 export async function refuseBlockedAddress(deps: AddressLimitDeps, ctx: Pick<ParameterizedContext, 'set' | 'socket' | 'get'>): Promise<void> {
   if (!deps.config.addressRateLimits) return;
   const retryAfter = await deps.rateLimiter.blocked('auth_failure', `ip:${clientAddress(ctx, deps.config.trustProxy)}`);
+  recordRateLimitDecision('auth_failure', 'address', retryAfter <= 0);
   if (retryAfter <= 0) return;
   const limits = ADDRESS_LIMITS.auth_failure;
   ctx.set({

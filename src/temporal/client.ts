@@ -5,6 +5,7 @@ import { temporalAddress, type Config } from '../config.js';
 import { SEARCH_ATTRIBUTES } from './searchAttributes.js';
 import { encryptedDataConverter } from './payloadCodec.js';
 import type { PayloadKeyring } from './payloadKeys.js';
+import { tracingClientInterceptors } from '../telemetry/tracing.js';
 
 // The proto package is CommonJS: take the runtime enums off its default export.
 const { temporal } = proto;
@@ -21,7 +22,7 @@ export interface Temporal {
  */
 export function createTemporal(config: Config, payloadKeys: PayloadKeyring): Temporal {
   const connection = Connection.lazy({ address: temporalAddress(config) });
-  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: encryptedDataConverter(payloadKeys) });
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: encryptedDataConverter(payloadKeys), interceptors: tracingClientInterceptors() });
   return { connection, client };
 }
 

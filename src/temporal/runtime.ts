@@ -10,13 +10,28 @@ const PINO_LEVEL: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'
 };
 
 /**
- * Routes the SDK's own logs through our logger. Must run before any Temporal connection,
- * worker or test environment is created in this process.
+ * Routes the SDK's own logs through our logger and, given `metrics`, serves the SDK's own Prometheus
+ * metrics (`temporal_*`: task slots, poll and schedule-to-start latencies, …) on that address, beside
+ * ours on METRICS_PORT. Must run before any Temporal connection, worker or test environment is
+ * created in this process.
  */
-export function installTemporalRuntime(logger: Logger, level: LogLevel = 'WARN'): void {
+export function installTemporalRuntime(logger: Logger, options: { level?: LogLevel; metrics?: { host: string; port: number } } = {}): void {
+  const { metrics } = options;
   Runtime.install({
-    logger: new DefaultLogger(level, (entry) => {
+    logger: new DefaultLogger(options.level ?? 'WARN', (entry) => {
       logger[PINO_LEVEL[entry.level]]({ temporal: entry.meta }, entry.message);
     }),
+    ...(metrics
+      ? {
+          telemetryOptions: {
+            metrics: {
+              prometheus: { bindAddress: `${hostForBind(metrics.host)}:${metrics.port}`, useSecondsForDurations: true, countersTotalSuffix: true },
+            },
+          },
+        }
+      : {}),
   });
 }
+
+/** An IPv6 literal needs brackets in a socket address. */
+const hostForBind = (host: string) => (host.includes(':') ? `[${host}]` : host);

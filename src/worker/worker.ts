@@ -5,6 +5,7 @@ import { createActivities } from '../../activities/index.js';
 import { temporalAddress } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import { encryptedDataConverter } from '../temporal/payloadCodec.js';
+import { workerTracingOptions } from '../telemetry/tracing.js';
 
 /** `workflows/index.ts` under tsx, `dist/workflows/index.js` when compiled. */
 export const WORKFLOWS_PATH = fileURLToPath(
@@ -34,6 +35,7 @@ export async function createWorker(
       // Codecs run outside the workflow sandbox, so the bundle needs nothing of this.
       dataConverter: encryptedDataConverter(deps.payloadKeys),
       ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+      ...workerTracingOptions(),
       activities: createActivities({
         config,
         db: deps.db,

@@ -95,6 +95,21 @@ describe('the proxy', () => {
     expect(bodyOf<{ detail: Array<{ loc: string[] }> }>(invalid).detail[0]!.loc).toEqual(['body', 'name']);
   });
 
+  it('counts rate limits per dashboard session: two browsers of one person have their own', async () => {
+    const laptop = await signedInUser(app, 'limits');
+    const phone = await signedInUser(app, 'limits', laptop.email);
+    const remaining = async (user: DashboardUserAgent) => Number((await user.call('/dashboard/api/v1/me')).headers.get('x-ratelimit-remaining'));
+    // All four calls inside one fixed minute window (limits count per epoch minute).
+    const toNextMinute = 60_000 - (Date.now() % 60_000);
+    if (toNextMinute < 3_000) await new Promise((resolve) => setTimeout(resolve, toNextMinute + 50));
+    const laptopFirst = await remaining(laptop);
+    await remaining(laptop);
+    const laptopThird = await remaining(laptop);
+    expect(laptopThird).toBe(laptopFirst - 2);
+    // The phone's first call is counted against its own session, not after the laptop's three.
+    expect(await remaining(phone)).toBe(laptopFirst);
+  });
+
   it('never forwards the browser cookie or a bearer token the page tries to set', async () => {
     const user = await signedInUser(app, 'headers');
     const res = await user.call('/dashboard/api/v1/me', { headers: { authorization: 'Bearer svc_live_forged' } });

@@ -115,6 +115,24 @@ describe('dashboard sign-in through the development OpenID provider', () => {
   });
 });
 
+describe('a callback that does not match its sign-in', () => {
+  it('is refused with the sign-in page link, and the started sign-in cannot be replayed', async () => {
+    const browser = new TestBrowser();
+    const started = await browser.request(`${app.url}/dashboard/login`);
+    expect(started.status).toBe(302);
+    const authorize = new URL(started.headers.get('location')!);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`${app.url}/dashboard/callback`);
+    const forged = await browser.request(`${app.url}/dashboard/callback?code=forged&state=${authorize.searchParams.get('state')}x&iss=${encodeURIComponent(`${app.url}/dev/oidc`)}`);
+    expect(forged.status).toBe(400);
+    expect(forged.body).toContain('did not confirm this sign-in');
+    const again = await browser.request(`${app.url}/dashboard/callback?code=forged&state=${authorize.searchParams.get('state')}`);
+    expect(again.status).toBe(400);
+    expect(again.body).toContain('not started in this browser');
+    expect((await browser.request(`${app.url}/dashboard/session`)).status).toBe(401);
+  });
+});
+
 describe('sign-out', () => {
   it('needs the CSRF token, then deletes the session so the old cookie is refused', async () => {
     const user = await signedInUser(app, 'logout');

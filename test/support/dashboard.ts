@@ -18,9 +18,9 @@ export interface DashboardUserAgent {
   cookieValue(): string;
 }
 
-export async function signedInUser(app: TestApp, label = 'dash'): Promise<DashboardUserAgent> {
+/** `email`: sign in as someone already known (another browser of the same person). */
+export async function signedInUser(app: TestApp, label = 'dash', email = uniqueEmail(label)): Promise<DashboardUserAgent> {
   const browser = new TestBrowser();
-  const email = uniqueEmail(label);
   const name = `${label} person`;
   const callback = await signInToDashboard(browser, app.url, { email, name });
   const origin = new URL(app.url).origin;

@@ -58,13 +58,15 @@ export interface TestAppOptions {
   worker?: boolean;
   /** Listen on this port rather than one the system picks (an address another app must know first). */
   port?: number;
+  /** The worker's workflow bundle when not the shared one (e.g. one with interceptors). */
+  workflowBundle?: WorkflowBundleOption;
 }
 
 /** The real app on a real port, with real PostgreSQL, Redis and Temporal behind it. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = await testConfig(options.env);
   const deps = await createDeps(config, createLogger(config, {}, options.logDestination));
-  const worker = options.worker ? await createWorker(deps, sharedWorkflowBundle()) : undefined;
+  const worker = options.worker ? await createWorker(deps, options.workflowBundle ?? sharedWorkflowBundle()) : undefined;
   const workerRun = worker?.worker.run();
   const http = await listen(
     (listeningUrl) => createApp(deps, { extraRoutes: options.extraRoutes ?? [], listeningUrl, ...(options.layers ? { layers: options.layers } : {}) }),

@@ -13,6 +13,7 @@ import { startMetricsServer } from '../../src/metrics/server.js';
 import type { ListeningServer } from '../../src/http/listen.js';
 import type { RegistrarReconcileSummary as ReconcileSummary } from '../../workflows/contract.js';
 import { randomBase62 } from '../../src/ids.js';
+import { byLabel, scrape as scrapeUrl, type Sample } from '../support/metrics.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -29,34 +30,7 @@ afterAll(async () => {
   await dnsimple?.close();
 });
 
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** Scrapes `/metrics` and reads the samples of the text format (`name{a="x",b="y"} 1`). */
-async function scrape(): Promise<{ text: string; samples: Sample[] }> {
-  const res = await fetch(`${metricsServer.url}/metrics`);
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-  const text = await res.text();
-  const samples = text
-    .split('\n')
-    .filter((line) => line && !line.startsWith('#'))
-    .map((line) => {
-      const [, name, rawLabels, value] = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line) ?? [];
-      expect(name, line).toBeDefined();
-      const labels = Object.fromEntries([...(rawLabels ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
-      return { name: name!, labels, value: Number(value) };
-    });
-  return { text, samples };
-}
-
-/** A counter's values by one label's value, over the samples of one metric. */
-function byLabel(samples: Sample[], name: string, key: (labels: Record<string, string>) => string): Record<string, number> {
-  return Object.fromEntries(samples.filter((s) => s.name === name).map((s) => [key(s.labels), s.value]));
-}
+const scrape = () => scrapeUrl(`${metricsServer.url}/metrics`);
 const accountErrors = (samples: Sample[]) => byLabel(samples, 'registrar_account_errors_total', (l) => `${l.adapter}/${l.status}`);
 const drift = (samples: Sample[]) => byLabel(samples, 'registrar_drift_total', (l) => l.kind!);
 

@@ -4,6 +4,7 @@ import { minorUnits, type Currency } from '../money.js';
 import { newId } from '../../ids.js';
 import type { PageRequest } from '../keyset.js';
 import { ValidationError } from '../../errors.js';
+import { recordLedgerEntry } from '../../metrics/record.js';
 
 export type LedgerEntryType = 'top_up' | 'reservation' | 'capture' | 'release';
 
@@ -73,6 +74,7 @@ export async function insertLedgerEntry(
     actor_key_id: entry.actorKeyId,
     request_id: entry.requestId,
   });
+  recordLedgerEntry(entry.type, mode, entry.amount);
   return toLedgerEntry(row);
 }
 

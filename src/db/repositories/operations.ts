@@ -2,6 +2,7 @@ import type { Queryable } from '../pool.js';
 import { ModeScopedTable, modeScopedParams, type Mode } from '../modeScope.js';
 import { keyset, type PageRequest } from '../keyset.js';
 import type { SealedJson } from '../sealedJson.js';
+import { recordOperationFinished } from '../../metrics/record.js';
 
 /** What `workflow_input` is sealed for (see `sealedJson.ts`): the auth code of a transfer is in it. */
 export const WORKFLOW_INPUT_PURPOSE = 'operations.workflow_input';
@@ -105,6 +106,7 @@ export async function updateOperation(
     updated_at: new Date(),
     ...(finished ? { completed_at: new Date() } : {}),
   });
+  if (updated && finished) recordOperationFinished(updated);
   return updated;
 }
 
@@ -131,5 +133,29 @@ export async function abandonPendingOperation(db: Queryable, mode: Mode, id: str
     updated_at: new Date(),
     completed_at: new Date(),
   });
+  for (const op of abandoned) recordOperationFinished(op);
   return abandoned.length === 1;
+}
+
+export interface UnfinishedOperations {
+  type: OperationType;
+  status: 'pending' | 'running';
+  livemode: boolean;
+  count: number;
+  oldestAgeSeconds: number;
+}
+
+/** Pending and running operations by type and status in both modes, with the oldest's age: for the metrics. */
+export async function countUnfinishedOperations(db: Queryable): Promise<UnfinishedOperations[]> {
+  const both = await Promise.all(
+    [false, true].map(async (livemode) => {
+      const { rows } = await db.query<Omit<UnfinishedOperations, 'livemode'>>(
+        `SELECT type, status, count(*)::int AS count, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS "oldestAgeSeconds"
+         FROM operations WHERE livemode = $1 AND status IN ('pending', 'running') GROUP BY type, status`,
+        [livemode],
+      );
+      return rows.map((row) => ({ ...row, livemode }));
+    }),
+  );
+  return both.flat();
 }

@@ -44,7 +44,7 @@ describe('GET /api/v1/openapi.json', () => {
   it('documents every registered route, with its schemas and the standard errors, by construction', async () => {
     const document: OpenApiDoc = await (await app.fetch('/api/v1/openapi.json')).json();
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/healthz', '/readyz', '/api/v1/openapi.json', '/docs', '/api/v1/test-widgets/{widget_id}']),
+      expect.arrayContaining(['/healthz', '/readyz', '/api/v1/openapi.json', '/docs', '/docs/plain', '/api/v1/test-widgets/{widget_id}']),
     );
     expect(document.paths['/dev/jwks.json']).toBeUndefined();
     const op = document.paths['/api/v1/test-widgets/{widget_id}'].post;
@@ -63,8 +63,42 @@ describe('GET /api/v1/openapi.json', () => {
 });
 
 describe('GET /docs', () => {
-  it('renders a readable page listing every documented operation', async () => {
+  it('serves the interactive reference and every file it loads from our own origin', async () => {
     const res = await app.fetch('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await res.text();
+    // Every script, stylesheet and icon is a path on this origin: nothing from a CDN.
+    const loaded = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(loaded.filter((url) => url.includes('/docs/assets/'))).toHaveLength(4);
+    for (const url of loaded) expect(url, url).toMatch(/^\/(?!\/)/);
+    const types: Record<string, RegExp> = { css: /^text\/css/, js: /^text\/javascript/, png: /^image\/png$/ };
+    for (const url of loaded.filter((u) => u.startsWith('/docs/assets/'))) {
+      const asset = await app.fetch(url);
+      expect(asset.status, url).toBe(200);
+      expect(asset.headers.get('content-type'), url).toMatch(types[url.split('.').pop()!]!);
+      expect((await asset.arrayBuffer()).byteLength, url).toBeGreaterThan(100);
+    }
+    // The initializer points Swagger UI at our document, with no outside validator.
+    const init = await (await app.fetch('/docs/assets/reference.js')).text();
+    expect(init).toContain("url: '/api/v1/openapi.json'");
+    expect(init).toContain('validatorUrl: null');
+    expect(await (await app.fetch('/docs/assets/swagger-ui-bundle.js')).text()).toContain('SwaggerUIBundle');
+    // Only the listed files: nothing else of the package, and no path tricks.
+    // (A path that names no listed file names nothing: 404, src/http/validate.ts.)
+    expect((await app.fetch('/docs/assets/package.json')).status).toBe(404);
+    expect((await app.fetch('/docs/assets/..%2Fpackage.json')).status).toBe(404);
+  });
+
+  it('declares bearer authentication, so "Authorize" takes a token for "Try it out"', async () => {
+    const document: OpenApiDoc = await (await app.fetch('/api/v1/openapi.json')).json();
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+});
+
+describe('GET /docs/plain', () => {
+  it('renders a readable page listing every documented operation', async () => {
+    const res = await app.fetch('/docs/plain');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await res.text();

@@ -5,6 +5,7 @@ import { loadPriceTable } from '../../db/repositories/tldPrices.js';
 import { RedisAttemptCounter } from '../../registrar/attemptCounter.js';
 import { createLiveRegistrar, createLiveRegistrarAccount, createTestRegistrar } from '../../registrar/index.js';
 import type { PriceTable, Registrar, RegistrarAccount } from '../../registrar/port.js';
+import { instrumentPort } from '../../metrics/upstream.js';
 
 const PRICE_TABLE_TTL_MS = 60_000;
 
@@ -31,8 +32,9 @@ export function createRegistrars(deps: { config: Config; db: Db; redis: Redis })
     forMode: async (livemode) => {
       const table = await prices();
       const { timeoutMs, paidTimeoutMs } = deps.config.registrarTiming;
-      return livemode ? createLiveRegistrar(deps.config.registrar, table, { timeoutMs, paidTimeoutMs }) : createTestRegistrar(table, attempts);
+      const registrar = livemode ? createLiveRegistrar(deps.config.registrar, table, { timeoutMs, paidTimeoutMs }) : createTestRegistrar(table, attempts);
+      return instrumentPort(registrar, { system: 'registrar', adapter: livemode ? 'dnsimple' : 'synthetic' });
     },
-    liveAccount: async () => createLiveRegistrarAccount(deps.config.registrar, await prices()),
+    liveAccount: async () => instrumentPort(createLiveRegistrarAccount(deps.config.registrar, await prices()), { system: 'registrar', adapter: 'dnsimple' }),
   };
 }

@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { ApiKeyRecord } from '../../db/repositories/apiKeys.js';
 import { startWorkflow } from '../../temporal/client.js';
+import { recordLeakAlert } from '../../metrics/record.js';
 import { LEAK_RESPONSE_RETRIES, type LeakedKeyInput, type LeakSource } from '../../../workflows/contract.js';
 
 /** One workflow per leaked key, ever: `revoke-key:<key_id>` for live keys, `leaked-test-key:<key_id>` for test keys (never revoked). */
@@ -46,9 +47,11 @@ export async function startLeakResponse(props: StartLeakResponseProps): Promise<
         sourceUrl: props.sourceUrl,
       },
     });
+    recordLeakAlert(props.source, 'started');
     return { workflowId, alreadyClosed: false };
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    recordLeakAlert(props.source, 'already_handled');
     return { workflowId, alreadyClosed: true };
   }
 }
