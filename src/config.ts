@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payloadKeys.js';
+import { canonicalCidr, parseCidrs, type Cidr } from './http/cidr.js';
 
 /** Durations such as `15m`, `30s`, `2h`, `500ms`, parsed to milliseconds. */
 const duration = z
@@ -23,6 +24,18 @@ const origins = z
   .refine((list) => list.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin), {
     message: 'must be comma-separated origins such as http://localhost:8233 (scheme, host and port; no path)',
   });
+
+/** Comma-separated CIDRs or addresses, e.g. `10.0.0.0/8,2001:db8::1`. */
+const cidrList = z.string().transform((value, ctx) => {
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const canonical = entries.map(canonicalCidr);
+  const bad = entries.filter((_, i) => canonical[i] === undefined);
+  if (bad.length) {
+    ctx.addIssue({ code: 'custom', message: `must be comma-separated CIDRs or addresses; not one: ${bad.join(', ')}` });
+    return z.NEVER;
+  }
+  return parseCidrs(canonical as string[]);
+});
 
 /** 127.0.0.0/8, ::1 and localhost: addresses no other machine can reach. */
 export function isLoopbackHost(host: string): boolean {
@@ -93,6 +106,11 @@ const envSchema = z
     // Unset or 0: no metrics listener (tests); 9464 is the usual choice.
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    TRUST_PROXY: cidrList.optional(),
+    STRIPE_API_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    STRIPE_API_BASE: optionalUrl,
+    STRIPE_RETURN_URL: z.url().default('http://127.0.0.1:8080/dashboard/billing?top_up={TOP_UP_ID}'),
     // The Temporal SDK's own metrics (worker and combined process), on a listener of the SDK's: 9465.
     TEMPORAL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     // Traces go over OTLP/HTTP to this base URL (…/v1/traces); unset: no tracing at all.
@@ -146,6 +164,10 @@ const envSchema = z
         path: ['HOST'],
         message: `${env.HOST} is not a loopback address: set AUTH_ISSUER and AUTH_AUDIENCE (the development identity provider only serves 127.0.0.1, ::1 or localhost, or a container published on loopback with DEV_IDP_BEHIND_LOOPBACK=true)`,
       });
+    }
+    if ((env.STRIPE_API_KEY === undefined) !== (env.STRIPE_WEBHOOK_SECRET === undefined)) {
+      const missing = env.STRIPE_API_KEY === undefined ? 'STRIPE_API_KEY' : 'STRIPE_WEBHOOK_SECRET';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other STRIPE_ variable (both, or neither)' });
     }
     if (env.NODE_ENV === 'production') {
       if (env.PAYLOAD_ENCRYPTION_KEYS === undefined) {
@@ -236,6 +258,13 @@ export interface Config {
   codecServer: { host: string; port: number; corsOrigins: string[] };
   /** Where `/metrics` is served (every role); absent when METRICS_PORT is unset or 0. */
   metrics: { host: string; port: number } | undefined;
+  /** The proxies in front of the api, whose `X-Forwarded-For` is believed (src/http/clientAddress.ts); empty: none. */
+  trustProxy: Cidr[];
+  /**
+   * Live top-ups through Stripe Checkout; absent: live top-ups are refused. `apiBase` points the library
+   * elsewhere (stripe-mock); `returnUrl` is where Checkout sends the payer back (`{TOP_UP_ID}` filled in).
+   */
+  stripe: { apiKey: string; webhookSecret: string; apiBase: string | undefined; returnUrl: string } | undefined;
   /** Where the Temporal SDK serves its own Prometheus metrics (the worker's Runtime); TEMPORAL_METRICS_PORT. */
   temporalMetrics: { host: string; port: number } | undefined;
   /** OpenTelemetry traces over OTLP/HTTP; absent (no tracing, no cost) without OTEL_EXPORTER_OTLP_ENDPOINT. */
@@ -323,6 +352,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     payloadEncryptionKeys: env.PAYLOAD_ENCRYPTION_KEYS,
     codecServer: { host: env.CODEC_SERVER_HOST, port: env.CODEC_SERVER_PORT, corsOrigins: env.CODEC_SERVER_CORS_ORIGINS },
     metrics: env.METRICS_PORT ? { host: env.METRICS_HOST, port: env.METRICS_PORT } : undefined,
+    trustProxy: env.TRUST_PROXY ?? [],
+    stripe:
+      env.STRIPE_API_KEY && env.STRIPE_WEBHOOK_SECRET
+        ? { apiKey: env.STRIPE_API_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiBase: env.STRIPE_API_BASE, returnUrl: env.STRIPE_RETURN_URL }
+        : undefined,
     temporalMetrics: env.TEMPORAL_METRICS_PORT ? { host: env.METRICS_HOST, port: env.TEMPORAL_METRICS_PORT } : undefined,
     tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME } : undefined,
     webhooks: {

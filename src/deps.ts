@@ -13,6 +13,8 @@ import { ApiKeyMisses } from './auth/apiKeyMisses.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerifier.js';
 import { createRateLimiter, type RateLimiter } from './rateLimit/limiter.js';
 import { createRegistrars, type Registrars } from './services/domains/registrars.js';
+import type Stripe from 'stripe';
+import { createStripe } from './payments/stripe.js';
 import { AvailabilityService } from './services/domains/availability.js';
 import { createDnsProviders, type DnsProviders } from './dnsProvider/index.js';
 import { processMetrics, type Metrics } from './metrics/registry.js';
@@ -38,6 +40,8 @@ export interface AppDeps {
   verifySession: SessionVerifier;
   rateLimiter: RateLimiter;
   registrars: Registrars;
+  /** The Stripe library for live top-ups; absent when STRIPE_API_KEY is unset (live top-ups refused). */
+  stripe: Stripe | undefined;
   availability: AvailabilityService;
   /** PowerDNS for live mode (503 when unconfigured), the synthetic provider for test mode. */
   dnsProviders: DnsProviders;
@@ -73,6 +77,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     logger,
     db,
     registrars,
+    stripe: createStripe(config),
     availability: new AvailabilityService(registrars, {
       redis,
       logger,

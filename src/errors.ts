@@ -137,6 +137,21 @@ export class InsufficientFundsError extends ApiError {
 }
 
 /**
+ * 402: the charge would take a month's spending (captured plus reserved, this calendar month in UTC)
+ * past a monthly spending limit; `limit` names which (the organisation's in this mode, or the key's).
+ */
+export class SpendLimitReachedError extends ApiError {
+  constructor(props: { limit: string; monthlyLimit: number; spent: number; amount: number }) {
+    super(
+      402,
+      'SPEND_LIMIT_REACHED',
+      `${props.limit} of ${props.monthlyLimit} (USD minor units) would be exceeded: ${props.spent} spent or reserved this month, ` +
+        `${props.amount} more asked. Nothing was reserved; raise the limit or wait for next month.`,
+    );
+  }
+}
+
+/**
  * 403: live money must be paid for. A live top-up through the API is refused until a payment provider
  * is wired; an operator credits a live balance with `npm run billing:credit` (src/cli/billingCredit.ts).
  */
@@ -153,6 +168,13 @@ export class PaymentRequiredForLiveTopUpError extends ApiError {
 export class ConflictError extends ApiError {
   constructor(code: string, detail: string) {
     super(409, code, detail);
+  }
+}
+
+/** 409: the charge is higher than the `max_price` the caller agreed to; nothing was reserved. */
+export class PriceExceedsMaxError extends ConflictError {
+  constructor(amount: number, maxPrice: number) {
+    super('PRICE_EXCEEDS_MAX', `This would charge ${amount}, more than max_price ${maxPrice} (USD minor units); nothing was reserved`);
   }
 }
 

@@ -47,6 +47,7 @@ export const KNOWN_ERROR_CODES = [
   'UPSTREAM_UNAVAILABLE',
   'DNS_PROVIDER_UNAVAILABLE',
   'WORKFLOW_ENGINE_UNAVAILABLE',
+  'PAYMENT_PROVIDER_UNAVAILABLE',
   'INTERNAL',
   /** Not from the API: an answer without a JSON error body (a proxy's HTML page, say). */
   'UNEXPECTED_RESPONSE',

@@ -4,3 +4,4 @@ export type { RetryOptions, TransportOptions } from './transport.js';
 export type { Operation, WaitOptions } from './waitForOperation.js';
 export type { components, operations, paths } from './schema.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookEvent, type WebhookHeaders } from './webhooks.js';
+export { isDryRun, realAnswer, type DryRun } from './dryRun.js';

@@ -164,7 +164,11 @@ export interface paths {
         delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a key's monthly spending limit or restrictions
+         * @description Requires scope `keys:write`. Takes effect on every api process at once. An API key may change keys of its own mode only, and a restricted key only to restrictions at least as narrow as its own.
+         */
+        patch: operations["updateApiKey"];
         trace?: never;
     };
     "/api/v1/orgs": {
@@ -208,7 +212,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Set the monthly spending limit of the caller's mode (owners)
+         * @description Requires scope `orgs:write`. Organisation role: owner. Each mode has its own limit: a test key sets the test-mode one, a live key or session the live one. Register, transfer and renew are refused with 402 `SPEND_LIMIT_REACHED` when their charge would take the month's captured plus reserved spending past it. null removes the limit.
+         */
+        patch: operations["updateOrganization"];
         trace?: never;
     };
     "/api/v1/orgs/{org_oid}/members": {
@@ -334,7 +342,7 @@ export interface paths {
         put?: never;
         /**
          * Register a domain: the price is reserved now, the registration completes asynchronously
-         * @description Requires scope `domains:write`. Answers 202 with an operation to poll (`Location`). Send an `Idempotency-Key`: the workflow id derives from it, so a retried request never starts a second registration. 402 when the balance is short; 409 `DOMAIN_NOT_AVAILABLE` or `DOMAIN_STATE_CONFLICT`.
+         * @description Requires scope `domains:write`. Answers 202 with an operation to poll (`Location`). Send an `Idempotency-Key`: the workflow id derives from it, so a retried request never starts a second registration. 402 when the balance is short; 409 `DOMAIN_NOT_AVAILABLE` or `DOMAIN_STATE_CONFLICT`; 409 `PRICE_EXCEEDS_MAX` above `max_price`. `Dry-Run: true` answers 200 with the price after every check, and keeps nothing.
          */
         post: operations["registerDomain"];
         delete?: never;
@@ -354,7 +362,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a domain in: the transfer price is reserved now, the registry decides within days
-         * @description Requires scope `domains:write`. Answers 202 with an operation to poll; a pending transfer can be cancelled with `POST …/operations/{id}/cancel`. Test mode: a first label ending in `-locked` fails with `DOMAIN_LOCKED`, `-fail` with `REGISTRAR_REJECTED`.
+         * @description Requires scope `domains:write`. Answers 202 with an operation to poll; a pending transfer can be cancelled with `POST …/operations/{id}/cancel`. Test mode: a first label ending in `-locked` fails with `DOMAIN_LOCKED`, `-fail` with `REGISTRAR_REJECTED`. 409 `PRICE_EXCEEDS_MAX` above `max_price`; `Dry-Run: true` answers 200 with the price after every check, and keeps nothing.
          */
         post: operations["transferDomain"];
         delete?: never;
@@ -374,7 +382,7 @@ export interface paths {
         put?: never;
         /**
          * Renew a domain: 200 with the new expiry when done within 10 seconds, else 202 with the operation
-         * @description Requires scope `domains:write`. Send an `Idempotency-Key`: a retried renewal never charges twice.
+         * @description Requires scope `domains:write`. Send an `Idempotency-Key`: a retried renewal never charges twice. 409 `PRICE_EXCEEDS_MAX` above `max_price`; `Dry-Run: true` answers 200 with the price (`dry_run: true`) after every check, and keeps nothing.
          */
         post: operations["renewDomain"];
         delete?: never;
@@ -554,13 +562,57 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Top-ups paid through Stripe in the caller's mode, newest first
+         * @description Requires scope `billing:read`. Test-mode top-ups are credited at once and appear as ledger entries (`GET …/billing/transactions`) only.
+         */
+        get: operations["listTopUps"];
+        put?: never;
+        /**
+         * Top up the balance: free and at once in test mode, paid through Stripe Checkout in live mode
+         * @description Requires scope `billing:write`. Organisation role: owner or admin. Test mode: free test money, credited at once; the answer is the ledger entry. Live mode with Stripe configured: a pending top-up with a `checkout_url` (a Stripe Checkout Session); the balance is credited once Stripe reports the payment (`POST /api/v1/billing/stripe/webhook`); follow it with `GET …/billing/top-ups/{top_up_id}`. Live mode without Stripe: 403 `PAYMENT_REQUIRED_FOR_LIVE_TOP_UP` (an operator credits live balances). Send an `Idempotency-Key` so that a retry never tops up (or opens a checkout) twice.
+         */
+        post: operations["createTopUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/billing/top-ups/{top_up_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One top-up: `pending` until Stripe reports it paid (`succeeded`), failed or expired
+         * @description Requires scope `billing:read`.
+         */
+        get: operations["getTopUp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
         get?: never;
         put?: never;
         /**
-         * Add free test money to the test-mode balance
-         * @description Requires scope `billing:write`. Organisation role: owner or admin. Test keys only: test money is free and credited at once. A live top-up is refused with 403 `PAYMENT_REQUIRED_FOR_LIVE_TOP_UP`: a live balance holds only money that was paid, credited by an operator. Send an `Idempotency-Key` so that a retry never tops up twice.
+         * Stripe's Checkout events: a paid session credits its live top-up, once
+         * @description No authentication. Called by Stripe, not by clients: no bearer token; the `Stripe-Signature` header is checked against `STRIPE_WEBHOOK_SECRET` on the raw body before anything else. `checkout.session.completed` (paid) and `checkout.session.async_payment_succeeded` credit the balance exactly once, however often and in whatever order they arrive; `checkout.session.async_payment_failed` and `checkout.session.expired` end a pending top-up. Other events are acknowledged and ignored. 404 when Stripe is not configured.
          */
-        post: operations["createTopUp"];
+        post: operations["receiveStripeEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1044,6 +1096,12 @@ export interface components {
             prefix: string;
             /** Format: date-time */
             created_at: string;
+            /** @description Minor units the key's operations may reserve per calendar month (UTC); null: no limit */
+            monthly_spend_limit: number | null;
+            /** @description CIDRs the key may be used from (canonical form); empty: any address */
+            allowed_ips: string[];
+            /** @description Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain */
+            allowed_domains: string[];
             /** @description The full secret. Returned only here, once: store it in a secrets manager. */
             key: string;
         };
@@ -1062,6 +1120,12 @@ export interface components {
              * @enum {string}
              */
             mode?: "live" | "test";
+            /** @description The most this key's register, transfer and renew requests may reserve in a calendar month (UTC), in minor units, in every organisation together; past it 402 `SPEND_LIMIT_REACHED`. null: no limit */
+            monthly_spend_limit?: number | null;
+            /** @description CIDRs the key may be used from, e.g. `["203.0.113.0/24", "2001:db8::/32"]`; elsewhere 403 `IP_NOT_ALLOWED`. Empty: anywhere */
+            allowed_ips?: string[];
+            /** @description Domains the key may register, transfer, renew, change, read the auth code or DNS records of: exact names or `*.suffix` (every name under it); others 403 `DOMAIN_NOT_ALLOWED`. Empty: any domain */
+            allowed_domains?: string[];
         };
         ApiKeyPage: {
             data: components["schemas"]["ApiKey"][];
@@ -1088,6 +1152,12 @@ export interface components {
             /** Format: date-time */
             revoked_at: string | null;
             revoked_reason: string | null;
+            /** @description Minor units the key's operations may reserve per calendar month (UTC); null: no limit */
+            monthly_spend_limit: number | null;
+            /** @description CIDRs the key may be used from (canonical form); empty: any address */
+            allowed_ips: string[];
+            /** @description Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain */
+            allowed_domains: string[];
         };
         ApiKeyPresets: {
             data: {
@@ -1095,6 +1165,14 @@ export interface components {
                 id: "ci" | "monitoring" | "registrar_tooling";
                 scopes: ("domains:read" | "domains:write" | "dns:read" | "dns:write" | "contacts:read" | "contacts:write" | "billing:read" | "billing:write" | "orgs:read" | "orgs:write" | "keys:read" | "keys:write" | "webhooks:read" | "webhooks:write")[];
             }[];
+        };
+        UpdateApiKeyInput: {
+            /** @description The most this key's register, transfer and renew requests may reserve in a calendar month (UTC), in minor units, in every organisation together; past it 402 `SPEND_LIMIT_REACHED`. null: no limit */
+            monthly_spend_limit?: number | null;
+            /** @description CIDRs the key may be used from, e.g. `["203.0.113.0/24", "2001:db8::/32"]`; elsewhere 403 `IP_NOT_ALLOWED`. Empty: anywhere */
+            allowed_ips?: string[];
+            /** @description Domains the key may register, transfer, renew, change, read the auth code or DNS records of: exact names or `*.suffix` (every name under it); others 403 `DOMAIN_NOT_ALLOWED`. Empty: any domain */
+            allowed_domains?: string[];
         };
         Organization: {
             id: string;
@@ -1116,6 +1194,25 @@ export interface components {
             data: components["schemas"]["Organization"][];
             /** @description Pass as `cursor` for the next page */
             next_cursor: string | null;
+        };
+        OrganizationSettings: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "enterprise";
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description The caller's role (in lists)
+             * @enum {string}
+             */
+            role?: "owner" | "admin" | "member";
+            /** @description The monthly spending limit of the caller's mode, in minor units (null: none); each mode has its own */
+            monthly_spend_limit: number | null;
+        };
+        UpdateOrganizationInput: {
+            /** @description The caller's mode's monthly spending limit (minor units), or null for none */
+            monthly_spend_limit: number | null;
         };
         MemberPage: {
             data: components["schemas"]["Member"][];
@@ -1197,6 +1294,18 @@ export interface components {
                 transfer: number;
             }[];
         };
+        DryRun: {
+            /** @enum {boolean} */
+            dry_run: true;
+            price: {
+                /** @description What the request would charge, in minor units */
+                amount: number;
+                /** @enum {string} */
+                currency: "USD";
+            };
+            /** @description `available` once the charge were reserved, in minor units */
+            available_after: number;
+        };
         Operation: {
             id: string;
             /** @enum {string} */
@@ -1228,12 +1337,16 @@ export interface components {
             tech_contact_id?: string;
             nameservers?: string[];
             auto_renew?: boolean;
+            /** @description The most you agree to be charged for all `years`, in integer minor units: a higher price is 409 `PRICE_EXCEEDS_MAX`. Required for a premium name in live mode (else 422). */
+            max_price?: number;
         };
         TransferDomainInput: {
             name: string;
             /** @description The transfer authorisation code from the losing registrar */
             auth_code: string;
             registrant_contact_id: string;
+            /** @description The most you agree to be charged, in integer minor units: a higher price is 409 `PRICE_EXCEEDS_MAX` and nothing is reserved */
+            max_price?: number;
         };
         Renewal: {
             domain: string;
@@ -1255,6 +1368,8 @@ export interface components {
         RenewDomainInput: {
             /** @default 1 */
             years?: number;
+            /** @description The most you agree to be charged, in integer minor units: a higher price is 409 `PRICE_EXCEEDS_MAX` and nothing is reserved */
+            max_price?: number;
         };
         Domain: {
             name: string;
@@ -1317,6 +1432,10 @@ export interface components {
             reserved: number;
             /** @description Test keys have their own balance, separate from the live one */
             livemode: boolean;
+            /** @description This calendar month's (UTC) reservations: held ones in full, captured ones for what was captured, in minor units */
+            spent_this_month: number;
+            /** @description The monthly spending limit of this mode (`PATCH /orgs/{org_oid}`); null: none */
+            monthly_spend_limit: number | null;
         };
         LedgerEntryPage: {
             data: components["schemas"]["LedgerEntry"][];
@@ -1346,9 +1465,54 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        TopUp: {
+            /** @description `tu_…` */
+            id: string;
+            /** @description Integer minor units of `currency` (cents) */
+            amount: number;
+            /** @enum {string} */
+            currency: "USD";
+            /**
+             * @description `pending` until paid; `succeeded` once the balance was credited; `failed` or `expired` when Checkout ended unpaid
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "expired";
+            /** @description Where the payer pays (Stripe Checkout), while `pending` */
+            checkout_url: string | null;
+            /** @description The ledger entry that credited the balance, once `succeeded` */
+            ledger_entry_id: string | null;
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
         TopUpInput: {
             /** @description Integer minor units (cents), 1 to 10000000 */
             amount: number;
+        };
+        TopUpPage: {
+            data: components["schemas"]["TopUp"][];
+            /** @description Pass as `cursor` for the next page */
+            next_cursor: string | null;
+        };
+        StripeEventReceived: {
+            /** @enum {boolean} */
+            received: true;
+            outcome: string;
+        };
+        StripeEvent: {
+            id: string;
+            type: string;
+            data: {
+                object: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         ContactPage: {
             data: components["schemas"]["Contact"][];
@@ -2413,6 +2577,139 @@ export interface operations {
             };
         };
     };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateApiKeyInput"];
+            };
+        };
+        responses: {
+            /** @description The key as changed */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listOrganizations: {
         parameters: {
             query?: {
@@ -2649,7 +2946,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The organisation */
+            /** @description The organisation, with the caller's mode's spending limit */
             200: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -2661,7 +2958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Organization"];
+                    "application/json": components["schemas"]["OrganizationSettings"];
                 };
             };
             /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
@@ -2692,6 +2989,140 @@ export interface operations {
                 };
             };
             /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganizationInput"];
+            };
+        };
+        responses: {
+            /** @description The organisation as changed */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationSettings"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation (`NOT_ORG_MEMBER`); the caller's role is not owner (`FORBIDDEN`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3608,6 +4039,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description `true`: run every check of this request (validation, scopes, availability, contacts, state, price, funds and spending limits: same errors, same statuses) and answer 200 with the price, without reserving, writing or starting anything */
+                "dry-run"?: "true" | "false";
                 /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
@@ -3622,6 +4055,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Dry run: every check passed; nothing was reserved or started */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DryRun"];
+                };
+            };
             /** @description Accepted; poll the operation */
             202: {
                 headers: {
@@ -3741,6 +4189,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description `true`: run every check of this request (validation, scopes, availability, contacts, state, price, funds and spending limits: same errors, same statuses) and answer 200 with the price, without reserving, writing or starting anything */
+                "dry-run"?: "true" | "false";
                 /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
@@ -3755,6 +4205,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Dry run: every check passed; nothing was reserved or started */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DryRun"];
+                };
+            };
             /** @description Accepted; poll the operation */
             202: {
                 headers: {
@@ -3874,6 +4339,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description `true`: run every check of this request (validation, scopes, availability, contacts, state, price, funds and spending limits: same errors, same statuses) and answer 200 with the price, without reserving, writing or starting anything */
+                "dry-run"?: "true" | "false";
                 /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
                 "idempotency-key"?: string;
             };
@@ -3890,7 +4357,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Renewed */
+            /** @description Renewed, or (with `Dry-Run: true`) the price of renewing */
             200: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -3902,7 +4369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Renewal"];
+                    "application/json": components["schemas"]["Renewal"] | components["schemas"]["DryRun"];
                 };
             };
             /** @description Still running; poll the operation */
@@ -4956,6 +5423,102 @@ export interface operations {
             };
         };
     };
+    listTopUps: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of top-ups */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUpPage"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation (`NOT_ORG_MEMBER`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createTopUp: {
         parameters: {
             query?: never;
@@ -4975,7 +5538,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The ledger entry of the top-up */
+            /** @description Test mode: the ledger entry of the top-up. Live mode: the pending top-up to pay at `checkout_url` */
             201: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -4987,7 +5550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LedgerEntry"];
+                    "application/json": components["schemas"]["LedgerEntry"] | components["schemas"]["TopUp"];
                 };
             };
             /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
@@ -5079,8 +5642,195 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Stripe could not open a checkout (`PAYMENT_PROVIDER_UNAVAILABLE`); nothing was charged; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+                top_up_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The top-up */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUp"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation (`NOT_ORG_MEMBER`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveStripeEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StripeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; `outcome` says what it changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StripeEventReceived"];
+                };
+            };
+            /** @description Signature missing, stale or not matching the body (`INVALID_SIGNATURE`); nothing changes; or The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Stripe is not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

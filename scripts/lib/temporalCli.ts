@@ -1,7 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { access, constants, mkdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import { goAvailable, goInstall, isExecutable, onPath, toolCacheDir } from './goTools.js';
+
+export { goAvailable };
 
 /**
  * Finds the Temporal CLI (it contains the dev server and the Web UI), or builds the pinned
@@ -12,25 +12,7 @@ export const TEMPORAL_CLI_VERSION = '1.5.1';
 const MODULE = 'github.com/temporalio/cli/cmd/temporal';
 
 export function temporalCliCacheDir(): string {
-  const cacheRoot = process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache');
-  return process.env.TEMPORAL_CLI_CACHE ?? path.join(cacheRoot, 'domain-service', `temporal-cli-v${TEMPORAL_CLI_VERSION}`);
-}
-
-async function isExecutable(file: string): Promise<boolean> {
-  try {
-    await access(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function onPath(binary: string): Promise<string | undefined> {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    const candidate = path.join(dir, binary);
-    if (await isExecutable(candidate)) return candidate;
-  }
-  return undefined;
+  return process.env.TEMPORAL_CLI_CACHE ?? toolCacheDir(`temporal-cli-v${TEMPORAL_CLI_VERSION}`);
 }
 
 /** `TEMPORAL_CLI_PATH`, then `temporal` on PATH, then the cache. */
@@ -44,30 +26,12 @@ export async function findTemporalCli(): Promise<string | undefined> {
   return (await onPath('temporal')) ?? ((await isExecutable(cached)) ? cached : undefined);
 }
 
-export function goAvailable(): boolean {
-  return spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
-}
-
 /** Builds the pinned CLI into the cache (a few minutes and a few hundred MB of modules, once). */
 export async function buildTemporalCli(log: (line: string) => void): Promise<string> {
   const dir = temporalCliCacheDir();
-  await mkdir(dir, { recursive: true });
   log(`Building Temporal CLI v${TEMPORAL_CLI_VERSION} with go install into ${dir} (first time only; takes a few minutes)`);
   const started = Date.now();
-  const args = [
-    'install',
-    '-ldflags',
-    `-X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
-    `${MODULE}@v${TEMPORAL_CLI_VERSION}`,
-  ];
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn('go', args, {
-      env: { ...process.env, CGO_ENABLED: '0', GOBIN: dir, GOFLAGS: '-mod=mod' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`go install exited with ${code}`))));
-  });
+  await goInstall(dir, ['-ldflags', `-X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`, `${MODULE}@v${TEMPORAL_CLI_VERSION}`]);
   const binary = path.join(dir, 'temporal');
   log(`Built ${binary} in ${Math.round((Date.now() - started) / 1000)} s`);
   return binary;

@@ -5,7 +5,9 @@ import { ApiError, ValidationError } from '../errors.js';
 import { findUserBySubject, upsertUserBySubject } from '../db/repositories/users.js';
 import { consumeAddressPool, refuseBlockedAddress } from '../rateLimit/addressLimits.js';
 import { API_KEY_SHAPE, hashApiKey, parseApiKey } from './apiKeyFormat.js';
-import { InvalidTokenError, NotAuthenticatedError } from './errors.js';
+import { InvalidTokenError, IpNotAllowedError, NotAuthenticatedError } from './errors.js';
+import { addressAllowed } from './keyRestrictions.js';
+import { clientAddress } from '../http/clientAddress.js';
 import type { Principal } from './principal.js';
 import { isScope, SCOPES, type Scope } from './scopes.js';
 
@@ -39,6 +41,7 @@ async function principalFromApiKey(deps: AppDeps, token: string): Promise<Princi
     scopes: new Set(record.scopes.filter(isScope)),
     rateLimitSubject: `key:${record.id}`,
     credential: `api_key:${record.id}`,
+    guards: { monthlySpendLimit: record.monthlySpendLimit, allowedIps: record.allowedIps, allowedDomains: record.allowedDomains },
   };
 }
 
@@ -103,6 +106,8 @@ export function authenticate(deps: AppDeps): RouterMiddleware<AppState> {
     try {
       const principal = await principalFrom(deps, ctx.get('authorization'));
       ctx.state.auth = applyRequestedMode(principal, ctx.req.headers['x-mode'] === undefined ? undefined : ctx.get('x-mode'));
+      const address = clientAddress(ctx, deps.config.trustProxy);
+      if (!addressAllowed(principal.guards?.allowedIps ?? [], address)) throw new IpNotAllowedError(address);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) await consumeAddressPool(deps, ctx, 'auth_failure');
       throw err;

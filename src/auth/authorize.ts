@@ -3,7 +3,9 @@ import type { Db } from '../db/pool.js';
 import type { AppState } from '../http/context.js';
 import { findMembership, type OrgRole } from '../db/repositories/memberships.js';
 import { findOrganization } from '../db/repositories/organizations.js';
-import { ForbiddenError, InsufficientScopeError, NotOrgMemberError } from './errors.js';
+import { DomainNotAllowedError, ForbiddenError, InsufficientScopeError, NotOrgMemberError } from './errors.js';
+import { domainMatches } from './keyRestrictions.js';
+import { parseDomainName } from '../domains/domainName.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
 
@@ -34,6 +36,26 @@ export function requireOrgMember(db: Db, roles: readonly OrgRole[] | undefined):
       throw new ForbiddenError(`This needs the organisation role ${roles.join(' or ')}; yours is ${membership.role}`);
     }
     ctx.state.org = { org, role: membership.role };
+    await next();
+  };
+}
+
+/** 403 DOMAIN_NOT_ALLOWED unless the caller's key may act on `name` (canonical punycode); sessions may. */
+export function requireDomainAllowed(principal: Principal, name: string): void {
+  const allowed = principal.guards?.allowedDomains ?? [];
+  if (allowed.length > 0 && !domainMatches(allowed, name)) throw new DomainNotAllowedError(name);
+}
+
+/**
+ * For routes acting on `{domain}` (renew, settings, auth code, DNS records, …): the key's
+ * `allowed_domains` decide before anything else is looked at. A name that does not parse matches no
+ * pattern, so a restricted key is refused it too.
+ */
+export function requirePathDomainAllowed(): RouterMiddleware<AppState> {
+  return async (ctx, next) => {
+    const raw = ctx.params.domain ?? '';
+    const parsed = parseDomainName(raw);
+    requireDomainAllowed(requirePrincipal(ctx.state), parsed.ok ? parsed.value.name : raw.toLowerCase());
     await next();
   };
 }

@@ -70,6 +70,20 @@ export class EmailNotVerifiedError extends ApiError {
   }
 }
 
+/** 403: the API key is restricted to other client addresses (`allowed_ips`). */
+export class IpNotAllowedError extends ApiError {
+  constructor(address: string) {
+    super(403, 'IP_NOT_ALLOWED', `This API key may not be used from ${address}; see its allowed_ips`);
+  }
+}
+
+/** 403: the API key is restricted to other domains (`allowed_domains`). */
+export class DomainNotAllowedError extends ApiError {
+  constructor(name: string) {
+    super(403, 'DOMAIN_NOT_ALLOWED', `This API key may not act on ${name}; see its allowed_domains`);
+  }
+}
+
 /** 401 from the dashboard's server side (src/dashboard/): no session cookie, or its session has ended. */
 export class NotSignedInError extends ApiError {
   constructor(detail = 'Not signed in; sign in at /dashboard/login') {

@@ -10,6 +10,7 @@ import {
 import { requirePrincipal } from '../auth/authorize.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import type { AppState } from './context.js';
+import { isDryRun } from './dryRun.js';
 import { renderError } from './errorHandler.js';
 import { openResponseBody, sealResponseBody } from './idempotencyCrypto.js';
 import { recordIdempotency } from '../metrics/record.js';
@@ -47,7 +48,8 @@ function requestHash(method: string, url: string, body: unknown): Buffer {
 export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     // An empty header is a client mistake, not "no key": refuse it rather than run unprotected.
-    if (ctx.req.headers['idempotency-key'] === undefined) {
+    // A dry run changes nothing, so there is nothing to replay: it is answered afresh every time.
+    if (ctx.req.headers['idempotency-key'] === undefined || isDryRun(ctx)) {
       await next();
       return;
     }

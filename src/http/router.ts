@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps } from '../deps.js';
 import { authenticate } from '../auth/authenticate.js';
-import { requireOrgMember, requirePrincipal, requireScope } from '../auth/authorize.js';
+import { requireOrgMember, requirePathDomainAllowed, requirePrincipal, requireScope } from '../auth/authorize.js';
 import type { AppState } from './context.js';
 import { jsonBody } from './jsonBody.js';
 import { koaPath, rateLimitGroupOf, type RequestSchemas, type RouteInput, type RouteSpec } from './route.js';
@@ -54,6 +54,7 @@ function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit
   if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));
   if (route.scope !== 'public' && route.scope !== 'any') chain.push(requireScope(route.scope));
   if (isOrgPath(route.path)) chain.push(requireOrgMember(deps.db, route.roles));
+  if (authenticated && route.path.includes('{domain}')) chain.push(requirePathDomainAllowed());
   const { verifyRequest } = route;
   // A signed body is verified on its raw bytes before it is parsed.
   // (Every ctx on this chain is a router context; jsonBody is typed for plain Koa.)

@@ -14,10 +14,23 @@ export const ApiKeySchema = z
     last_used_at: z.iso.datetime().nullable().describe('Updated within a minute of use'),
     revoked_at: z.iso.datetime().nullable(),
     revoked_reason: z.string().nullable(),
+    monthly_spend_limit: z.number().int().nullable().describe("Minor units the key's operations may reserve per calendar month (UTC); null: no limit"),
+    allowed_ips: z.array(z.string()).describe('CIDRs the key may be used from (canonical form); empty: any address'),
+    allowed_domains: z.array(z.string()).describe('Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain'),
   })
   .meta({ id: 'ApiKey' });
 
-export const CreatedApiKeySchema = ApiKeySchema.pick({ id: true, name: true, scopes: true, mode: true, prefix: true, created_at: true })
+export const CreatedApiKeySchema = ApiKeySchema.pick({
+  id: true,
+  name: true,
+  scopes: true,
+  mode: true,
+  prefix: true,
+  created_at: true,
+  monthly_spend_limit: true,
+  allowed_ips: true,
+  allowed_domains: true,
+})
   .extend({ key: z.string().describe('The full secret. Returned only here, once: store it in a secrets manager.') })
   .meta({ id: 'CreatedApiKey' });
 
@@ -34,6 +47,7 @@ export function presentApiKey(key: ApiKeyRecord): z.infer<typeof ApiKeySchema> {
     last_used_at: key.lastUsedAt?.toISOString() ?? null,
     revoked_at: key.revokedAt?.toISOString() ?? null,
     revoked_reason: key.revokedReason,
+    ...presentGuards(key),
   };
 }
 
@@ -46,5 +60,10 @@ export function presentCreatedApiKey(key: ApiKeyRecord, secret: string): z.infer
     prefix: key.prefix,
     key: secret,
     created_at: key.createdAt.toISOString(),
+    ...presentGuards(key),
   };
+}
+
+function presentGuards(key: ApiKeyRecord): Pick<z.infer<typeof ApiKeySchema>, 'monthly_spend_limit' | 'allowed_ips' | 'allowed_domains'> {
+  return { monthly_spend_limit: key.monthlySpendLimit, allowed_ips: key.allowedIps, allowed_domains: key.allowedDomains };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Balance } from '../db/repositories/billingBalances.js';
 import type { LedgerEntry } from '../db/repositories/billingTransactions.js';
+import type { TopUp } from '../db/repositories/topUps.js';
 
 const MinorUnits = z.number().int().describe('Integer minor units of `currency` (cents)');
 
@@ -10,6 +11,10 @@ export const BalanceSchema = z
     available: MinorUnits.describe('Spendable now, in minor units'),
     reserved: MinorUnits.describe('Held for operations in progress, in minor units'),
     livemode: z.boolean().describe('Test keys have their own balance, separate from the live one'),
+    spent_this_month: MinorUnits.describe(
+      "This calendar month's (UTC) reservations: held ones in full, captured ones for what was captured, in minor units",
+    ),
+    monthly_spend_limit: MinorUnits.nullable().describe('The monthly spending limit of this mode (`PATCH /orgs/{org_oid}`); null: none'),
   })
   .meta({ id: 'Balance' });
 
@@ -30,8 +35,15 @@ export const LedgerEntrySchema = z
   })
   .meta({ id: 'LedgerEntry' });
 
-export function presentBalance(balance: Balance): z.infer<typeof BalanceSchema> {
-  return { currency: balance.currency, available: balance.available, reserved: balance.reserved, livemode: balance.livemode };
+export function presentBalance(balance: Balance, spentThisMonth: number): z.infer<typeof BalanceSchema> {
+  return {
+    currency: balance.currency,
+    available: balance.available,
+    reserved: balance.reserved,
+    livemode: balance.livemode,
+    spent_this_month: spentThisMonth,
+    monthly_spend_limit: balance.monthlySpendLimit,
+  };
 }
 
 export function presentLedgerEntry(entry: LedgerEntry): z.infer<typeof LedgerEntrySchema> {
@@ -46,5 +58,35 @@ export function presentLedgerEntry(entry: LedgerEntry): z.infer<typeof LedgerEnt
     reserved_after: entry.reservedAfter,
     livemode: entry.livemode,
     created_at: entry.createdAt.toISOString(),
+  };
+}
+
+export const TopUpSchema = z
+  .object({
+    id: z.string().describe('`tu_…`'),
+    amount: MinorUnits,
+    currency: z.literal('USD'),
+    status: z
+      .enum(['pending', 'succeeded', 'failed', 'expired'])
+      .describe('`pending` until paid; `succeeded` once the balance was credited; `failed` or `expired` when Checkout ended unpaid'),
+    checkout_url: z.string().nullable().describe('Where the payer pays (Stripe Checkout), while `pending`'),
+    ledger_entry_id: z.string().nullable().describe('The ledger entry that credited the balance, once `succeeded`'),
+    livemode: z.boolean(),
+    created_at: z.iso.datetime(),
+    completed_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'TopUp' });
+
+export function presentTopUp(topUp: TopUp): z.infer<typeof TopUpSchema> {
+  return {
+    id: topUp.id,
+    amount: topUp.amount,
+    currency: topUp.currency,
+    status: topUp.status,
+    checkout_url: topUp.status === 'pending' ? topUp.checkoutUrl : null,
+    ledger_entry_id: topUp.ledgerEntryId,
+    livemode: topUp.livemode,
+    created_at: topUp.createdAt.toISOString(),
+    completed_at: topUp.completedAt?.toISOString() ?? null,
   };
 }

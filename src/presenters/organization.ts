@@ -14,6 +14,14 @@ export const OrganizationSchema = z
   })
   .meta({ id: 'Organization' });
 
+export const OrganizationSettingsSchema = OrganizationSchema.extend({
+  monthly_spend_limit: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The monthly spending limit of the caller's mode, in minor units (null: none); each mode has its own"),
+}).meta({ id: 'OrganizationSettings' });
+
 export const MemberSchema = z
   .object({
     user_id: z.string(),

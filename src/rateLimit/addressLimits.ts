@@ -8,7 +8,7 @@ import { recordRateLimitDecision } from '../metrics/record.js';
 
 export interface AddressLimitDeps {
   rateLimiter: RateLimiter;
-  config: Pick<Config, 'addressRateLimits'>;
+  config: Pick<Config, 'addressRateLimits' | 'trustProxy'>;
 }
 
 const DESCRIPTIONS: Record<AddressPool, string> = {
@@ -32,12 +32,12 @@ export function addressRateLimited(pool: AddressPool, retryAfterSeconds: number)
 /** Counts one request against the client address's pool; throws 429 past it (headers set either way). */
 export async function consumeAddressPool(
   deps: AddressLimitDeps,
-  ctx: Pick<ParameterizedContext, 'set' | 'socket'>,
+  ctx: Pick<ParameterizedContext, 'set' | 'socket' | 'get'>,
   pool: AddressPool,
 ): Promise<void> {
   if (!deps.config.addressRateLimits) return;
   const { rateLimiter } = deps;
-  const decision = await rateLimiter.consumePool({ pool, subject: `ip:${clientAddress(ctx)}`, limits: ADDRESS_LIMITS[pool] });
+  const decision = await rateLimiter.consumePool({ pool, subject: `ip:${clientAddress(ctx, deps.config.trustProxy)}`, limits: ADDRESS_LIMITS[pool] });
   setRateLimitHeaders(ctx, decision);
   recordRateLimitDecision(pool, 'address', decision.allowed);
   if (!decision.allowed) throw addressRateLimited(pool, decision.retryAfterSeconds ?? 1);
@@ -47,9 +47,9 @@ export async function consumeAddressPool(
  * Refuses an address that is inside a failed-authentication block before its token costs an HMAC
  * and a database query. Its legitimate requests wait too: the address is all we know at that point.
  */
-export async function refuseBlockedAddress(deps: AddressLimitDeps, ctx: Pick<ParameterizedContext, 'set' | 'socket'>): Promise<void> {
+export async function refuseBlockedAddress(deps: AddressLimitDeps, ctx: Pick<ParameterizedContext, 'set' | 'socket' | 'get'>): Promise<void> {
   if (!deps.config.addressRateLimits) return;
-  const retryAfter = await deps.rateLimiter.blocked('auth_failure', `ip:${clientAddress(ctx)}`);
+  const retryAfter = await deps.rateLimiter.blocked('auth_failure', `ip:${clientAddress(ctx, deps.config.trustProxy)}`);
   recordRateLimitDecision('auth_failure', 'address', retryAfter <= 0);
   if (retryAfter <= 0) return;
   const limits = ADDRESS_LIMITS.auth_failure;

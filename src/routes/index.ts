@@ -11,6 +11,7 @@ import { availabilityRoutes } from './domains/availability.js';
 import { domainRoutes } from './domains/domains.js';
 import { operationRoutes } from './domains/operations.js';
 import { billingRoutes } from './billing/billing.js';
+import { stripeWebhookRoutes } from './billing/stripeWebhook.js';
 import { contactRoutes } from './contacts/contacts.js';
 import { secretScanningRoutes } from './secretScanning/github.js';
 import { dnsRecordRoutes } from './dns/records.js';
@@ -30,6 +31,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...domainRoutes(deps),
     ...operationRoutes(deps),
     ...billingRoutes(deps),
+    ...stripeWebhookRoutes(deps),
     ...contactRoutes(deps),
     ...secretScanningRoutes(deps),
     ...dnsRecordRoutes(deps),

@@ -35,7 +35,7 @@ describe('npm run billing:credit', () => {
     expect(run.output).toMatch(/Credited 5000 USD minor units to the live balance of org_\w+: 5000 available now\. Ledger entry txn_\w+/);
     expect(run.code).toBe(0);
 
-    expect(await balanceOf(owner, org.id)).toEqual({ currency: 'USD', available: 5000, reserved: 0, livemode: true });
+    expect(await balanceOf(owner, org.id)).toEqual({ currency: 'USD', available: 5000, reserved: 0, livemode: true, spent_this_month: 0, monthly_spend_limit: null });
     expect(await ledgerOf(owner, org.id)).toMatchObject([{ type: 'top_up', amount: 5000, description: 'Operator credit: bank transfer ref 4411', livemode: true }]);
     const events = await listAuditEventsForTarget(app.deps.db, 'organization', org.id);
     expect(events.filter((e) => e.action === 'billing.operator_credit')).toEqual([

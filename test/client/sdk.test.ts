@@ -3,7 +3,7 @@
  * timings are observed through a loopback proxy in front of the api, never by mocking the SDK's fetch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, ApiError, OperationTimeoutError } from '../../client/src/index.js';
+import { createClient, ApiError, OperationTimeoutError, isDryRun, realAnswer } from '../../client/src/index.js';
 import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
 import { sessionToken, uniqueEmail } from '../support/actors.js';
 import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '../support/recordingProxy.js';
@@ -62,7 +62,7 @@ describe('Browser SDK against the real api', () => {
   // First, while no worker runs, so the operation cannot finish under it.
   it('waitForOperation gives up at its timeout, or at once when the caller aborts', async () => {
     const { sdk, orgId, contactId } = await testCustomer(10_000);
-    const operation = await sdk.registerDomain({ path: { org_oid: orgId }, body: { name: uniqueName('pending'), registrant_contact_id: contactId } });
+    const operation = realAnswer(await sdk.registerDomain({ path: { org_oid: orgId }, body: { name: uniqueName('pending'), registrant_contact_id: contactId } }));
 
     const timedOut = await sdk.waitForOperation(orgId, operation.id, { timeoutMs: 1_500 }).catch((err: unknown) => err);
     expect(timedOut).toBeInstanceOf(OperationTimeoutError);
@@ -89,7 +89,7 @@ describe('Browser SDK against the real api', () => {
     const { sdk, orgId, contactId } = await testCustomer(10_000, recorder.url);
     const name = uniqueName('register');
 
-    const operation = await sdk.registerDomain({ path: { org_oid: orgId }, body: { name, years: 1, registrant_contact_id: contactId } });
+    const operation = realAnswer(await sdk.registerDomain({ path: { org_oid: orgId }, body: { name, years: 1, registrant_contact_id: contactId } }));
     expect(operation).toMatchObject({ type: 'domain.register', domain: name });
     const seen: string[] = [];
     const done = await sdk.waitForOperation(orgId, operation.id, { fallbackIntervalMs: 10, timeoutMs: 25_000, onPoll: (op) => seen.push(op.status) });
@@ -104,6 +104,17 @@ describe('Browser SDK against the real api', () => {
       expect(previous.retryAfter).toBe('1');
       expect(operationPolls[i]!.at - previous.at).toBeGreaterThanOrEqual(950);
     }
+  });
+
+  it('exposes the spending guards: a dry run with its price, and max_price refused as an ApiError', async () => {
+    const { sdk, orgId, contactId } = await testCustomer(10_000);
+    const body = { name: uniqueName('guarded'), registrant_contact_id: contactId };
+    const quote = await sdk.registerDomain({ path: { org_oid: orgId }, header: { 'dry-run': 'true' }, body });
+    expect(isDryRun(quote) && quote).toEqual({ dry_run: true, price: { amount: 1299, currency: 'USD' }, available_after: 10_000 - 1299 });
+    const capped = await sdk.registerDomain({ path: { org_oid: orgId }, body: { ...body, max_price: 1000 } }).catch((err: unknown) => err);
+    expect(capped).toMatchObject({ status: 409, code: 'PRICE_EXCEEDS_MAX' });
+    const real = realAnswer(await sdk.registerDomain({ path: { org_oid: orgId }, body: { ...body, max_price: 1299 } }));
+    expect(real).toMatchObject({ type: 'domain.register', domain: body.name });
   });
 
   it('turns a 402 into an ApiError with status, code INSUFFICIENT_FUNDS and detail', async () => {
@@ -133,7 +144,7 @@ describe('Browser SDK against the real api', () => {
     const { sdk, orgId, contactId } = await testCustomer(10_000, flaky.url);
     const name = uniqueName('retry');
 
-    const operation = await sdk.registerDomain({ path: { org_oid: orgId }, body: { name, years: 1, registrant_contact_id: contactId } });
+    const operation = realAnswer(await sdk.registerDomain({ path: { org_oid: orgId }, body: { name, years: 1, registrant_contact_id: contactId } }));
     await sdk.waitForOperation(orgId, operation.id, { timeoutMs: 20_000 });
 
     const attempts = flaky.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/domains'));

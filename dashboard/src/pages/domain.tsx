@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { components } from '../../../client/src/index.js';
+import { realAnswer, type components } from '../../../client/src/index.js';
 import { useDashboard } from '../context.js';
 import { ErrorNote, fieldError } from '../errors.js';
 import { formatDate, formatDay } from '../format.js';
@@ -125,7 +125,7 @@ function Renew({ orgId, domain }: { orgId: string; domain: Domain }) {
   const [, navigate] = useLocation();
   const submit = async (event: Event) => {
     event.preventDefault();
-    const answer = await renew.run(() => client.renewDomain({ path: { org_oid: orgId, domain: domain.name }, body: { years } }));
+    const answer = await renew.run(async () => realAnswer(await client.renewDomain({ path: { org_oid: orgId, domain: domain.name }, body: { years } })));
     if (answer) navigate(`/operations/${'operation_id' in answer ? answer.operation_id : answer.id}`);
   };
   return (

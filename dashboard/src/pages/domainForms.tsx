@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import { ApiError, type components } from '../../../client/src/index.js';
+import { ApiError, realAnswer, type components } from '../../../client/src/index.js';
 import { useDashboard } from '../context.js';
 import { ErrorNote, describeError, fieldError } from '../errors.js';
 import { formatMoney } from '../format.js';
@@ -62,8 +62,10 @@ export function RegisterForm({ orgId, availability }: { orgId: string; availabil
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const operation = await register.run(() =>
-      client.registerDomain({ path: { org_oid: orgId }, body: { name: availability.name, years, registrant_contact_id: registrant, auto_renew: autoRenew } }),
+    const operation = await register.run(async () =>
+      realAnswer(
+        await client.registerDomain({ path: { org_oid: orgId }, body: { name: availability.name, years, registrant_contact_id: registrant, auto_renew: autoRenew } }),
+      ),
     );
     if (operation) navigate(`/operations/${operation.id}`);
     else balance.reload();
@@ -107,7 +109,9 @@ export function TransferForm({ orgId }: { orgId: string }) {
   const [, navigate] = useLocation();
   const submit = async (event: Event) => {
     event.preventDefault();
-    const operation = await transfer.run(() => client.transferDomain({ path: { org_oid: orgId }, body: { name, auth_code: authCode, registrant_contact_id: registrant } }));
+    const operation = await transfer.run(async () =>
+      realAnswer(await client.transferDomain({ path: { org_oid: orgId }, body: { name, auth_code: authCode, registrant_contact_id: registrant } })),
+    );
     if (operation) navigate(`/operations/${operation.id}`);
   };
   return (

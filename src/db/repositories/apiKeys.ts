@@ -18,21 +18,42 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
   revokedReason: string | null;
   revokedSourceUrl: string | null;
+  /** The most the key's operations may reserve in a calendar month (UTC); null: no limit. */
+  monthlySpendLimit: number | null;
+  /** Canonical CIDRs the key may be used from; empty: anywhere. */
+  allowedIps: string[];
+  /** Exact names or `*.suffix` patterns the key may act on; empty: any domain. */
+  allowedDomains: string[];
 }
+
+/** What a key's owner may limit it to, set at creation or with PATCH. */
+export type ApiKeyGuards = Pick<ApiKeyRecord, 'monthlySpendLimit' | 'allowedIps' | 'allowedDomains'>;
 
 // The hash never leaves this module: no caller can present it by accident.
 const COLUMNS = `id, user_id AS "userId", name, scopes, mode, prefix, status, created_at AS "createdAt",
   last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", revoked_reason AS "revokedReason",
-  revoked_source_url AS "revokedSourceUrl"`;
+  revoked_source_url AS "revokedSourceUrl", monthly_spend_limit::float8 AS "monthlySpendLimit",
+  allowed_ips AS "allowedIps", allowed_domains AS "allowedDomains"`;
 
 export async function insertApiKey(
   db: Queryable,
-  key: { id: string; userId: string; name: string; scopes: string[]; mode: KeyMode; prefix: string; secretHash: Buffer },
+  key: { id: string; userId: string; name: string; scopes: string[]; mode: KeyMode; prefix: string; secretHash: Buffer } & Partial<ApiKeyGuards>,
 ): Promise<ApiKeyRecord> {
   const { rows } = await db.query<ApiKeyRecord>(
-    `INSERT INTO api_keys (id, user_id, name, scopes, mode, prefix, secret_hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-    [key.id, key.userId, key.name, key.scopes, key.mode, key.prefix, key.secretHash],
+    `INSERT INTO api_keys (id, user_id, name, scopes, mode, prefix, secret_hash, monthly_spend_limit, allowed_ips, allowed_domains)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+    [
+      key.id,
+      key.userId,
+      key.name,
+      key.scopes,
+      key.mode,
+      key.prefix,
+      key.secretHash,
+      key.monthlySpendLimit ?? null,
+      key.allowedIps ?? [],
+      key.allowedDomains ?? [],
+    ],
   );
   return rows[0]!;
 }
@@ -123,4 +144,31 @@ export async function lockAndCountActiveApiKeys(db: Queryable, userId: string): 
     [userId],
   );
   return rows[0]!.n;
+}
+
+/**
+ * Serialises the reservations of one API key (a transaction lock per key, taken before the balance
+ * row's) and reads its monthly spending limit, so concurrent requests of a key in several
+ * organisations cannot together pass it.
+ */
+export async function lockApiKeySpending(tx: Queryable, id: string): Promise<number | null> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('api_key_spending:' || $1))`, [id]);
+  const { rows } = await tx.query<{ limit: number | null }>(`SELECT monthly_spend_limit::float8 AS "limit" FROM api_keys WHERE id = $1`, [id]);
+  return rows[0]?.limit ?? null;
+}
+
+/** Changes the guards of a key that is not deleted; undefined when there is none. */
+export async function updateApiKeyGuards(db: Queryable, id: string, guards: Partial<ApiKeyGuards>): Promise<ApiKeyRecord | undefined> {
+  const columns: Record<keyof ApiKeyGuards, string> = {
+    monthlySpendLimit: 'monthly_spend_limit',
+    allowedIps: 'allowed_ips',
+    allowedDomains: 'allowed_domains',
+  };
+  const entries = (Object.keys(columns) as (keyof ApiKeyGuards)[]).filter((field) => guards[field] !== undefined);
+  const sets = entries.map((field, i) => `${columns[field]} = $${i + 2}`);
+  const { rows } = await db.query<ApiKeyRecord>(
+    `UPDATE api_keys SET ${sets.length ? sets.join(', ') : 'id = id'} WHERE id = $1 AND status <> 'deleted' RETURNING ${COLUMNS}`,
+    [id, ...entries.map((field) => guards[field])],
+  );
+  return rows[0];
 }

@@ -11,6 +11,8 @@ export interface Balance {
   available: number;
   /** Held for operations in progress. */
   reserved: number;
+  /** The most this mode's reservations may add up to in a calendar month (UTC); null: no limit. */
+  monthlySpendLimit: number | null;
 }
 
 interface BalanceRow {
@@ -19,21 +21,27 @@ interface BalanceRow {
   currency: Currency;
   available: string;
   reserved: string;
+  monthlySpendLimit: string | null;
 }
 
 const balances = new ModeScopedTable<BalanceRow>(
   'billing_balances',
-  'org_id AS "orgId", livemode, currency, available, reserved',
+  'org_id AS "orgId", livemode, currency, available, reserved, monthly_spend_limit AS "monthlySpendLimit"',
 );
 
 function toBalance(row: BalanceRow): Balance {
-  return { ...row, available: minorUnits(row.available), reserved: minorUnits(row.reserved) };
+  return {
+    ...row,
+    available: minorUnits(row.available),
+    reserved: minorUnits(row.reserved),
+    monthlySpendLimit: row.monthlySpendLimit === null ? null : minorUnits(row.monthlySpendLimit),
+  };
 }
 
 /** The balance; an organisation that never had money in this mode has 0 available and 0 reserved. */
 export async function findBalance(db: Queryable, mode: Mode, orgId: string): Promise<Balance> {
   const row = await balances.findOne(db, mode, 'org_id = $2', [orgId]);
-  return row ? toBalance(row) : { orgId, livemode: mode.livemode, currency: CURRENCY, available: 0, reserved: 0 };
+  return row ? toBalance(row) : { orgId, livemode: mode.livemode, currency: CURRENCY, available: 0, reserved: 0, monthlySpendLimit: null };
 }
 
 /**
@@ -56,5 +64,11 @@ export async function setBalance(
   amounts: { available: number; reserved: number },
 ): Promise<Balance> {
   const [row] = await balances.update(tx, mode, 'org_id = $2', [orgId], { ...amounts, updated_at: new Date() });
+  return toBalance(row!);
+}
+
+/** Sets (or, with null, removes) the monthly spending limit of a balance locked by lockBalance. */
+export async function setMonthlySpendLimit(tx: Queryable, mode: Mode, orgId: string, limit: number | null): Promise<Balance> {
+  const [row] = await balances.update(tx, mode, 'org_id = $2', [orgId], { monthly_spend_limit: limit, updated_at: new Date() });
   return toBalance(row!);
 }

@@ -54,13 +54,14 @@ export async function findReservation(db: Queryable, mode: Mode, operationId: st
 export async function insertReservation(
   tx: Queryable,
   mode: Mode,
-  props: { operationId: string; orgId: string; amount: number; description: string },
+  props: { operationId: string; orgId: string; amount: number; description: string; apiKeyId: string | null },
 ): Promise<Reservation | undefined> {
   const row = await reservations.insertIfAbsent(tx, mode, {
     operation_id: props.operationId,
     org_id: props.orgId,
     amount: props.amount,
     description: props.description,
+    api_key_id: props.apiKeyId,
   });
   return row && toReservation(row);
 }
@@ -93,4 +94,27 @@ export async function listReservedOfFinishedOperations(db: Queryable, limit: num
     [limit],
   );
   return rows.map((row) => row.operationId);
+}
+
+/**
+ * What this calendar month's (UTC) reservations add up to: held ones in full, captured ones for what
+ * was captured (a partial capture released the rest), released ones not at all. A reservation counts
+ * in the month it was made, the month whose limit admitted it.
+ */
+const MONTH_SPENDING = `
+  SELECT COALESCE(SUM(r.amount - COALESCE(rest.amount, 0)), 0) AS spent
+  FROM billing_reservations r
+  LEFT JOIN billing_transactions rest ON rest.operation_id = r.operation_id AND rest.type = 'release'
+  WHERE r.state <> 'released' AND r.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+
+/** This month's spending of an organisation in one mode. */
+export async function monthSpendingOfOrg(db: Queryable, mode: Mode, orgId: string): Promise<number> {
+  const { rows } = await db.query<{ spent: string }>(`${MONTH_SPENDING} AND r.org_id = $1 AND r.livemode = $2`, [orgId, mode.livemode]);
+  return minorUnits(rows[0]!.spent);
+}
+
+/** This month's spending by operations an API key asked for, in every organisation. */
+export async function monthSpendingOfApiKey(db: Queryable, apiKeyId: string): Promise<number> {
+  const { rows } = await db.query<{ spent: string }>(`${MONTH_SPENDING} AND r.api_key_id = $1`, [apiKeyId]);
+  return minorUnits(rows[0]!.spent);
 }

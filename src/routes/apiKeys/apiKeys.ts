@@ -3,10 +3,12 @@ import type { AppDeps } from '../../deps.js';
 import { KEY_PRESETS } from '../../auth/scopes.js';
 import { listApiKeysOfUser } from '../../db/repositories/apiKeys.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
-import { CreatedApiKeySchema, presentApiKey, presentCreatedApiKey } from '../../presenters/apiKey.js';
+import { ApiKeySchema, CreatedApiKeySchema, presentApiKey, presentCreatedApiKey } from '../../presenters/apiKey.js';
+import { updateApiKey } from '../../services/apiKeys/updateApiKey.js';
+import type { ApiKeyGuards } from '../../db/repositories/apiKeys.js';
 import { createApiKey } from '../../services/apiKeys/createApiKey.js';
 import { deleteApiKey } from '../../services/apiKeys/deleteApiKey.js';
-import { ApiKeyPage, ApiKeyPath, CreateApiKeyBody, PresetsSchema } from './schema.js';
+import { ApiKeyPage, ApiKeyPath, CreateApiKeyBody, PresetsSchema, UpdateApiKeyBody } from './schema.js';
 
 export function apiKeyRoutes(deps: AppDeps) {
   return [
@@ -32,6 +34,7 @@ export function apiKeyRoutes(deps: AppDeps) {
           name: body.name,
           scopes: body.scopes,
           mode: body.mode,
+          guards: keyGuardsOf(body),
           requestId,
         });
         ctx.status = 201;
@@ -72,6 +75,23 @@ export function apiKeyRoutes(deps: AppDeps) {
       },
     }),
     defineRoute({
+      method: 'patch',
+      path: '/api/v1/me/api-keys/{key_id}',
+      operationId: 'updateApiKey',
+      summary: "Change a key's monthly spending limit or restrictions",
+      description:
+        'Takes effect on every api process at once. An API key may change keys of its own mode only, and a restricted key ' +
+        'only to restrictions at least as narrow as its own.',
+      tags: ['api keys'],
+      scope: 'keys:write',
+      request: { path: ApiKeyPath, body: UpdateApiKeyBody },
+      responses: { 200: { description: 'The key as changed', schema: ApiKeySchema } },
+      handler: async (ctx, { path, body, principal, requestId }) => {
+        const key = await updateApiKey({ db: deps.db, apiKeys: deps.apiKeys, principal, keyId: path.key_id, changes: keyGuardsOf(body), requestId });
+        ctx.body = presentApiKey(key);
+      },
+    }),
+    defineRoute({
       method: 'delete',
       path: '/api/v1/me/api-keys/{key_id}',
       operationId: 'deleteApiKey',
@@ -93,4 +113,17 @@ export function apiKeyRoutes(deps: AppDeps) {
       },
     }),
   ];
+}
+
+/** The guard fields a body gave, in the repository's terms (absent fields stay absent). */
+function keyGuardsOf(body: {
+  monthly_spend_limit?: number | null | undefined;
+  allowed_ips?: string[] | undefined;
+  allowed_domains?: string[] | undefined;
+}): Partial<ApiKeyGuards> {
+  return {
+    ...(body.monthly_spend_limit !== undefined ? { monthlySpendLimit: body.monthly_spend_limit } : {}),
+    ...(body.allowed_ips !== undefined ? { allowedIps: body.allowed_ips } : {}),
+    ...(body.allowed_domains !== undefined ? { allowedDomains: body.allowed_domains } : {}),
+  };
 }

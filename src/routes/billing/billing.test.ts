@@ -73,7 +73,7 @@ describe('balance', () => {
     const { session: owner, org } = await ownerOfNewOrg();
     const res = await getBalance(owner, org.id);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ currency: 'USD', available: 0, reserved: 0, livemode: true });
+    expect(await res.json()).toEqual({ currency: 'USD', available: 0, reserved: 0, livemode: true, spent_this_month: 0, monthly_spend_limit: null });
     expect(await transactions(owner, org.id)).toEqual({ data: [], next_cursor: null });
   });
 
@@ -81,7 +81,7 @@ describe('balance', () => {
     const { session: owner, org } = await ownerOfNewOrg();
     await creditLive(org.id, 1000);
     await reserve({ db: app.deps.db, orgId: org.id, livemode: true, operationId: newId('op'), amount: 350, description: 'Renewal' });
-    expect(await balance(owner, org.id)).toEqual({ currency: 'USD', available: 650, reserved: 350, livemode: true });
+    expect(await balance(owner, org.id)).toEqual({ currency: 'USD', available: 650, reserved: 350, livemode: true, spent_this_month: 350, monthly_spend_limit: null });
   });
 });
 
@@ -145,7 +145,7 @@ describe('POST top-ups', () => {
       expect(res.headers.get('idempotent-replayed')).toBeNull();
       expect(await readJson<MessageErrorBody>(res)).toMatchObject({ code: 'PAYMENT_REQUIRED_FOR_LIVE_TOP_UP' });
     }
-    expect(await balance(owner, org.id)).toEqual({ currency: 'USD', available: 0, reserved: 0, livemode: true });
+    expect(await balance(owner, org.id)).toEqual({ currency: 'USD', available: 0, reserved: 0, livemode: true, spent_this_month: 0, monthly_spend_limit: null });
     expect(await transactions(owner, org.id)).toEqual({ data: [], next_cursor: null });
   });
 
@@ -208,7 +208,7 @@ describe('scopes', () => {
     const denied = await postTopUp(reader, org.id, { amount: 100 });
     expect(denied.status).toBe(403);
     expect(await denied.json()).toEqual({ code: 'INSUFFICIENT_SCOPE', detail: 'This API key lacks the scope billing:write' });
-    expect(await balance(reader, org.id)).toEqual({ currency: 'USD', available: 0, reserved: 0, livemode: true });
+    expect(await balance(reader, org.id)).toEqual({ currency: 'USD', available: 0, reserved: 0, livemode: true, spent_this_month: 0, monthly_spend_limit: null });
 
     for (const res of [await getBalance(outsider, org.id), await app.fetch(`/api/v1/orgs/${org.id}/billing/transactions`, { headers: bearer(outsider) })]) {
       expect(res.status).toBe(403);
@@ -231,8 +231,8 @@ describe('test mode', () => {
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ type: 'top_up', amount: 700, available_after: 700, livemode: false });
 
-    expect(await balance(testKey, org.id)).toEqual({ currency: 'USD', available: 700, reserved: 0, livemode: false });
-    expect(await balance(owner, org.id)).toEqual({ currency: 'USD', available: 5000, reserved: 0, livemode: true });
+    expect(await balance(testKey, org.id)).toEqual({ currency: 'USD', available: 700, reserved: 0, livemode: false, spent_this_month: 0, monthly_spend_limit: null });
+    expect(await balance(owner, org.id)).toEqual({ currency: 'USD', available: 5000, reserved: 0, livemode: true, spent_this_month: 0, monthly_spend_limit: null });
     expect((await transactions(testKey, org.id)).data.map((e) => [e.amount, e.livemode])).toEqual([[700, false]]);
     expect((await transactions(owner, org.id)).data.map((e) => [e.amount, e.livemode])).toEqual([[5000, true]]);
 

@@ -2,12 +2,16 @@ import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
 import { actorOf } from '../../db/repositories/auditEvents.js';
 import { findBalance } from '../../db/repositories/billingBalances.js';
+import { monthSpendingOfOrg } from '../../db/repositories/billingReservations.js';
 import { listLedgerEntries } from '../../db/repositories/billingTransactions.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
-import { BalanceSchema, LedgerEntrySchema, presentBalance, presentLedgerEntry } from '../../presenters/billing.js';
+import { BalanceSchema, LedgerEntrySchema, presentBalance, presentLedgerEntry, presentTopUp, TopUpSchema } from '../../presenters/billing.js';
 import { topUp } from '../../services/billing/ledger.js';
-import { PaymentRequiredForLiveTopUpError } from '../../errors.js';
-import { LedgerEntryPage, OrgPath, TopUpBody } from './schema.js';
+import { NotFoundError, PaymentRequiredForLiveTopUpError } from '../../errors.js';
+import { z } from 'zod';
+import { findTopUp, listTopUps } from '../../db/repositories/topUps.js';
+import { startStripeTopUp } from '../../services/billing/stripeTopUps.js';
+import { LedgerEntryPage, OrgPath, TopUpBody, TopUpPage, TopUpPath } from './schema.js';
 
 /** Balance, ledger and top-ups of an organisation, in the caller's mode: test keys see only test money. */
 export function billingRoutes(deps: AppDeps) {
@@ -24,7 +28,8 @@ export function billingRoutes(deps: AppDeps) {
       responses: { 200: { description: 'The balance', schema: BalanceSchema } },
       handler: async (ctx, { path, principal }) => {
         const mode = { livemode: principal.livemode };
-        ctx.body = presentBalance(await findBalance(deps.db, mode, path.org_oid));
+        const [balance, spent] = await Promise.all([findBalance(deps.db, mode, path.org_oid), monthSpendingOfOrg(deps.db, mode, path.org_oid)]);
+        ctx.body = presentBalance(balance, spent);
       },
     }),
     defineRoute({
@@ -51,18 +56,42 @@ export function billingRoutes(deps: AppDeps) {
       method: 'post',
       path: '/api/v1/orgs/{org_oid}/billing/top-ups',
       operationId: 'createTopUp',
-      summary: 'Add free test money to the test-mode balance',
+      summary: 'Top up the balance: free and at once in test mode, paid through Stripe Checkout in live mode',
       description:
-        'Test keys only: test money is free and credited at once. A live top-up is refused with 403 `PAYMENT_REQUIRED_FOR_LIVE_TOP_UP`: ' +
-        'a live balance holds only money that was paid, credited by an operator. Send an `Idempotency-Key` so that a retry never tops up twice.',
+        'Test mode: free test money, credited at once; the answer is the ledger entry. Live mode with Stripe configured: a ' +
+        'pending top-up with a `checkout_url` (a Stripe Checkout Session); the balance is credited once Stripe reports the ' +
+        'payment (`POST /api/v1/billing/stripe/webhook`); follow it with `GET …/billing/top-ups/{top_up_id}`. Live mode ' +
+        'without Stripe: 403 `PAYMENT_REQUIRED_FOR_LIVE_TOP_UP` (an operator credits live balances). Send an `Idempotency-Key` ' +
+        'so that a retry never tops up (or opens a checkout) twice.',
       tags: ['billing'],
       scope: 'billing:write',
       roles: ['owner', 'admin'],
       request: { path: OrgPath, body: TopUpBody },
-      responses: { 201: { description: 'The ledger entry of the top-up', schema: LedgerEntrySchema } },
+      responses: {
+        201: {
+          description: 'Test mode: the ledger entry of the top-up. Live mode: the pending top-up to pay at `checkout_url`',
+          schema: z.union([LedgerEntrySchema, TopUpSchema]),
+        },
+      },
+      errors: { 503: 'Stripe could not open a checkout (`PAYMENT_PROVIDER_UNAVAILABLE`); nothing was charged' },
       handler: async (ctx, { path, body, principal, requestId }) => {
-        // Unpaid live money would pay real registrations on the operator's registrar account.
-        if (principal.livemode) throw new PaymentRequiredForLiveTopUpError();
+        if (principal.livemode) {
+          // Unpaid live money would pay real registrations on the operator's registrar account.
+          if (!deps.stripe || !deps.config.stripe) throw new PaymentRequiredForLiveTopUpError();
+          const started = await startStripeTopUp({
+            db: deps.db,
+            stripe: deps.stripe,
+            principal,
+            orgId: path.org_oid,
+            amount: body.amount,
+            returnUrl: deps.config.stripe.returnUrl,
+            log: ctx.state.log,
+          });
+          ctx.status = 201;
+          ctx.set('Location', `/api/v1/orgs/${path.org_oid}/billing/top-ups/${started.id}`);
+          ctx.body = presentTopUp(started);
+          return;
+        }
         const entry = await topUp({
           db: deps.db,
           orgId: path.org_oid,
@@ -73,6 +102,38 @@ export function billingRoutes(deps: AppDeps) {
         });
         ctx.status = 201;
         ctx.body = presentLedgerEntry(entry);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}/billing/top-ups',
+      operationId: 'listTopUps',
+      summary: "Top-ups paid through Stripe in the caller's mode, newest first",
+      description: 'Test-mode top-ups are credited at once and appear as ledger entries (`GET …/billing/transactions`) only.',
+      tags: ['billing'],
+      scope: 'billing:read',
+      request: { path: OrgPath, query: PaginationQuery },
+      responses: { 200: { description: 'A page of top-ups', schema: TopUpPage } },
+      handler: async (ctx, { path, query, principal }) => {
+        const mode = { livemode: principal.livemode };
+        const rows = await listTopUps(deps.db, mode, { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
+        ctx.body = toPage(rows, query.limit, (t) => ({ createdAt: t.createdAt, id: t.id }), presentTopUp);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}/billing/top-ups/{top_up_id}',
+      operationId: 'getTopUp',
+      summary: 'One top-up: `pending` until Stripe reports it paid (`succeeded`), failed or expired',
+      tags: ['billing'],
+      scope: 'billing:read',
+      request: { path: TopUpPath },
+      responses: { 200: { description: 'The top-up', schema: TopUpSchema } },
+      handler: async (ctx, { path, principal }) => {
+        const mode = { livemode: principal.livemode };
+        const found = await findTopUp(deps.db, mode, path.org_oid, path.top_up_id);
+        if (!found) throw new NotFoundError('Top-up not found');
+        ctx.body = presentTopUp(found);
       },
     }),
   ];

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { pageSchema } from '../../http/pagination.js';
-import { LedgerEntrySchema } from '../../presenters/billing.js';
+import { LedgerEntrySchema, TopUpSchema } from '../../presenters/billing.js';
+import { OrgPath } from '../orgs/schema.js';
 
-export { OrgPath } from '../orgs/schema.js';
+export { OrgPath };
 
 /** The most one top-up may add, in minor units (100,000.00 USD). */
 export const MAX_TOP_UP = 10_000_000;
@@ -15,3 +16,7 @@ export const TopUpBody = z
   .meta({ id: 'TopUpInput' });
 
 export const LedgerEntryPage = pageSchema(LedgerEntrySchema).meta({ id: 'LedgerEntryPage' });
+
+export const TopUpPath = OrgPath.extend({ top_up_id: z.string().min(1).max(64) });
+
+export const TopUpPage = pageSchema(TopUpSchema).meta({ id: 'TopUpPage' });

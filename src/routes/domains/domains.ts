@@ -1,9 +1,12 @@
+import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
 import { listDomainsOfOrg } from '../../db/repositories/domains.js';
 import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
 import { DomainSchema, OperationSchema, presentDomain, presentOperation } from '../../presenters/operation.js';
-import { registerDomain } from '../../services/domains/registerDomain.js';
+import { quoteRegistration, registerDomain } from '../../services/domains/registerDomain.js';
+import { DryRunHeader } from '../../http/dryRun.js';
+import { DryRunSchema, presentDryRun } from '../../presenters/dryRun.js';
 import { domainNamed } from '../../services/domains/lookup.js';
 import {
   AuthCodeSchema,
@@ -20,8 +23,8 @@ import {
 import { advanceTestClock } from '../../services/domains/lifecycle/testClock.js';
 import { getAuthCode, updateDomainSettings } from '../../services/domains/domainSettings.js';
 import { IfMatchHeader, setETag } from '../../http/conditional.js';
-import { transferDomain } from '../../services/domains/transferDomain.js';
-import { renewDomain } from '../../services/domains/renewDomain.js';
+import { quoteTransfer, transferDomain } from '../../services/domains/transferDomain.js';
+import { quoteRenewal, renewDomain } from '../../services/domains/renewDomain.js';
 
 export function domainRoutes(deps: AppDeps) {
   return [
@@ -33,19 +36,22 @@ export function domainRoutes(deps: AppDeps) {
       description:
         'Answers 202 with an operation to poll (`Location`). Send an `Idempotency-Key`: the workflow id derives from it, ' +
         'so a retried request never starts a second registration. 402 when the balance is short; 409 ' +
-        '`DOMAIN_NOT_AVAILABLE` or `DOMAIN_STATE_CONFLICT`.',
+        '`DOMAIN_NOT_AVAILABLE` or `DOMAIN_STATE_CONFLICT`; 409 `PRICE_EXCEEDS_MAX` above `max_price`. ' +
+        '`Dry-Run: true` answers 200 with the price after every check, and keeps nothing.',
       tags: ['domains'],
       scope: 'domains:write',
-      request: { path: OrgPath, body: RegisterDomainBody },
-      responses: { 202: { description: 'Accepted; poll the operation', schema: OperationSchema } },
-      handler: async (ctx, { path, body, principal }) => {
-        const operation = await registerDomain({
-          deps,
-          principal: principal,
-          orgId: path.org_oid,
-          idempotency: ctx.state.idempotency,
-          body,
-        });
+      request: { path: OrgPath, header: DryRunHeader, body: RegisterDomainBody },
+      responses: {
+        200: { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema },
+        202: { description: 'Accepted; poll the operation', schema: OperationSchema },
+      },
+      handler: async (ctx, { path, header, body, principal }) => {
+        const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
+        if (header['dry-run']) {
+          ctx.body = presentDryRun(await quoteRegistration(props));
+          return;
+        }
+        const operation = await registerDomain(props);
         ctx.status = 202;
         ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${operation.id}`);
         ctx.body = presentOperation(operation);
@@ -58,13 +64,22 @@ export function domainRoutes(deps: AppDeps) {
       summary: 'Transfer a domain in: the transfer price is reserved now, the registry decides within days',
       description:
         'Answers 202 with an operation to poll; a pending transfer can be cancelled with `POST …/operations/{id}/cancel`. ' +
-        'Test mode: a first label ending in `-locked` fails with `DOMAIN_LOCKED`, `-fail` with `REGISTRAR_REJECTED`.',
+        'Test mode: a first label ending in `-locked` fails with `DOMAIN_LOCKED`, `-fail` with `REGISTRAR_REJECTED`. ' +
+        '409 `PRICE_EXCEEDS_MAX` above `max_price`; `Dry-Run: true` answers 200 with the price after every check, and keeps nothing.',
       tags: ['domains'],
       scope: 'domains:write',
-      request: { path: OrgPath, body: TransferDomainBody },
-      responses: { 202: { description: 'Accepted; poll the operation', schema: OperationSchema } },
-      handler: async (ctx, { path, body, principal }) => {
-        const operation = await transferDomain({ deps, principal: principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body });
+      request: { path: OrgPath, header: DryRunHeader, body: TransferDomainBody },
+      responses: {
+        200: { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema },
+        202: { description: 'Accepted; poll the operation', schema: OperationSchema },
+      },
+      handler: async (ctx, { path, header, body, principal }) => {
+        const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
+        if (header['dry-run']) {
+          ctx.body = presentDryRun(await quoteTransfer(props));
+          return;
+        }
+        const operation = await transferDomain(props);
         ctx.status = 202;
         ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${operation.id}`);
         ctx.body = presentOperation(operation);
@@ -75,23 +90,31 @@ export function domainRoutes(deps: AppDeps) {
       path: '/api/v1/orgs/{org_oid}/domains/{domain}/renew',
       operationId: 'renewDomain',
       summary: 'Renew a domain: 200 with the new expiry when done within 10 seconds, else 202 with the operation',
-      description: 'Send an `Idempotency-Key`: a retried renewal never charges twice.',
+      description:
+        'Send an `Idempotency-Key`: a retried renewal never charges twice. 409 `PRICE_EXCEEDS_MAX` above `max_price`; ' +
+        '`Dry-Run: true` answers 200 with the price (`dry_run: true`) after every check, and keeps nothing.',
       tags: ['domains'],
       scope: 'domains:write',
-      request: { path: DomainPath, body: RenewDomainBody },
+      request: { path: DomainPath, header: DryRunHeader, body: RenewDomainBody },
       responses: {
-        200: { description: 'Renewed', schema: RenewedSchema },
+        200: { description: 'Renewed, or (with `Dry-Run: true`) the price of renewing', schema: z.union([RenewedSchema, DryRunSchema]) },
         202: { description: 'Still running; poll the operation', schema: OperationSchema },
       },
-      handler: async (ctx, { path, body, principal }) => {
-        const outcome = await renewDomain({
+      handler: async (ctx, { path, header, body, principal }) => {
+        const props = {
           deps,
-          principal: principal,
+          principal,
           orgId: path.org_oid,
           domainName: path.domain,
           years: body.years,
+          maxPrice: body.max_price,
           idempotency: ctx.state.idempotency,
-        });
+        };
+        if (header['dry-run']) {
+          ctx.body = presentDryRun(await quoteRenewal(props));
+          return;
+        }
+        const outcome = await renewDomain(props);
         if (outcome.done) {
           ctx.body = {
             domain: outcome.domain.name,

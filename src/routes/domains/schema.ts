@@ -48,6 +48,14 @@ export const OperationPath = OrgPath.extend({ operation_id: z.string().min(1).ma
 
 const ContactId = z.string().min(1).max(64);
 
+const MaxPrice = z
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .optional()
+  .describe('The most you agree to be charged, in integer minor units: a higher price is 409 `PRICE_EXCEEDS_MAX` and nothing is reserved');
+
 export const RegisterDomainBody = z
   .object({
     name: z.string().min(1).max(300),
@@ -57,6 +65,10 @@ export const RegisterDomainBody = z
     tech_contact_id: ContactId.optional(),
     nameservers: z.array(z.string().min(1).max(253)).max(13).optional(),
     auto_renew: z.boolean().optional(),
+    max_price: MaxPrice.describe(
+      'The most you agree to be charged for all `years`, in integer minor units: a higher price is 409 `PRICE_EXCEEDS_MAX`. ' +
+        'Required for a premium name in live mode (else 422).',
+    ),
   })
   .strict()
   .meta({ id: 'RegisterDomainInput' });
@@ -66,12 +78,13 @@ export const TransferDomainBody = z
     name: z.string().min(1).max(300),
     auth_code: z.string().min(1).max(255).describe('The transfer authorisation code from the losing registrar'),
     registrant_contact_id: ContactId,
+    max_price: MaxPrice,
   })
   .strict()
   .meta({ id: 'TransferDomainInput' });
 
 export const RenewDomainBody = z
-  .object({ years: z.number().int().min(1).max(10).default(1) })
+  .object({ years: z.number().int().min(1).max(10).default(1), max_price: MaxPrice })
   .strict()
   .default({ years: 1 })
   .meta({ id: 'RenewDomainInput' });

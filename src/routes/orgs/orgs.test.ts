@@ -37,7 +37,7 @@ describe('organisations', () => {
     const listed = await readJson<{ data: unknown[] }>(await app.fetch('/api/v1/orgs', { headers: bearer(alice) }));
     expect(listed.data).toEqual([{ ...org, role: 'owner' }]);
     const shown = await app.fetch(`/api/v1/orgs/${org.id}`, { headers: bearer(alice) });
-    expect(await shown.json()).toEqual({ ...org, role: 'owner' });
+    expect(await shown.json()).toEqual({ ...org, role: 'owner', monthly_spend_limit: null });
   });
 
   it('answers 403 NOT_ORG_MEMBER for a stranger, and the same for an organisation that does not exist', async () => {

@@ -2,9 +2,11 @@ import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
 import { listOrganizationsOfUser } from '../../db/repositories/organizations.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
-import { OrganizationSchema, presentOrganization } from '../../presenters/organization.js';
+import { OrganizationSchema, OrganizationSettingsSchema, presentOrganization } from '../../presenters/organization.js';
+import { findBalance } from '../../db/repositories/billingBalances.js';
+import { setOrgSpendLimit } from '../../services/billing/spendLimits.js';
 import { createOrganization } from '../../services/orgs/createOrganization.js';
-import { CreateOrganizationBody, OrganizationPage, OrgPath } from './schema.js';
+import { CreateOrganizationBody, OrganizationPage, OrgPath, UpdateOrganizationBody } from './schema.js';
 
 export function organizationRoutes(deps: AppDeps) {
   return [
@@ -55,10 +57,31 @@ export function organizationRoutes(deps: AppDeps) {
       tags: ['organisations'],
       scope: 'orgs:read',
       request: { path: OrgPath },
-      responses: { 200: { description: 'The organisation', schema: OrganizationSchema } },
-      handler: (ctx) => {
+      responses: { 200: { description: "The organisation, with the caller's mode's spending limit", schema: OrganizationSettingsSchema } },
+      handler: async (ctx, { principal }) => {
         const { org, role } = ctx.state.org!;
-        ctx.body = presentOrganization({ ...org, role });
+        const balance = await findBalance(deps.db, { livemode: principal.livemode }, org.id);
+        ctx.body = { ...presentOrganization({ ...org, role }), monthly_spend_limit: balance.monthlySpendLimit };
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/v1/orgs/{org_oid}',
+      operationId: 'updateOrganization',
+      summary: "Set the monthly spending limit of the caller's mode (owners)",
+      description:
+        'Each mode has its own limit: a test key sets the test-mode one, a live key or session the live one. Register, transfer ' +
+        "and renew are refused with 402 `SPEND_LIMIT_REACHED` when their charge would take the month's captured plus reserved " +
+        'spending past it. null removes the limit.',
+      tags: ['organisations'],
+      scope: 'orgs:write',
+      roles: ['owner'],
+      request: { path: OrgPath, body: UpdateOrganizationBody },
+      responses: { 200: { description: 'The organisation as changed', schema: OrganizationSettingsSchema } },
+      handler: async (ctx, { path, body, principal, requestId }) => {
+        const { org, role } = ctx.state.org!;
+        const limit = await setOrgSpendLimit({ db: deps.db, principal, orgId: path.org_oid, limit: body.monthly_spend_limit, requestId });
+        ctx.body = { ...presentOrganization({ ...org, role }), monthly_spend_limit: limit };
       },
     }),
   ];

@@ -25,3 +25,19 @@ export const ChangeRoleBody = z
 
 export const OrganizationPage = pageSchema(OrganizationSchema).meta({ id: 'OrganizationPage' });
 export const MemberPage = pageSchema(MemberSchema).meta({ id: 'MemberPage' });
+
+export const MonthlySpendLimit = z
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .nullable()
+  .describe(
+    'The most reservations may add up to in a calendar month (UTC), in integer minor units; null: no limit. ' +
+      'A charge past it is 402 `SPEND_LIMIT_REACHED`.',
+  );
+
+export const UpdateOrganizationBody = z
+  .object({ monthly_spend_limit: MonthlySpendLimit.describe("The caller's mode's monthly spending limit (minor units), or null for none") })
+  .strict()
+  .meta({ id: 'UpdateOrganizationInput' });

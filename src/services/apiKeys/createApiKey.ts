@@ -1,5 +1,6 @@
 import { withTransaction, type Db } from '../../db/pool.js';
-import { insertApiKey, lockAndCountActiveApiKeys, type ApiKeyRecord } from '../../db/repositories/apiKeys.js';
+import { insertApiKey, lockAndCountActiveApiKeys, type ApiKeyGuards, type ApiKeyRecord } from '../../db/repositories/apiKeys.js';
+import { guardsAudit, requireNarrowerGuards } from './keyGuards.js';
 import { auditCallerAction } from '../../db/repositories/auditEvents.js';
 import { generateApiKey, hashApiKey, type KeyMode } from '../../auth/apiKeyFormat.js';
 import { ForbiddenError, InsufficientScopeError } from '../../auth/errors.js';
@@ -22,6 +23,8 @@ export interface CreateApiKeyProps {
   scopes: Scope[];
   /** Defaults to the caller's mode. */
   mode: KeyMode | undefined;
+  /** Spending limit and restrictions; a restricted key may only create keys at least as narrow (keyGuards.ts). */
+  guards?: Partial<ApiKeyGuards>;
   requestId: string;
 }
 
@@ -40,6 +43,8 @@ export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: 
     const missing = props.scopes.find((scope) => !principal.scopes.has(scope));
     if (missing) throw new InsufficientScopeError(missing);
   }
+  const guards = props.guards ?? {};
+  requireNarrowerGuards(principal, guards);
   const { key, prefix } = generateApiKey(mode);
   const secretHash = hashApiKey(props.keyHashSecret, key);
   const record = await withTransaction(props.db, async (tx) => {
@@ -57,13 +62,14 @@ export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: 
       mode,
       prefix,
       secretHash,
+      ...guards,
     });
     await auditCallerAction(tx, props, {
       action: 'api_key.created',
       orgId: null,
       targetType: 'api_key',
       targetId: created.id,
-      data: { name: created.name, scopes: created.scopes, mode },
+      data: { name: created.name, scopes: created.scopes, mode, ...guardsAudit(created) },
     });
     return created;
   });

@@ -6,12 +6,15 @@ import {
   findReservation,
   findReservationScope,
   insertReservation,
+  monthSpendingOfApiKey,
+  monthSpendingOfOrg,
   settleReservation,
   type Reservation,
 } from '../../db/repositories/billingReservations.js';
 import { insertLedgerEntry, type LedgerEntry } from '../../db/repositories/billingTransactions.js';
 import type { AuditEvent } from '../../db/repositories/auditEvents.js';
-import { ConflictError, InsufficientFundsError, NotFoundError } from '../../errors.js';
+import { ConflictError, InsufficientFundsError, NotFoundError, SpendLimitReachedError } from '../../errors.js';
+import { lockApiKeySpending } from '../../db/repositories/apiKeys.js';
 
 /**
  * The billing ledger. Every movement locks the balance row of its (organisation, mode) first, so
@@ -79,6 +82,8 @@ export interface ReserveProps {
   amount: number;
   /** Shown on the ledger entry, e.g. `Registration of example.com, 1 year`. */
   description: string;
+  /** The API key that asked for the operation, whose monthly spending limit applies too; absent: none. */
+  apiKeyId?: string | null | undefined;
 }
 
 /**
@@ -105,6 +110,9 @@ export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps,
       `Operation ${props.operationId} already has a reservation that differs from this one (amount ${props.amount})`,
     );
   // Lock first, then look: a concurrent reserve of the same operation is seen once it commits.
+  // Always the key's lock before the balance row's, so two reservations never wait on each other in a circle.
+  const apiKeyId = props.apiKeyId ?? null;
+  const keyLimit = apiKeyId ? await lockApiKeySpending(tx, apiKeyId) : null;
   const balance = await lockBalance(tx, mode, props.orgId);
   const existing = await findReservation(tx, mode, props.operationId);
   if (existing) {
@@ -118,12 +126,13 @@ export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps,
     return existing;
   }
   if (balance.available < props.amount) throw new InsufficientFundsError(balance.available, props.amount, balance.currency);
+  await enforceMonthlyLimits(tx, { balance, mode, orgId: props.orgId, apiKeyId, keyLimit, amount: props.amount });
   const after = await setBalance(tx, mode, props.orgId, {
     available: balance.available - props.amount,
     reserved: balance.reserved + props.amount,
   });
   // Absent here but present there: the operation id belongs to the other mode.
-  const reservation = await insertReservation(tx, mode, props);
+  const reservation = await insertReservation(tx, mode, { ...props, apiKeyId });
   if (!reservation) throw mismatch();
   await insertLedgerEntry(tx, mode, {
     orgId: props.orgId,
@@ -138,6 +147,32 @@ export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps,
     requestId: null,
   });
   return reservation;
+}
+
+/**
+ * 402 SPEND_LIMIT_REACHED when this reservation would take the month's spending past the
+ * organisation's limit for this mode or the asking key's. Runs under the balance row's lock (and the
+ * key's), so concurrent reservations are counted one after another and cannot overshoot together.
+ */
+async function enforceMonthlyLimits(
+  tx: pg.PoolClient,
+  props: { balance: Balance; mode: Mode; orgId: string; apiKeyId: string | null; keyLimit: number | null; amount: number },
+): Promise<void> {
+  const orgLimit = props.balance.monthlySpendLimit;
+  if (orgLimit !== null) {
+    const spent = await monthSpendingOfOrg(tx, props.mode, props.orgId);
+    if (spent + props.amount > orgLimit) {
+      const limit = `The organisation's ${props.mode.livemode ? 'live' : 'test'}-mode monthly spend limit`;
+      throw new SpendLimitReachedError({ limit, monthlyLimit: orgLimit, spent, amount: props.amount });
+    }
+  }
+  if (props.apiKeyId && props.keyLimit !== null) {
+    const spent = await monthSpendingOfApiKey(tx, props.apiKeyId);
+    if (spent + props.amount > props.keyLimit) {
+      const limit = `API key ${props.apiKeyId}'s monthly spend limit`;
+      throw new SpendLimitReachedError({ limit, monthlyLimit: props.keyLimit, spent, amount: props.amount });
+    }
+  }
 }
 
 export interface SettleProps {

@@ -12,7 +12,8 @@ import {
 } from '../../db/repositories/operations.js';
 import { sealJson } from '../../db/sealedJson.js';
 import { findDomainOfOrg } from '../../db/repositories/domains.js';
-import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import { ConflictError, NotFoundError, PriceExceedsMaxError, ServiceUnavailableError } from '../../errors.js';
+import { findBalance } from '../../db/repositories/billingBalances.js';
 import { derivedId } from '../../ids.js';
 import { release, reserveWithin } from '../billing/ledger.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
@@ -33,6 +34,10 @@ export interface BeginOperationProps<T extends OperationType> {
   requestHash: string;
   domainName: string;
   amount: number;
+  /** The most the caller agreed to pay (`max_price`); a higher `amount` is 409 PRICE_EXCEEDS_MAX. */
+  maxPrice?: number | undefined;
+  /** The API key asking (principal.keyId), whose monthly spending limit applies; absent for sessions. */
+  apiKeyId?: string | undefined;
   description: string;
   /** Writes the domain rows in the operation's transaction; returns the domain's id. */
   writeDomain: (tx: pg.PoolClient, ids: { operationId: string; domainId: string }) => Promise<string>;
@@ -49,29 +54,9 @@ export interface BeginOperationProps<T extends OperationType> {
  */
 export async function beginOperation<T extends OperationType>(props: BeginOperationProps<T>): Promise<Operation> {
   const { deps } = props;
-  const mode = { livemode: props.livemode };
-  const seed = `${props.livemode ? 'live' : 'test'}|${props.workflowId}|${props.requestHash}`;
-  const ids = { operationId: derivedId('op', seed), domainId: derivedId('dom', seed) };
   let operation: Operation;
   try {
-    operation = await withTransaction(deps.db, async (tx) => {
-      const domainId = await props.writeDomain(tx, ids);
-      const inserted = await insertOperation(tx, mode, {
-        id: ids.operationId,
-        orgId: props.orgId,
-        type: props.type,
-        domain: props.domainName,
-        domainId,
-        workflowId: props.workflowId,
-        // Every paid operation's workflow retries as production does (workflows/contract.ts).
-        workflowInput: sealJson(deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, { ...props.workflowInput({ ...ids, domainId }), retries: DOMAIN_OPERATION_RETRIES }),
-        requestHash: props.requestHash,
-        amount: props.amount,
-      });
-      // Last, so the balance row is locked only for the end of the transaction.
-      await reserveWithin(tx, { orgId: props.orgId, livemode: props.livemode, operationId: ids.operationId, amount: props.amount, description: props.description });
-      return inserted;
-    });
+    operation = await withTransaction(deps.db, (tx) => writeOperation(tx, props));
   } catch (err) {
     if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
     // A concurrent twin (same workflow id) committed first: answer with its operation.
@@ -79,17 +64,92 @@ export async function beginOperation<T extends OperationType>(props: BeginOperat
     if (twin) return twin;
     // operations_one_open_renewal_idx: another renewal of the domain started at the same moment.
     if (props.type === 'domain.renew') throw new ConflictError('DOMAIN_STATE_CONFLICT', `A renewal of ${props.domainName} is already running`);
-    if (await findDomainOfOrg(deps.db, mode, props.orgId, props.domainName)) {
-      throw new ConflictError('DOMAIN_STATE_CONFLICT', `${props.domainName} is already registered or being registered by this organisation`);
-    }
-    throw new ConflictError('DOMAIN_NOT_AVAILABLE', `${props.domainName} is held by another organisation`);
+    throw await nameConflict(props);
   }
   try {
     await startOperationWorkflow(deps, operation);
   } catch (err) {
-    return abandonUnstarted(deps, mode, operation, err);
+    return abandonUnstarted(deps, { livemode: props.livemode }, operation, err);
   }
   return operation;
+}
+
+/** What a dry run found: the charge and the balance it would leave. */
+export interface OperationQuote {
+  amount: number;
+  currency: 'USD';
+  availableAfter: number;
+}
+
+/** Carries a dry run's quote out of its transaction, which it rolls back. */
+class DryRunRollback extends Error {
+  constructor(readonly quote: OperationQuote) {
+    super('dry run');
+  }
+}
+
+/**
+ * A dry run of beginOperation: the same rows and reservation are written in a transaction that is
+ * then rolled back, so every check (price, name conflicts, funds, spending limits under the balance
+ * lock) answers exactly as the real request would, and nothing stays written or starts.
+ */
+export async function quoteOperation<T extends OperationType>(props: BeginOperationProps<T>): Promise<OperationQuote> {
+  try {
+    await withTransaction(props.deps.db, async (tx) => {
+      await writeOperation(tx, props);
+      const balance = await findBalance(tx, { livemode: props.livemode }, props.orgId);
+      throw new DryRunRollback({ amount: props.amount, currency: 'USD', availableAfter: balance.available });
+    });
+  } catch (err) {
+    if (err instanceof DryRunRollback) return err.quote;
+    if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw await nameConflict(props);
+    throw err;
+  }
+  throw new Error('unreachable: a dry run always rolls back');
+}
+
+/** Ids derive from the workflow id (org, mode, member, Idempotency-Key) and the request's hash. */
+function operationIds(props: BeginOperationProps<OperationType>): { operationId: string; domainId: string } {
+  const seed = `${props.livemode ? 'live' : 'test'}|${props.workflowId}|${props.requestHash}`;
+  return { operationId: derivedId('op', seed), domainId: derivedId('dom', seed) };
+}
+
+/** The domain and operation rows and the reservation, in the caller's transaction. */
+async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props: BeginOperationProps<T>): Promise<Operation> {
+  if (props.maxPrice !== undefined && props.amount > props.maxPrice) throw new PriceExceedsMaxError(props.amount, props.maxPrice);
+  const mode = { livemode: props.livemode };
+  const ids = operationIds(props);
+  const domainId = await props.writeDomain(tx, ids);
+  const inserted = await insertOperation(tx, mode, {
+    id: ids.operationId,
+    orgId: props.orgId,
+    type: props.type,
+    domain: props.domainName,
+    domainId,
+    workflowId: props.workflowId,
+    // Every paid operation's workflow retries as production does (workflows/contract.ts).
+    workflowInput: sealJson(props.deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, { ...props.workflowInput({ ...ids, domainId }), retries: DOMAIN_OPERATION_RETRIES }),
+    requestHash: props.requestHash,
+    amount: props.amount,
+  });
+  // Last, so the balance row is locked only for the end of the transaction.
+  await reserveWithin(tx, {
+    orgId: props.orgId,
+    livemode: props.livemode,
+    operationId: ids.operationId,
+    amount: props.amount,
+    description: props.description,
+    apiKeyId: props.apiKeyId,
+  });
+  return inserted;
+}
+
+/** A unique index refused the domain row: this org holds the name already, or another org does. */
+async function nameConflict(props: BeginOperationProps<OperationType>): Promise<ConflictError> {
+  if (await findDomainOfOrg(props.deps.db, { livemode: props.livemode }, props.orgId, props.domainName)) {
+    return new ConflictError('DOMAIN_STATE_CONFLICT', `${props.domainName} is already registered or being registered by this organisation`);
+  }
+  return new ConflictError('DOMAIN_NOT_AVAILABLE', `${props.domainName} is held by another organisation`);
 }
 
 /**

@@ -7,8 +7,10 @@ import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
-import { beginOperation, existingOperation } from './beginOperation.js';
+import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from './beginOperation.js';
 import { requireRegistrantState } from './registrantChecks.js';
+import { requireDomainAllowed } from '../../auth/authorize.js';
+import { parseDomainName } from '../../domains/domainName.js';
 
 /** How often a pending registration is checked in test mode; live mode takes `config.registrarTiming`. */
 export const REGISTRATION_POLL_MS = { test: 1_000 };
@@ -26,6 +28,7 @@ export interface RegisterDomainProps {
     tech_contact_id?: string | undefined;
     nameservers?: string[] | undefined;
     auto_renew?: boolean | undefined;
+    max_price?: number | undefined;
   };
 }
 
@@ -42,27 +45,49 @@ async function checkContacts(props: RegisterDomainProps): Promise<void> {
   if (mode.livemode) await requireRegistrantState(props.deps.db, { orgId: props.orgId, id: props.body.registrant_contact_id });
 }
 
+/** The workflow id and request hash of a registration; max_price is a guard, not part of what is asked. */
+function registrationIdentity(props: RegisterDomainProps): { workflowId: string; requestHash: string } {
+  const { body } = props;
+  return {
+    workflowId: operationWorkflowId('register', requester(props), () => randomBase62(16)),
+    requestHash: operationRequestHash({
+      type: 'domain.register',
+      name: body.name.toLowerCase(),
+      years: body.years,
+      registrant: body.registrant_contact_id,
+      admin: body.admin_contact_id ?? null,
+      tech: body.tech_contact_id ?? null,
+      nameservers: body.nameservers ?? [],
+      autoRenew: body.auto_renew ?? false,
+    }),
+  };
+}
+
 /**
  * Registers a domain: what can be decided now is answered now (422, 409, then 402 as the price is
  * reserved), then a workflow does the rest (see beginOperation for how retries stay single).
  */
 export async function registerDomain(props: RegisterDomainProps): Promise<Operation> {
+  const identity = registrationIdentity(props);
+  const existing = await existingOperation(props.deps, props.principal.livemode, identity.workflowId, identity.requestHash);
+  if (existing) return existing;
+  return beginOperation(await planRegistration(props, identity));
+}
+
+/** `Dry-Run: true`: every check of registerDomain, nothing kept (quoteOperation). */
+export async function quoteRegistration(props: RegisterDomainProps): Promise<OperationQuote> {
+  return quoteOperation(await planRegistration({ ...props, idempotency: undefined }, registrationIdentity({ ...props, idempotency: undefined })));
+}
+
+async function planRegistration(
+  props: RegisterDomainProps,
+  identity: { workflowId: string; requestHash: string },
+): Promise<BeginOperationProps<'domain.register'>> {
   const { deps, principal, orgId, body } = props;
   const mode = { livemode: principal.livemode };
-  const workflowId = operationWorkflowId('register', requester(props), () => randomBase62(16));
-  const requestHash = operationRequestHash({
-    type: 'domain.register',
-    name: body.name.toLowerCase(),
-    years: body.years,
-    registrant: body.registrant_contact_id,
-    admin: body.admin_contact_id ?? null,
-    tech: body.tech_contact_id ?? null,
-    nameservers: body.nameservers ?? [],
-    autoRenew: body.auto_renew ?? false,
-  });
-  const existing = await existingOperation(deps, mode.livemode, workflowId, requestHash);
-  if (existing) return existing;
-
+  // A restricted key is refused before the registrar is asked anything about the name.
+  const parsed = parseDomainName(body.name);
+  if (parsed.ok) requireDomainAllowed(principal, parsed.value.name);
   const answer = await deps.availability.check({ input: body.name, livemode: mode.livemode, loc: ['body', 'name'] });
   await checkContacts(props);
   if (await findDomainOfOrg(deps.db, mode, orgId, answer.name)) {
@@ -70,16 +95,27 @@ export async function registerDomain(props: RegisterDomainProps): Promise<Operat
   }
   if (!answer.available || !answer.price) throw new ConflictError('DOMAIN_NOT_AVAILABLE', `${answer.name} is not available`);
   const price = answer.price;
+  if (mode.livemode && answer.premium && body.max_price === undefined) {
+    // A premium price is set by the registry and can be many times the list price: never charged unseen.
+    throw new ValidationError([
+      {
+        loc: ['body', 'max_price'],
+        msg: `${answer.name} is a premium name at ${price.amount * body.years} (USD minor units); send max_price to agree to it`,
+        type: 'max_price_required',
+      },
+    ]);
+  }
 
-  return beginOperation<'domain.register'>({
+  return {
     deps,
     livemode: mode.livemode,
     orgId,
     type: 'domain.register',
-    workflowId,
-    requestHash,
+    ...identity,
     domainName: answer.name,
     amount: price.amount * body.years,
+    maxPrice: body.max_price,
+    apiKeyId: principal.keyId,
     description: `Registration of ${answer.name} for ${body.years} year${body.years > 1 ? 's' : ''}`,
     writeDomain: async (tx, { domainId }) => {
       await insertDomain(tx, mode, {
@@ -115,5 +151,5 @@ export async function registerDomain(props: RegisterDomainProps): Promise<Operat
       pollIntervalMs: mode.livemode ? deps.config.registrarTiming.pollIntervalMs : REGISTRATION_POLL_MS.test,
       settleMs: mode.livemode ? deps.config.registrarTiming.settleMs : REGISTRATION_POLL_MS.test,
     }),
-  });
+  };
 }

@@ -8,7 +8,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domains/domainName.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
 import { pricesFor } from '../../registrar/port.js';
-import { beginOperation, existingOperation } from './beginOperation.js';
+import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from './beginOperation.js';
 import { domainIn, RENEWABLE } from './lookup.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 
@@ -23,6 +23,8 @@ export interface RenewDomainProps {
   orgId: string;
   domainName: DomainName;
   years: number;
+  /** The most the caller agreed to pay (`max_price`); a higher price is 409 PRICE_EXCEEDS_MAX. */
+  maxPrice?: number | undefined;
   idempotency: IdempotencyIdentity | undefined;
 }
 
@@ -37,7 +39,7 @@ export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome
   const { deps, principal, orgId } = props;
   const mode = { livemode: principal.livemode };
   const workflowId = operationWorkflowId('renew', requester(props), () => randomBase62(16));
-  const started = await beginRenewal({ deps, orgId, livemode: mode.livemode, domainName: props.domainName.name, years: props.years, workflowId });
+  const started = await beginRenewal(renewalByHand(props, workflowId));
 
   const finished = await Promise.race([
     deps.temporal.client.workflow.getHandle(workflowId).result().then(
@@ -54,6 +56,25 @@ export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome
   return { done: false, operation };
 }
 
+/** `Dry-Run: true`: every check of renewDomain, nothing kept (quoteOperation). */
+export async function quoteRenewal(props: RenewDomainProps): Promise<OperationQuote> {
+  const request = renewalByHand(props, operationWorkflowId('renew', requester({ ...props, idempotency: undefined }), () => randomBase62(16)));
+  return quoteOperation(await planRenewal(request, renewalRequestHash(request)));
+}
+
+function renewalByHand(props: RenewDomainProps, workflowId: string): BeginRenewalProps {
+  return {
+    deps: props.deps,
+    orgId: props.orgId,
+    livemode: props.principal.livemode,
+    domainName: props.domainName.name,
+    years: props.years,
+    workflowId,
+    maxPrice: props.maxPrice,
+    apiKeyId: props.principal.keyId,
+  };
+}
+
 export interface BeginRenewalProps {
   deps: RenewalDeps;
   orgId: string;
@@ -65,24 +86,38 @@ export interface BeginRenewalProps {
   workflowId: string;
   /** Auto-renewal: only the term it was due for, and only while auto-renew is on. */
   expectedTerm?: { expiresAt: string };
+  /** The most the caller agreed to pay (`max_price`); a guard, not part of what is asked. */
+  maxPrice?: number | undefined;
+  /** The key that asked, for its monthly spending limit. */
+  apiKeyId?: string | undefined;
 }
 
-/**
- * The one path of every renewal, by hand or automatic: the price reserved and the operation written
- * with the domain locked (active or in its grace period, no other renewal running: 409
- * DOMAIN_STATE_CONFLICT otherwise), then the renew workflow started. 402 when funds are short.
- */
-export async function beginRenewal(props: BeginRenewalProps): Promise<Operation> {
-  const { deps, orgId, livemode } = props;
-  const mode = { livemode };
-  const requestHash = operationRequestHash({
+function renewalRequestHash(props: Pick<BeginRenewalProps, 'domainName' | 'years' | 'expectedTerm'>): string {
+  return operationRequestHash({
     type: 'domain.renew',
     name: props.domainName,
     years: props.years,
     ...(props.expectedTerm ? { auto_renew: props.expectedTerm.expiresAt } : {}),
   });
-  const existing = await existingOperation(deps, livemode, props.workflowId, requestHash);
+}
+
+/**
+ * The one path of every renewal, by hand or automatic: the price reserved and the operation written
+ * with the domain locked (active or in its grace period, no other renewal running: 409
+ * DOMAIN_STATE_CONFLICT otherwise), then the renew workflow started. 402 when funds are short or a
+ * spending limit is reached.
+ */
+export async function beginRenewal(props: BeginRenewalProps): Promise<Operation> {
+  const requestHash = renewalRequestHash(props);
+  const existing = await existingOperation(props.deps, props.livemode, props.workflowId, requestHash);
   if (existing) return existing;
+  return beginOperation(await planRenewal(props, requestHash));
+}
+
+/** Every check of a renewal, and what beginOperation writes for it (or quoteOperation rolls back). */
+async function planRenewal(props: BeginRenewalProps, requestHash: string): Promise<BeginOperationProps<'domain.renew'>> {
+  const { deps, orgId, livemode } = props;
+  const mode = { livemode };
   const found = await findLatestDomainOfOrg(deps.db, mode, orgId, props.domainName);
   if (!found) throw new NotFoundError('Domain not found');
   const domain = domainIn(found, RENEWABLE, 'it can be renewed');
@@ -95,7 +130,7 @@ export async function beginRenewal(props: BeginRenewalProps): Promise<Operation>
   // Premium names renew at the registrar's price, confirmed back to it.
   const quote = await (await deps.registrars.forMode(livemode)).quote(domain.name);
   const perYear = quote.premium ? quote.renew.amount : prices.renew;
-  return beginOperation<'domain.renew'>({
+  return {
     deps,
     livemode,
     orgId,
@@ -104,6 +139,8 @@ export async function beginRenewal(props: BeginRenewalProps): Promise<Operation>
     requestHash,
     domainName: domain.name,
     amount: perYear * props.years,
+    maxPrice: props.maxPrice,
+    apiKeyId: props.apiKeyId,
     description: `${props.expectedTerm ? 'Auto-renewal' : 'Renewal'} of ${domain.name} for ${props.years} year${props.years > 1 ? 's' : ''}`,
     // Under the domain's lock, which expiry and deletion take too: what was checked above still holds.
     writeDomain: async (tx) => {
@@ -128,5 +165,5 @@ export async function beginRenewal(props: BeginRenewalProps): Promise<Operation>
       pollIntervalMs: livemode ? deps.config.registrarTiming.pollIntervalMs : 1_000,
       settleMs: livemode ? deps.config.registrarTiming.settleMs : 1_000,
     }),
-  });
+  };
 }

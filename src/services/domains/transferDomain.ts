@@ -8,9 +8,10 @@ import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../db/repositories/idempotencyKeys.js';
 import { pricesFor } from '../../registrar/port.js';
-import { beginOperation, existingOperation } from './beginOperation.js';
+import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from './beginOperation.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 import { requireRegistrantState } from './registrantChecks.js';
+import { requireDomainAllowed } from '../../auth/authorize.js';
 
 /** Test-mode transfers finish in seconds; live ones wait for the registry (`config.registrarTiming`). */
 const TEST_TRANSFER_TIMING = { pollIntervalMs: 1_000, settleMs: 1_000, timeoutMs: 10 * 60_000 };
@@ -20,20 +21,38 @@ export interface TransferDomainProps {
   principal: Principal;
   orgId: string;
   idempotency: IdempotencyIdentity | undefined;
-  body: { name: string; auth_code: string; registrant_contact_id: string };
+  body: { name: string; auth_code: string; registrant_contact_id: string; max_price?: number | undefined };
+}
+
+/** The workflow id and request hash of a transfer; max_price is a guard, not part of what is asked. */
+function transferIdentity(props: TransferDomainProps): { workflowId: string; requestHash: string } {
+  return {
+    workflowId: operationWorkflowId('transfer', requester(props), () => randomBase62(16)),
+    // The auth code is a secret and stays out of the stored hash: a retry with a corrected code under
+    // the same key is answered with the earlier operation (and charged nothing more), never refused.
+    requestHash: operationRequestHash({ type: 'domain.transfer', name: props.body.name.toLowerCase(), registrant: props.body.registrant_contact_id }),
+  };
 }
 
 /** Transfers a domain in: the transfer price is reserved now, the workflow waits for the registry. */
 export async function transferDomain(props: TransferDomainProps): Promise<Operation> {
+  const identity = transferIdentity(props);
+  const existing = await existingOperation(props.deps, props.principal.livemode, identity.workflowId, identity.requestHash);
+  if (existing) return existing;
+  return beginOperation(await planTransfer(props, identity));
+}
+
+/** `Dry-Run: true`: every check of transferDomain, nothing kept (quoteOperation). */
+export async function quoteTransfer(props: TransferDomainProps): Promise<OperationQuote> {
+  return quoteOperation(await planTransfer(props, transferIdentity({ ...props, idempotency: undefined })));
+}
+
+async function planTransfer(
+  props: TransferDomainProps,
+  identity: { workflowId: string; requestHash: string },
+): Promise<BeginOperationProps<'domain.transfer'>> {
   const { deps, principal, orgId, body } = props;
   const mode = { livemode: principal.livemode };
-  const workflowId = operationWorkflowId('transfer', requester(props), () => randomBase62(16));
-  // The auth code is a secret and stays out of the stored hash: a retry with a corrected code under
-  // the same key is answered with the earlier operation (and charged nothing more), never refused.
-  const requestHash = operationRequestHash({ type: 'domain.transfer', name: body.name.toLowerCase(), registrant: body.registrant_contact_id });
-  const existing = await existingOperation(deps, mode.livemode, workflowId, requestHash);
-  if (existing) return existing;
-
   const parsed = parseDomainName(body.name);
   const prices = parsed.ok ? pricesFor(await deps.registrars.prices(), parsed.value.name) : undefined;
   if (!parsed.ok || !prices) {
@@ -41,6 +60,7 @@ export async function transferDomain(props: TransferDomainProps): Promise<Operat
     throw new ValidationError([{ loc: ['body', 'name'], msg, type: parsed.ok ? 'tld_unsupported' : 'domain_name_invalid' }]);
   }
   const name = parsed.value.name;
+  requireDomainAllowed(principal, name);
   if (!(await findContact(deps.db, mode, { orgId, id: body.registrant_contact_id }))) {
     throw new ValidationError([{ loc: ['body', 'registrant_contact_id'], msg: 'No such contact in this organisation', type: 'contact_not_found' }]);
   }
@@ -55,15 +75,16 @@ export async function transferDomain(props: TransferDomainProps): Promise<Operat
   // Premium names cost what the registrar quotes, and the quote is sent back as confirmation.
   const quote = await (await deps.registrars.forMode(mode.livemode)).quote(name);
   const amount = quote.premium ? quote.transfer.amount : prices.transfer;
-  return beginOperation<'domain.transfer'>({
+  return {
     deps,
     livemode: mode.livemode,
     orgId,
     type: 'domain.transfer',
-    workflowId,
-    requestHash,
+    ...identity,
     domainName: name,
     amount,
+    maxPrice: body.max_price,
+    apiKeyId: principal.keyId,
     description: `Transfer of ${name}`,
     writeDomain: async (tx, { domainId }) => {
       await insertDomain(tx, mode, {
@@ -92,5 +113,5 @@ export async function transferDomain(props: TransferDomainProps): Promise<Operat
       premiumPriceCents: quote.premium ? amount : null,
       ...timing,
     }),
-  });
+  };
 }

@@ -1,0 +1,43 @@
+import pg from 'pg';
+import { inject } from 'vitest';
+import { connectionConfig } from '../../src/db/pool.js';
+import { ensureDatabase, migrateUp } from '../../src/db/migrate.js';
+import { createLogger } from '../../src/logger.js';
+import { randomBase62 } from '../../src/ids.js';
+
+/**
+ * A migrated database of the file's own, for tests that compare whole-table row counts: test files
+ * run in parallel against the run's shared database, so only a private one holds still.
+ */
+export async function createOwnDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const url = new URL(inject('databaseUrl'));
+  url.pathname = `${url.pathname}_${randomBase62(6).toLowerCase()}`;
+  const databaseUrl = url.toString();
+  await ensureDatabase(databaseUrl);
+  await migrateUp(databaseUrl, createLogger({ logLevel: 'warn' }));
+  return {
+    url: databaseUrl,
+    drop: async () => {
+      const admin = new pg.Client(connectionConfig(new URL('/postgres', databaseUrl).toString()));
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(url.pathname.slice(1))} WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+/** Rows in every table of the public schema, by table name. */
+export async function rowCounts(db: pg.Pool): Promise<Record<string, number>> {
+  const { rows: tables } = await db.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`,
+  );
+  const counts: Record<string, number> = {};
+  for (const { name } of tables) {
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${pg.escapeIdentifier(name)}`);
+    counts[name] = rows[0]!.n;
+  }
+  return counts;
+}
