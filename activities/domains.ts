@@ -19,7 +19,7 @@ import { failUncapturable } from './captureConflict.js';
 import { RegistrarAccountError } from '../src/registrar/errors.js';
 import { asActivityFailure } from './failures.js';
 import type { Money, Registrar, RegistrarTerms, TransferStatus } from '../src/registrar/port.js';
-import type { Registrars } from '../src/services/domains/registrars.js';
+import type { Registrars } from '../src/registrar/registrars.js';
 import type { RegisterDomainInput, RegistrarStep, RenewDomainInput, TransferDomainInput } from '../workflows/contract.js';
 
 /** Where a registrar's refusal of our account is told to the operator: an error log line and a counter. */

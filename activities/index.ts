@@ -2,7 +2,7 @@ import type { Config } from '../src/config.js';
 import type { Db } from '../src/db/pool.js';
 import type { Logger } from '../src/logger.js';
 import { purgeExpiredIdempotencyKeys } from '../src/db/repositories/idempotencyKeys.js';
-import type { Registrars } from '../src/services/domains/registrars.js';
+import type { Registrars } from '../src/registrar/registrars.js';
 import type { Temporal } from '../src/temporal/client.js';
 import type { PayloadKeyring } from '../src/temporal/payloadKeys.js';
 import type { ApiKeyVerifier } from '../src/auth/apiKeyVerifier.js';

@@ -6,7 +6,7 @@ import { listLiveDomainsToReconcile } from '../src/db/repositories/domains.js';
 import type { RegistrarDomain } from '../src/registrar/port.js';
 import { findDrift } from '../src/services/domains/registrarDrift.js';
 import type { RegistrarReconcileSummary } from '../workflows/contract.js';
-import type { Registrars } from '../src/services/domains/registrars.js';
+import type { Registrars } from '../src/registrar/registrars.js';
 import { callRegistrar, type AccountProblemReport } from './domains.js';
 
 export interface ReconcileActivityDeps extends AccountProblemReport {

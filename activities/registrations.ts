@@ -8,7 +8,7 @@ import { changeDomainStatus } from '../src/services/domains/domainStatus.js';
 import { watchDomain } from '../src/services/domains/lifecycle/watch.js';
 import { captureInPart } from '../src/services/billing/ledger.js';
 import { ensureRegistrarContact } from '../src/services/contacts/registrarContact.js';
-import type { Registrars } from '../src/services/domains/registrars.js';
+import type { Registrars } from '../src/registrar/registrars.js';
 import { callRegistrar, type AccountProblemReport } from './domains.js';
 import type { Temporal } from '../src/temporal/client.js';
 import type { Config } from '../src/config.js';

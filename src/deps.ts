@@ -12,7 +12,7 @@ import { ApiKeyVerifier } from './auth/apiKeyVerifier.js';
 import { ApiKeyMisses } from './auth/apiKeyMisses.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerifier.js';
 import { createRateLimiter, type RateLimiter } from './rateLimit/limiter.js';
-import { createRegistrars, type Registrars } from './services/domains/registrars.js';
+import { createRegistrars, type Registrars } from './registrar/registrars.js';
 import type Stripe from 'stripe';
 import { createStripe } from './payments/stripe.js';
 import { AvailabilityService } from './services/domains/availability.js';

@@ -4,7 +4,7 @@ import { ApiError, UpstreamRateLimitedError, ValidationError } from '../../error
 import type { Logger } from '../../logger.js';
 import { tldOf, type AvailabilityResult, type PriceTable } from '../../registrar/port.js';
 import { createUpstreamPacer, type UpstreamPacer } from '../../rateLimit/upstreamPacer.js';
-import type { Registrars } from './registrars.js';
+import type { Registrars } from '../../registrar/registrars.js';
 
 /** In-process answers, both modes. */
 const CACHE_TTL_MS = 5_000;

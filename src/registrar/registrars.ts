@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/pool.js';
-import { loadPriceTable } from '../../db/repositories/tldPrices.js';
-import { RedisAttemptCounter } from '../../registrar/attemptCounter.js';
-import { createLiveRegistrar, createLiveRegistrarAccount, createTestRegistrar } from '../../registrar/index.js';
-import type { PriceTable, Registrar, RegistrarAccount } from '../../registrar/port.js';
-import { instrumentPort } from '../../metrics/upstream.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/pool.js';
+import { loadPriceTable } from '../db/repositories/tldPrices.js';
+import { RedisAttemptCounter } from './attemptCounter.js';
+import { createLiveRegistrar, createLiveRegistrarAccount, createTestRegistrar } from './index.js';
+import type { PriceTable, Registrar, RegistrarAccount } from './port.js';
+import { instrumentPort } from '../metrics/upstream.js';
 
 const PRICE_TABLE_TTL_MS = 60_000;
 
