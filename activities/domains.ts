@@ -6,7 +6,7 @@ import { contactDetails, ensureRegistrarContact } from '../src/services/contacts
 import { claimOperationForWorkflow } from '../src/db/repositories/operations.js';
 import { endOperation } from '../src/services/events/operationEvents.js';
 import { findDomainById, type Domain } from '../src/db/repositories/domains.js';
-import { changeDomainStatus } from '../src/services/domains/domainStatus.js';
+import { activateDomain, changeDomainStatus } from '../src/services/domains/domainStatus.js';
 import { watchDomain } from '../src/services/domains/lifecycle/watch.js';
 import { emitEvent } from '../src/services/events/emitEvent.js';
 import { presentDomain } from '../src/presenters/operation.js';
@@ -267,16 +267,7 @@ export function createDomainActivities({ db, registrars, logger, metrics, tempor
         operationId: input.operationId,
         ending: { status: 'succeeded', result: { ...input.result, expires_at: input.expiresAt } },
         alongside: async (tx) => {
-          domain = await changeDomainStatus({
-            db: tx,
-            mode,
-            domainId: input.domainId,
-            to: 'active',
-            changes: {
-              ...(input.expiresAt ? { expires_at: new Date(input.expiresAt) } : {}),
-              ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
-            },
-          });
+          domain = await activateDomain({ db: tx, mode, domainId: input.domainId, expiresAt: input.expiresAt, registrarReference: input.registrarReference });
         },
         onEnded: async (tx, ended) => {
           if (ended.type !== 'domain.renew' || !domain) return;

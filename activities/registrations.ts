@@ -4,7 +4,7 @@ import { insertAuditEvent } from '../src/db/repositories/auditEvents.js';
 import { findReservation } from '../src/db/repositories/billingReservations.js';
 import type { Domain } from '../src/db/repositories/domains.js';
 import { endOperation } from '../src/services/events/operationEvents.js';
-import { changeDomainStatus } from '../src/services/domains/domainStatus.js';
+import { activateDomain } from '../src/services/domains/domainStatus.js';
 import { watchDomain } from '../src/services/domains/lifecycle/watch.js';
 import { captureInPart } from '../src/services/billing/ledger.js';
 import { ensureRegistrarContact } from '../src/services/contacts/registrarContact.js';
@@ -71,16 +71,7 @@ export function createRegistrationActivities({ db, logger, metrics, registrars, 
           error: { code: PARTIALLY_REGISTERED, detail },
         },
         alongside: async (tx) => {
-          domain = await changeDomainStatus({
-            db: tx,
-            mode,
-            domainId: input.domainId,
-            to: 'active',
-            changes: {
-              expires_at: new Date(input.expiresAt),
-              ...(input.registrarReference !== null ? { registrar_reference: input.registrarReference } : {}),
-            },
-          });
+          domain = await activateDomain({ db: tx, mode, domainId: input.domainId, expiresAt: input.expiresAt, registrarReference: input.registrarReference });
         },
       });
       await insertAuditEvent(db, {

@@ -48,3 +48,24 @@ export async function changeDomainStatus(props: ChangeDomainStatusProps): Promis
   if (current.status === props.to) return current;
   throw new ConflictError('DOMAIN_STATE_CONFLICT', `${current.name} is ${current.status} and cannot become ${props.to}`);
 }
+
+/** A registration, transfer or renewal that the registrar finished: active, with its expiry and reference. */
+export function activateDomain(props: {
+  db: Queryable;
+  mode: Mode;
+  domainId: string;
+  expiresAt: string | null | undefined;
+  /** Null keeps the stored reference (the work was recognised from the domain itself). */
+  registrarReference: string | null;
+}): Promise<Domain> {
+  return changeDomainStatus({
+    db: props.db,
+    mode: props.mode,
+    domainId: props.domainId,
+    to: 'active',
+    changes: {
+      ...(props.expiresAt ? { expires_at: new Date(props.expiresAt) } : {}),
+      ...(props.registrarReference !== null ? { registrar_reference: props.registrarReference } : {}),
+    },
+  });
+}
