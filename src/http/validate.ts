@@ -1,6 +1,6 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { z } from 'zod';
-import { NotFoundError, ValidationError, type FieldError } from '../errors.js';
+import { ValidationError, type FieldError } from '../errors.js';
 import type { AppState } from './context.js';
 import type { RequestSchemas, ParsedRequest } from './route.js';
 import { unsafeTextErrors } from './safeText.js';
@@ -53,13 +53,7 @@ export function validate(schemas: RequestSchemas): RouterMiddleware<AppState> {
       if (!schema) continue;
       const result = await schema.safeParseAsync(sources[part]);
       if (result.success) input[part] = result.data;
-      else {
-        const invalid = toFieldErrors(part, result.error).filter((e) => !unsafe.some((u) => sameLoc(u.loc, e.loc)));
-        // A path that cannot name anything (a malformed domain name, an over-long id) names nothing
-        // that exists: 404, as for a well-formed name that is not there. Unstorable text stays a 422.
-        if (part === 'path' && invalid.length > 0 && unsafe.length === 0) throw new NotFoundError(`${String(invalid[0]!.loc[1] ?? 'resource').replace(/_id$|_oid$/, '')} not found`);
-        errors.push(...invalid);
-      }
+      else errors.push(...toFieldErrors(part, result.error).filter((e) => !unsafe.some((u) => sameLoc(u.loc, e.loc))));
     }
     if (errors.length > 0) throw new ValidationError(errors);
     (ctx.state as InputState).input = input as unknown as ParsedRequest<RequestSchemas>;

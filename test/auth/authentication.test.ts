@@ -36,7 +36,9 @@ describe('session JWTs from an external identity provider', () => {
     expect(rs.status).toBe(200);
     const me = await readJson<{ id: string; email: string; name: string; auth: { type: string; mode: string; scopes: string[] } }>(rs);
     expect(me).toMatchObject({ email: 'Ext@Example.com', name: 'Ext', auth: { type: 'session', mode: 'live' } });
-    expect(me.auth.scopes).toHaveLength(12);
+    // A session holds every scope: the twelve of the first release and webhooks:read, webhooks:write.
+    expect(me.auth.scopes).toHaveLength(14);
+    expect(me.auth.scopes).toEqual(expect.arrayContaining(['webhooks:read', 'webhooks:write']));
     const ed = await app.fetch('/api/v1/me', { headers: bearer(await idp.sign({ sub, alg: 'EdDSA', email: 'new@example.com' })) });
     expect(await readJson(ed)).toMatchObject({ id: me.id, email: 'new@example.com' });
   });

@@ -270,11 +270,16 @@ describe('DNS records in live mode, applied to PowerDNS', () => {
 
     const testDomain = await insertActiveDomain(app, { org: c.org, livemode: false });
     const other = await liveDomain();
-    for (const domain of [testDomain, other.domain, 'nope.com', 'not a domain']) {
+    for (const domain of [testDomain, other.domain, 'nope.com']) {
       const path = `/api/v1/orgs/${c.org.id}/domains/${encodeURIComponent(domain)}/records`;
       expect((await send(c.key, 'POST', path, { type: 'A', name: 'www', content: '192.0.2.1' })).status).toBe(404);
       expect((await app.fetch(path, { headers: bearer(c.key) })).status).toBe(404);
     }
+    // A name that is not a domain name fails the path schema: 422 on path.domain, before any look-up
+    // (README "Errors"), and reveals nothing either.
+    const malformed = `/api/v1/orgs/${c.org.id}/domains/${encodeURIComponent('not a domain')}/records`;
+    expect((await send(c.key, 'POST', malformed, { type: 'A', name: 'www', content: '192.0.2.1' })).status).toBe(422);
+    expect((await app.fetch(malformed, { headers: bearer(c.key) })).status).toBe(422);
     // Another org's record id under one's own domain is 404 as well.
     const theirs = await create(other.c.key, other.records, { type: 'A', name: 'www', content: '192.0.2.1' });
     const mine = await insertActiveDomain(app, c);

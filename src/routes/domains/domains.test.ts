@@ -46,16 +46,18 @@ describe('PATCH /api/v1/orgs/{org_oid}/domains/{domain}', () => {
 });
 
 describe('GET /api/v1/orgs/{org_oid}/domains/{domain}', () => {
-  it('finds the domain however the name is written, and answers a malformed name with 404', async () => {
+  it('finds the domain however the name is written, and answers a malformed name with 422 on path.domain', async () => {
     const { c, name, url } = await activeDomain('written');
     const orgUrl = url.slice(0, url.lastIndexOf('/'));
     const shouted = await app.fetch(`${orgUrl}/${name.toUpperCase()}.`, { headers: bearer(c.key) });
     expect(shouted.status).toBe(200);
     expect(await shouted.json()).toMatchObject({ name });
     const malformed = await app.fetch(`${orgUrl}/-bad-.com`, { headers: bearer(c.key) });
-    // A name that cannot exist names nothing: the same 404 as a well-formed name that is not there.
-    expect(malformed.status).toBe(404);
-    expect(await malformed.json()).toMatchObject({ code: 'NOT_FOUND' });
+    // Schema failures, path included, are 422 located by request part (README "Errors").
+    expect(malformed.status).toBe(422);
+    expect(await malformed.json()).toMatchObject({
+      detail: [{ loc: ['path', 'domain'], msg: expect.stringMatching(/inner hyphens/), type: 'domain_name_invalid' }],
+    });
   });
 });
 
