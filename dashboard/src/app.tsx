@@ -11,6 +11,7 @@ import { DomainPage } from './pages/domain.js';
 import { OperationsPage, OperationPage } from './pages/operations.js';
 import { ContactsPage } from './pages/contacts.js';
 import { BillingPage } from './pages/billing.js';
+import { WebhooksPage } from './pages/webhooks.js';
 
 const MODE_KEY = 'dashboard.mode';
 const ORG_KEY = 'dashboard.org';
@@ -102,6 +103,7 @@ function SignedIn({ session }: { session: Session }) {
           <Route path="/operations/:id">{(params) => <OperationPage id={params.id} />}</Route>
           <Route path="/contacts" component={ContactsPage} />
           <Route path="/billing" component={BillingPage} />
+          <Route path="/webhooks" component={WebhooksPage} />
           <Route>
             <Home />
           </Route>
@@ -117,6 +119,7 @@ const NAV = [
   ['/contacts', 'Contacts'],
   ['/billing', 'Billing'],
   ['/keys', 'API keys'],
+  ['/webhooks', 'Webhooks'],
   ['/orgs', 'Organisations'],
 ] as const;
 

@@ -5,6 +5,7 @@ import { ErrorNote, fieldError } from '../errors.js';
 import { formatDate } from '../format.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
 import { ConfirmButton, Empty, Field, Pager, StatusBadge } from '../components/ui.js';
+import { SecretOnce } from '../components/secretOnce.js';
 import { EditGuards, EMPTY_GUARDS, GuardFields, GuardSummary, guardsFrom, hasGuardError, type GuardDraft } from './keyGuards.js';
 
 type Scope = components['schemas']['ApiKey']['scopes'][number];
@@ -34,7 +35,16 @@ export function KeysPage() {
     <section>
       <h1>API keys</h1>
       <p>Keys let scripts and services call the API as you, limited to the scopes you tick. Test keys see only test data and never reach the registrar.</p>
-      {created ? <SecretOnce created={created} onDone={() => setCreated(undefined)} /> : null}
+      {created ? (
+        <SecretOnce
+          label="New key secret"
+          title={`Key “${created.name}” created`}
+          secret={created.key}
+          testId="key-secret"
+          warning="Copy this secret now and store it in a secrets manager (for example your CI's encrypted secrets or a vault). It is shown only this once: we keep only a hash and cannot show it again."
+          onDone={() => setCreated(undefined)}
+        />
+      ) : null}
       <CreateKeyForm
         defaultTest={mode === 'test'}
         onCreated={(key) => {
@@ -192,40 +202,6 @@ function CreateKeyForm(props: { defaultTest: boolean; onCreated: (key: CreatedKe
           Create key
         </button>
       </form>
-    </article>
-  );
-}
-
-/** The only time the secret exists in the browser: shown once, copied, then gone. */
-function SecretOnce({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
-  const [copied, setCopied] = useState<boolean | undefined>(undefined);
-  const copy = () => {
-    navigator.clipboard.writeText(created.key).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
-  };
-  return (
-    <article class="secret-once" aria-label="New key secret">
-      <header>
-        <strong>Key “{created.name}” created</strong>
-      </header>
-      <p class="warning">
-        Copy this secret now and store it in a secrets manager (for example your CI's encrypted secrets or a vault). It is shown only this once: we keep only a hash
-        and cannot show it again.
-      </p>
-      <div class="secret-row">
-        <code data-testid="key-secret">{created.key}</code>
-        <button type="button" onClick={copy}>
-          {copied ? 'Copied' : 'Copy'}
-        </button>
-      </div>
-      {copied === false ? <small class="field-error">The browser did not allow copying: select the secret and copy it by hand.</small> : null}
-      <footer>
-        <button type="button" class="secondary" onClick={onDone}>
-          I have stored it
-        </button>
-      </footer>
     </article>
   );
 }
