@@ -2,7 +2,8 @@
  * The money guards in the dashboard, in Debian's Chromium driven by Playwright against the real api
  * (serving the built front end): an owner sets the organisation's monthly spending limit in test mode
  * and sees it on the Billing page; a key is created with a spending limit and allowed domains, and the
- * list shows them. With DASHBOARD_SCREENSHOTS=1 it refreshes docs/screenshots/billing-limits.png.
+ * list shows them; a registration is checked first (dry run) and a max price below the price is
+ * refused in words. With DASHBOARD_SCREENSHOTS=1 it refreshes docs/screenshots/billing-limits.png.
  */
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -109,5 +110,33 @@ describe.sequential('money guards in the dashboard', () => {
     await edit.getByRole('button', { name: 'Save limits' }).click();
     await poll(() => row.textContent()).toContain('Limit: none');
     expect(await row.textContent()).toContain('*.example.net');
+  });
+
+  it('checks a registration first: the price and the balance after, nothing charged, and a max price below it refused in words', async () => {
+    await openNav('Contacts');
+    const contact = page.getByRole('form', { name: 'New contact' });
+    const fields = { 'First name': 'Grace', 'Last name': 'Hopper', 'E-mail': person.email, Phone: '+12025550123', Address: '1 Navy Way', City: 'Arlington', 'Postal code': '22202', Country: 'US' };
+    for (const [label, value] of Object.entries(fields)) await contact.getByLabel(label, { exact: true }).fill(value);
+    await contact.getByRole('button', { name: 'Add contact' }).click();
+    await poll(() => page.getByRole('table', { name: 'Contacts' }).textContent()).toContain('Grace Hopper');
+
+    await openNav('Domains');
+    await page.getByRole('searchbox').fill(`money-${randomBase62(8).toLowerCase()}.com`);
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.getByRole('button', { name: 'Register…' }).click();
+    const registration = page.getByRole('article', { name: 'Register a domain' });
+    await registration.getByLabel('Registrant contact').selectOption({ label: `Grace Hopper (${person.email})` });
+    await poll(() => registration.getByTestId('balance').textContent()).toBe('$40.00');
+    const price = (await registration.getByTestId('price').textContent())!;
+    await registration.getByRole('button', { name: 'Check first' }).click();
+    await poll(() => registration.getByTestId('dry-run').textContent()).toContain(`it would cost ${price}`);
+    const after = 40 - Number(price.replace(/[$,]/g, ''));
+    expect(await registration.getByTestId('dry-run').textContent()).toContain(`leaving $${after.toFixed(2)} available`);
+
+    await registration.getByLabel('Max price in USD').fill('0.01');
+    await registration.getByRole('button', { name: 'Check first' }).click();
+    await poll(() => registration.getByRole('alert').textContent()).toContain('higher than the most you chose to pay');
+    await openNav('Billing');
+    expect(await page.getByTestId('available').textContent()).toBe('$40.00');
   });
 });
