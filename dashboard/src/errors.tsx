@@ -12,7 +12,8 @@ const EXPLANATIONS: Record<string, string> = {
   FORBIDDEN: 'Your role in this organisation does not allow this action.',
   RATE_LIMITED: 'Too many requests in a short time. Wait a moment and try again.',
   PAYMENT_REQUIRED_FOR_LIVE_TOP_UP:
-    'Live balances hold only money that was paid: a live top-up needs a payment, which an operator records for you. Turn on "Test data" to add free test funds.',
+    'Card payments are not set up on this service, so live funds cannot be added here: an operator credits live balances for you. Turn on "Test data" to add free test funds.',
+  PRICE_EXCEEDS_MAX: 'The price is higher than the most you chose to pay, so nothing was charged. Raise the max price or leave it empty.',
   LAST_OWNER: 'An organisation needs at least one owner: make someone else an owner first.',
   UPSTREAM_UNAVAILABLE: 'The registrar is not answering right now. Nothing was charged; try again in a minute.',
   DNS_PROVIDER_UNAVAILABLE: 'The DNS provider did not accept the change, so nothing was changed.',

@@ -4,6 +4,7 @@ import { ErrorNote, fieldError } from '../errors.js';
 import { formatDate, formatMoney } from '../format.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
 import { Empty, Field, NeedsOrganisation, Pager } from '../components/ui.js';
+import { SpendLimitForm, TopUpList } from './billingGuards.js';
 
 const ENTRY_LABELS = { top_up: 'Top-up', reservation: 'Held', capture: 'Charged', release: 'Released' } as const;
 
@@ -18,13 +19,20 @@ export function BillingPage() {
   );
   const [dollars, setDollars] = useState('50');
   const topUp = useAction();
+  const [topUpsShown, setTopUpsShown] = useState(0);
   if (!org) return <NeedsOrganisation />;
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const amount = Math.round(Number(dollars) * 100);
     const done = await topUp.run(() => client.createTopUp({ path: { org_oid: org.id }, body: { amount } }));
+    // Live mode answers with a pending top-up to pay on Stripe's Checkout page; test mode with the ledger entry.
+    if (done && 'checkout_url' in done && done.checkout_url) {
+      window.location.assign(done.checkout_url);
+      return;
+    }
     if (done) {
+      setTopUpsShown((n) => n + 1);
       balance.reload();
       ledger.reload();
     }
@@ -44,11 +52,19 @@ export function BillingPage() {
             <dt>Held for operations in progress</dt>
             <dd>{formatMoney(balance.data.reserved, balance.data.currency)}</dd>
           </div>
+          <div>
+            <dt>Spent this month</dt>
+            <dd data-testid="spent-this-month">{formatMoney(balance.data.spent_this_month, balance.data.currency)}</dd>
+          </div>
+          <div>
+            <dt>Monthly limit</dt>
+            <dd data-testid="monthly-limit">{balance.data.monthly_spend_limit === null ? 'none' : formatMoney(balance.data.monthly_spend_limit, balance.data.currency)}</dd>
+          </div>
         </dl>
       ) : null}
       <article>
         <header>
-          <strong>Top up</strong> {mode === 'test' ? <small>(test funds are free and credited at once)</small> : null}
+          <strong>Top up</strong> {mode === 'test' ? <small>(test funds are free and credited at once)</small> : <small>(you pay by card on Stripe's page, then come back here)</small>}
         </header>
         <form class="inline-form" onSubmit={(e) => void submit(e)} aria-label="Top up">
           <Field label="Amount in USD" error={fieldError(topUp.error, 'amount')}>
@@ -60,6 +76,8 @@ export function BillingPage() {
         </form>
         <ErrorNote error={fieldError(topUp.error, 'amount') ? undefined : topUp.error} />
       </article>
+      <SpendLimitForm limit={balance.data?.monthly_spend_limit ?? null} onSaved={balance.reload} />
+      <TopUpList reloadKey={topUpsShown} />
       <h2>Transactions</h2>
       <ErrorNote error={ledger.error} />
       {ledger.data && ledger.data.data.length === 0 ? <Empty>No transactions yet.</Empty> : null}

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import { ApiError, realAnswer, type components } from '../../../client/src/index.js';
+import { ApiError, isDryRun, realAnswer, type components, type DryRun } from '../../../client/src/index.js';
 import { useDashboard } from '../context.js';
 import { ErrorNote, describeError, fieldError } from '../errors.js';
 import { formatMoney } from '../format.js';
 import { useAction, useLoad } from '../hooks.js';
 import { Field } from '../components/ui.js';
+import { centsFrom } from './billingGuards.js';
 
 type Availability = components['schemas']['Availability'];
 
@@ -39,8 +40,8 @@ function PaymentProblem({ error, price, available }: { error: unknown; price: nu
   if (!(error instanceof ApiError) || error.status !== 402) return <ErrorNote error={error} />;
   return (
     <div class="error-note" role="alert" data-testid="payment-required">
-      <strong>Not enough funds.</strong>{' '}
-      {price !== undefined && available !== undefined
+      <strong>{error.code === 'SPEND_LIMIT_REACHED' ? 'Over a spending limit.' : 'Not enough funds.'}</strong>{' '}
+      {error.code !== 'SPEND_LIMIT_REACHED' && price !== undefined && available !== undefined
         ? `This costs ${formatMoney(price)} but your balance has ${formatMoney(available)} available. `
         : ''}
       {describeError(error)} <Link href="/billing">Go to Billing</Link>
@@ -55,20 +56,28 @@ export function RegisterForm({ orgId, availability }: { orgId: string; availabil
   const [years, setYears] = useState(1);
   const [registrant, setRegistrant] = useState('');
   const [autoRenew, setAutoRenew] = useState(false);
+  const [maxPrice, setMaxPrice] = useState('');
+  const [checked, setChecked] = useState<DryRun | undefined>(undefined);
   const register = useAction();
   const [, navigate] = useLocation();
   const price = availability.price ? availability.price.amount * years : undefined;
   const available = balance.data?.available;
 
+  const limit = centsFrom(maxPrice);
+  const body = { name: availability.name, years, registrant_contact_id: registrant, auto_renew: autoRenew, ...(limit === null ? {} : { max_price: limit }) };
+
   const submit = async (event: Event) => {
     event.preventDefault();
-    const operation = await register.run(async () =>
-      realAnswer(
-        await client.registerDomain({ path: { org_oid: orgId }, body: { name: availability.name, years, registrant_contact_id: registrant, auto_renew: autoRenew } }),
-      ),
-    );
+    setChecked(undefined);
+    const operation = await register.run(async () => realAnswer(await client.registerDomain({ path: { org_oid: orgId }, body })));
     if (operation) navigate(`/operations/${operation.id}`);
     else balance.reload();
+  };
+  // `Dry-Run: true`: every check of the real request (funds, spending limits, max price), nothing kept.
+  const checkFirst = async () => {
+    setChecked(undefined);
+    const answer = await register.run(() => client.registerDomain({ path: { org_oid: orgId }, body }, { headers: { 'dry-run': 'true' } }));
+    if (answer && isDryRun(answer)) setChecked(answer);
   };
 
   return (
@@ -82,6 +91,9 @@ export function RegisterForm({ orgId, availability }: { orgId: string; availabil
             <input type="number" name="years" min={1} max={10} value={years} onInput={(e) => setYears(Number(e.currentTarget.value) || 1)} />
           </Field>
           <ContactSelect orgId={orgId} value={registrant} onChange={setRegistrant} error={fieldError(register.error, 'registrant_contact_id')} />
+          <Field label="Max price in USD" error={fieldError(register.error, 'max_price')} hint="Optional: refuse if it would cost more">
+            <input type="number" name="max_price" min="0" step="0.01" value={maxPrice} onInput={(e) => setMaxPrice(e.currentTarget.value)} />
+          </Field>
         </div>
         <label>
           <input type="checkbox" role="switch" checked={autoRenew} onChange={(e) => setAutoRenew(e.currentTarget.checked)} />
@@ -91,10 +103,24 @@ export function RegisterForm({ orgId, availability }: { orgId: string; availabil
           Price: <strong data-testid="price">{price !== undefined ? formatMoney(price) : '—'}</strong> · Balance available:{' '}
           <strong data-testid="balance">{available !== undefined ? formatMoney(available) : '—'}</strong>
         </p>
-        <PaymentProblem error={fieldError(register.error, 'years') || fieldError(register.error, 'registrant_contact_id') ? undefined : register.error} price={price} available={available} />
-        <button type="submit" aria-busy={register.busy ? 'true' : undefined} disabled={register.busy}>
-          Register for {price !== undefined ? formatMoney(price) : '…'}
-        </button>
+        {checked ? (
+          <p data-testid="dry-run" role="status">
+            Checked, nothing charged: it would cost {formatMoney(checked.price.amount)}, leaving {formatMoney(checked.available_after)} available.
+          </p>
+        ) : null}
+        <PaymentProblem
+          error={fieldError(register.error, 'years') || fieldError(register.error, 'registrant_contact_id') || fieldError(register.error, 'max_price') ? undefined : register.error}
+          price={price}
+          available={available}
+        />
+        <div class="button-row">
+          <button type="button" class="secondary" disabled={register.busy} onClick={() => void checkFirst()}>
+            Check first
+          </button>
+          <button type="submit" aria-busy={register.busy ? 'true' : undefined} disabled={register.busy}>
+            Register for {price !== undefined ? formatMoney(price) : '…'}
+          </button>
+        </div>
       </form>
     </article>
   );

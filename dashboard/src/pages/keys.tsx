@@ -6,6 +6,7 @@ import { formatDate } from '../format.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
 import { ConfirmButton, Empty, Field, Pager, StatusBadge } from '../components/ui.js';
 import { SecretOnce } from '../components/secretOnce.js';
+import { EditGuards, EMPTY_GUARDS, GuardFields, GuardSummary, guardsFrom, hasGuardError, type GuardDraft } from './keyGuards.js';
 
 type Scope = components['schemas']['ApiKey']['scopes'][number];
 type PresetId = components['schemas']['ApiKeyPresets']['data'][number]['id'];
@@ -63,6 +64,7 @@ export function KeysPage() {
                 <th>Prefix</th>
                 <th>Mode</th>
                 <th>Scopes</th>
+                <th>Limits</th>
                 <th>Status</th>
                 <th>Last used</th>
                 <th />
@@ -79,6 +81,10 @@ export function KeysPage() {
                     <StatusBadge status={key.mode} />
                   </td>
                   <td class="scopes">{key.scopes.join(', ')}</td>
+                  <td>
+                    <GuardSummary apiKey={key} />
+                    {key.status === 'active' ? <EditGuards apiKey={key} onSaved={keys.reload} /> : null}
+                  </td>
                   <td>
                     <StatusBadge status={key.status} />
                   </td>
@@ -111,6 +117,7 @@ function CreateKeyForm(props: { defaultTest: boolean; onCreated: (key: CreatedKe
   const [test, setTest] = useState(props.defaultTest);
   const [preset, setPreset] = useState<PresetId | 'custom'>('custom');
   const [scopes, setScopes] = useState<Set<Scope>>(new Set());
+  const [guards, setGuards] = useState<GuardDraft>(EMPTY_GUARDS);
   const create = useAction();
 
   const choosePreset = (id: PresetId | 'custom') => {
@@ -126,9 +133,10 @@ function CreateKeyForm(props: { defaultTest: boolean; onCreated: (key: CreatedKe
   };
   const submit = async (event: Event) => {
     event.preventDefault();
-    const key = await create.run(() => client.createApiKey({ body: { name, scopes: [...scopes], mode: test ? 'test' : 'live' } }));
+    const key = await create.run(() => client.createApiKey({ body: { name, scopes: [...scopes], mode: test ? 'test' : 'live', ...guardsFrom(guards) } }));
     if (key) {
       setName('');
+      setGuards(EMPTY_GUARDS);
       props.onCreated(key);
     }
   };
@@ -183,7 +191,13 @@ function CreateKeyForm(props: { defaultTest: boolean; onCreated: (key: CreatedKe
           </div>
           {fieldError(create.error, 'scopes') ? <small class="field-error">{fieldError(create.error, 'scopes')}</small> : null}
         </fieldset>
-        <ErrorNote error={create.error && !fieldError(create.error, 'name') && !fieldError(create.error, 'scopes') ? create.error : undefined} />
+        <fieldset>
+          <legend>
+            Limits <small>(optional)</small>
+          </legend>
+          <GuardFields draft={guards} onChange={setGuards} error={create.error} />
+        </fieldset>
+        <ErrorNote error={create.error && !fieldError(create.error, 'name') && !fieldError(create.error, 'scopes') && !hasGuardError(create.error) ? create.error : undefined} />
         <button type="submit" aria-busy={create.busy ? 'true' : undefined} disabled={create.busy || scopes.size === 0}>
           Create key
         </button>
