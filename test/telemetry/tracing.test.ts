@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 async function spansOfTrace(traceId: string, until: (spans: ReceivedSpan[]) => boolean): Promise<ReceivedSpan[]> {
-  for (let i = 0; i < 50; i += 1) {
+  for (let i = 0; i < 100; i += 1) {
     await tracing.flush();
     const spans = receiver.spans.filter((s) => s.traceId === traceId);
     if (until(spans)) return spans;
@@ -60,7 +60,14 @@ describe('traces over OTLP', () => {
     const request = receiver.spans.find((s) => s.name === 'POST /api/v1/orgs/{org_oid}/domains' && s.kind === 2);
     expect(request, 'the server span of the registration, named by its route').toBeDefined();
     const names = (spans: ReceivedSpan[]) => spans.map((s) => s.name);
-    const spans = await spansOfTrace(request!.traceId, (found) => names(found).includes('registrar register') && names(found).some((n) => n.startsWith('RunActivity:completeOperation')));
+    // The workflow's own span is exported when its run ends, after the activities' spans: wait for it too.
+    const spans = await spansOfTrace(
+      request!.traceId,
+      (found) =>
+        names(found).includes('registrar register') &&
+        names(found).includes('RunWorkflow:registerDomainWorkflow') &&
+        names(found).some((n) => n.startsWith('RunActivity:completeOperation')),
+    );
     const spanNames = names(spans);
     console.log(`one registration's trace ${request!.traceId}: ${spans.length} spans\n  ${[...new Set(spanNames)].join('\n  ')}`);
     expect(spanNames).toContain('StartWorkflow:registerDomainWorkflow');
