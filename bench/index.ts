@@ -1,14 +1,15 @@
 /**
- * `npm run bench [-- --scenario paths|mixed|webhooks|micro|all] [--json FILE]`: figures beside their
+ * `npm run bench [-- --scenario paths|mixed|webhooks|micro|all] [--only reads,layers,dns,registrations] [--json FILE]`: figures beside their
  * floors, measured in the same run, never asserted (README "Bench"). The api and worker run compiled,
  * as `npm start` runs them, each in its own process; the load comes from this process.
+ * BENCH_PROFILE=1 runs the api and workers under `node --cpu-prof` (profiles in .data/bench/profiles/).
  * Needs PostgreSQL and Redis as `npm run dev` does; starts its own Temporal dev server and PowerDNS.
  */
 import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { startStack } from './lib/stack.js';
 import { printRows, writeJson, type BenchRow } from './lib/report.js';
-import { benchPaths } from './scenarios/paths.js';
+import { benchPaths, PATH_PARTS, type PathPart } from './scenarios/paths.js';
 import { benchMixed } from './scenarios/mixed.js';
 import { benchWebhooks } from './scenarios/webhooks.js';
 import { benchCaaBatch } from './dnsRecords.js';
@@ -27,7 +28,10 @@ async function micro(redisUrl: string): Promise<BenchRow[]> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { scenario: { type: 'string', default: 'paths' }, json: { type: 'string' } } });
+  const { values } = parseArgs({ options: { scenario: { type: 'string', default: 'paths' }, only: { type: 'string' }, json: { type: 'string' } } });
+  const parts = values.only ? values.only.split(',') : PATH_PARTS;
+  const unknown = parts.filter((part) => !(PATH_PARTS as readonly string[]).includes(part));
+  if (unknown.length > 0) throw new Error(`--only takes ${PATH_PARTS.join(', ')} (comma-separated), not ${unknown.join(', ')}`);
   const scenario = values.scenario as Scenario;
   if (!SCENARIOS.includes(scenario)) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
   const runs = (s: Scenario) => scenario === s || scenario === 'all';
@@ -47,7 +51,7 @@ async function main(): Promise<void> {
           registrations: number('BENCH_REGISTRATIONS', 30),
           concurrentSeconds: number('BENCH_CONCURRENT_SECONDS', 30),
           dnsRecords: number('BENCH_DNS_RECORDS', 100),
-        }),
+        }, parts as PathPart[]),
       );
     }
     if (runs('mixed')) {

@@ -236,9 +236,16 @@ async function liveDnsEdit(stack: Stack, c: BenchCustomer, o: PathOptions): Prom
   ];
 }
 
-export async function benchPaths(stack: Stack, o: PathOptions): Promise<BenchRow[]> {
+export const PATH_PARTS = ['reads', 'layers', 'dns', 'registrations'] as const;
+export type PathPart = (typeof PATH_PARTS)[number];
+
+export async function benchPaths(stack: Stack, o: PathOptions, parts: readonly PathPart[] = PATH_PARTS): Promise<BenchRow[]> {
   const c = await benchCustomer(stack.deps, 'paths');
-  const rows = [...(await readPaths(stack, c, o)), ...(await layerCosts(stack, c, o)), ...(await liveDnsEdit(stack, c, o)), ...(await registrations(stack, o))];
+  const rows: BenchRow[] = [];
+  if (parts.includes('reads')) rows.push(...(await readPaths(stack, c, o)));
+  if (parts.includes('layers')) rows.push(...(await layerCosts(stack, c, o)));
+  if (parts.includes('dns')) rows.push(...(await liveDnsEdit(stack, c, o)));
+  if (parts.includes('registrations')) rows.push(...(await registrations(stack, o)));
   const rss = stack.api.process.rssMb();
   rows.push({ section: 'Memory', name: 'api RSS after the bench', value: rss, unit: 'MB', target: { text: '< 200 MB', met: rss < 200 } });
   return rows;
