@@ -24,7 +24,7 @@ export interface Stack {
   /** In the bench's process: the database, the development identity (session tokens), key hashing. */
   deps: AppDeps;
   pdns: PowerDns;
-  api: { url: string; process: BenchProcess };
+  api: { url: string; metricsUrl: string; process: BenchProcess };
   workers: BenchProcess[];
   floors: { bare: string; pgRedis: string };
   layers: Record<'neither' | 'rateLimiter' | 'idempotency' | 'both', string>;
@@ -85,8 +85,8 @@ export async function startStack(): Promise<Stack> {
   await migrateUp(databaseUrl, createLogger(config));
   const deps = await createDeps(config, createLogger(config));
 
-  const apiPort = await freePort();
-  const apiProcess = startCompiled({ name: 'api', script: 'dist/src/main.js', args: ['--role', 'api'], env: { ...env, PORT: String(apiPort), METRICS_PORT: String(await freePort()) }, logFile: logFile('api') });
+  const [apiPort, apiMetricsPort] = [await freePort(), await freePort()];
+  const apiProcess = startCompiled({ name: 'api', script: 'dist/src/main.js', args: ['--role', 'api'], env: { ...env, PORT: String(apiPort), METRICS_PORT: String(apiMetricsPort) }, logFile: logFile('api') });
   const workers: BenchProcess[] = [];
   const startWorker = async () => {
     const worker = startCompiled({
@@ -116,7 +116,7 @@ export async function startStack(): Promise<Stack> {
     config,
     deps,
     pdns,
-    api: { url: `http://127.0.0.1:${apiPort}`, process: apiProcess },
+    api: { url: `http://127.0.0.1:${apiPort}`, metricsUrl: `http://127.0.0.1:${apiMetricsPort}/metrics`, process: apiProcess },
     workers,
     floors,
     layers,
