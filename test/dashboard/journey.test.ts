@@ -103,6 +103,16 @@ describe.sequential('the dashboard in Chromium', () => {
     await contact.getByRole('button', { name: 'Add contact' }).click();
     await poll(() => page.getByRole('table', { name: 'Contacts' }).textContent()).toContain('Ada Lovelace');
 
+    // Editing fills the form from the contact and saves only through If-Match on the version it read.
+    await page.getByRole('button', { name: 'Edit Ada Lovelace' }).click();
+    const edit = page.getByRole('form', { name: 'Edit contact' });
+    await poll(() => edit.getByLabel('City', { exact: true }).inputValue()).toBe('London');
+    await edit.getByLabel('Company (optional)', { exact: true }).fill('Analytical Engines');
+    await dashboard.screenshot('contact-edit.png');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await poll(() => page.getByRole('table', { name: 'Contacts' }).textContent()).toContain('Analytical Engines');
+    await poll(() => page.getByRole('form', { name: 'New contact' }).count()).toBe(1);
+
     await dashboard.openNav('Domains');
     await page.getByRole('searchbox').fill(domain);
     await page.getByRole('button', { name: 'Check', exact: true }).click();

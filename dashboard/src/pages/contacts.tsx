@@ -6,6 +6,7 @@ import { useAction, useCursorPages, useLoad } from '../hooks.js';
 import { ConfirmButton, Empty, Field, NeedsOrganisation, Pager } from '../components/ui.js';
 
 type ContactInput = components['schemas']['CreateContactInput'];
+type Contact = components['schemas']['Contact'];
 
 const FIELDS: { name: keyof ContactInput; label: string; type?: string; placeholder?: string; optional?: boolean }[] = [
   { name: 'first_name', label: 'First name' },
@@ -22,6 +23,20 @@ const FIELDS: { name: keyof ContactInput; label: string; type?: string; placehol
 
 const EMPTY: Record<string, string> = Object.fromEntries(FIELDS.map((f) => [f.name, '']));
 
+/** The form's text for each field of a stored contact ('' where it has none). */
+const formOf = (contact: Contact): Record<string, string> => Object.fromEntries(FIELDS.map((f) => [f.name, String(contact[f.name] ?? '')]));
+
+/** A PATCH of every field the form shows: an emptied optional field is cleared (`null`). */
+function changesOf(form: Record<string, string>): components['schemas']['UpdateContactInput'] {
+  const changes: Record<string, string | null> = {};
+  for (const f of FIELDS) {
+    const value = form[f.name] ?? '';
+    if (value !== '') changes[f.name] = value;
+    else if (f.optional) changes[f.name] = null;
+  }
+  return changes;
+}
+
 export function ContactsPage() {
   const { client, org } = useDashboard();
   const pages = useCursorPages([org?.id, client]);
@@ -30,16 +45,30 @@ export function ContactsPage() {
     [client, org?.id, pages.cursor],
   );
   const [form, setForm] = useState<Record<string, string>>(EMPTY);
+  /** The contact being edited, at the version the form was filled from; undefined while adding one. */
+  const [editing, setEditing] = useState<{ id: string; version: number; name: string } | undefined>();
   const create = useAction();
   const remove = useAction();
   if (!org) return <NeedsOrganisation />;
 
+  const startEditing = (contact: Contact) => {
+    setEditing({ id: contact.id, version: contact.version, name: `${contact.first_name} ${contact.last_name}` });
+    setForm(formOf(contact));
+  };
+  const stopEditing = () => {
+    setEditing(undefined);
+    setForm(EMPTY);
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
-    const body = Object.fromEntries(Object.entries(form).filter(([, v]) => v !== '')) as unknown as ContactInput;
-    const created = await create.run(() => client.createContact({ path: { org_oid: org.id }, body }));
-    if (created) {
-      setForm(EMPTY);
+    const saved = editing
+      ? await create.run(() =>
+          // If-Match: someone else's change since the form was filled is a 409, not overwritten.
+          client.updateContact({ path: { org_oid: org.id, contact_id: editing.id }, header: { 'if-match': `"${editing.version}"` }, body: changesOf(form) }),
+        )
+      : await create.run(() => client.createContact({ path: { org_oid: org.id }, body: Object.fromEntries(Object.entries(form).filter(([, v]) => v !== '')) as unknown as ContactInput }));
+    if (saved) {
+      stopEditing();
       contacts.reload();
     }
   };
@@ -73,7 +102,10 @@ export function ContactsPage() {
                   <td>{c.email}</td>
                   <td>{c.phone}</td>
                   <td>{c.country}</td>
-                  <td>
+                  <td class="row-actions">
+                    <button type="button" class="secondary outline small" aria-label={`Edit ${c.first_name} ${c.last_name}`} onClick={() => startEditing(c)}>
+                      Edit
+                    </button>
                     <ConfirmButton
                       label="Delete"
                       question={`Delete ${c.first_name} ${c.last_name}?`}
@@ -89,9 +121,9 @@ export function ContactsPage() {
       <Pager page={pages.page} nextCursor={contacts.data?.next_cursor} onNext={pages.next} onPrevious={pages.previous} />
       <article>
         <header>
-          <strong>New contact</strong>
+          <strong>{editing ? `Edit ${editing.name}` : 'New contact'}</strong>
         </header>
-        <form onSubmit={(e) => void submit(e)} aria-label="New contact">
+        <form onSubmit={(e) => void submit(e)} aria-label={editing ? 'Edit contact' : 'New contact'}>
           <div class="form-grid">
             {FIELDS.map((f) => {
               const message = fieldError(create.error, f.name);
@@ -111,9 +143,20 @@ export function ContactsPage() {
             })}
           </div>
           <ErrorNote error={fieldMessages.length > 0 ? undefined : create.error} />
-          <button type="submit" aria-busy={create.busy ? 'true' : undefined}>
-            Add contact
-          </button>
+          {editing ? (
+            <div class="button-row">
+              <button type="button" class="secondary" onClick={stopEditing}>
+                Cancel
+              </button>
+              <button type="submit" aria-busy={create.busy ? 'true' : undefined}>
+                Save changes
+              </button>
+            </div>
+          ) : (
+            <button type="submit" aria-busy={create.busy ? 'true' : undefined}>
+              Add contact
+            </button>
+          )}
         </form>
       </article>
     </section>
