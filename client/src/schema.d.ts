@@ -1048,19 +1048,25 @@ export interface components {
             };
         };
         Me: {
+            /** @example usr_kZr7ZLCL6L2m7W076lfNme */
             id: string;
+            /** @example ada@example.com */
             email: string | null;
+            /** @example Ada Lovelace */
             name: string | null;
             auth: {
                 /** @enum {string} */
                 type: "api_key" | "session";
+                /** @example key_9VFmD6OAPDTYxaC1CgPU3l */
                 key_id?: string;
                 /** @enum {string} */
                 mode: "live" | "test";
                 scopes: ("domains:read" | "domains:write" | "dns:read" | "dns:write" | "contacts:read" | "contacts:write" | "billing:read" | "billing:write" | "orgs:read" | "orgs:write" | "keys:read" | "keys:write" | "webhooks:read" | "webhooks:write")[];
             };
             orgs: {
+                /** @example org_gcLjNeyhksK2xrIqlPEl6i */
                 id: string;
+                /** @example Acme Ltd */
                 name: string;
                 /** @enum {string} */
                 role: "owner" | "admin" | "member";
@@ -1075,41 +1081,69 @@ export interface components {
             data: components["schemas"]["PendingInvitation"][];
         };
         PendingInvitation: {
+            /** @example inv_cPktWG8ZTgRdQq6nKZaewN */
             invitation_id: string;
+            /** @example grace@example.com */
             email: string;
             /** @enum {string} */
             role: "admin" | "member";
             /** Format: date-time */
             expires_at: string;
+            /** @example org_gcLjNeyhksK2xrIqlPEl6i */
             org_id: string;
+            /** @example Acme Ltd */
             org_name: string;
             /** Format: date-time */
             created_at: string;
         };
         AcceptedInvitation: {
+            /** @example org_gcLjNeyhksK2xrIqlPEl6i */
             org_id: string;
             /** @enum {string} */
             role: "admin" | "member";
         };
         CreatedApiKey: {
+            /** @example key_9VFmD6OAPDTYxaC1CgPU3l */
             id: string;
+            /** @example CI deploys */
             name: string;
             scopes: ("domains:read" | "domains:write" | "dns:read" | "dns:write" | "contacts:read" | "contacts:write" | "billing:read" | "billing:write" | "orgs:read" | "orgs:write" | "keys:read" | "keys:write" | "webhooks:read" | "webhooks:write")[];
             /** @enum {string} */
             mode: "live" | "test";
-            /** @description `svc_<mode>_` and the next 4 characters, to recognise the key */
+            /**
+             * @description `svc_<mode>_` and the next 4 characters, to recognise the key
+             * @example svc_test_Q3x9
+             */
             prefix: string;
             /** Format: date-time */
             created_at: string;
             /** @description Minor units the key's operations may reserve per calendar month (UTC); null: no limit */
             monthly_spend_limit: number | null;
-            /** @description CIDRs the key may be used from (canonical form); empty: any address */
+            /**
+             * @description CIDRs the key may be used from (canonical form); empty: any address
+             * @example [
+             *       "203.0.113.0/24"
+             *     ]
+             */
             allowed_ips: string[];
-            /** @description Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain */
+            /**
+             * @description Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain
+             * @example [
+             *       "example.com",
+             *       "*.example.org"
+             *     ]
+             */
             allowed_domains: string[];
             /** @description The full secret. Returned only here, once: store it in a secrets manager. */
             key: string;
         };
+        /**
+         * @example {
+         *       "name": "CI deploys",
+         *       "preset": "ci",
+         *       "mode": "test"
+         *     }
+         */
         CreateApiKeyInput: {
             /** @description A label to recognise the key by */
             name: string;
@@ -1138,12 +1172,17 @@ export interface components {
             next_cursor: string | null;
         };
         ApiKey: {
+            /** @example key_9VFmD6OAPDTYxaC1CgPU3l */
             id: string;
+            /** @example CI deploys */
             name: string;
             scopes: ("domains:read" | "domains:write" | "dns:read" | "dns:write" | "contacts:read" | "contacts:write" | "billing:read" | "billing:write" | "orgs:read" | "orgs:write" | "keys:read" | "keys:write" | "webhooks:read" | "webhooks:write")[];
             /** @enum {string} */
             mode: "live" | "test";
-            /** @description `svc_<mode>_` and the next 4 characters, to recognise the key */
+            /**
+             * @description `svc_<mode>_` and the next 4 characters, to recognise the key
+             * @example svc_test_Q3x9
+             */
             prefix: string;
             /** @enum {string} */
             status: "active" | "revoked";
@@ -1156,12 +1195,24 @@ export interface components {
             last_used_at: string | null;
             /** Format: date-time */
             revoked_at: string | null;
+            /** @example null */
             revoked_reason: string | null;
             /** @description Minor units the key's operations may reserve per calendar month (UTC); null: no limit */
             monthly_spend_limit: number | null;
-            /** @description CIDRs the key may be used from (canonical form); empty: any address */
+            /**
+             * @description CIDRs the key may be used from (canonical form); empty: any address
+             * @example [
+             *       "203.0.113.0/24"
+             *     ]
+             */
             allowed_ips: string[];
-            /** @description Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain */
+            /**
+             * @description Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain
+             * @example [
+             *       "example.com",
+             *       "*.example.org"
+             *     ]
+             */
             allowed_domains: string[];
         };
         ApiKeyPresets: {
@@ -1171,6 +1222,14 @@ export interface components {
                 scopes: ("domains:read" | "domains:write" | "dns:read" | "dns:write" | "contacts:read" | "contacts:write" | "billing:read" | "billing:write" | "orgs:read" | "orgs:write" | "keys:read" | "keys:write" | "webhooks:read" | "webhooks:write")[];
             }[];
         };
+        /**
+         * @example {
+         *       "allowed_domains": [
+         *         "example.com",
+         *         "*.example.org"
+         *       ]
+         *     }
+         */
         UpdateApiKeyInput: {
             /** @description The most this key's register, transfer and renew requests may reserve in a calendar month (UTC), in minor units, in every organisation together; past it 402 `SPEND_LIMIT_REACHED`. null: no limit */
             monthly_spend_limit?: number | null;
@@ -1180,7 +1239,9 @@ export interface components {
             allowed_domains?: string[];
         };
         Organization: {
+            /** @example org_gcLjNeyhksK2xrIqlPEl6i */
             id: string;
+            /** @example Acme Ltd */
             name: string;
             /** @enum {string} */
             plan: "free" | "pro" | "enterprise";
@@ -1193,6 +1254,7 @@ export interface components {
             role?: "owner" | "admin" | "member";
         };
         CreateOrganizationInput: {
+            /** @example Acme Ltd */
             name: string;
         };
         OrganizationPage: {
@@ -1201,7 +1263,9 @@ export interface components {
             next_cursor: string | null;
         };
         OrganizationSettings: {
+            /** @example org_gcLjNeyhksK2xrIqlPEl6i */
             id: string;
+            /** @example Acme Ltd */
             name: string;
             /** @enum {string} */
             plan: "free" | "pro" | "enterprise";
@@ -1212,9 +1276,17 @@ export interface components {
              * @enum {string}
              */
             role?: "owner" | "admin" | "member";
-            /** @description The monthly spending limit of the caller's mode, in minor units (null: none); each mode has its own */
+            /**
+             * @description The monthly spending limit of the caller's mode, in minor units (null: none); each mode has its own
+             * @example 50000
+             */
             monthly_spend_limit: number | null;
         };
+        /**
+         * @example {
+         *       "monthly_spend_limit": 50000
+         *     }
+         */
         UpdateOrganizationInput: {
             /** @description The caller's mode's monthly spending limit (minor units), or null for none */
             monthly_spend_limit: number | null;
@@ -1225,8 +1297,11 @@ export interface components {
             next_cursor: string | null;
         };
         Member: {
+            /** @example usr_kZr7ZLCL6L2m7W076lfNme */
             user_id: string;
+            /** @example ada@example.com */
             email: string | null;
+            /** @example Ada Lovelace */
             name: string | null;
             /** @enum {string} */
             role: "owner" | "admin" | "member";
@@ -1234,7 +1309,9 @@ export interface components {
             created_at: string;
         };
         Invitation: {
+            /** @example inv_cPktWG8ZTgRdQq6nKZaewN */
             invitation_id: string;
+            /** @example grace@example.com */
             email: string;
             /** @enum {string} */
             role: "admin" | "member";
@@ -1242,13 +1319,21 @@ export interface components {
             expires_at: string;
         };
         InviteMemberInput: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @example grace@example.com
+             */
             email: string;
-            /** @enum {string} */
+            /**
+             * @example member
+             * @enum {string}
+             */
             role: "admin" | "member";
         };
         MemberRole: {
+            /** @example usr_kZr7ZLCL6L2m7W076lfNme */
             user_id: string;
+            /** @example grace@example.com */
             email: string | null;
             /** @enum {string} */
             role: "owner" | "admin" | "member";
@@ -1258,8 +1343,12 @@ export interface components {
             role: "owner" | "admin" | "member";
         };
         Availability: {
-            /** @description ASCII (punycode) form */
+            /**
+             * @description ASCII (punycode) form
+             * @example xn--bcher-kva.de
+             */
             name: string;
+            /** @example bücher.de */
             unicode_name: string;
             available: boolean;
             premium: boolean;
@@ -1270,6 +1359,7 @@ export interface components {
                 /** @enum {string} */
                 currency: "USD";
             } | null;
+            /** @example premium name */
             reason?: string;
         };
         BulkAvailability: {
@@ -1286,11 +1376,18 @@ export interface components {
             })[];
         };
         BulkAvailabilityInput: {
-            /** @description 1–500 names; each is answered in its slot */
+            /**
+             * @description 1–500 names; each is answered in its slot
+             * @example [
+             *       "example.com",
+             *       "bücher.de"
+             *     ]
+             */
             names: string[];
         };
         TldPrices: {
             data: {
+                /** @example com */
                 tld: string;
                 /** @enum {string} */
                 currency: "USD";
@@ -1312,11 +1409,13 @@ export interface components {
             available_after: number;
         };
         Operation: {
+            /** @example op_jXoGzixeFsLb8chA4NfUbd */
             id: string;
             /** @enum {string} */
             type: "domain.register" | "domain.transfer" | "domain.renew";
             /** @enum {string} */
             status: "pending" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @example example.com */
             domain: string;
             livemode: boolean;
             /** Format: date-time */
@@ -1325,20 +1424,26 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             completed_at: string | null;
+            /** @example null */
             result: {
                 [key: string]: unknown;
             } | null;
+            /** @example null */
             error: {
                 code: string;
                 detail: string;
             } | null;
         };
         RegisterDomainInput: {
+            /** @example example.com */
             name: string;
             /** @default 1 */
             years?: number;
+            /** @example ct_qogQNYHKbjn3zreuaYSEkW */
             registrant_contact_id: string;
+            /** @example ct_qogQNYHKbjn3zreuaYSEkW */
             admin_contact_id?: string;
+            /** @example ct_qogQNYHKbjn3zreuaYSEkW */
             tech_contact_id?: string;
             nameservers?: string[];
             auto_renew?: boolean;
@@ -1346,14 +1451,20 @@ export interface components {
             max_price?: number;
         };
         TransferDomainInput: {
+            /** @example example.org */
             name: string;
-            /** @description The transfer authorisation code from the losing registrar */
+            /**
+             * @description The transfer authorisation code from the losing registrar
+             * @example Xq7#Lp2-vK9m
+             */
             auth_code: string;
+            /** @example ct_qogQNYHKbjn3zreuaYSEkW */
             registrant_contact_id: string;
             /** @description The most you agree to be charged, in integer minor units: a higher price is 409 `PRICE_EXCEEDS_MAX` and nothing is reserved */
             max_price?: number;
         };
         Renewal: {
+            /** @example example.com */
             domain: string;
             /** Format: date-time */
             expires_at: string | null;
@@ -1363,10 +1474,14 @@ export interface components {
                 /** @enum {string} */
                 currency: "USD";
             };
+            /** @example op_jXoGzixeFsLb8chA4NfUbd */
             operation_id: string;
         };
         /**
          * @default {
+         *       "years": 1
+         *     }
+         * @example {
          *       "years": 1
          *     }
          */
@@ -1377,6 +1492,7 @@ export interface components {
             max_price?: number;
         };
         Domain: {
+            /** @example example.com */
             name: string;
             /**
              * @description `expired`: past `expires_at`, still renewable for 30 days; then `deleted` (records removed, name free again)
@@ -1388,9 +1504,18 @@ export interface components {
             expires_at: string | null;
             auto_renew: boolean;
             locked: boolean;
+            /**
+             * @example [
+             *       "ns1.example.net",
+             *       "ns2.example.net"
+             *     ]
+             */
             nameservers: string[];
+            /** @example ct_qogQNYHKbjn3zreuaYSEkW */
             registrant_contact_id: string;
+            /** @example null */
             admin_contact_id: string | null;
+            /** @example null */
             tech_contact_id: string | null;
             version: number;
             /** Format: date-time */
@@ -1398,6 +1523,11 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "auto_renew": true
+         *     }
+         */
         UpdateDomainInput: {
             auto_renew?: boolean;
             /** @description The registry transfer lock; unlock before asking for the auth code */
@@ -1405,14 +1535,21 @@ export interface components {
             nameservers?: string[];
         };
         AuthCode: {
-            /** @description Null when the registrar e-mails it to the admin contact instead */
+            /**
+             * @description Null when the registrar e-mails it to the admin contact instead
+             * @example Xq7#Lp2-vK9m
+             */
             auth_code: string | null;
             /** @enum {string} */
             delivery: "returned" | "emailed";
         };
         TestClock: {
+            /** @example example.com */
             domain: string;
-            /** @description The status now; the steps the advance brings follow within seconds */
+            /**
+             * @description The status now; the steps the advance brings follow within seconds
+             * @example active
+             */
             status: string;
             /** Format: date-time */
             expires_at: string | null;
@@ -1448,7 +1585,10 @@ export interface components {
             next_cursor: string | null;
         };
         LedgerEntry: {
-            /** @description `txn_…` */
+            /**
+             * @description `txn_…`
+             * @example txn_53kBxio0Hs3Wcatl68FvTz
+             */
             id: string;
             /**
              * @description `top_up` adds to available; `reservation` moves available to reserved; `capture` spends reserved; `release` returns reserved to available
@@ -1459,8 +1599,12 @@ export interface components {
             amount: number;
             /** @enum {string} */
             currency: "USD";
-            /** @description The operation charged, for reservation, capture and release */
+            /**
+             * @description The operation charged, for reservation, capture and release
+             * @example op_jXoGzixeFsLb8chA4NfUbd
+             */
             operation_id: string | null;
+            /** @example Registration of example.com (1 year) */
             description: string;
             /** @description `available` right after this entry */
             available_after: number;
@@ -1471,7 +1615,10 @@ export interface components {
             created_at: string;
         };
         TopUp: {
-            /** @description `tu_…` */
+            /**
+             * @description `tu_…`
+             * @example tu_yDy17s13F1EuCcNKRAFItl
+             */
             id: string;
             /** @description Integer minor units of `currency` (cents) */
             amount: number;
@@ -1482,9 +1629,15 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "succeeded" | "failed" | "expired";
-            /** @description Where the payer pays (Stripe Checkout), while `pending` */
+            /**
+             * @description Where the payer pays (Stripe Checkout), while `pending`
+             * @example https://checkout.stripe.com/c/pay/cs_test_a1Example
+             */
             checkout_url: string | null;
-            /** @description The ledger entry that credited the balance, once `succeeded` */
+            /**
+             * @description The ledger entry that credited the balance, once `succeeded`
+             * @example null
+             */
             ledger_entry_id: string | null;
             livemode: boolean;
             /** Format: date-time */
@@ -1493,7 +1646,10 @@ export interface components {
             completed_at: string | null;
         };
         TopUpInput: {
-            /** @description Integer minor units (cents), 1 to 10000000 */
+            /**
+             * @description Integer minor units (cents), 1 to 10000000
+             * @example 2000
+             */
             amount: number;
         };
         TopUpPage: {
@@ -1506,6 +1662,18 @@ export interface components {
             received: true;
             outcome: string;
         };
+        /**
+         * @example {
+         *       "id": "evt_1QExample",
+         *       "type": "checkout.session.completed",
+         *       "data": {
+         *         "object": {
+         *           "id": "cs_test_a1Example",
+         *           "payment_status": "paid"
+         *         }
+         *       }
+         *     }
+         */
         StripeEvent: {
             id: string;
             type: string;
@@ -1525,21 +1693,41 @@ export interface components {
             next_cursor: string | null;
         };
         Contact: {
-            /** @description Contact id (`ct_…`) */
+            /**
+             * @description Contact id (`ct_…`)
+             * @example ct_qogQNYHKbjn3zreuaYSEkW
+             */
             id: string;
+            /** @example Ada */
             first_name: string;
+            /** @example Lovelace */
             last_name: string;
+            /** @example null */
             organization: string | null;
+            /** @example ada@example.com */
             email: string;
-            /** @description E.164, e.g. `+14155550123` */
+            /**
+             * @description E.164, e.g. `+14155550123`
+             * @example +442071838750
+             */
             phone: string;
+            /** @example 12 St James’s Square */
             address1: string;
+            /** @example null */
             address2: string | null;
+            /** @example London */
             city: string;
-            /** @description State, province or region */
+            /**
+             * @description State, province or region
+             * @example null
+             */
             state: string | null;
+            /** @example SW1Y 4LB */
             postal_code: string;
-            /** @description ISO 3166-1 alpha-2, upper case */
+            /**
+             * @description ISO 3166-1 alpha-2, upper case
+             * @example GB
+             */
             country: string;
             /** @description Raised by one on every change; the ETag is this number in quotes */
             version: number;
@@ -1549,45 +1737,75 @@ export interface components {
             updated_at: string;
         };
         CreateContactInput: {
+            /** @example Ada */
             first_name: string;
+            /** @example Lovelace */
             last_name: string;
             /** @description Company name, if the contact acts for one */
             organization?: string | null;
             /**
              * Format: email
              * @description E-mail address
+             * @example ada@example.com
              */
             email: string;
-            /** @description E.164 (`+14155550123`), or the registrars' `+CC.NUMBER` (`+44.2071234567`); stored and returned as E.164 */
+            /**
+             * @description E.164 (`+14155550123`), or the registrars' `+CC.NUMBER` (`+44.2071234567`); stored and returned as E.164
+             * @example +442071838750
+             */
             phone: string;
+            /** @example 12 St James’s Square */
             address1: string;
             address2?: string | null;
+            /** @example London */
             city: string;
             /** @description State, province or region */
             state?: string | null;
+            /** @example SW1Y 4LB */
             postal_code: string;
-            /** @description ISO 3166-1 alpha-2 country code, e.g. `DE` (case-insensitive; stored upper case) */
+            /**
+             * @description ISO 3166-1 alpha-2 country code, e.g. `DE` (case-insensitive; stored upper case)
+             * @example GB
+             */
             country: string;
         };
+        /**
+         * @example {
+         *       "city": "Cambridge",
+         *       "postal_code": "CB2 1TN"
+         *     }
+         */
         UpdateContactInput: {
+            /** @example Ada */
             first_name?: string;
+            /** @example Lovelace */
             last_name?: string;
             /** @description Company name, if the contact acts for one */
             organization?: string | null;
             /**
              * Format: email
              * @description E-mail address
+             * @example ada@example.com
              */
             email?: string;
-            /** @description E.164 (`+14155550123`), or the registrars' `+CC.NUMBER` (`+44.2071234567`); stored and returned as E.164 */
+            /**
+             * @description E.164 (`+14155550123`), or the registrars' `+CC.NUMBER` (`+44.2071234567`); stored and returned as E.164
+             * @example +442071838750
+             */
             phone?: string;
+            /** @example 12 St James’s Square */
             address1?: string;
             address2?: string | null;
+            /** @example London */
             city?: string;
             /** @description State, province or region */
             state?: string | null;
+            /** @example SW1Y 4LB */
             postal_code?: string;
-            /** @description ISO 3166-1 alpha-2 country code, e.g. `DE` (case-insensitive; stored upper case) */
+            /**
+             * @description ISO 3166-1 alpha-2 country code, e.g. `DE` (case-insensitive; stored upper case)
+             * @example GB
+             */
             country?: string;
         };
         GithubSecretScanningAnswer: {
@@ -1600,6 +1818,16 @@ export interface components {
              */
             label: "true_positive" | "false_positive";
         }[];
+        /**
+         * @example [
+         *       {
+         *         "token": "svc_live_Q3x9…",
+         *         "type": "domain_service_api_key",
+         *         "url": "https://github.com/octo-org/app/blob/main/.env",
+         *         "source": "content"
+         *       }
+         *     ]
+         */
         GithubSecretScanningAlert: {
             /** @description The matched string, as found */
             token: string;
@@ -1616,17 +1844,32 @@ export interface components {
             next_cursor: string | null;
         };
         DnsRecord: {
-            /** @description Record id (`rec_…`) */
+            /**
+             * @description Record id (`rec_…`)
+             * @example rec_wuk6My7QBhQNFOuC0ZjPdw
+             */
             id: string;
             /** @enum {string} */
             type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
-            /** @description Relative to the domain, lower case; `@` is the domain itself */
+            /**
+             * @description Relative to the domain, lower case; `@` is the domain itself
+             * @example www
+             */
             name: string;
-            /** @description Normalised: host names without the trailing dot; TXT as plain text (unquoted); SRV `weight port target`; CAA `flags tag "value"` */
+            /**
+             * @description Normalised: host names without the trailing dot; TXT as plain text (unquoted); SRV `weight port target`; CAA `flags tag "value"`
+             * @example 192.0.2.10
+             */
             content: string;
-            /** @description Seconds, 60–86400 */
+            /**
+             * @description Seconds, 60–86400
+             * @example 3600
+             */
             ttl: number;
-            /** @description MX and SRV; null for the other types */
+            /**
+             * @description MX and SRV; null for the other types
+             * @example null
+             */
             priority: number | null;
             /** @description Raised by one on every change; the ETag is this number in quotes */
             version: number;
@@ -1641,9 +1884,15 @@ export interface components {
              * @enum {string}
              */
             type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
-            /** @description Relative to the domain: `@` for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case) */
+            /**
+             * @description Relative to the domain: `@` for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)
+             * @example www
+             */
             name: string;
-            /** @description Per type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS and MX a host name (trailing dot optional); TXT plain text, printable ASCII, up to 2048 characters (split into 255-character strings for you; do not quote it); SRV `weight port target` (priority apart); CAA `flags tag value` with tag `issue`, `issuewild` or `iodef` */
+            /**
+             * @description Per type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS and MX a host name (trailing dot optional); TXT plain text, printable ASCII, up to 2048 characters (split into 255-character strings for you; do not quote it); SRV `weight port target` (priority apart); CAA `flags tag value` with tag `issue`, `issuewild` or `iodef`
+             * @example 192.0.2.10
+             */
             content: string;
             /**
              * @description Seconds, 60–86400
@@ -1692,11 +1941,22 @@ export interface components {
                 if_match?: number | string;
             })[];
         };
-        /** @description The fields to change; the type cannot change (delete and create instead) */
+        /**
+         * @description The fields to change; the type cannot change (delete and create instead)
+         * @example {
+         *       "ttl": 600
+         *     }
+         */
         UpdateDnsRecordInput: {
-            /** @description Relative to the domain: `@` for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case) */
+            /**
+             * @description Relative to the domain: `@` for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)
+             * @example www
+             */
             name?: string;
-            /** @description Per type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS and MX a host name (trailing dot optional); TXT plain text, printable ASCII, up to 2048 characters (split into 255-character strings for you; do not quote it); SRV `weight port target` (priority apart); CAA `flags tag value` with tag `issue`, `issuewild` or `iodef` */
+            /**
+             * @description Per type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS and MX a host name (trailing dot optional); TXT plain text, printable ASCII, up to 2048 characters (split into 255-character strings for you; do not quote it); SRV `weight port target` (priority apart); CAA `flags tag value` with tag `issue`, `issuewild` or `iodef`
+             * @example 192.0.2.10
+             */
             content?: string;
             /** @description Seconds, 60–86400 */
             ttl?: number;
@@ -1709,32 +1969,57 @@ export interface components {
             next_cursor: string | null;
         };
         Event: {
-            /** @description `evt_…`; also the `webhook-id` header of its deliveries */
+            /**
+             * @description `evt_…`; also the `webhook-id` header of its deliveries
+             * @example evt_cXGnQ7FNDADH4YrjQfvBF2
+             */
             id: string;
             /** @enum {string} */
             type: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "ping";
             /** Format: date-time */
             created_at: string;
             livemode: boolean;
+            /** @example org_gcLjNeyhksK2xrIqlPEl6i */
             org_id: string;
             data: {
-                /** @description The resource as the API renders it */
+                /**
+                 * @description The resource as the API renders it
+                 * @example {
+                 *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
+                 *       "type": "domain.register",
+                 *       "status": "succeeded",
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 object?: unknown;
             };
         };
         WebhookEndpointWithSecret: {
+            /** @example we_amstFNJyNZjieKUAX8N0dW */
             id: string;
+            /** @example https://hooks.example.com/domains */
             url: string;
-            /** @description Event types sent to it; `["*"]` for all */
+            /**
+             * @description Event types sent to it; `["*"]` for all
+             * @example [
+             *       "operation.succeeded",
+             *       "operation.failed"
+             *     ]
+             */
             events: string[];
+            /** @example Deploy bot */
             description: string | null;
             enabled: boolean;
-            /** @description Why the service turned it off (failing deliveries), when it did */
+            /**
+             * @description Why the service turned it off (failing deliveries), when it did
+             * @example null
+             */
             disabled_reason: string | null;
             livemode: boolean;
             /**
              * Format: date-time
              * @description Until then the previous secret signs as well
+             * @example null
              */
             secret_rotated_until: string | null;
             /** Format: date-time */
@@ -1745,7 +2030,10 @@ export interface components {
             secret: string;
         };
         CreateWebhookEndpointInput: {
-            /** @description Where events are POSTed: `https` (`http` only with WEBHOOK_ALLOW_PRIVATE), never an address inside a private network */
+            /**
+             * @description Where events are POSTed: `https` (`http` only with WEBHOOK_ALLOW_PRIVATE), never an address inside a private network
+             * @example https://hooks.example.com/domains
+             */
             url: string;
             /** @description Event types to send; `["*"]` for all */
             events: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "ping" | "*")[];
@@ -1757,18 +2045,31 @@ export interface components {
             next_cursor: string | null;
         };
         WebhookEndpoint: {
+            /** @example we_amstFNJyNZjieKUAX8N0dW */
             id: string;
+            /** @example https://hooks.example.com/domains */
             url: string;
-            /** @description Event types sent to it; `["*"]` for all */
+            /**
+             * @description Event types sent to it; `["*"]` for all
+             * @example [
+             *       "operation.succeeded",
+             *       "operation.failed"
+             *     ]
+             */
             events: string[];
+            /** @example Deploy bot */
             description: string | null;
             enabled: boolean;
-            /** @description Why the service turned it off (failing deliveries), when it did */
+            /**
+             * @description Why the service turned it off (failing deliveries), when it did
+             * @example null
+             */
             disabled_reason: string | null;
             livemode: boolean;
             /**
              * Format: date-time
              * @description Until then the previous secret signs as well
+             * @example null
              */
             secret_rotated_until: string | null;
             /** Format: date-time */
@@ -1776,8 +2077,16 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "enabled": true
+         *     }
+         */
         UpdateWebhookEndpointInput: {
-            /** @description Where events are POSTed: `https` (`http` only with WEBHOOK_ALLOW_PRIVATE), never an address inside a private network */
+            /**
+             * @description Where events are POSTed: `https` (`http` only with WEBHOOK_ALLOW_PRIVATE), never an address inside a private network
+             * @example https://hooks.example.com/domains
+             */
             url?: string;
             /** @description Event types to send; `["*"]` for all */
             events?: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "ping" | "*")[];
@@ -1790,14 +2099,23 @@ export interface components {
             next_cursor: string | null;
         };
         WebhookDelivery: {
+            /** @example wd_obJWpbpNSo6lxOvI8aX51Y */
             id: string;
+            /** @example evt_cXGnQ7FNDADH4YrjQfvBF2 */
             event_id: string;
             /** @description 1 for the first attempt of this event at this endpoint */
             attempt: number;
-            /** @description The receiver’s status; null when it did not answer */
+            /**
+             * @description The receiver’s status; null when it did not answer
+             * @example 200
+             */
             status_code: number | null;
+            /** @example 84 */
             duration_ms: number;
-            /** @description Why the attempt failed (refused address, timeout, status); null when delivered */
+            /**
+             * @description Why the attempt failed (refused address, timeout, status); null when delivered
+             * @example null
+             */
             error: string | null;
             /** Format: date-time */
             created_at: string;
@@ -1994,12 +2312,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "email": "string",
-                     *       "name": "string",
+                     *       "id": "usr_kZr7ZLCL6L2m7W076lfNme",
+                     *       "email": "ada@example.com",
+                     *       "name": "Ada Lovelace",
                      *       "auth": {
                      *         "type": "api_key",
-                     *         "key_id": "string",
+                     *         "key_id": "key_9VFmD6OAPDTYxaC1CgPU3l",
                      *         "mode": "live",
                      *         "scopes": [
                      *           "domains:read"
@@ -2007,8 +2325,8 @@ export interface operations {
                      *       },
                      *       "orgs": [
                      *         {
-                     *           "id": "string",
-                     *           "name": "string",
+                     *           "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *           "name": "Acme Ltd",
                      *           "role": "owner"
                      *         }
                      *       ]
@@ -2127,12 +2445,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "invitation_id": "string",
-                     *           "email": "string",
+                     *           "invitation_id": "inv_cPktWG8ZTgRdQq6nKZaewN",
+                     *           "email": "grace@example.com",
                      *           "role": "admin",
                      *           "expires_at": "2019-08-24T14:15:22Z",
-                     *           "org_id": "string",
-                     *           "org_name": "string",
+                     *           "org_id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *           "org_name": "Acme Ltd",
                      *           "created_at": "2019-08-24T14:15:22Z"
                      *         }
                      *       ]
@@ -2255,7 +2573,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "org_id": "string",
+                     *       "org_id": "org_gcLjNeyhksK2xrIqlPEl6i",
                      *       "role": "admin"
                      *     }
                      */
@@ -2431,24 +2749,25 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "string",
-                     *           "name": "string",
+                     *           "id": "key_9VFmD6OAPDTYxaC1CgPU3l",
+                     *           "name": "CI deploys",
                      *           "scopes": [
                      *             "domains:read"
                      *           ],
                      *           "mode": "live",
-                     *           "prefix": "string",
+                     *           "prefix": "svc_test_Q3x9",
                      *           "status": "active",
                      *           "created_at": "2019-08-24T14:15:22Z",
                      *           "last_used_at": "2019-08-24T14:15:22Z",
                      *           "revoked_at": "2019-08-24T14:15:22Z",
-                     *           "revoked_reason": "string",
+                     *           "revoked_reason": null,
                      *           "monthly_spend_limit": 0,
                      *           "allowed_ips": [
-                     *             "string"
+                     *             "203.0.113.0/24"
                      *           ],
                      *           "allowed_domains": [
-                     *             "string"
+                     *             "example.com",
+                     *             "*.example.org"
                      *           ]
                      *         }
                      *       ],
@@ -2581,19 +2900,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "string",
-                 *       "scopes": [
-                 *         "domains:read"
-                 *       ],
+                 *       "name": "CI deploys",
                  *       "preset": "ci",
-                 *       "mode": "live",
-                 *       "monthly_spend_limit": 0,
-                 *       "allowed_ips": [
-                 *         "string"
-                 *       ],
-                 *       "allowed_domains": [
-                 *         "string"
-                 *       ]
+                 *       "mode": "test"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateApiKeyInput"];
@@ -2614,20 +2923,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "name": "string",
+                     *       "id": "key_9VFmD6OAPDTYxaC1CgPU3l",
+                     *       "name": "CI deploys",
                      *       "scopes": [
                      *         "domains:read"
                      *       ],
                      *       "mode": "live",
-                     *       "prefix": "string",
+                     *       "prefix": "svc_test_Q3x9",
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "monthly_spend_limit": 0,
                      *       "allowed_ips": [
-                     *         "string"
+                     *         "203.0.113.0/24"
                      *       ],
                      *       "allowed_domains": [
-                     *         "string"
+                     *         "example.com",
+                     *         "*.example.org"
                      *       ],
                      *       "key": "string"
                      *     }
@@ -3115,12 +3425,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "monthly_spend_limit": 0,
-                 *       "allowed_ips": [
-                 *         "string"
-                 *       ],
                  *       "allowed_domains": [
-                 *         "string"
+                 *         "example.com",
+                 *         "*.example.org"
                  *       ]
                  *     }
                  */
@@ -3142,24 +3449,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "name": "string",
+                     *       "id": "key_9VFmD6OAPDTYxaC1CgPU3l",
+                     *       "name": "CI deploys",
                      *       "scopes": [
                      *         "domains:read"
                      *       ],
                      *       "mode": "live",
-                     *       "prefix": "string",
+                     *       "prefix": "svc_test_Q3x9",
                      *       "status": "active",
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "last_used_at": "2019-08-24T14:15:22Z",
                      *       "revoked_at": "2019-08-24T14:15:22Z",
-                     *       "revoked_reason": "string",
+                     *       "revoked_reason": null,
                      *       "monthly_spend_limit": 0,
                      *       "allowed_ips": [
-                     *         "string"
+                     *         "203.0.113.0/24"
                      *       ],
                      *       "allowed_domains": [
-                     *         "string"
+                     *         "example.com",
+                     *         "*.example.org"
                      *       ]
                      *     }
                      */
@@ -3388,8 +3696,8 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "string",
-                     *           "name": "string",
+                     *           "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *           "name": "Acme Ltd",
                      *           "plan": "free",
                      *           "created_at": "2019-08-24T14:15:22Z",
                      *           "role": "owner"
@@ -3524,7 +3832,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "string"
+                 *       "name": "Acme Ltd"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateOrganizationInput"];
@@ -3545,8 +3853,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "name": "string",
+                     *       "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *       "name": "Acme Ltd",
                      *       "plan": "free",
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "role": "owner"
@@ -3758,12 +4066,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "name": "string",
+                     *       "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *       "name": "Acme Ltd",
                      *       "plan": "free",
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "role": "owner",
-                     *       "monthly_spend_limit": 0
+                     *       "monthly_spend_limit": 50000
                      *     }
                      */
                     "application/json": components["schemas"]["OrganizationSettings"];
@@ -3895,7 +4203,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "monthly_spend_limit": 0
+                 *       "monthly_spend_limit": 50000
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateOrganizationInput"];
@@ -3916,12 +4224,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "name": "string",
+                     *       "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *       "name": "Acme Ltd",
                      *       "plan": "free",
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "role": "owner",
-                     *       "monthly_spend_limit": 0
+                     *       "monthly_spend_limit": 50000
                      *     }
                      */
                     "application/json": components["schemas"]["OrganizationSettings"];
@@ -4137,9 +4445,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "user_id": "string",
-                     *           "email": "string",
-                     *           "name": "string",
+                     *           "user_id": "usr_kZr7ZLCL6L2m7W076lfNme",
+                     *           "email": "ada@example.com",
+                     *           "name": "Ada Lovelace",
                      *           "role": "owner",
                      *           "created_at": "2019-08-24T14:15:22Z"
                      *         }
@@ -4276,8 +4584,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user@example.com",
-                 *       "role": "admin"
+                 *       "email": "grace@example.com",
+                 *       "role": "member"
                  *     }
                  */
                 "application/json": components["schemas"]["InviteMemberInput"];
@@ -4298,8 +4606,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "invitation_id": "string",
-                     *       "email": "string",
+                     *       "invitation_id": "inv_cPktWG8ZTgRdQq6nKZaewN",
+                     *       "email": "grace@example.com",
                      *       "role": "admin",
                      *       "expires_at": "2019-08-24T14:15:22Z"
                      *     }
@@ -4691,8 +4999,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "user_id": "string",
-                     *       "email": "string",
+                     *       "user_id": "usr_kZr7ZLCL6L2m7W076lfNme",
+                     *       "email": "grace@example.com",
                      *       "role": "owner"
                      *     }
                      */
@@ -4917,15 +5225,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "name": "string",
-                     *       "unicode_name": "string",
+                     *       "name": "xn--bcher-kva.de",
+                     *       "unicode_name": "bücher.de",
                      *       "available": true,
                      *       "premium": true,
                      *       "price": {
                      *         "amount": 0,
                      *         "currency": "USD"
                      *       },
-                     *       "reason": "string"
+                     *       "reason": "premium name"
                      *     }
                      */
                     "application/json": components["schemas"]["Availability"];
@@ -5055,7 +5363,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "names": [
-                 *         "string"
+                 *         "example.com",
+                 *         "bücher.de"
                  *       ]
                  *     }
                  */
@@ -5079,15 +5388,15 @@ export interface operations {
                      * @example {
                      *       "results": [
                      *         {
-                     *           "name": "string",
-                     *           "unicode_name": "string",
+                     *           "name": "xn--bcher-kva.de",
+                     *           "unicode_name": "bücher.de",
                      *           "available": true,
                      *           "premium": true,
                      *           "price": {
                      *             "amount": 0,
                      *             "currency": "USD"
                      *           },
-                     *           "reason": "string"
+                     *           "reason": "premium name"
                      *         }
                      *       ]
                      *     }
@@ -5297,7 +5606,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "tld": "string",
+                     *           "tld": "com",
                      *           "currency": "USD",
                      *           "register": 0,
                      *           "renew": 0,
@@ -5426,18 +5735,19 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "name": "string",
+                     *           "name": "example.com",
                      *           "status": "registering",
                      *           "livemode": true,
                      *           "expires_at": "2019-08-24T14:15:22Z",
                      *           "auto_renew": true,
                      *           "locked": true,
                      *           "nameservers": [
-                     *             "string"
+                     *             "ns1.example.net",
+                     *             "ns2.example.net"
                      *           ],
-                     *           "registrant_contact_id": "string",
-                     *           "admin_contact_id": "string",
-                     *           "tech_contact_id": "string",
+                     *           "registrant_contact_id": "ct_qogQNYHKbjn3zreuaYSEkW",
+                     *           "admin_contact_id": null,
+                     *           "tech_contact_id": null,
                      *           "version": 0,
                      *           "created_at": "2019-08-24T14:15:22Z",
                      *           "updated_at": "2019-08-24T14:15:22Z"
@@ -5580,16 +5890,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "string",
-                 *       "years": 1,
-                 *       "registrant_contact_id": "string",
-                 *       "admin_contact_id": "string",
-                 *       "tech_contact_id": "string",
-                 *       "nameservers": [
-                 *         "string"
-                 *       ],
-                 *       "auto_renew": true,
-                 *       "max_price": 0
+                 *       "name": "example.com",
+                 *       "registrant_contact_id": "ct_qogQNYHKbjn3zreuaYSEkW"
                  *     }
                  */
                 "application/json": components["schemas"]["RegisterDomainInput"];
@@ -5635,22 +5937,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
                      *       "type": "domain.register",
                      *       "status": "pending",
-                     *       "domain": "string",
+                     *       "domain": "example.com",
                      *       "livemode": true,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z",
                      *       "completed_at": "2019-08-24T14:15:22Z",
-                     *       "result": {
-                     *         "property1": null,
-                     *         "property2": null
-                     *       },
-                     *       "error": {
-                     *         "code": "string",
-                     *         "detail": "string"
-                     *       }
+                     *       "result": null,
+                     *       "error": null
                      *     }
                      */
                     "application/json": components["schemas"]["Operation"];
@@ -5866,10 +6162,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "string",
-                 *       "auth_code": "string",
-                 *       "registrant_contact_id": "string",
-                 *       "max_price": 0
+                 *       "name": "example.org",
+                 *       "auth_code": "Xq7#Lp2-vK9m",
+                 *       "registrant_contact_id": "ct_qogQNYHKbjn3zreuaYSEkW"
                  *     }
                  */
                 "application/json": components["schemas"]["TransferDomainInput"];
@@ -5915,22 +6210,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
                      *       "type": "domain.register",
                      *       "status": "pending",
-                     *       "domain": "string",
+                     *       "domain": "example.com",
                      *       "livemode": true,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z",
                      *       "completed_at": "2019-08-24T14:15:22Z",
-                     *       "result": {
-                     *         "property1": null,
-                     *         "property2": null
-                     *       },
-                     *       "error": {
-                     *         "code": "string",
-                     *         "detail": "string"
-                     *       }
+                     *       "result": null,
+                     *       "error": null
                      *     }
                      */
                     "application/json": components["schemas"]["Operation"];
@@ -6169,14 +6458,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "domain": "string",
+                     *       "domain": "example.com",
                      *       "expires_at": "2019-08-24T14:15:22Z",
                      *       "years": 0,
                      *       "charged": {
                      *         "amount": 0,
                      *         "currency": "USD"
                      *       },
-                     *       "operation_id": "string"
+                     *       "operation_id": "op_jXoGzixeFsLb8chA4NfUbd"
                      *     }
                      */
                     "application/json": components["schemas"]["Renewal"] | components["schemas"]["DryRun"];
@@ -6196,22 +6485,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
                      *       "type": "domain.register",
                      *       "status": "pending",
-                     *       "domain": "string",
+                     *       "domain": "example.com",
                      *       "livemode": true,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z",
                      *       "completed_at": "2019-08-24T14:15:22Z",
-                     *       "result": {
-                     *         "property1": null,
-                     *         "property2": null
-                     *       },
-                     *       "error": {
-                     *         "code": "string",
-                     *         "detail": "string"
-                     *       }
+                     *       "result": null,
+                     *       "error": null
                      *     }
                      */
                     "application/json": components["schemas"]["Operation"];
@@ -6451,18 +6734,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "name": "string",
+                     *       "name": "example.com",
                      *       "status": "registering",
                      *       "livemode": true,
                      *       "expires_at": "2019-08-24T14:15:22Z",
                      *       "auto_renew": true,
                      *       "locked": true,
                      *       "nameservers": [
-                     *         "string"
+                     *         "ns1.example.net",
+                     *         "ns2.example.net"
                      *       ],
-                     *       "registrant_contact_id": "string",
-                     *       "admin_contact_id": "string",
-                     *       "tech_contact_id": "string",
+                     *       "registrant_contact_id": "ct_qogQNYHKbjn3zreuaYSEkW",
+                     *       "admin_contact_id": null,
+                     *       "tech_contact_id": null,
                      *       "version": 0,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z"
@@ -6615,12 +6899,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "auto_renew": true,
-                 *       "locked": true,
-                 *       "nameservers": [
-                 *         "string",
-                 *         "string"
-                 *       ]
+                 *       "auto_renew": true
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateDomainInput"];
@@ -6641,18 +6920,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "name": "string",
+                     *       "name": "example.com",
                      *       "status": "registering",
                      *       "livemode": true,
                      *       "expires_at": "2019-08-24T14:15:22Z",
                      *       "auto_renew": true,
                      *       "locked": true,
                      *       "nameservers": [
-                     *         "string"
+                     *         "ns1.example.net",
+                     *         "ns2.example.net"
                      *       ],
-                     *       "registrant_contact_id": "string",
-                     *       "admin_contact_id": "string",
-                     *       "tech_contact_id": "string",
+                     *       "registrant_contact_id": "ct_qogQNYHKbjn3zreuaYSEkW",
+                     *       "admin_contact_id": null,
+                     *       "tech_contact_id": null,
                      *       "version": 0,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z"
@@ -6871,7 +7151,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "auth_code": "string",
+                     *       "auth_code": "Xq7#Lp2-vK9m",
                      *       "delivery": "returned"
                      *     }
                      */
@@ -7047,8 +7327,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "domain": "string",
-                     *       "status": "string",
+                     *       "domain": "example.com",
+                     *       "status": "active",
                      *       "expires_at": "2019-08-24T14:15:22Z",
                      *       "offset_days": 0,
                      *       "now": "2019-08-24T14:15:22Z"
@@ -7278,22 +7558,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
                      *       "type": "domain.register",
                      *       "status": "pending",
-                     *       "domain": "string",
+                     *       "domain": "example.com",
                      *       "livemode": true,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z",
                      *       "completed_at": "2019-08-24T14:15:22Z",
-                     *       "result": {
-                     *         "property1": null,
-                     *         "property2": null
-                     *       },
-                     *       "error": {
-                     *         "code": "string",
-                     *         "detail": "string"
-                     *       }
+                     *       "result": null,
+                     *       "error": null
                      *     }
                      */
                     "application/json": components["schemas"]["Operation"];
@@ -7470,22 +7744,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "string",
+                     *           "id": "op_jXoGzixeFsLb8chA4NfUbd",
                      *           "type": "domain.register",
                      *           "status": "pending",
-                     *           "domain": "string",
+                     *           "domain": "example.com",
                      *           "livemode": true,
                      *           "created_at": "2019-08-24T14:15:22Z",
                      *           "updated_at": "2019-08-24T14:15:22Z",
                      *           "completed_at": "2019-08-24T14:15:22Z",
-                     *           "result": {
-                     *             "property1": null,
-                     *             "property2": null
-                     *           },
-                     *           "error": {
-                     *             "code": "string",
-                     *             "detail": "string"
-                     *           }
+                     *           "result": null,
+                     *           "error": null
                      *         }
                      *       ],
                      *       "next_cursor": "string"
@@ -7633,22 +7901,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
                      *       "type": "domain.register",
                      *       "status": "pending",
-                     *       "domain": "string",
+                     *       "domain": "example.com",
                      *       "livemode": true,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z",
                      *       "completed_at": "2019-08-24T14:15:22Z",
-                     *       "result": {
-                     *         "property1": null,
-                     *         "property2": null
-                     *       },
-                     *       "error": {
-                     *         "code": "string",
-                     *         "detail": "string"
-                     *       }
+                     *       "result": null,
+                     *       "error": null
                      *     }
                      */
                     "application/json": components["schemas"]["Operation"];
@@ -7957,12 +8219,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "string",
+                     *           "id": "txn_53kBxio0Hs3Wcatl68FvTz",
                      *           "type": "top_up",
                      *           "amount": 0,
                      *           "currency": "USD",
-                     *           "operation_id": "string",
-                     *           "description": "string",
+                     *           "operation_id": "op_jXoGzixeFsLb8chA4NfUbd",
+                     *           "description": "Registration of example.com (1 year)",
                      *           "available_after": 0,
                      *           "reserved_after": 0,
                      *           "livemode": true,
@@ -8117,12 +8379,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "string",
+                     *           "id": "tu_yDy17s13F1EuCcNKRAFItl",
                      *           "amount": 0,
                      *           "currency": "USD",
                      *           "status": "pending",
-                     *           "checkout_url": "string",
-                     *           "ledger_entry_id": "string",
+                     *           "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1Example",
+                     *           "ledger_entry_id": null,
                      *           "livemode": true,
                      *           "created_at": "2019-08-24T14:15:22Z",
                      *           "completed_at": "2019-08-24T14:15:22Z"
@@ -8260,7 +8522,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "amount": 1
+                 *       "amount": 2000
                  *     }
                  */
                 "application/json": components["schemas"]["TopUpInput"];
@@ -8281,12 +8543,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "txn_53kBxio0Hs3Wcatl68FvTz",
                      *       "type": "top_up",
                      *       "amount": 0,
                      *       "currency": "USD",
-                     *       "operation_id": "string",
-                     *       "description": "string",
+                     *       "operation_id": "op_jXoGzixeFsLb8chA4NfUbd",
+                     *       "description": "Registration of example.com (1 year)",
                      *       "available_after": 0,
                      *       "reserved_after": 0,
                      *       "livemode": true,
@@ -8500,12 +8762,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "tu_yDy17s13F1EuCcNKRAFItl",
                      *       "amount": 0,
                      *       "currency": "USD",
                      *       "status": "pending",
-                     *       "checkout_url": "string",
-                     *       "ledger_entry_id": "string",
+                     *       "checkout_url": "https://checkout.stripe.com/c/pay/cs_test_a1Example",
+                     *       "ledger_entry_id": null,
                      *       "livemode": true,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "completed_at": "2019-08-24T14:15:22Z"
@@ -8649,18 +8911,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "string",
-                 *       "type": "string",
+                 *       "id": "evt_1QExample",
+                 *       "type": "checkout.session.completed",
                  *       "data": {
                  *         "object": {
-                 *           "property1": null,
-                 *           "property2": null
-                 *         },
-                 *         "property1": null,
-                 *         "property2": null
-                 *       },
-                 *       "property1": null,
-                 *       "property2": null
+                 *           "id": "cs_test_a1Example",
+                 *           "payment_status": "paid"
+                 *         }
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["StripeEvent"];
@@ -8847,18 +9105,18 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "string",
-                     *           "first_name": "string",
-                     *           "last_name": "string",
-                     *           "organization": "string",
-                     *           "email": "string",
-                     *           "phone": "string",
-                     *           "address1": "string",
-                     *           "address2": "string",
-                     *           "city": "string",
-                     *           "state": "string",
-                     *           "postal_code": "string",
-                     *           "country": "string",
+                     *           "id": "ct_qogQNYHKbjn3zreuaYSEkW",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace",
+                     *           "organization": null,
+                     *           "email": "ada@example.com",
+                     *           "phone": "+442071838750",
+                     *           "address1": "12 St James’s Square",
+                     *           "address2": null,
+                     *           "city": "London",
+                     *           "state": null,
+                     *           "postal_code": "SW1Y 4LB",
+                     *           "country": "GB",
                      *           "version": 0,
                      *           "created_at": "2019-08-24T14:15:22Z",
                      *           "updated_at": "2019-08-24T14:15:22Z"
@@ -8996,17 +9254,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "first_name": "string",
-                 *       "last_name": "string",
-                 *       "organization": "string",
-                 *       "email": "user@example.com",
-                 *       "phone": "\\+1\\d",
-                 *       "address1": "string",
-                 *       "address2": "string",
-                 *       "city": "string",
-                 *       "state": "string",
-                 *       "postal_code": "A",
-                 *       "country": "string"
+                 *       "first_name": "Ada",
+                 *       "last_name": "Lovelace",
+                 *       "email": "ada@example.com",
+                 *       "phone": "+442071838750",
+                 *       "address1": "12 St James’s Square",
+                 *       "city": "London",
+                 *       "postal_code": "SW1Y 4LB",
+                 *       "country": "GB"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateContactInput"];
@@ -9031,18 +9286,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "first_name": "string",
-                     *       "last_name": "string",
-                     *       "organization": "string",
-                     *       "email": "string",
-                     *       "phone": "string",
-                     *       "address1": "string",
-                     *       "address2": "string",
-                     *       "city": "string",
-                     *       "state": "string",
-                     *       "postal_code": "string",
-                     *       "country": "string",
+                     *       "id": "ct_qogQNYHKbjn3zreuaYSEkW",
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
+                     *       "organization": null,
+                     *       "email": "ada@example.com",
+                     *       "phone": "+442071838750",
+                     *       "address1": "12 St James’s Square",
+                     *       "address2": null,
+                     *       "city": "London",
+                     *       "state": null,
+                     *       "postal_code": "SW1Y 4LB",
+                     *       "country": "GB",
                      *       "version": 0,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z"
@@ -9258,18 +9513,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "first_name": "string",
-                     *       "last_name": "string",
-                     *       "organization": "string",
-                     *       "email": "string",
-                     *       "phone": "string",
-                     *       "address1": "string",
-                     *       "address2": "string",
-                     *       "city": "string",
-                     *       "state": "string",
-                     *       "postal_code": "string",
-                     *       "country": "string",
+                     *       "id": "ct_qogQNYHKbjn3zreuaYSEkW",
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
+                     *       "organization": null,
+                     *       "email": "ada@example.com",
+                     *       "phone": "+442071838750",
+                     *       "address1": "12 St James’s Square",
+                     *       "address2": null,
+                     *       "city": "London",
+                     *       "state": null,
+                     *       "postal_code": "SW1Y 4LB",
+                     *       "country": "GB",
                      *       "version": 0,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z"
@@ -9594,17 +9849,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "first_name": "string",
-                 *       "last_name": "string",
-                 *       "organization": "string",
-                 *       "email": "user@example.com",
-                 *       "phone": "\\+1\\d",
-                 *       "address1": "string",
-                 *       "address2": "string",
-                 *       "city": "string",
-                 *       "state": "string",
-                 *       "postal_code": "A",
-                 *       "country": "string"
+                 *       "city": "Cambridge",
+                 *       "postal_code": "CB2 1TN"
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateContactInput"];
@@ -9627,18 +9873,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "first_name": "string",
-                     *       "last_name": "string",
-                     *       "organization": "string",
-                     *       "email": "string",
-                     *       "phone": "string",
-                     *       "address1": "string",
-                     *       "address2": "string",
-                     *       "city": "string",
-                     *       "state": "string",
-                     *       "postal_code": "string",
-                     *       "country": "string",
+                     *       "id": "ct_qogQNYHKbjn3zreuaYSEkW",
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
+                     *       "organization": null,
+                     *       "email": "ada@example.com",
+                     *       "phone": "+442071838750",
+                     *       "address1": "12 St James’s Square",
+                     *       "address2": null,
+                     *       "city": "London",
+                     *       "state": null,
+                     *       "postal_code": "SW1Y 4LB",
+                     *       "country": "GB",
                      *       "version": 0,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z"
@@ -9856,10 +10102,10 @@ export interface operations {
                 /**
                  * @example [
                  *       {
-                 *         "token": "string",
-                 *         "type": "string",
-                 *         "url": "string",
-                 *         "source": "string"
+                 *         "token": "svc_live_Q3x9…",
+                 *         "type": "domain_service_api_key",
+                 *         "url": "https://github.com/octo-org/app/blob/main/.env",
+                 *         "source": "content"
                  *       }
                  *     ]
                  */
@@ -10071,12 +10317,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "string",
+                     *           "id": "rec_wuk6My7QBhQNFOuC0ZjPdw",
                      *           "type": "A",
-                     *           "name": "string",
-                     *           "content": "string",
-                     *           "ttl": 0,
-                     *           "priority": 0,
+                     *           "name": "www",
+                     *           "content": "192.0.2.10",
+                     *           "ttl": 3600,
+                     *           "priority": null,
                      *           "version": 0,
                      *           "created_at": "2019-08-24T14:15:22Z",
                      *           "updated_at": "2019-08-24T14:15:22Z"
@@ -10232,10 +10478,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "A",
-                 *       "name": "string",
-                 *       "content": "string",
-                 *       "ttl": 3600,
-                 *       "priority": 0
+                 *       "name": "www",
+                 *       "content": "192.0.2.10"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateDnsRecordInput"];
@@ -10260,12 +10504,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "rec_wuk6My7QBhQNFOuC0ZjPdw",
                      *       "type": "A",
-                     *       "name": "string",
-                     *       "content": "string",
-                     *       "ttl": 0,
-                     *       "priority": 0,
+                     *       "name": "www",
+                     *       "content": "192.0.2.10",
+                     *       "ttl": 3600,
+                     *       "priority": null,
                      *       "version": 0,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z"
@@ -10505,10 +10749,8 @@ export interface operations {
                  *           "op": "create",
                  *           "record": {
                  *             "type": "A",
-                 *             "name": "string",
-                 *             "content": "string",
-                 *             "ttl": 3600,
-                 *             "priority": 0
+                 *             "name": "www",
+                 *             "content": "192.0.2.10"
                  *           }
                  *         }
                  *       ]
@@ -10536,12 +10778,12 @@ export interface operations {
                      *         {
                      *           "op": "create",
                      *           "record": {
-                     *             "id": "string",
+                     *             "id": "rec_wuk6My7QBhQNFOuC0ZjPdw",
                      *             "type": "A",
-                     *             "name": "string",
-                     *             "content": "string",
-                     *             "ttl": 0,
-                     *             "priority": 0,
+                     *             "name": "www",
+                     *             "content": "192.0.2.10",
+                     *             "ttl": 3600,
+                     *             "priority": null,
                      *             "version": 0,
                      *             "created_at": "2019-08-24T14:15:22Z",
                      *             "updated_at": "2019-08-24T14:15:22Z"
@@ -10792,12 +11034,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "rec_wuk6My7QBhQNFOuC0ZjPdw",
                      *       "type": "A",
-                     *       "name": "string",
-                     *       "content": "string",
-                     *       "ttl": 0,
-                     *       "priority": 0,
+                     *       "name": "www",
+                     *       "content": "192.0.2.10",
+                     *       "ttl": 3600,
+                     *       "priority": null,
                      *       "version": 0,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z"
@@ -11141,10 +11383,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "string",
-                 *       "content": "string",
-                 *       "ttl": 60,
-                 *       "priority": 0
+                 *       "ttl": 600
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateDnsRecordInput"];
@@ -11167,12 +11406,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "rec_wuk6My7QBhQNFOuC0ZjPdw",
                      *       "type": "A",
-                     *       "name": "string",
-                     *       "content": "string",
-                     *       "ttl": 0,
-                     *       "priority": 0,
+                     *       "name": "www",
+                     *       "content": "192.0.2.10",
+                     *       "ttl": 3600,
+                     *       "priority": null,
                      *       "version": 0,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z"
@@ -11423,13 +11662,18 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "string",
+                     *           "id": "evt_cXGnQ7FNDADH4YrjQfvBF2",
                      *           "type": "operation.succeeded",
                      *           "created_at": "2019-08-24T14:15:22Z",
                      *           "livemode": true,
-                     *           "org_id": "string",
+                     *           "org_id": "org_gcLjNeyhksK2xrIqlPEl6i",
                      *           "data": {
-                     *             "object": null
+                     *             "object": {
+                     *               "id": "op_jXoGzixeFsLb8chA4NfUbd",
+                     *               "type": "domain.register",
+                     *               "status": "succeeded",
+                     *               "domain": "example.com"
+                     *             }
                      *           }
                      *         }
                      *       ],
@@ -11576,13 +11820,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "evt_cXGnQ7FNDADH4YrjQfvBF2",
                      *       "type": "operation.succeeded",
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "livemode": true,
-                     *       "org_id": "string",
+                     *       "org_id": "org_gcLjNeyhksK2xrIqlPEl6i",
                      *       "data": {
-                     *         "object": null
+                     *         "object": {
+                     *           "id": "op_jXoGzixeFsLb8chA4NfUbd",
+                     *           "type": "domain.register",
+                     *           "status": "succeeded",
+                     *           "domain": "example.com"
+                     *         }
                      *       }
                      *     }
                      */
@@ -11746,16 +11995,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "string",
-                     *           "url": "string",
+                     *           "id": "we_amstFNJyNZjieKUAX8N0dW",
+                     *           "url": "https://hooks.example.com/domains",
                      *           "events": [
-                     *             "string"
+                     *             "operation.succeeded",
+                     *             "operation.failed"
                      *           ],
-                     *           "description": "string",
+                     *           "description": "Deploy bot",
                      *           "enabled": true,
-                     *           "disabled_reason": "string",
+                     *           "disabled_reason": null,
                      *           "livemode": true,
-                     *           "secret_rotated_until": "2019-08-24T14:15:22Z",
+                     *           "secret_rotated_until": null,
                      *           "created_at": "2019-08-24T14:15:22Z",
                      *           "updated_at": "2019-08-24T14:15:22Z"
                      *         }
@@ -11892,11 +12142,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "string",
+                 *       "url": "https://hooks.example.com/domains",
                  *       "events": [
                  *         "operation.succeeded"
-                 *       ],
-                 *       "description": "string"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpointInput"];
@@ -11921,16 +12170,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "url": "string",
+                     *       "id": "we_amstFNJyNZjieKUAX8N0dW",
+                     *       "url": "https://hooks.example.com/domains",
                      *       "events": [
-                     *         "string"
+                     *         "operation.succeeded",
+                     *         "operation.failed"
                      *       ],
-                     *       "description": "string",
+                     *       "description": "Deploy bot",
                      *       "enabled": true,
-                     *       "disabled_reason": "string",
+                     *       "disabled_reason": null,
                      *       "livemode": true,
-                     *       "secret_rotated_until": "2019-08-24T14:15:22Z",
+                     *       "secret_rotated_until": null,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z",
                      *       "secret": "string"
@@ -12144,16 +12394,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "url": "string",
+                     *       "id": "we_amstFNJyNZjieKUAX8N0dW",
+                     *       "url": "https://hooks.example.com/domains",
                      *       "events": [
-                     *         "string"
+                     *         "operation.succeeded",
+                     *         "operation.failed"
                      *       ],
-                     *       "description": "string",
+                     *       "description": "Deploy bot",
                      *       "enabled": true,
-                     *       "disabled_reason": "string",
+                     *       "disabled_reason": null,
                      *       "livemode": true,
-                     *       "secret_rotated_until": "2019-08-24T14:15:22Z",
+                     *       "secret_rotated_until": null,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z"
                      *     }
@@ -12473,12 +12724,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "string",
-                 *       "events": [
-                 *         "operation.succeeded"
-                 *       ],
-                 *       "enabled": true,
-                 *       "description": "string"
+                 *       "enabled": true
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateWebhookEndpointInput"];
@@ -12499,16 +12745,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "url": "string",
+                     *       "id": "we_amstFNJyNZjieKUAX8N0dW",
+                     *       "url": "https://hooks.example.com/domains",
                      *       "events": [
-                     *         "string"
+                     *         "operation.succeeded",
+                     *         "operation.failed"
                      *       ],
-                     *       "description": "string",
+                     *       "description": "Deploy bot",
                      *       "enabled": true,
-                     *       "disabled_reason": "string",
+                     *       "disabled_reason": null,
                      *       "livemode": true,
-                     *       "secret_rotated_until": "2019-08-24T14:15:22Z",
+                     *       "secret_rotated_until": null,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z"
                      *     }
@@ -12739,16 +12986,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "url": "string",
+                     *       "id": "we_amstFNJyNZjieKUAX8N0dW",
+                     *       "url": "https://hooks.example.com/domains",
                      *       "events": [
-                     *         "string"
+                     *         "operation.succeeded",
+                     *         "operation.failed"
                      *       ],
-                     *       "description": "string",
+                     *       "description": "Deploy bot",
                      *       "enabled": true,
-                     *       "disabled_reason": "string",
+                     *       "disabled_reason": null,
                      *       "livemode": true,
-                     *       "secret_rotated_until": "2019-08-24T14:15:22Z",
+                     *       "secret_rotated_until": null,
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "updated_at": "2019-08-24T14:15:22Z",
                      *       "secret": "string"
@@ -12927,13 +13175,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "evt_cXGnQ7FNDADH4YrjQfvBF2",
                      *       "type": "operation.succeeded",
                      *       "created_at": "2019-08-24T14:15:22Z",
                      *       "livemode": true,
-                     *       "org_id": "string",
+                     *       "org_id": "org_gcLjNeyhksK2xrIqlPEl6i",
                      *       "data": {
-                     *         "object": null
+                     *         "object": {
+                     *           "id": "op_jXoGzixeFsLb8chA4NfUbd",
+                     *           "type": "domain.register",
+                     *           "status": "succeeded",
+                     *           "domain": "example.com"
+                     *         }
                      *       }
                      *     }
                      */
@@ -13114,12 +13367,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "string",
-                     *           "event_id": "string",
+                     *           "id": "wd_obJWpbpNSo6lxOvI8aX51Y",
+                     *           "event_id": "evt_cXGnQ7FNDADH4YrjQfvBF2",
                      *           "attempt": 0,
-                     *           "status_code": 0,
-                     *           "duration_ms": 0,
-                     *           "error": "string",
+                     *           "status_code": 200,
+                     *           "duration_ms": 84,
+                     *           "error": null,
                      *           "created_at": "2019-08-24T14:15:22Z"
                      *         }
                      *       ],

@@ -47,14 +47,15 @@ interface Operation {
  */
 export function addExamples(document: object): void {
   const { paths } = document as { paths?: Record<string, Record<string, Operation>> };
-  const fill = (media: MediaType | undefined) => {
+  // A request example holds only what is required: what "Try it out" sends as it is, with no optional field to undo.
+  const fill = (media: MediaType | undefined, options: { skipNonRequired: boolean }) => {
     if (!media?.schema || media.example !== undefined) return;
-    media.example = sample(media.schema, { skipReadOnly: true, quiet: true, enablePatterns: true }, document);
+    media.example = sample(media.schema, { ...options, quiet: true, enablePatterns: true }, document);
   };
   for (const methods of Object.values(paths ?? {})) {
     for (const op of Object.values(methods)) {
-      fill(op.requestBody?.content?.['application/json']);
-      for (const response of Object.values(op.responses ?? {})) fill(response.content?.['application/json']);
+      fill(op.requestBody?.content?.['application/json'], { skipNonRequired: true });
+      for (const response of Object.values(op.responses ?? {})) fill(response.content?.['application/json'], { skipNonRequired: false });
     }
   }
 }
