@@ -13703,8 +13703,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "property1": null,
-                     *       "property2": null
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Domain Service API",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "paths": {}
                      *     }
                      */
                     "application/json": {

@@ -64,7 +64,9 @@ beforeAll(async () => {
 afterAll(async () => {
   if (prism && prism.child.exitCode === null) {
     prism.child.kill('SIGTERM');
+    const stubborn = setTimeout(() => prism?.child.kill('SIGKILL'), 5_000);
     await prism.exited;
+    clearTimeout(stubborn);
   }
   await app?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
