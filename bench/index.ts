@@ -1,130 +1,71 @@
 /**
- * `npm run bench`: prints latency figures. Needs PostgreSQL and Redis as for `npm run dev`; it uses
- * its own database (`domains_bench`, created and migrated here) and never asserts on timings.
+ * `npm run bench [-- --scenario paths|mixed|webhooks|micro|all] [--only reads,layers,dns,registrations] [--json FILE]`: figures beside their
+ * floors, measured in the same run, never asserted (README "Bench"). The api and worker run compiled,
+ * as `npm start` runs them, each in its own process; the load comes from this process.
+ * BENCH_PROFILE=1 runs the api and workers under `node --cpu-prof` (profiles in .data/bench/profiles/).
+ * Needs PostgreSQL and Redis as `npm run dev` does; starts its own Temporal dev server and PowerDNS.
  */
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { closeDeps, createDeps } from '../src/deps.js';
-import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
-import { benchConsume } from './rateLimit.js';
-import { benchHttpVariant, type LatencyRow } from './httpLayers.js';
-import { benchThroughput } from './throughput.js';
-import { benchRegistrations } from './registrations.js';
+import { parseArgs } from 'node:util';
+import os from 'node:os';
+import { startStack } from './lib/stack.js';
+import { printRows, writeJson, type BenchRow } from './lib/report.js';
+import { benchPaths, PATH_PARTS, type PathPart } from './scenarios/paths.js';
+import { benchMixed } from './scenarios/mixed.js';
+import { benchWebhooks } from './scenarios/webhooks.js';
 import { benchCaaBatch } from './dnsRecords.js';
-import { benchWebhookLatency } from './webhookLatency.js';
-import { installTemporalRuntime } from '../src/temporal/runtime.js';
-import { resolveTemporalCli } from '../scripts/lib/temporalCli.js';
-import { startOnFreePort, startTemporalDevServer, type TemporalDevServer } from '../scripts/lib/temporalDevServer.js';
-import { createApiKey } from '../src/services/apiKeys/createApiKey.js';
-import { SCOPES } from '../src/auth/scopes.js';
-import type { Principal } from '../src/auth/principal.js';
-import { upsertUserBySubject } from '../src/db/repositories/users.js';
-import { insertOrganization } from '../src/db/repositories/organizations.js';
-import { insertMembership } from '../src/db/repositories/memberships.js';
-import { newId } from '../src/ids.js';
+import { benchConsume } from './rateLimit.js';
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
-const fmt = (ms: number) => ms.toFixed(3).padStart(8);
+const SCENARIOS = ['paths', 'mixed', 'webhooks', 'micro', 'all'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+const number = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+async function micro(redisUrl: string): Promise<BenchRow[]> {
+  const section = 'In-process checks (no floor): CAA iodef batch of 100 ~2 KB records; the limiter alone against Redis';
+  const caa = benchCaaBatch().map((row): BenchRow => ({ section, name: `CAA batch, ${row.variant}`, value: row.batchMs, unit: 'ms' }));
+  const limiter = await benchConsume(5_000, { redisUrl });
+  return [...caa, { section, name: 'limiter consume() p50', value: limiter.p50Ms, unit: 'ms', detail: `p99 ${limiter.p99Ms.toFixed(3)} ms; degraded ${limiter.degraded}` }];
+}
 
 async function main(): Promise<void> {
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/domains_bench';
-  const baseConfig = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: '.data/bench', TEMPORAL_TASK_QUEUE: 'bench', WEBHOOK_ALLOW_PRIVATE: 'true' });
-  installTemporalRuntime(createLogger({ logLevel: 'error' }), { level: 'ERROR' });
-  // Registrations need a Temporal server: the configured one, or a headless dev server of our own.
-  let temporal: TemporalDevServer | undefined;
-  if (!baseConfig.temporal.address) {
-    const cliPath = await resolveTemporalCli((line) => console.error(line));
-    temporal = await startOnFreePort((port) => startTemporalDevServer({ cliPath, port, namespace: baseConfig.temporal.namespace }));
-  }
-  const config = { ...baseConfig, temporal: { ...baseConfig.temporal, address: temporal?.address ?? baseConfig.temporal.address } };
-  await ensureDatabase(databaseUrl);
-  await migrateUp(databaseUrl, createLogger(config));
-  const deps = await createDeps(config, createLogger(config));
+  const { values } = parseArgs({ options: { scenario: { type: 'string', default: 'paths' }, only: { type: 'string' }, json: { type: 'string' } } });
+  const parts = values.only ? values.only.split(',') : PATH_PARTS;
+  const unknown = parts.filter((part) => !(PATH_PARTS as readonly string[]).includes(part));
+  if (unknown.length > 0) throw new Error(`--only takes ${PATH_PARTS.join(', ')} (comma-separated), not ${unknown.join(', ')}`);
+  const scenario = values.scenario as Scenario;
+  if (!SCENARIOS.includes(scenario)) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
+  const runs = (s: Scenario) => scenario === s || scenario === 'all';
+  console.log(`Bench on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}; load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  const stack = await startStack();
+  const rows: BenchRow[] = [];
+  const show = (more: BenchRow[]) => {
+    printRows(more);
+    rows.push(...more);
+  };
   try {
-    // An enterprise user, so the benchmark measures the layers rather than hitting its limits.
-    const email = `bench-${Date.now()}@example.com`;
-    const token = await deps.devIdentity!.issueToken({ email });
-    const session = await deps.verifySession(token);
-    const user = await upsertUserBySubject(deps.db, { subject: session.sub, email, name: 'Bench' });
-    const org = await insertOrganization(deps.db, { id: newId('org'), name: 'Bench' });
-    await insertMembership(deps.db, { orgId: org.id, userId: user.id, role: 'owner' });
-    await deps.db.query(`UPDATE organizations SET plan = 'enterprise' WHERE id = $1`, [org.id]);
-
-    const events = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 200);
-    const webhooks = await benchWebhookLatency({ deps, orgId: org.id, count: events, spacingMs: 20 });
-    console.log(`\nWebhooks: state change (commit) to the receiver's 200 over loopback, one event every 20 ms (ms)`);
-    console.log(`${webhooks.delivered}/${webhooks.events} delivered  p50 ${fmt(webhooks.p50Ms)}  p99 ${fmt(webhooks.p99Ms)}  max ${fmt(webhooks.maxMs)}`);
-    if (process.env.BENCH_ONLY === 'webhooks') return;
-
-    const variants = [
-      { variant: 'neither layer', layers: { rateLimit: false, idempotency: false }, idempotencyKeys: false },
-      { variant: 'rate limiter', layers: { rateLimit: true, idempotency: false }, idempotencyKeys: false },
-      { variant: 'idempotency (new key each)', layers: { rateLimit: false, idempotency: true }, idempotencyKeys: true },
-      { variant: 'both', layers: { rateLimit: true, idempotency: true }, idempotencyKeys: true },
-    ];
-    const results: LatencyRow[] = [];
-    for (const v of variants) {
-      // A fresh session per variant: its own rate-limit pool.
-      results.push(await benchHttpVariant({ deps, token: await deps.devIdentity!.issueToken({ email }), requests: REQUESTS, ...v }));
-    }
-    const base = results[0]!;
-    console.log(`\nHTTP POST /bench/echo over loopback, sequential, ${REQUESTS} requests per variant (ms)`);
-    console.log('variant                      p50       p99   +p50 vs none  +p99 vs none  statuses');
-    for (const row of results) {
-      console.log(
-        `${row.variant.padEnd(26)} ${fmt(row.p50Ms)}  ${fmt(row.p99Ms)}      ${fmt(row.p50Ms - base.p50Ms)}      ${fmt(row.p99Ms - base.p99Ms)}  ${JSON.stringify(row.statuses)}`,
+    if (runs('paths')) {
+      show(
+        await benchPaths(stack, {
+          seconds: number('BENCH_SECONDS', 5),
+          sequentialRequests: number('BENCH_REQUESTS', 1_000),
+          registrations: number('BENCH_REGISTRATIONS', 30),
+          concurrentSeconds: number('BENCH_CONCURRENT_SECONDS', 30),
+          dnsRecords: number('BENCH_DNS_RECORDS', 100),
+        }, parts as PathPart[]),
       );
     }
-    const owner: Principal = { user, type: 'session', keyId: undefined, mode: 'live', livemode: true, scopes: new Set(SCOPES), rateLimitSubject: 'bench', credential: 'session:bench' };
-    const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-    const testKey = await createApiKey({
-      db: deps.db,
-      keyHashSecret: deps.keyHashSecret,
-      keyMisses: deps.keyMisses,
-      principal: owner,
-      name: 'bench',
-      scopes: ['domains:read'],
-      mode: 'test',
-      requestId: 'bench',
-    });
-    const throughput = await benchThroughput({ deps, sessionToken: await deps.devIdentity!.issueToken({ email }), testKey: testKey.key, seconds });
-    console.log(`\nThroughput, 10 connections, ${seconds} s each (rate limiter off; latency in ms)`);
-    console.log('target                              req/s       p50       p99   non-2xx');
-    for (const row of throughput) {
-      console.log(`${row.target.padEnd(32)} ${row.requestsPerSecond.toFixed(0).padStart(8)}  ${fmt(row.p50Ms)}  ${fmt(row.p99Ms)}  ${String(row.non2xx).padStart(8)}`);
+    if (runs('mixed')) {
+      const mixed = { seconds: number('BENCH_MIXED_SECONDS', 90), clients: number('BENCH_MIXED_CLIENTS', 6) };
+      show(await benchMixed(stack, { ...mixed, label: 'one worker process' }));
+      await stack.startWorker();
+      show(await benchMixed(stack, { ...mixed, label: 'two worker processes' }));
     }
-
-    const count = Number(process.env.BENCH_REGISTRATIONS ?? 200);
-    const registrations = await benchRegistrations({
-      deps,
-      principal: owner,
-      testKey: (await createApiKey({
-        db: deps.db,
-        keyHashSecret: deps.keyHashSecret,
-        keyMisses: deps.keyMisses,
-        principal: owner,
-        name: 'bench registrations',
-        scopes: ['domains:read', 'domains:write'],
-        mode: 'test',
-        requestId: 'bench',
-      })).key,
-      orgId: org.id,
-      count,
-    });
-    console.log(`\nTest-mode registrations through api, worker and Temporal, 10 at a time (ms)`);
-    console.log(`${registrations.accepted}/${registrations.registrations} accepted, ${registrations.succeeded} succeeded`);
-    console.log(`202 latency:             p50 ${fmt(registrations.acceptP50Ms)}  p99 ${fmt(registrations.acceptP99Ms)}`);
-    console.log(`202 to succeeded:        p50 ${fmt(registrations.completeP50Ms)}  p99 ${fmt(registrations.completeP99Ms)}`);
-
-    console.log('\nCAA iodef check, one batch of 100 records of ~2 KB (ms)');
-    for (const row of benchCaaBatch()) console.log(`${row.variant.padEnd(26)} ${fmt(row.batchMs)}`);
-
-    const limiter = await benchConsume(5_000, { redisUrl: config.redisUrl });
-    console.log(`\nRate limiter consume() alone against Redis, ${limiter.iterations} calls (ms)`);
-    console.log(`p50 ${fmt(limiter.p50Ms)}  p99 ${fmt(limiter.p99Ms)}  mean ${fmt(limiter.meanMs)}  degraded ${limiter.degraded}`);
+    if (runs('webhooks')) show(await benchWebhooks(stack, { count: number('BENCH_WEBHOOK_EVENTS', 200), spacingMs: 20 }));
+    if (runs('micro')) show(await micro(stack.config.redisUrl));
+    console.log(`\napi RSS at the end: ${stack.api.process.rssMb().toFixed(0)} MB; logs in .data/bench/logs/`);
+    if (values.json) await writeJson(values.json, rows, { scenario, finishedAt: new Date().toISOString() });
   } finally {
-    await closeDeps(deps);
-    await temporal?.stop();
+    await stack.close();
   }
 }
 

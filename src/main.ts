@@ -1,6 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { installTemporalRuntime } from './temporal/runtime.js';
 import { startService, type Role } from './startup.js';
 import { startCodecServer } from './codecServer/start.js';
 import { startTracing } from './telemetry/tracing.js';
@@ -28,8 +27,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config, { role });
   if (role === 'codec-server') return runCodecServer(config, logger);
   const tracing = startTracing(config.tracing, { 'service.instance.role': role });
-  // Only a worker runs the SDK's native runtime, so only it has Temporal metrics to serve.
-  installTemporalRuntime(logger, { metrics: role === 'api' ? undefined : config.temporalMetrics });
+  // Only a worker runs the SDK's native runtime (and has its metrics to serve); an api never loads it.
+  if (role !== 'api') (await import('./temporal/runtime.js')).installTemporalRuntime(logger, { metrics: config.temporalMetrics });
   const service = await startService({ config, logger, role });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

@@ -5,7 +5,7 @@ import type { RouteSpec } from './http/route.js';
 import { closeDeps, createDeps, type AppDeps } from './deps.js';
 import { createApp } from './app.js';
 import { listen, type ListeningServer } from './http/listen.js';
-import { createWorker, type RunningWorker } from './worker/worker.js';
+import type { RunningWorker } from './worker/worker.js';
 import { ensureSearchAttributes } from './temporal/client.js';
 import { ensureSchedules } from './temporal/schedules.js';
 import { startEventDispatcher } from './services/webhooks/startDispatcher.js';
@@ -76,6 +76,8 @@ export async function startService({ config, logger, role, workflowBundle, extra
       const schedules = await ensureSchedules(deps.temporal.client, config);
       logger.info({ schedules }, 'Temporal schedules in place');
       if (config.webhooks.dispatcher) logger.info({ workflowId: await startEventDispatcher(deps.temporal.client, config) }, 'event dispatcher started');
+      // Loaded here so an api process never loads the SDK's native worker runtime (README "Bench": memory).
+      const { createWorker } = await import('./worker/worker.js');
       worker = await createWorker(deps, workflowBundle);
       workerRun = worker.worker.run();
       workerRun.catch((err: unknown) => {

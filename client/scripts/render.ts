@@ -19,8 +19,20 @@ function operationTable(document: OpenAPI3): string {
   }
   return (
     HEADER('Where each operation of the API lives, so the SDK has one function per operation.') +
-    `import type { operations } from './schema.js';\n\n` +
-    `export const operationRoutes = {\n${rows.join('\n')}\n} as const satisfies Record<keyof operations, readonly [string, string]>;\n`
+    `import type { components, operations } from './schema.js';\n\n` +
+    `export const operationRoutes = {\n${rows.join('\n')}\n} as const satisfies Record<keyof operations, readonly [string, string]>;\n\n` +
+    eventTypes(document)
+  );
+}
+
+/** The event types as values (the Event schema's `type` enum), for pages that list them all. */
+function eventTypes(document: OpenAPI3): string {
+  const event = document.components?.schemas?.Event as { properties?: { type?: { enum?: string[] } } } | undefined;
+  const values = event?.properties?.type?.enum;
+  if (!values) throw new Error('The document has no Event schema with a `type` enum');
+  return (
+    `/** Every event type, in the api's order; a webhook endpoint may also ask for \`*\` (all of them). */\n` +
+    `export const eventTypes = ${JSON.stringify(values)} as const satisfies readonly components['schemas']['Event']['type'][];\n`
   );
 }
 

@@ -5,3 +5,4 @@ export type { Operation, WaitOptions } from './waitForOperation.js';
 export type { components, operations, paths } from './schema.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookEvent, type WebhookHeaders } from './webhooks.js';
 export { isDryRun, realAnswer, type DryRun } from './dryRun.js';
+export { eventTypes } from './operations.js';

@@ -3,81 +3,44 @@
  * front end), a worker, Temporal, PostgreSQL and Redis: one person's first session, in order.
  * With DASHBOARD_SCREENSHOTS=1 it also refreshes docs/screenshots/ (`npm run screenshots`).
  */
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { launchChromium } from '../support/chromium.js';
-import { builtDashboard } from '../support/dashboardBuild.js';
-import { REPO_ROOT } from '../support/processes.js';
+import type { Locator, Page } from 'playwright-core';
+import { openChromiumDashboard, pollPage as poll, showPageOnFailure, type ChromiumDashboard } from '../support/dashboardChromium.js';
 import { randomBase62 } from '../../src/ids.js';
 
-const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs', 'screenshots') : undefined;
 const person = { email: `ada-${randomBase62(6).toLowerCase()}@example.com`, name: 'Ada Lovelace' };
 // `-flaky`: the synthetic registrar answers 503 twice first (src/registrar/synthetic.ts), so the
 // operation stays unfinished long enough to be watched.
 const domain = `journey-${randomBase62(8).toLowerCase()}-flaky.com`;
 
-let app: TestApp;
-let browser: Browser;
-let context: BrowserContext;
+let dashboard: ChromiumDashboard;
 let page: Page;
 
-const url = (pathname: string) => `${app.url}/dashboard${pathname}`;
-async function screenshot(name: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
-}
-/** Waits for a value the page shows once it has caught up (vitest's own default is 1 s). */
-const poll = <T>(read: () => Promise<T>, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 15_000, interval: 100, ...options });
 /** The values of the form fields a locator matches (checkbox values, text inputs' contents). */
 async function valuesOf(fields: Locator): Promise<string[]> {
   return Promise.all((await fields.all()).map((field) => field.inputValue()));
 }
-/** Client-side navigation through the top bar, as a person clicks it. */
-async function openNav(label: string) {
-  await page.locator('.topbar .nav-links').getByRole('link', { name: label, exact: true }).click();
-  await poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toBe(label);
-}
 
 beforeAll(async () => {
-  const dist = await builtDashboard();
-  app = await startTestApp({ worker: true, env: { DASHBOARD_DIST_DIR: dist } });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  // Generous for a busy CI machine; a step that truly fails still fails, only later.
-  page.setDefaultTimeout(10_000);
+  dashboard = await openChromiumDashboard({ worker: true });
+  page = dashboard.page;
 });
-
-// What the page showed when a step failed: the fastest way to see why in CI's log.
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page) console.log(`page at ${page.url()}:\n${await page.locator('body').innerText().catch(() => '(unreadable)')}`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterEach(showPageOnFailure(() => page));
+afterAll(() => dashboard?.close());
 
 describe.sequential('the dashboard in Chromium', () => {
   it('signs in through the development OpenID provider and keeps the session out of reach of scripts', async () => {
-    await page.goto(url('/'));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/dev\/oidc\//);
-    await page.getByLabel('E-mail').fill(person.email);
-    await page.getByLabel('Name').fill(person.name);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(url('/'));
+    await dashboard.signIn(person);
     await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`Welcome, ${person.name}`);
 
-    const cookies = await context.cookies(`${app.url}/dashboard/`);
+    const cookies = await dashboard.context.cookies(`${dashboard.app.url}/dashboard/`);
     expect(cookies.length).toBeGreaterThan(0);
     for (const cookie of cookies) expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     expect(await page.evaluate('document.cookie')).toBe('');
   });
 
   it('creates an organisation and makes it the current one', async () => {
-    await openNav('Organisations');
+    await dashboard.openNav('Organisations');
     await page.getByRole('textbox', { name: 'New organisation' }).fill('Analytical Engines Ltd');
     await page.getByRole('button', { name: 'Create' }).click();
     await poll(() => page.getByRole('combobox', { name: 'Organisation' }).inputValue()).toMatch(/^org_/);
@@ -91,7 +54,7 @@ describe.sequential('the dashboard in Chromium', () => {
   });
 
   it('creates a test key from a preset, with the secret shown once', async () => {
-    await openNav('API keys');
+    await dashboard.openNav('API keys');
     await page.getByLabel('Name', { exact: true }).fill('CI deploys');
     await page.getByLabel('Test-mode key').check();
     await page.getByRole('radio', { name: 'CI' }).check();
@@ -105,9 +68,9 @@ describe.sequential('the dashboard in Chromium', () => {
     const secret = (await page.getByTestId('key-secret').textContent())!;
     expect(secret).toMatch(/^svc_test_/);
     await poll(() => page.getByRole('article', { name: 'New key secret' }).textContent()).toContain('secrets manager');
-    await screenshot('keys-secret-once.png');
+    await dashboard.screenshot('keys-secret-once.png');
 
-    const me = await app.fetch('/api/v1/me', { headers: { authorization: `Bearer ${secret}` } });
+    const me = await dashboard.app.fetch('/api/v1/me', { headers: { authorization: `Bearer ${secret}` } });
     expect(me.status).toBe(200);
     const body = (await me.json()) as { auth: { mode: string; scopes: string[] } };
     expect(body.auth.mode).toBe('test');
@@ -123,7 +86,7 @@ describe.sequential('the dashboard in Chromium', () => {
     await page.getByRole('switch', { name: 'Test data' }).check();
     await poll(() => page.getByRole('status').first().textContent()).toContain('Test data');
 
-    await openNav('Contacts');
+    await dashboard.openNav('Contacts');
     const contact = page.getByRole('form', { name: 'New contact' });
     for (const [label, value] of Object.entries({
       'First name': 'Ada',
@@ -140,7 +103,7 @@ describe.sequential('the dashboard in Chromium', () => {
     await contact.getByRole('button', { name: 'Add contact' }).click();
     await poll(() => page.getByRole('table', { name: 'Contacts' }).textContent()).toContain('Ada Lovelace');
 
-    await openNav('Domains');
+    await dashboard.openNav('Domains');
     await page.getByRole('searchbox').fill(domain);
     await page.getByRole('button', { name: 'Check', exact: true }).click();
     await poll(() => page.getByTestId('availability').textContent()).toContain('is available');
@@ -153,17 +116,17 @@ describe.sequential('the dashboard in Chromium', () => {
     const problem = page.getByTestId('payment-required');
     await poll(() => problem.textContent()).toMatch(/Not enough funds\. This costs \$[\d.]+ but your balance has \$0\.00 available\./);
     expect(await problem.textContent()).not.toContain('{');
-    expect(page.url()).toBe(url('/domains'));
+    expect(page.url()).toBe(dashboard.url('/domains'));
   });
 
   it('tops up the test balance and watches the registration live until it has succeeded', async () => {
-    await openNav('Billing');
+    await dashboard.openNav('Billing');
     await page.getByLabel('Amount in USD').fill('100');
     await page.getByRole('button', { name: 'Add funds' }).click();
     await poll(() => page.getByTestId('available').textContent()).toBe('$100.00');
     await poll(() => page.getByRole('table', { name: 'Transactions' }).textContent()).toContain('Top-up');
 
-    await openNav('Domains');
+    await dashboard.openNav('Domains');
     await page.getByRole('searchbox').fill(domain);
     await page.getByRole('button', { name: 'Check', exact: true }).click();
     await page.getByRole('button', { name: 'Register…' }).click();
@@ -175,14 +138,14 @@ describe.sequential('the dashboard in Chromium', () => {
     const status = page.getByTestId('operation-status');
     // Seen unfinished first, then finished on the same page: it updates by itself.
     await poll(() => status.textContent()).toMatch(/pending|running/);
-    await screenshot('operation-in-progress.png');
+    await dashboard.screenshot('operation-in-progress.png');
     await poll(() => status.textContent(), { timeout: 60_000 }).toBe('succeeded');
     await poll(() => page.getByRole('link', { name: `Open ${domain}` }).count()).toBe(1);
   }, 90_000);
 
   it('adds DNS records, then changes, deletes and adds in one batch', async () => {
     await page.getByRole('link', { name: `Open ${domain}` }).click();
-    await page.waitForURL(url(`/domains/${domain}`));
+    await page.waitForURL(dashboard.url(`/domains/${domain}`));
     const editor = page.getByRole('article', { name: 'DNS records' });
     const rows = editor.getByTestId('record-row');
     const fillRow = async (n: number, type: string, name: string, content: string) => {
@@ -223,7 +186,7 @@ describe.sequential('the dashboard in Chromium', () => {
     const names = await valuesOf(editor.locator('input[aria-label^="Name of row"]'));
     const contents = await valuesOf(editor.locator('input[aria-label^="Content of row"]'));
     expect(names.map((name, i) => `${name} ${contents[i]}`).sort()).toEqual(['api 192.0.2.12', 'www 192.0.2.11']);
-    await screenshot('domain-records.png');
+    await dashboard.screenshot('domain-records.png');
   });
 
   it('unlocks the domain, shows its auth code, and renews it live', async () => {
@@ -246,7 +209,7 @@ describe.sequential('the dashboard in Chromium', () => {
   }, 90_000);
 
   it('checks many names at once, each answered in its place', async () => {
-    await openNav('Domains');
+    await dashboard.openNav('Domains');
     const free = `bulk-${randomBase62(8).toLowerCase()}.com`;
     const taken = `bulk-${randomBase62(8).toLowerCase()}-taken.com`;
     await page.getByRole('form', { name: 'Check availability in bulk' }).getByRole('textbox').fill(`${free}\n${taken}`);
@@ -258,7 +221,7 @@ describe.sequential('the dashboard in Chromium', () => {
   });
 
   it('shows test-mode objects only while the test data toggle is on', async () => {
-    await openNav('Domains');
+    await dashboard.openNav('Domains');
     await poll(() => page.getByRole('table', { name: 'Domains' }).textContent()).toContain(domain);
     await page.getByRole('switch', { name: 'Test data' }).uncheck();
     await poll(() => page.getByText('No domains yet').count()).toBe(1);
@@ -270,25 +233,25 @@ describe.sequential('the dashboard in Chromium', () => {
   it('fits a 390 px wide phone without sideways scrolling', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const label of ['Domains', 'Operations', 'Contacts', 'Billing', 'API keys', 'Organisations']) {
-      await openNav(label);
+      await dashboard.openNav(label);
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       expect(overflow, label).toBeLessThanOrEqual(0);
-      if (label === 'API keys') await screenshot('keys-390px.png');
+      if (label === 'API keys') await dashboard.screenshot('keys-390px.png');
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('signs out, and the old cookie is refused afterwards', async () => {
-    const oldCookies = await context.cookies(`${app.url}/dashboard/`);
+    const oldCookies = await dashboard.context.cookies(`${dashboard.app.url}/dashboard/`);
     await page.locator('details.dropdown summary').click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await poll(() => page.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
 
-    const replay = await browser.newContext();
+    const replay = await dashboard.browser.newContext();
     await replay.addCookies(oldCookies);
-    const me = await replay.request.get(`${app.url}/dashboard/api/v1/me`);
+    const me = await replay.request.get(`${dashboard.app.url}/dashboard/api/v1/me`);
     expect(me.status()).toBe(401);
-    const session = await replay.request.get(`${app.url}/dashboard/session`);
+    const session = await replay.request.get(`${dashboard.app.url}/dashboard/session`);
     expect(session.status()).toBe(401);
     expect((await session.json()).code).toBe('NOT_SIGNED_IN');
     await replay.close();

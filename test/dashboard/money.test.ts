@@ -5,65 +5,31 @@
  * list shows them; a registration is checked first (dry run) and a max price below the price is
  * refused in words. With DASHBOARD_SCREENSHOTS=1 it refreshes docs/screenshots/billing-limits.png.
  */
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { launchChromium } from '../support/chromium.js';
-import { builtDashboard } from '../support/dashboardBuild.js';
-import { REPO_ROOT } from '../support/processes.js';
+import type { Page } from 'playwright-core';
+import { openChromiumDashboard, pollPage as poll, showPageOnFailure, type ChromiumDashboard } from '../support/dashboardChromium.js';
 import { randomBase62 } from '../../src/ids.js';
 
-const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs', 'screenshots') : undefined;
 const person = { email: `grace-${randomBase62(6).toLowerCase()}@example.com`, name: 'Grace Hopper' };
 
-let app: TestApp;
-let browser: Browser;
-let context: BrowserContext;
+let dashboard: ChromiumDashboard;
 let page: Page;
 
-const url = (pathname: string) => `${app.url}/dashboard${pathname}`;
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
-async function openNav(label: string) {
-  await page.locator('.topbar .nav-links').getByRole('link', { name: label, exact: true }).click();
-  await poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toBe(label);
-}
-
 beforeAll(async () => {
-  const dist = await builtDashboard();
-  app = await startTestApp({ env: { DASHBOARD_DIST_DIR: dist } });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  dashboard = await openChromiumDashboard();
+  page = dashboard.page;
 });
-
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page) console.log(`page at ${page.url()}:\n${await page.locator('body').innerText().catch(() => '(unreadable)')}`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterEach(showPageOnFailure(() => page));
+afterAll(() => dashboard?.close());
 
 describe.sequential('money guards in the dashboard', () => {
   it('lets an owner set and clear the test-mode monthly spending limit, shown on the Billing page', async () => {
-    await page.goto(url('/'));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/dev\/oidc\//);
-    await page.getByLabel('E-mail').fill(person.email);
-    await page.getByLabel('Name').fill(person.name);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(url('/'));
-    await openNav('Organisations');
-    await page.getByRole('textbox', { name: 'New organisation' }).fill('Compilers Inc');
-    await page.getByRole('button', { name: 'Create' }).click();
-    await poll(() => page.getByRole('combobox', { name: 'Organisation' }).inputValue()).toMatch(/^org_/);
+    await dashboard.signIn(person);
+    await dashboard.createOrg('Compilers Inc');
     await page.getByRole('switch', { name: 'Test data' }).check();
     await poll(() => page.getByRole('status').first().textContent()).toContain('Test data');
 
-    await openNav('Billing');
+    await dashboard.openNav('Billing');
     await poll(() => page.getByTestId('monthly-limit').textContent()).toBe('none');
     expect(await page.getByTestId('spent-this-month').textContent()).toBe('$0.00');
     await page.getByLabel('Limit in USD').fill('250');
@@ -72,7 +38,7 @@ describe.sequential('money guards in the dashboard', () => {
     await page.getByLabel('Amount in USD').fill('40');
     await page.getByRole('button', { name: 'Add funds' }).click();
     await poll(() => page.getByTestId('available').textContent()).toBe('$40.00');
-    if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, 'billing-limits.png'), fullPage: true });
+    await dashboard.screenshot('billing-limits.png');
 
     // The limit belongs to the organisation, not to this page: it is there after a reload.
     await page.reload();
@@ -82,7 +48,7 @@ describe.sequential('money guards in the dashboard', () => {
   });
 
   it('creates a key with a spending limit and allowed domains, lists them, and shows a bad entry next to its field', async () => {
-    await openNav('API keys');
+    await dashboard.openNav('API keys');
     const form = page.getByRole('form', { name: 'New API key' });
     await form.getByLabel('Name', { exact: true }).fill('Shop robot');
     await form.getByRole('radio', { name: 'CI' }).check();
@@ -113,14 +79,14 @@ describe.sequential('money guards in the dashboard', () => {
   });
 
   it('checks a registration first: the price and the balance after, nothing charged, and a max price below it refused in words', async () => {
-    await openNav('Contacts');
+    await dashboard.openNav('Contacts');
     const contact = page.getByRole('form', { name: 'New contact' });
     const fields = { 'First name': 'Grace', 'Last name': 'Hopper', 'E-mail': person.email, Phone: '+12025550123', Address: '1 Navy Way', City: 'Arlington', 'Postal code': '22202', Country: 'US' };
     for (const [label, value] of Object.entries(fields)) await contact.getByLabel(label, { exact: true }).fill(value);
     await contact.getByRole('button', { name: 'Add contact' }).click();
     await poll(() => page.getByRole('table', { name: 'Contacts' }).textContent()).toContain('Grace Hopper');
 
-    await openNav('Domains');
+    await dashboard.openNav('Domains');
     await page.getByRole('searchbox').fill(`money-${randomBase62(8).toLowerCase()}.com`);
     await page.getByRole('button', { name: 'Check', exact: true }).click();
     await page.getByRole('button', { name: 'Register…' }).click();
@@ -136,7 +102,7 @@ describe.sequential('money guards in the dashboard', () => {
     await registration.getByLabel('Max price in USD').fill('0.01');
     await registration.getByRole('button', { name: 'Check first' }).click();
     await poll(() => registration.getByRole('alert').textContent()).toContain('higher than the most you chose to pay');
-    await openNav('Billing');
+    await dashboard.openNav('Billing');
     expect(await page.getByTestId('available').textContent()).toBe('$40.00');
   });
 });

@@ -4,68 +4,38 @@
  * (WEBHOOK_ALLOW_PRIVATE=true lets an http://127.0.0.1 endpoint through).
  * With DASHBOARD_SCREENSHOTS=1 it also refreshes docs/screenshots/webhooks.png.
  */
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { launchChromium } from '../support/chromium.js';
-import { builtDashboard } from '../support/dashboardBuild.js';
-import { REPO_ROOT } from '../support/processes.js';
+import type { Page } from 'playwright-core';
+import { openChromiumDashboard, pollPage as poll, showPageOnFailure, type ChromiumDashboard } from '../support/dashboardChromium.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { startEventDispatcher } from '../../src/services/webhooks/startDispatcher.js';
 import { randomBase62 } from '../../src/ids.js';
 
-const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs', 'screenshots') : undefined;
 const person = { email: `grace-${randomBase62(6).toLowerCase()}@example.com`, name: 'Grace Hopper' };
 
-let app: TestApp;
+let dashboard: ChromiumDashboard;
 let receiver: WebhookReceiver;
 let dispatcherId: string;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
-const url = (pathname: string) => `${app.url}/dashboard${pathname}`;
-const poll = <T>(read: () => Promise<T>, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 15_000, interval: 100, ...options });
-
 beforeAll(async () => {
-  const dist = await builtDashboard();
   receiver = await startWebhookReceiver();
-  app = await startTestApp({ worker: true, env: { DASHBOARD_DIST_DIR: dist, WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  dispatcherId = await startEventDispatcher(app.deps.temporal.client, app.deps.config);
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  dashboard = await openChromiumDashboard({ worker: true, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  dispatcherId = await startEventDispatcher(dashboard.app.deps.temporal.client, dashboard.app.deps.config);
+  page = dashboard.page;
 });
-
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page) console.log(`page at ${page.url()}:\n${await page.locator('body').innerText().catch(() => '(unreadable)')}`);
-});
-
+afterEach(showPageOnFailure(() => page));
 afterAll(async () => {
-  await browser?.close();
-  await app?.deps.temporal.client.workflow.getHandle(dispatcherId).terminate('test over').catch(() => undefined);
-  await app?.close();
+  await dashboard?.app.deps.temporal.client.workflow.getHandle(dispatcherId).terminate('test over').catch(() => undefined);
+  await dashboard?.close();
   await receiver?.close();
 });
 
 describe.sequential('the Webhooks page in Chromium', () => {
   it('adds an endpoint, shows its secret once, pings it and lists the delivery', async () => {
-    await page.goto(url('/'));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/dev\/oidc\//);
-    await page.getByLabel('E-mail').fill(person.email);
-    await page.getByLabel('Name').fill(person.name);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(url('/'));
-    await page.locator('.topbar .nav-links').getByRole('link', { name: 'Organisations', exact: true }).click();
-    await page.getByRole('textbox', { name: 'New organisation' }).fill('Compilers Inc');
-    await page.getByRole('button', { name: 'Create' }).click();
-    await poll(() => page.getByRole('combobox', { name: 'Organisation' }).inputValue()).toMatch(/^org_/);
-
-    await page.locator('.topbar .nav-links').getByRole('link', { name: 'Webhooks', exact: true }).click();
-    await poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toBe('Webhooks');
+    await dashboard.signIn(person);
+    await dashboard.createOrg('Compilers Inc');
+    await dashboard.openNav('Webhooks');
     await page.getByLabel('Endpoint URL').fill(receiver.url);
     await page.getByLabel('Description').fill('Build notifications');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -88,7 +58,7 @@ describe.sequential('the Webhooks page in Chromium', () => {
       },
       { timeout: 20_000 },
     ).toContain('200');
-    if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, 'webhooks.png'), fullPage: true });
+    await dashboard.screenshot('webhooks.png');
 
     await page.reload();
     await poll(() => page.getByRole('article', { name: `Endpoint ${receiver.url}` }).textContent()).toContain('Build notifications');

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { components } from '../../../client/src/index.js';
+import { eventTypes, type components } from '../../../client/src/index.js';
 import { useDashboard } from '../context.js';
 import { ErrorNote, fieldError } from '../errors.js';
 import { formatDate } from '../format.js';
@@ -15,20 +15,6 @@ interface ShownSecret {
   rotated: boolean;
 }
 
-/** Every event type an endpoint can ask for (README "Events and webhooks"); `*` is the "all events" box. */
-const EVENT_TYPES: Exclude<EventType, '*'>[] = [
-  'operation.succeeded',
-  'operation.failed',
-  'operation.cancelled',
-  'domain.expiring',
-  'domain.renewed',
-  'domain.auto_renew_failed',
-  'domain.expired',
-  'domain.deleted',
-  'api_key.revoked',
-  'webhook_endpoint.disabled',
-  'ping',
-];
 
 const SECRET_WARNING =
   'Copy this signing secret now and store it in a secrets manager: your receiver needs it to check the webhook-signature header. It is shown only this once.';
@@ -135,7 +121,7 @@ function CreateEndpointForm(props: { orgId: string; onCreated: (created: compone
           </label>
           {all ? null : (
             <div class="scope-grid">
-              {EVENT_TYPES.map((type) => (
+              {eventTypes.map((type) => (
                 <label key={type}>
                   <input type="checkbox" name="event" value={type} checked={events.has(type)} onChange={(e) => toggle(type, e.currentTarget.checked)} />
                   {type}

@@ -1,0 +1,71 @@
+/**
+ * The processes the bench measures, each started as `npm start` starts the service (compiled
+ * JavaScript under plain node), with its output in a log file so the bench never reads it on the hot
+ * path. Every process started here is stopped by `stopAll`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, closeSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface BenchProcess {
+  name: string;
+  child: ChildProcess;
+  logFile: string;
+  /** Resident set size now, from /proc (Linux), in MB. */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+const started: BenchProcess[] = [];
+
+/** Runs compiled `script` (relative to the repository) with `env`, its output going to `logFile`. */
+export function startCompiled(props: { name: string; script: string; args?: string[]; env: Record<string, string>; logFile: string }): BenchProcess {
+  const fd = openSync(props.logFile, 'a');
+  // BENCH_PROFILE=1: a CPU profile of each process, written when it exits (README "Bench").
+  const profile = process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(REPO_ROOT, '.data/bench/profiles')}`, `--cpu-prof-name=${props.name.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(REPO_ROOT, props.script), ...(props.args ?? [])], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...props.env },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const proc: BenchProcess = {
+    name: props.name,
+    child,
+    logFile: props.logFile,
+    rssMb: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  started.push(proc);
+  return proc;
+}
+
+/** Resolves with the first match of `pattern` in the process's log, failing if it exits or times out. */
+export async function waitForLog(proc: BenchProcess, pattern: RegExp, timeoutMs = 90_000): Promise<RegExpExecArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await readFile(proc.logFile, 'utf8').catch(() => '');
+    const match = pattern.exec(text);
+    if (match) return match;
+    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited ${proc.child.exitCode}:\n${text.slice(-4_000)}`);
+    if (Date.now() > deadline) throw new Error(`${proc.name}: no ${pattern} within ${timeoutMs} ms:\n${text.slice(-4_000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.all(started.splice(0).map((proc) => proc.stop()));
+}

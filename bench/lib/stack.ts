@@ -1,0 +1,134 @@
+/**
+ * Everything the bench runs against, started fresh: a Temporal dev server (unless TEMPORAL_ADDRESS
+ * names one), PowerDNS, the compiled api and worker as `npm start` runs them, and the floors
+ * (bench/servers/). PostgreSQL and Redis are the machine's, as for `npm run dev`; the bench has its own
+ * database (`domains_bench`) and task queues.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig, type Config } from '../../src/config.js';
+import { closeDeps, createDeps, type AppDeps } from '../../src/deps.js';
+import { ensureDatabase, migrateUp } from '../../src/db/migrate.js';
+import { createLogger } from '../../src/logger.js';
+import { installTemporalRuntime } from '../../src/temporal/runtime.js';
+import { resolveTemporalCli } from '../../scripts/lib/temporalCli.js';
+import { freePort, startOnFreePort, startTemporalDevServer, type TemporalDevServer } from '../../scripts/lib/temporalDevServer.js';
+import { startPowerDns, type PowerDns } from '../../test/support/powerdns.js';
+import { REPO_ROOT, startCompiled, stopAll, waitForLog, type BenchProcess } from './processes.js';
+
+export interface Stack {
+  env: Record<string, string>;
+  config: Config;
+  /** In the bench's process: the database, the development identity (session tokens), key hashing. */
+  deps: AppDeps;
+  pdns: PowerDns;
+  api: { url: string; metricsUrl: string; process: BenchProcess };
+  workers: BenchProcess[];
+  floors: { bare: string; pgRedis: string };
+  layers: Record<'neither' | 'rateLimiter' | 'idempotency' | 'both', string>;
+  /** A client of the Temporal server, for the same-shape workflow floor on `floorTaskQueue`. */
+  temporal: Client;
+  floorTaskQueue: string;
+  startWorker(): Promise<BenchProcess>;
+  close(): Promise<void>;
+}
+
+const LOG_DIR = path.join(REPO_ROOT, '.data/bench/logs');
+
+function build(): void {
+  // The api's own build (tsconfig.build.json) plus the floors, into the same dist/.
+  const result = spawnSync('npx', ['tsc', '-p', 'tsconfig.bench.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`tsc -p tsconfig.bench.json failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+async function jsonLine<T>(proc: BenchProcess): Promise<T> {
+  return JSON.parse((await waitForLog(proc, /^\{.*\}$/m, 60_000))[0]) as T;
+}
+
+export async function startStack(): Promise<Stack> {
+  build();
+  await mkdir(LOG_DIR, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const logFile = (name: string) => path.join(LOG_DIR, `${stamp}-${name}.log`);
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/domains_bench';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  installTemporalRuntime(createLogger({ logLevel: 'error' }), { level: 'ERROR' });
+  let temporalServer: TemporalDevServer | undefined;
+  let temporalAddress = process.env.TEMPORAL_ADDRESS;
+  if (!temporalAddress) {
+    const cliPath = await resolveTemporalCli((line) => console.error(line));
+    temporalServer = await startOnFreePort((port) => startTemporalDevServer({ cliPath, port, namespace: 'default', logFile: logFile('temporal') }));
+    temporalAddress = temporalServer.address;
+  }
+  const pdns = await startPowerDns();
+  await ensureDatabase(databaseUrl);
+
+  const env: Record<string, string> = {
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_TASK_QUEUE: 'bench',
+    DATA_DIR: path.join(REPO_ROOT, '.data/bench'),
+    DNS_PROVIDER_URL: pdns.apiUrl,
+    DNS_PROVIDER_TOKEN: pdns.apiKey,
+    // The limiter runs and does all its work; its limits are scaled past what the bench can send.
+    RATE_LIMIT_SCALE: '100000',
+    REGISTRAR_CHECK_PER_MINUTE: '100000',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+  };
+  const config = loadConfig({ ...env, LOG_LEVEL: 'error' });
+  await migrateUp(databaseUrl, createLogger(config));
+  const deps = await createDeps(config, createLogger(config));
+
+  const [apiPort, apiMetricsPort] = [await freePort(), await freePort()];
+  const apiProcess = startCompiled({ name: 'api', script: 'dist/src/main.js', args: ['--role', 'api'], env: { ...env, PORT: String(apiPort), METRICS_PORT: String(apiMetricsPort) }, logFile: logFile('api') });
+  const workers: BenchProcess[] = [];
+  const startWorker = async () => {
+    const worker = startCompiled({
+      name: `worker ${workers.length + 1}`,
+      script: 'dist/src/main.js',
+      args: ['--role', 'worker'],
+      env: { ...env, PORT: '0', METRICS_PORT: String(await freePort()) },
+      logFile: logFile(`worker-${workers.length + 1}`),
+    });
+    workers.push(worker);
+    await waitForLog(worker, /"msg":"worker polling"/);
+    return worker;
+  };
+  const floorsProcess = startCompiled({ name: 'floors', script: 'dist/bench/servers/floors.js', env, logFile: logFile('floors') });
+  const layersProcess = startCompiled({ name: 'layers', script: 'dist/bench/servers/layers.js', env: { ...env, LOG_LEVEL: 'info' }, logFile: logFile('layers') });
+  const floorTaskQueue = 'bench-floor';
+  const floorWorker = startCompiled({ name: 'same-shape worker', script: 'dist/bench/servers/sameShapeWorker.js', env: { ...env, BENCH_FLOOR_TASK_QUEUE: floorTaskQueue }, logFile: logFile('floor-worker') });
+
+  const [floors, layers] = await Promise.all([jsonLine<Stack['floors']>(floorsProcess), jsonLine<Stack['layers']>(layersProcess), jsonLine(floorWorker)]);
+  await waitForLog(apiProcess, /"msg":"api listening"/);
+  await startWorker();
+  const connection = await Connection.connect({ address: temporalAddress });
+  const temporal = new Client({ connection, namespace: 'default' });
+
+  return {
+    env,
+    config,
+    deps,
+    pdns,
+    api: { url: `http://127.0.0.1:${apiPort}`, metricsUrl: `http://127.0.0.1:${apiMetricsPort}/metrics`, process: apiProcess },
+    workers,
+    floors,
+    layers,
+    temporal,
+    floorTaskQueue,
+    startWorker,
+    close: async () => {
+      await stopAll();
+      await connection.close();
+      await closeDeps(deps);
+      await pdns.close();
+      await temporalServer?.stop();
+    },
+  };
+}
