@@ -33,3 +33,8 @@ export function derivedId(prefix: IdPrefix, seed: string): string {
   }
   return `${prefix}_${out}`;
 }
+
+/** A fixed id of the right shape, for the OpenAPI document's examples. */
+export function exampleId(prefix: IdPrefix): string {
+  return derivedId(prefix, 'example');
+}

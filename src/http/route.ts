@@ -64,6 +64,11 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends 
   scope: S;
   /** The rate-limit pool it counts against; default `read` for GET, `write` otherwise. */
   rateLimitGroup?: RateLimitGroup;
+  /**
+   * It reserves a price from the balance (register, transfer, renew): the reference adds 402 for a
+   * short balance or a spending limit and 409 `PRICE_EXCEEDS_MAX`.
+   */
+  charges?: boolean;
   /** Organisation roles allowed, for org paths reserved to some roles. */
   roles?: readonly OrgRole[];
   request?: R;
@@ -75,7 +80,11 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends 
   verifyRequest?: (ctx: AppContext) => Promise<void>;
   /** Successful responses by status; the standard error responses are added automatically. */
   responses: Record<number, ResponseSpec>;
-  /** Error answers particular to this route, by status: when they happen and their `code`s. */
+  /**
+   * Error answers particular to this route, by status: when they happen and their `code`s. The
+   * statuses its declaration implies (token, scope, path look-ups, idempotency, charges, schemas)
+   * are added by src/openapi/statuses.ts; a 404 given here replaces the one derived from the path.
+   */
   errors?: Record<number, string>;
   /** Left out of the OpenAPI document (development-only helpers). */
   hidden?: boolean;

@@ -14,3 +14,9 @@ export const ErrorSchema = z
     code: z.string().describe('Stable machine token, e.g. `VALIDATION_ERROR`, `NOT_FOUND`'),
   })
   .meta({ id: 'Error' });
+
+/** A request with no Authorization header at all: exactly this body, as the contract fixes it. */
+export const NotAuthenticatedSchema = z
+  .object({ detail: z.literal('Not authenticated') })
+  .strict()
+  .meta({ id: 'NotAuthenticated', description: 'No Authorization header: exactly `{"detail": "Not authenticated"}`' });

@@ -1,22 +1,23 @@
 import { z } from 'zod';
+import { exampleId } from '../ids.js';
 import type { ApiKeyRecord } from '../db/repositories/apiKeys.js';
 import { SCOPES } from '../auth/scopes.js';
 
 export const ApiKeySchema = z
   .object({
-    id: z.string(),
-    name: z.string(),
+    id: z.string().meta({ example: exampleId('key') }),
+    name: z.string().meta({ example: 'CI deploys' }),
     scopes: z.array(z.enum(SCOPES)),
     mode: z.enum(['live', 'test']),
-    prefix: z.string().describe('`svc_<mode>_` and the next 4 characters, to recognise the key'),
+    prefix: z.string().meta({ example: 'svc_test_Q3x9' }).describe('`svc_<mode>_` and the next 4 characters, to recognise the key'),
     status: z.enum(['active', 'revoked']),
     created_at: z.iso.datetime(),
     last_used_at: z.iso.datetime().nullable().describe('Updated within a minute of use'),
     revoked_at: z.iso.datetime().nullable(),
-    revoked_reason: z.string().nullable(),
+    revoked_reason: z.string().nullable().meta({ example: null }),
     monthly_spend_limit: z.number().int().nullable().describe("Minor units the key's operations may reserve per calendar month (UTC); null: no limit"),
-    allowed_ips: z.array(z.string()).describe('CIDRs the key may be used from (canonical form); empty: any address'),
-    allowed_domains: z.array(z.string()).describe('Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain'),
+    allowed_ips: z.array(z.string()).meta({ example: ['203.0.113.0/24'] }).describe('CIDRs the key may be used from (canonical form); empty: any address'),
+    allowed_domains: z.array(z.string()).meta({ example: ['example.com', '*.example.org'] }).describe('Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain'),
   })
   .meta({ id: 'ApiKey' });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exampleId } from '../ids.js';
 import type { Balance } from '../db/repositories/billingBalances.js';
 import type { LedgerEntry } from '../db/repositories/billingTransactions.js';
 import type { TopUp } from '../db/repositories/topUps.js';
@@ -20,14 +21,14 @@ export const BalanceSchema = z
 
 export const LedgerEntrySchema = z
   .object({
-    id: z.string().describe('`txn_…`'),
+    id: z.string().meta({ example: exampleId('txn') }).describe('`txn_…`'),
     type: z
       .enum(['top_up', 'reservation', 'capture', 'release'])
       .describe('`top_up` adds to available; `reservation` moves available to reserved; `capture` spends reserved; `release` returns reserved to available'),
     amount: MinorUnits.describe('Always positive, in minor units; `type` says which way it moved'),
     currency: z.literal('USD'),
-    operation_id: z.string().nullable().describe('The operation charged, for reservation, capture and release'),
-    description: z.string(),
+    operation_id: z.string().nullable().meta({ example: exampleId('op') }).describe('The operation charged, for reservation, capture and release'),
+    description: z.string().meta({ example: 'Registration of example.com (1 year)' }),
     available_after: MinorUnits.describe('`available` right after this entry'),
     reserved_after: MinorUnits.describe('`reserved` right after this entry'),
     livemode: z.boolean(),
@@ -63,14 +64,14 @@ export function presentLedgerEntry(entry: LedgerEntry): z.infer<typeof LedgerEnt
 
 export const TopUpSchema = z
   .object({
-    id: z.string().describe('`tu_…`'),
+    id: z.string().meta({ example: exampleId('tu') }).describe('`tu_…`'),
     amount: MinorUnits,
     currency: z.literal('USD'),
     status: z
       .enum(['pending', 'succeeded', 'failed', 'expired'])
       .describe('`pending` until paid; `succeeded` once the balance was credited; `failed` or `expired` when Checkout ended unpaid'),
-    checkout_url: z.string().nullable().describe('Where the payer pays (Stripe Checkout), while `pending`'),
-    ledger_entry_id: z.string().nullable().describe('The ledger entry that credited the balance, once `succeeded`'),
+    checkout_url: z.string().nullable().meta({ example: 'https://checkout.stripe.com/c/pay/cs_test_a1Example' }).describe('Where the payer pays (Stripe Checkout), while `pending`'),
+    ledger_entry_id: z.string().nullable().meta({ example: null }).describe('The ledger entry that credited the balance, once `succeeded`'),
     livemode: z.boolean(),
     created_at: z.iso.datetime(),
     completed_at: z.iso.datetime().nullable(),

@@ -1,20 +1,21 @@
 import { z } from 'zod';
+import { exampleId } from '../ids.js';
 import type { Contact } from '../db/repositories/contacts.js';
 
 export const ContactSchema = z
   .object({
-    id: z.string().describe('Contact id (`ct_…`)'),
-    first_name: z.string(),
-    last_name: z.string(),
-    organization: z.string().nullable(),
-    email: z.string(),
-    phone: z.string().describe('E.164, e.g. `+14155550123`'),
-    address1: z.string(),
-    address2: z.string().nullable(),
-    city: z.string(),
-    state: z.string().nullable().describe('State, province or region'),
-    postal_code: z.string(),
-    country: z.string().describe('ISO 3166-1 alpha-2, upper case'),
+    id: z.string().meta({ example: exampleId('ct') }).describe('Contact id (`ct_…`)'),
+    first_name: z.string().meta({ example: 'Ada' }),
+    last_name: z.string().meta({ example: 'Lovelace' }),
+    organization: z.string().nullable().meta({ example: null }),
+    email: z.string().meta({ example: 'ada@example.com' }),
+    phone: z.string().meta({ example: '+442071838750' }).describe('E.164, e.g. `+14155550123`'),
+    address1: z.string().meta({ example: '12 St James’s Square' }),
+    address2: z.string().nullable().meta({ example: null }),
+    city: z.string().meta({ example: 'London' }),
+    state: z.string().nullable().meta({ example: null }).describe('State, province or region'),
+    postal_code: z.string().meta({ example: 'SW1Y 4LB' }),
+    country: z.string().meta({ example: 'GB' }).describe('ISO 3166-1 alpha-2, upper case'),
     version: z.number().int().describe('Raised by one on every change; the ETag is this number in quotes'),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

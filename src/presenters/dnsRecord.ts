@@ -1,20 +1,22 @@
 import { z } from 'zod';
+import { exampleId } from '../ids.js';
 import type { DnsRecord } from '../db/repositories/dnsRecords.js';
 import { RECORD_TYPES } from '../dns/records.js';
 
 export const DnsRecordSchema = z
   .object({
-    id: z.string().describe('Record id (`rec_…`)'),
+    id: z.string().meta({ example: exampleId('rec') }).describe('Record id (`rec_…`)'),
     type: z.enum(RECORD_TYPES),
-    name: z.string().describe('Relative to the domain, lower case; `@` is the domain itself'),
+    name: z.string().meta({ example: 'www' }).describe('Relative to the domain, lower case; `@` is the domain itself'),
     content: z
       .string()
+      .meta({ example: '192.0.2.10' })
       .describe(
         'Normalised: host names without the trailing dot; TXT as plain text (unquoted); SRV `weight port target`; ' +
           'CAA `flags tag "value"`',
       ),
-    ttl: z.number().int().describe('Seconds, 60–86400'),
-    priority: z.number().int().nullable().describe('MX and SRV; null for the other types'),
+    ttl: z.number().int().meta({ example: 3600 }).describe('Seconds, 60–86400'),
+    priority: z.number().int().nullable().meta({ example: null }).describe('MX and SRV; null for the other types'),
     version: z.number().int().describe('Raised by one on every change; the ETag is this number in quotes'),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

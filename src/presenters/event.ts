@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { exampleId } from '../ids.js';
 import { EVENT_TYPES, type EventRow } from '../db/repositories/events.js';
 
 export const EventSchema = z
   .object({
-    id: z.string().describe('`evt_…`; also the `webhook-id` header of its deliveries'),
+    id: z.string().meta({ example: exampleId('evt') }).describe('`evt_…`; also the `webhook-id` header of its deliveries'),
     type: z.enum(EVENT_TYPES),
     created_at: z.iso.datetime(),
     livemode: z.boolean(),
-    org_id: z.string(),
-    data: z.object({ object: z.unknown().describe('The resource as the API renders it') }),
+    org_id: z.string().meta({ example: exampleId('org') }),
+    data: z.object({ object: z.unknown().meta({ example: { id: exampleId('op'), type: 'domain.register', status: 'succeeded', domain: 'example.com' } }).describe('The resource as the API renders it') }),
   })
   .meta({ id: 'Event' });
 

@@ -1,25 +1,26 @@
 import { z } from 'zod';
+import { exampleId } from '../ids.js';
 import type { Invitation, PendingInvitation } from '../db/repositories/invitations.js';
 
 const InvitedRoleSchema = z.enum(['admin', 'member']);
 
 export const InvitationSchema = z
   .object({
-    invitation_id: z.string(),
-    email: z.string(),
+    invitation_id: z.string().meta({ example: exampleId('inv') }),
+    email: z.string().meta({ example: 'grace@example.com' }),
     role: InvitedRoleSchema,
     expires_at: z.iso.datetime(),
   })
   .meta({ id: 'Invitation' });
 
 export const PendingInvitationSchema = InvitationSchema.extend({
-  org_id: z.string(),
-  org_name: z.string(),
+  org_id: z.string().meta({ example: exampleId('org') }),
+  org_name: z.string().meta({ example: 'Acme Ltd' }),
   created_at: z.iso.datetime(),
 }).meta({ id: 'PendingInvitation' });
 
 export const AcceptedInvitationSchema = z
-  .object({ org_id: z.string(), role: InvitedRoleSchema })
+  .object({ org_id: z.string().meta({ example: exampleId('org') }), role: InvitedRoleSchema })
   .meta({ id: 'AcceptedInvitation' });
 
 /** What the inviter sees: nothing about whether the address belongs to anyone. */

@@ -1,19 +1,20 @@
 import { z } from 'zod';
+import { exampleId } from '../ids.js';
 import type { Operation } from '../db/repositories/operations.js';
 import type { Domain } from '../db/repositories/domains.js';
 
 export const OperationSchema = z
   .object({
-    id: z.string(),
+    id: z.string().meta({ example: exampleId('op') }),
     type: z.enum(['domain.register', 'domain.transfer', 'domain.renew']),
     status: z.enum(['pending', 'running', 'succeeded', 'failed', 'cancelled']),
-    domain: z.string(),
+    domain: z.string().meta({ example: 'example.com' }),
     livemode: z.boolean(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     completed_at: z.iso.datetime().nullable(),
-    result: z.record(z.string(), z.unknown()).nullable(),
-    error: z.object({ code: z.string(), detail: z.string() }).nullable(),
+    result: z.record(z.string(), z.unknown()).nullable().meta({ example: null }),
+    error: z.object({ code: z.string(), detail: z.string() }).nullable().meta({ example: null }),
   })
   .meta({ id: 'Operation' });
 
@@ -34,7 +35,7 @@ export function presentOperation(op: Operation): z.infer<typeof OperationSchema>
 
 export const DomainSchema = z
   .object({
-    name: z.string(),
+    name: z.string().meta({ example: 'example.com' }),
     status: z
       .enum(['registering', 'active', 'transfer_pending', 'expired', 'failed', 'deleted'])
       .describe('`expired`: past `expires_at`, still renewable for 30 days; then `deleted` (records removed, name free again)'),
@@ -42,10 +43,10 @@ export const DomainSchema = z
     expires_at: z.iso.datetime().nullable(),
     auto_renew: z.boolean(),
     locked: z.boolean(),
-    nameservers: z.array(z.string()),
-    registrant_contact_id: z.string(),
-    admin_contact_id: z.string().nullable(),
-    tech_contact_id: z.string().nullable(),
+    nameservers: z.array(z.string()).meta({ example: ['ns1.example.net', 'ns2.example.net'] }),
+    registrant_contact_id: z.string().meta({ example: exampleId('ct') }),
+    admin_contact_id: z.string().nullable().meta({ example: null }),
+    tech_contact_id: z.string().nullable().meta({ example: null }),
     version: z.number().int(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

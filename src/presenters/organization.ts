@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exampleId } from '../ids.js';
 import type { Organization } from '../db/repositories/organizations.js';
 import type { MemberView, OrgRole } from '../db/repositories/memberships.js';
 
@@ -6,8 +7,8 @@ const RoleSchema = z.enum(['owner', 'admin', 'member']);
 
 export const OrganizationSchema = z
   .object({
-    id: z.string(),
-    name: z.string(),
+    id: z.string().meta({ example: exampleId('org') }),
+    name: z.string().meta({ example: 'Acme Ltd' }),
     plan: z.enum(['free', 'pro', 'enterprise']),
     created_at: z.iso.datetime(),
     role: RoleSchema.optional().describe("The caller's role (in lists)"),
@@ -19,14 +20,15 @@ export const OrganizationSettingsSchema = OrganizationSchema.extend({
     .number()
     .int()
     .nullable()
+    .meta({ example: 50_000 })
     .describe("The monthly spending limit of the caller's mode, in minor units (null: none); each mode has its own"),
 }).meta({ id: 'OrganizationSettings' });
 
 export const MemberSchema = z
   .object({
-    user_id: z.string(),
-    email: z.string().nullable(),
-    name: z.string().nullable(),
+    user_id: z.string().meta({ example: exampleId('usr') }),
+    email: z.string().nullable().meta({ example: 'ada@example.com' }),
+    name: z.string().nullable().meta({ example: 'Ada Lovelace' }),
     role: RoleSchema,
     created_at: z.iso.datetime(),
   })
@@ -34,7 +36,7 @@ export const MemberSchema = z
 
 /** A member after a role change: `{user_id, email, role}`. */
 export const MemberRoleSchema = z
-  .object({ user_id: z.string(), email: z.string().nullable(), role: RoleSchema })
+  .object({ user_id: z.string().meta({ example: exampleId('usr') }), email: z.string().nullable().meta({ example: 'grace@example.com' }), role: RoleSchema })
   .meta({ id: 'MemberRole' });
 
 export function presentOrganization(org: Organization & { role?: OrgRole }): z.infer<typeof OrganizationSchema> {

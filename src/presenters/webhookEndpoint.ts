@@ -1,17 +1,18 @@
 import { z } from 'zod';
+import { exampleId } from '../ids.js';
 import type { WebhookEndpoint } from '../db/repositories/webhookEndpoints.js';
 import type { WebhookDelivery } from '../db/repositories/webhookDeliveries.js';
 
 export const WebhookEndpointSchema = z
   .object({
-    id: z.string(),
-    url: z.string(),
-    events: z.array(z.string()).describe('Event types sent to it; `["*"]` for all'),
-    description: z.string().nullable(),
+    id: z.string().meta({ example: exampleId('we') }),
+    url: z.string().meta({ example: 'https://hooks.example.com/domains' }),
+    events: z.array(z.string()).meta({ example: ['operation.succeeded', 'operation.failed'] }).describe('Event types sent to it; `["*"]` for all'),
+    description: z.string().nullable().meta({ example: 'Deploy bot' }),
     enabled: z.boolean(),
-    disabled_reason: z.string().nullable().describe('Why the service turned it off (failing deliveries), when it did'),
+    disabled_reason: z.string().nullable().meta({ example: null }).describe('Why the service turned it off (failing deliveries), when it did'),
     livemode: z.boolean(),
-    secret_rotated_until: z.iso.datetime().nullable().describe('Until then the previous secret signs as well'),
+    secret_rotated_until: z.iso.datetime().nullable().meta({ example: null }).describe('Until then the previous secret signs as well'),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })
@@ -40,12 +41,12 @@ export function presentWebhookEndpoint(endpoint: WebhookEndpoint): z.infer<typeo
 
 export const WebhookDeliverySchema = z
   .object({
-    id: z.string(),
-    event_id: z.string(),
+    id: z.string().meta({ example: exampleId('wd') }),
+    event_id: z.string().meta({ example: exampleId('evt') }),
     attempt: z.number().int().describe('1 for the first attempt of this event at this endpoint'),
-    status_code: z.number().int().nullable().describe('The receiver’s status; null when it did not answer'),
-    duration_ms: z.number().int(),
-    error: z.string().nullable().describe('Why the attempt failed (refused address, timeout, status); null when delivered'),
+    status_code: z.number().int().nullable().meta({ example: 200 }).describe('The receiver’s status; null when it did not answer'),
+    duration_ms: z.number().int().meta({ example: 84 }),
+    error: z.string().nullable().meta({ example: null }).describe('Why the attempt failed (refused address, timeout, status); null when delivered'),
     created_at: z.iso.datetime(),
   })
   .meta({ id: 'WebhookDelivery' });

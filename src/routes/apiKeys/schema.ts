@@ -65,13 +65,13 @@ export const CreateApiKeyBody = z
     }
   })
   .transform(({ preset, scopes, ...rest }) => ({ ...rest, scopes: (preset ? [...KEY_PRESETS[preset]] : scopes!) }))
-  .meta({ id: 'CreateApiKeyInput' });
+  .meta({ id: 'CreateApiKeyInput', example: { name: 'CI deploys', preset: 'ci', mode: 'test' } });
 
 export const UpdateApiKeyBody = z
   .object(KeyGuardFields)
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change')
-  .meta({ id: 'UpdateApiKeyInput' });
+  .meta({ id: 'UpdateApiKeyInput', example: { allowed_domains: ['example.com', '*.example.org'] } });
 
 export const ApiKeyPath = z.object({ key_id: z.string().min(1).max(64) });
 

@@ -10,7 +10,7 @@ export const MAX_TOP_UP = 10_000_000;
 
 export const TopUpBody = z
   .object({
-    amount: z.number().int().min(1).max(MAX_TOP_UP).describe(`Integer minor units (cents), 1 to ${MAX_TOP_UP}`),
+    amount: z.number().int().min(1).max(MAX_TOP_UP).meta({ example: 2_000 }).describe(`Integer minor units (cents), 1 to ${MAX_TOP_UP}`),
   })
   .strict()
   .meta({ id: 'TopUpInput' });

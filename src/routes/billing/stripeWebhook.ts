@@ -15,7 +15,10 @@ class StripeSignatureError extends ApiError {
 
 const StripeEventBody = z
   .looseObject({ id: z.string(), type: z.string(), data: z.looseObject({ object: z.looseObject({}) }) })
-  .meta({ id: 'StripeEvent' });
+  .meta({
+    id: 'StripeEvent',
+    example: { id: 'evt_1QExample', type: 'checkout.session.completed', data: { object: { id: 'cs_test_a1Example', payment_status: 'paid' } } },
+  });
 
 const Received = z.object({ received: z.literal(true), outcome: z.string() }).meta({ id: 'StripeEventReceived' });
 

@@ -37,23 +37,25 @@ const optionalText = (max: number) =>
     .optional();
 
 const contactShape = {
-  first_name: text(100),
-  last_name: text(100),
+  first_name: text(100).meta({ example: 'Ada' }),
+  last_name: text(100).meta({ example: 'Lovelace' }),
   organization: optionalText(255).describe('Company name, if the contact acts for one'),
-  email: z.string().trim().max(254).pipe(z.email()).meta({ description: 'E-mail address', format: 'email' }),
+  email: z.string().trim().max(254).pipe(z.email()).meta({ description: 'E-mail address', format: 'email', example: 'ada@example.com' }),
   phone: z
     .string()
+    .meta({ example: '+442071838750' })
     .trim()
     .overwrite(toE164)
     .regex(E164, 'Must be an E.164 phone number: "+", country code and number, digits only (e.g. +14155550123)')
     .describe('E.164 (`+14155550123`), or the registrars\' `+CC.NUMBER` (`+44.2071234567`); stored and returned as E.164'),
-  address1: text(255),
+  address1: text(255).meta({ example: '12 St James’s Square' }),
   address2: optionalText(255),
-  city: text(100),
+  city: text(100).meta({ example: 'London' }),
   state: optionalText(100).describe('State, province or region'),
-  postal_code: text(20).regex(POSTAL_CODE, 'Must be letters, digits, spaces and hyphens'),
+  postal_code: text(20).meta({ example: 'SW1Y 4LB' }).regex(POSTAL_CODE, 'Must be letters, digits, spaces and hyphens'),
   country: z
     .string()
+    .meta({ example: 'GB' })
     .trim()
     .toUpperCase()
     .refine(isCountryCode, 'Must be an ISO 3166-1 alpha-2 country code, e.g. "DE"')
@@ -103,7 +105,7 @@ export const UpdateContactBody = z
   .strict()
   .refine((body) => Object.values(body).some((value) => value !== undefined), 'Give at least one field to change')
   .transform(changesOf)
-  .meta({ id: 'UpdateContactInput' });
+  .meta({ id: 'UpdateContactInput', example: { city: 'Cambridge', postal_code: 'CB2 1TN' } });
 
 export const ContactPath = OrgPath.extend({ contact_id: z.string().min(1).max(64).describe('Contact id (`ct_…`)') });
 

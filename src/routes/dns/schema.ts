@@ -13,12 +13,14 @@ import { DomainNameSchema } from '../../domains/domainName.js';
 const RecordType = z.enum(RECORD_TYPES).describe('Record type');
 const RecordName = z
   .string()
+  .meta({ example: 'www' })
   .trim()
   .min(1)
   .max(253)
   .describe('Relative to the domain: `@` for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)');
 const Content = z
   .string()
+  .meta({ example: '192.0.2.10' })
   .trim()
   .min(1)
   .max(TXT_MAX_LENGTH + 100)
@@ -42,7 +44,7 @@ export const UpdateRecordBody = z
   .strict()
   .refine((body) => Object.values(body).some((value) => value !== undefined), 'Give at least one field to change')
   .transform((body): RecordChanges => body)
-  .meta({ id: 'UpdateDnsRecordInput', description: 'The fields to change; the type cannot change (delete and create instead)' });
+  .meta({ id: 'UpdateDnsRecordInput', example: { ttl: 600 }, description: 'The fields to change; the type cannot change (delete and create instead)' });
 
 export const DomainPath = OrgPath.extend({ domain: DomainNameSchema.describe('The domain name, e.g. `example.com`') });
 export const RecordPath = DomainPath.extend({ record_id: z.string().min(1).max(64).describe('Record id (`rec_…`)') });

@@ -23,7 +23,7 @@ export function docsRoutes(allRoutes: () => RouteSpec[]) {
       summary: 'The OpenAPI 3.1 document of this API',
       tags: ['reference'],
       scope: 'public',
-      responses: { 200: { description: 'OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
+      responses: { 200: { description: 'OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()).meta({ example: { openapi: '3.1.0', info: { title: 'Domain Service API', version: '1.0.0' }, paths: {} } }) } },
       handler: (ctx) => {
         ctx.body = reference().document;
       },

@@ -26,6 +26,11 @@ import { IfMatchHeader, setETag } from '../../http/conditional.js';
 import { quoteTransfer, transferDomain } from '../../services/domains/transferDomain.js';
 import { quoteRenewal, renewDomain } from '../../services/domains/renewDomain.js';
 
+const NOT_ACTIVE = 'the domain is not `active` (`DOMAIN_STATE_CONFLICT`)';
+const notRenewable = 'The domain is neither `active` nor `expired` (in its grace period)';
+const REGISTRAR_REFUSED = 'The registrar refused the change (`REGISTRAR_REJECTED`)';
+const REGISTRAR_DOWN = 'The registrar is down or did not answer in time (`UPSTREAM_UNAVAILABLE`); nothing changed, retry later';
+
 export function domainRoutes(deps: AppDeps) {
   return [
     defineRoute({
@@ -40,7 +45,11 @@ export function domainRoutes(deps: AppDeps) {
         '`Dry-Run: true` answers 200 with the price after every check, and keeps nothing.',
       tags: ['domains'],
       scope: 'domains:write',
+      charges: true,
       request: { path: OrgPath, header: DryRunHeader, body: RegisterDomainBody },
+      errors: {
+        409: 'The name is taken (`DOMAIN_NOT_AVAILABLE`) or already registered or being registered by this organisation (`DOMAIN_STATE_CONFLICT`)',
+      },
       responses: {
         200: { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema },
         202: { description: 'Accepted; poll the operation', schema: OperationSchema },
@@ -68,7 +77,9 @@ export function domainRoutes(deps: AppDeps) {
         '409 `PRICE_EXCEEDS_MAX` above `max_price`; `Dry-Run: true` answers 200 with the price after every check, and keeps nothing.',
       tags: ['domains'],
       scope: 'domains:write',
+      charges: true,
       request: { path: OrgPath, header: DryRunHeader, body: TransferDomainBody },
+      errors: { 409: 'The domain is already in this organisation, or held by another one (`DOMAIN_STATE_CONFLICT`, `DOMAIN_NOT_AVAILABLE`)' },
       responses: {
         200: { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema },
         202: { description: 'Accepted; poll the operation', schema: OperationSchema },
@@ -95,7 +106,9 @@ export function domainRoutes(deps: AppDeps) {
         '`Dry-Run: true` answers 200 with the price (`dry_run: true`) after every check, and keeps nothing.',
       tags: ['domains'],
       scope: 'domains:write',
+      charges: true,
       request: { path: DomainPath, header: DryRunHeader, body: RenewDomainBody },
+      errors: { 409: `${notRenewable}, or a renewal of it is already running (\`DOMAIN_STATE_CONFLICT\`)` },
       responses: {
         200: { description: 'Renewed, or (with `Dry-Run: true`) the price of renewing', schema: z.union([RenewedSchema, DryRunSchema]) },
         202: { description: 'Still running; poll the operation', schema: OperationSchema },
@@ -168,6 +181,7 @@ export function domainRoutes(deps: AppDeps) {
       tags: ['domains'],
       scope: 'domains:write',
       request: { path: DomainPath, header: IfMatchHeader, body: UpdateDomainBody },
+      errors: { 409: `${NOT_ACTIVE}; or \`If-Match\` names an older version (\`VERSION_MISMATCH\`)`, 422: REGISTRAR_REFUSED, 503: REGISTRAR_DOWN },
       responses: { 200: { description: 'The domain as changed', schema: DomainSchema } },
       handler: async (ctx, { path, header, body, principal }) => {
         const domain = await updateDomainSettings({
@@ -191,6 +205,7 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:write',
       request: { path: DomainPath },
       responses: { 200: { description: 'The code, or how it was delivered', schema: AuthCodeSchema } },
+      errors: { 409: `The domain is transfer-locked: unlock it first (\`DOMAIN_LOCKED\`); or ${NOT_ACTIVE}`, 422: REGISTRAR_REFUSED, 503: REGISTRAR_DOWN },
       handler: async (ctx, { path, principal }) => {
         const result = await getAuthCode({ deps, principal: principal, orgId: path.org_oid, name: path.domain });
         ctx.set('Cache-Control', 'no-store');
@@ -208,6 +223,7 @@ export function domainRoutes(deps: AppDeps) {
       tags: ['domains'],
       scope: 'domains:write',
       request: { path: DomainPath, body: TestClockBody },
+      errors: { 404: 'No such domain in this organisation, or the caller is in live mode, where test clocks do not exist (`NOT_FOUND`)' },
       responses: { 200: { description: 'The clock moved', schema: TestClockSchema } },
       handler: async (ctx, { path, body, principal }) => {
         const { domain, now } = await advanceTestClock({ deps, principal, orgId: path.org_oid, domainName: path.domain, days: body.advance_days });

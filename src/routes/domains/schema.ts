@@ -1,16 +1,17 @@
 import { z } from 'zod';
+import { exampleId } from '../../ids.js';
 import { DomainNameSchema } from '../../domains/domainName.js';
 
 const MoneySchema = z.object({ amount: z.number().int().describe('Integer minor units (cents)'), currency: z.literal('USD') });
 
 export const AvailabilitySchema = z
   .object({
-    name: z.string().describe('ASCII (punycode) form'),
-    unicode_name: z.string(),
+    name: z.string().meta({ example: 'xn--bcher-kva.de' }).describe('ASCII (punycode) form'),
+    unicode_name: z.string().meta({ example: 'bücher.de' }),
     available: z.boolean(),
     premium: z.boolean(),
     price: MoneySchema.nullable().describe('One year of registration; null when not available'),
-    reason: z.string().optional(),
+    reason: z.string().optional().meta({ example: 'premium name' }),
   })
   .meta({ id: 'Availability' });
 
@@ -19,7 +20,7 @@ export const AvailabilityQuery = z.object({
 });
 
 export const BulkAvailabilityBody = z
-  .object({ names: z.array(z.string().max(300)).min(1).max(500).describe('1–500 names; each is answered in its slot') })
+  .object({ names: z.array(z.string().max(300)).min(1).max(500).meta({ example: ['example.com', 'bücher.de'] }).describe('1–500 names; each is answered in its slot') })
   .strict()
   .meta({ id: 'BulkAvailabilityInput' });
 
@@ -38,7 +39,7 @@ export const BulkAvailabilitySchema = z
 
 export const TldListSchema = z
   .object({
-    data: z.array(z.object({ tld: z.string(), currency: z.literal('USD'), register: z.number().int(), renew: z.number().int(), transfer: z.number().int() })),
+    data: z.array(z.object({ tld: z.string().meta({ example: 'com' }), currency: z.literal('USD'), register: z.number().int(), renew: z.number().int(), transfer: z.number().int() })),
   })
   .meta({ id: 'TldPrices' });
 
@@ -46,7 +47,7 @@ export const OrgPath = z.object({ org_oid: z.string() });
 export const DomainPath = OrgPath.extend({ domain: DomainNameSchema.describe('The domain name') });
 export const OperationPath = OrgPath.extend({ operation_id: z.string().min(1).max(64) });
 
-const ContactId = z.string().min(1).max(64);
+const ContactId = z.string().min(1).max(64).meta({ example: exampleId('ct') });
 
 const MaxPrice = z
   .number()
@@ -58,7 +59,7 @@ const MaxPrice = z
 
 export const RegisterDomainBody = z
   .object({
-    name: z.string().min(1).max(300),
+    name: z.string().min(1).max(300).meta({ example: 'example.com' }),
     years: z.number().int().min(1).max(10).default(1),
     registrant_contact_id: ContactId,
     admin_contact_id: ContactId.optional(),
@@ -75,8 +76,8 @@ export const RegisterDomainBody = z
 
 export const TransferDomainBody = z
   .object({
-    name: z.string().min(1).max(300),
-    auth_code: z.string().min(1).max(255).describe('The transfer authorisation code from the losing registrar'),
+    name: z.string().min(1).max(300).meta({ example: 'example.org' }),
+    auth_code: z.string().min(1).max(255).meta({ example: 'Xq7#Lp2-vK9m' }).describe('The transfer authorisation code from the losing registrar'),
     registrant_contact_id: ContactId,
     max_price: MaxPrice,
   })
@@ -87,15 +88,15 @@ export const RenewDomainBody = z
   .object({ years: z.number().int().min(1).max(10).default(1), max_price: MaxPrice })
   .strict()
   .default({ years: 1 })
-  .meta({ id: 'RenewDomainInput' });
+  .meta({ id: 'RenewDomainInput', example: { years: 1 } });
 
 export const RenewedSchema = z
   .object({
-    domain: z.string(),
+    domain: z.string().meta({ example: 'example.com' }),
     expires_at: z.iso.datetime().nullable(),
     years: z.number().int(),
     charged: z.object({ amount: z.number().int(), currency: z.literal('USD') }),
-    operation_id: z.string(),
+    operation_id: z.string().meta({ example: exampleId('op') }),
   })
   .meta({ id: 'Renewal' });
 
@@ -107,11 +108,11 @@ export const UpdateDomainBody = z
   })
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'Give at least one of auto_renew, locked, nameservers')
-  .meta({ id: 'UpdateDomainInput' });
+  .meta({ id: 'UpdateDomainInput', example: { auto_renew: true } });
 
 export const AuthCodeSchema = z
   .object({
-    auth_code: z.string().nullable().describe('Null when the registrar e-mails it to the admin contact instead'),
+    auth_code: z.string().nullable().meta({ example: 'Xq7#Lp2-vK9m' }).describe('Null when the registrar e-mails it to the admin contact instead'),
     delivery: z.enum(['returned', 'emailed']),
   })
   .meta({ id: 'AuthCode' });
@@ -123,8 +124,8 @@ export const TestClockBody = z
 
 export const TestClockSchema = z
   .object({
-    domain: z.string(),
-    status: z.string().describe('The status now; the steps the advance brings follow within seconds'),
+    domain: z.string().meta({ example: 'example.com' }),
+    status: z.string().meta({ example: 'active' }).describe('The status now; the steps the advance brings follow within seconds'),
     expires_at: z.iso.datetime().nullable(),
     offset_days: z.number().int().describe('How far the test clock now runs ahead of real time, in days'),
     now: z.iso.datetime().describe("The domain's lifecycle time: real time plus the offset"),

@@ -3,7 +3,7 @@ import { pageSchema } from '../../http/pagination.js';
 import { MemberSchema, OrganizationSchema } from '../../presenters/organization.js';
 
 export const CreateOrganizationBody = z
-  .object({ name: z.string().trim().min(1).max(100) })
+  .object({ name: z.string().trim().min(1).max(100).meta({ example: 'Acme Ltd' }) })
   .strict()
   .meta({ id: 'CreateOrganizationInput' });
 
@@ -12,8 +12,8 @@ export const MemberPath = OrgPath.extend({ user_id: z.string().min(1).max(64) })
 
 export const InviteMemberBody = z
   .object({
-    email: z.email().max(320),
-    role: z.enum(['admin', 'member']),
+    email: z.email().max(320).meta({ example: 'grace@example.com' }),
+    role: z.enum(['admin', 'member']).meta({ example: 'member' }),
   })
   .strict()
   .meta({ id: 'InviteMemberInput' });
@@ -40,4 +40,4 @@ export const MonthlySpendLimit = z
 export const UpdateOrganizationBody = z
   .object({ monthly_spend_limit: MonthlySpendLimit.describe("The caller's mode's monthly spending limit (minor units), or null for none") })
   .strict()
-  .meta({ id: 'UpdateOrganizationInput' });
+  .meta({ id: 'UpdateOrganizationInput', example: { monthly_spend_limit: 50_000 } });

@@ -12,7 +12,10 @@ export const GithubAlertBody = z
   )
   .min(1)
   .max(1_000)
-  .meta({ id: 'GithubSecretScanningAlert' });
+  .meta({
+    id: 'GithubSecretScanningAlert',
+    example: [{ token: 'svc_live_Q3x9…', type: 'domain_service_api_key', url: 'https://github.com/octo-org/app/blob/main/.env', source: 'content' }],
+  });
 
 export const GithubSignatureHeaders = z.object({
   'github-public-key-identifier': z.string().min(1).describe('Which of the keys at `GITHUB_API_URL/meta/public_keys/secret_scanning` signed the body'),

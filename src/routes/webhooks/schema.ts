@@ -17,6 +17,7 @@ export const EventListQuery = PaginationQuery.extend({
 
 const url = z
   .string()
+  .meta({ example: 'https://hooks.example.com/domains' })
   .trim()
   .max(2048)
   .describe('Where events are POSTed: `https` (`http` only with WEBHOOK_ALLOW_PRIVATE), never an address inside a private network');
@@ -32,7 +33,7 @@ export const CreateEndpointBody = z.object({ url, events, description }).strict(
 export const UpdateEndpointBody = z
   .object({ url: url.optional(), events: events.optional(), enabled: z.boolean().optional(), description })
   .strict()
-  .meta({ id: 'UpdateWebhookEndpointInput' });
+  .meta({ id: 'UpdateWebhookEndpointInput', example: { enabled: true } });
 
 export const EventPage = pageSchema(EventSchema).meta({ id: 'EventPage' });
 export const EndpointPage = pageSchema(WebhookEndpointSchema).meta({ id: 'WebhookEndpointPage' });
