@@ -11,6 +11,7 @@ import { resolvePayloadKeyring, type PayloadKeyring } from './temporal/payloadKe
 import { ApiKeyVerifier } from './auth/apiKeyVerifier.js';
 import { ApiKeyMisses } from './auth/apiKeyMisses.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerifier.js';
+import { SessionPrincipals, sessionLoader } from './auth/sessionPrincipals.js';
 import { createRateLimiter, type RateLimiter } from './rateLimit/limiter.js';
 import { createRegistrars, type Registrars } from './registrar/registrars.js';
 import type Stripe from 'stripe';
@@ -38,6 +39,8 @@ export interface AppDeps {
   /** Recent unknown-key answers, forgotten when a key is created (src/auth/apiKeyMisses.ts). */
   keyMisses: ApiKeyMisses;
   verifySession: SessionVerifier;
+  /** Verified session tokens and their users, reused for at most 1.5 s (src/auth/sessionPrincipals.ts). */
+  sessions: SessionPrincipals;
   rateLimiter: RateLimiter;
   registrars: Registrars;
   /** The Stripe library for live top-ups; absent when STRIPE_API_KEY is unset (live top-ups refused). */
@@ -70,6 +73,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
   );
   await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
   const registrars = createRegistrars({ config, db, redis });
+  const verifySession = createSessionVerifier(config, devIdentity);
   const metrics = processMetrics();
   observeState(metrics, { db, redis, subscriber });
   return {
@@ -93,7 +97,8 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     devIdentity,
     apiKeys,
     keyMisses,
-    verifySession: createSessionVerifier(config, devIdentity),
+    verifySession,
+    sessions: new SessionPrincipals(sessionLoader(db, verifySession)),
     rateLimiter: createRateLimiter({ redis, logger }),
     metrics,
   };
