@@ -12,6 +12,7 @@ import { ApiKeyVerifier } from './auth/apiKeyVerifier.js';
 import { ApiKeyMisses } from './auth/apiKeyMisses.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerifier.js';
 import { SessionPrincipals, sessionLoader } from './auth/sessionPrincipals.js';
+import { OrgsOfUser } from './services/orgs/orgsOfUser.js';
 import { createRateLimiter, type RateLimiter } from './rateLimit/limiter.js';
 import { createRegistrars, type Registrars } from './registrar/registrars.js';
 import type Stripe from 'stripe';
@@ -39,6 +40,8 @@ export interface AppDeps {
   /** Recent unknown-key answers, forgotten when a key is created (src/auth/apiKeyMisses.ts). */
   keyMisses: ApiKeyMisses;
   verifySession: SessionVerifier;
+  /** `GET /me`'s organisations per user, reused for at most 1.5 s (src/services/orgs/orgsOfUser.ts). */
+  orgsOfUser: OrgsOfUser;
   /** Verified session tokens and their users, reused for at most 1.5 s (src/auth/sessionPrincipals.ts). */
   sessions: SessionPrincipals;
   rateLimiter: RateLimiter;
@@ -99,6 +102,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     keyMisses,
     verifySession,
     sessions: new SessionPrincipals(sessionLoader(db, verifySession)),
+    orgsOfUser: new OrgsOfUser(db),
     rateLimiter: createRateLimiter({ redis, logger }),
     metrics,
   };
