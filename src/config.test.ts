@@ -133,6 +133,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ HTTP_REQUEST_TIMEOUT: '5s', HTTP_HEADERS_TIMEOUT: '2s' }).httpTimeouts).toEqual({ requestTimeoutMs: 5_000, headersTimeoutMs: 2_000 });
   });
 
+  it('scales rate limits by RATE_LIMIT_SCALE, 1 by default, and refuses anything but a positive number', () => {
+    expect(loadConfig({}).rateLimitScale).toBe(1);
+    expect(loadConfig({ RATE_LIMIT_SCALE: '0.5' }).rateLimitScale).toBe(0.5);
+    expect(loadConfig({ RATE_LIMIT_SCALE: '1000' }).rateLimitScale).toBe(1000);
+    for (const bad of ['0', '-2', 'lots', 'Infinity']) {
+      expect(problems({ RATE_LIMIT_SCALE: bad })).toEqual([expect.stringMatching(/^RATE_LIMIT_SCALE: /)]);
+    }
+  });
+
   it('serves metrics only when METRICS_PORT is set and not 0, on loopback by default', () => {
     expect(loadConfig({}).metrics).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: '0' }).metrics).toBeUndefined();

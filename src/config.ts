@@ -88,6 +88,8 @@ const envSchema = z
     DATA_DIR: z.string().min(1).default('.data'),
     ADDRESS_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
     REGISTRAR_CHECK_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+    // Multiplies every per-key, per-session and per-user limit and burst (a benchmark sets one that never binds).
+    RATE_LIMIT_SCALE: z.coerce.number().positive('must be a positive number such as 1, 0.5 or 1000').finite().default(1),
     PAYLOAD_ENCRYPTION_KEYS: z
       .string()
       .transform((value, ctx) => {
@@ -253,6 +255,11 @@ export interface Config {
   addressRateLimits: boolean;
   /** Live availability `check` calls all processes together may send the registrar per minute. */
   registrarCheckPerMinute: number;
+  /**
+   * Multiplies every per-key, per-session and per-user rate limit and burst (`RATE_LIMIT_SCALE`);
+   * not the per-address pools, nor the registrar-wide pace.
+   */
+  rateLimitScale: number;
   /** The first key encrypts; all of them decrypt. Absent: a development key in `dataDir`. */
   payloadEncryptionKeys: PayloadKey[] | undefined;
   codecServer: { host: string; port: number; corsOrigins: string[] };
@@ -349,6 +356,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR,
     addressRateLimits: env.ADDRESS_RATE_LIMITS === 'on',
     registrarCheckPerMinute: env.REGISTRAR_CHECK_PER_MINUTE,
+    rateLimitScale: env.RATE_LIMIT_SCALE,
     payloadEncryptionKeys: env.PAYLOAD_ENCRYPTION_KEYS,
     codecServer: { host: env.CODEC_SERVER_HOST, port: env.CODEC_SERVER_PORT, corsOrigins: env.CODEC_SERVER_CORS_ORIGINS },
     metrics: env.METRICS_PORT ? { host: env.METRICS_HOST, port: env.METRICS_PORT } : undefined,

@@ -11,6 +11,8 @@ import { resolvePayloadKeyring, type PayloadKeyring } from './temporal/payloadKe
 import { ApiKeyVerifier } from './auth/apiKeyVerifier.js';
 import { ApiKeyMisses } from './auth/apiKeyMisses.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerifier.js';
+import { SessionPrincipals, sessionLoader } from './auth/sessionPrincipals.js';
+import { OrgsOfUser } from './services/orgs/orgsOfUser.js';
 import { createRateLimiter, type RateLimiter } from './rateLimit/limiter.js';
 import { createRegistrars, type Registrars } from './registrar/registrars.js';
 import type Stripe from 'stripe';
@@ -38,6 +40,10 @@ export interface AppDeps {
   /** Recent unknown-key answers, forgotten when a key is created (src/auth/apiKeyMisses.ts). */
   keyMisses: ApiKeyMisses;
   verifySession: SessionVerifier;
+  /** `GET /me`'s organisations per user, reused for at most 1.5 s (src/services/orgs/orgsOfUser.ts). */
+  orgsOfUser: OrgsOfUser;
+  /** Verified session tokens and their users, reused for at most 1.5 s (src/auth/sessionPrincipals.ts). */
+  sessions: SessionPrincipals;
   rateLimiter: RateLimiter;
   registrars: Registrars;
   /** The Stripe library for live top-ups; absent when STRIPE_API_KEY is unset (live top-ups refused). */
@@ -70,6 +76,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
   );
   await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
   const registrars = createRegistrars({ config, db, redis });
+  const verifySession = createSessionVerifier(config, devIdentity);
   const metrics = processMetrics();
   observeState(metrics, { db, redis, subscriber });
   return {
@@ -93,7 +100,9 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     devIdentity,
     apiKeys,
     keyMisses,
-    verifySession: createSessionVerifier(config, devIdentity),
+    verifySession,
+    sessions: new SessionPrincipals(sessionLoader(db, verifySession)),
+    orgsOfUser: new OrgsOfUser(db),
     rateLimiter: createRateLimiter({ redis, logger }),
     metrics,
   };

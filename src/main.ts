@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { pino } from 'pino';
 import { createLogger, type Logger } from './logger.js';
 import { startService, type Role } from './startup.js';
 import { startCodecServer } from './codecServer/start.js';
@@ -24,7 +25,9 @@ async function runCodecServer(config: Config, logger: Logger): Promise<void> {
 async function main(): Promise<void> {
   const role = parseRole(process.argv.slice(2));
   const config = loadConfig();
-  const logger = createLogger(config, { role });
+  // Written off the event loop (a line per request would otherwise be a write call on it); what is
+  // still buffered is written out when the process exits.
+  const logger = createLogger(config, { role }, pino.destination({ dest: 1, sync: false }));
   if (role === 'codec-server') return runCodecServer(config, logger);
   const tracing = startTracing(config.tracing, { 'service.instance.role': role });
   // Only a worker runs the SDK's native runtime (and has its metrics to serve); an api never loads it.

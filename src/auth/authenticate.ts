@@ -2,37 +2,43 @@ import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps } from '../deps.js';
 import type { AppState } from '../http/context.js';
 import { ApiError, ValidationError } from '../errors.js';
-import { findUserBySubject, upsertUserBySubject } from '../db/repositories/users.js';
 import { consumeAddressPool, refuseBlockedAddress } from '../rateLimit/addressLimits.js';
-import { API_KEY_SHAPE, hashApiKey, parseApiKey } from './apiKeyFormat.js';
+import { API_KEY_SHAPE } from './apiKeyFormat.js';
+import type { ApiKeyRecord } from '../db/repositories/apiKeys.js';
 import { InvalidTokenError, IpNotAllowedError, NotAuthenticatedError } from './errors.js';
 import { addressAllowed } from './keyRestrictions.js';
 import { clientAddress } from '../http/clientAddress.js';
 import type { Principal } from './principal.js';
-import { isScope, SCOPES, type Scope } from './scopes.js';
+import { isScope } from './scopes.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
-const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
 
-/** Unknown and deleted keys are answered from a short miss cache (src/auth/apiKeyMisses.ts). */
-async function verifyApiKey(deps: AppDeps, token: string): ReturnType<AppDeps['apiKeys']['verify']> {
-  if (!parseApiKey(token)) return deps.apiKeys.verify(token);
-  const hash = hashApiKey(deps.keyHashSecret, token).toString('hex');
+/**
+ * Unknown and deleted keys are answered from a short miss cache (src/auth/apiKeyMisses.ts).
+ * `hash`: the key's keyed hash (ApiKeyVerifier.hashOf), undefined for a look-alike.
+ */
+async function verifyApiKey(deps: AppDeps, hash: string | undefined): ReturnType<AppDeps['apiKeys']['verify']> {
+  if (!hash) throw new InvalidTokenError('The API key is malformed');
   const miss = deps.keyMisses.lookup(hash);
   if (miss) throw miss;
   const startedAt = deps.keyMisses.begin();
   try {
-    return await deps.apiKeys.verify(token);
+    return await deps.apiKeys.verifyHash(hash);
   } catch (err) {
     if (err instanceof InvalidTokenError) deps.keyMisses.remember(hash, err, startedAt);
     throw err;
   }
 }
 
-async function principalFromApiKey(deps: AppDeps, token: string): Promise<Principal> {
-  const { record, user } = await verifyApiKey(deps, token);
-  return {
+/** One principal per cached key record: requests answered from memory share it (nothing mutates one). */
+const keyPrincipals = new WeakMap<ApiKeyRecord, Principal>();
+
+async function principalFromApiKey(deps: AppDeps, hash: string | undefined): Promise<Principal> {
+  const { record, user } = await verifyApiKey(deps, hash);
+  const known = keyPrincipals.get(record);
+  if (known?.user === user) return known;
+  const principal: Principal = {
     user,
     type: 'api_key',
     keyId: record.id,
@@ -43,31 +49,8 @@ async function principalFromApiKey(deps: AppDeps, token: string): Promise<Princi
     credential: `api_key:${record.id}`,
     guards: { monthlySpendLimit: record.monthlySpendLimit, allowedIps: record.allowedIps, allowedDomains: record.allowedDomains },
   };
-}
-
-async function principalFromSession(deps: AppDeps, token: string): Promise<Principal> {
-  const claims = await deps.verifySession(token);
-  // A read on the hot path; a write only for a new user or changed claims.
-  const known = await findUserBySubject(deps.db, claims.sub);
-  const user =
-    known && known.email === claims.email && known.name === claims.name && known.emailVerified === claims.emailVerified
-      ? known
-      : await upsertUserBySubject(deps.db, {
-          subject: claims.sub,
-          email: claims.email,
-          name: claims.name,
-          emailVerified: claims.emailVerified,
-        });
-  return {
-    user,
-    type: 'session',
-    keyId: undefined,
-    mode: 'live',
-    livemode: true,
-    scopes: ALL_SCOPES,
-    rateLimitSubject: `session:${claims.sid ?? claims.sub}`,
-    credential: `session:${user.id}:${claims.sid ?? claims.sub}`,
-  };
+  keyPrincipals.set(record, principal);
+  return principal;
 }
 
 /**
@@ -86,32 +69,66 @@ function applyRequestedMode(principal: Principal, requested: string | undefined)
   return { ...principal, mode: requested, livemode: requested === 'live' };
 }
 
-async function principalFrom(deps: AppDeps, header: string): Promise<Principal> {
-  if (!header) throw new NotAuthenticatedError();
+/** The bearer token, by shape: an API key (with its keyed hash, computed once), a JWT, or neither. */
+type Credential =
+  | { kind: 'none' | 'malformed' | 'unknown' }
+  | { kind: 'api_key'; hash: string | undefined }
+  | { kind: 'session'; token: string };
+
+function credentialOf(deps: AppDeps, header: string): Credential {
+  if (!header) return { kind: 'none' };
   const token = BEARER.exec(header)?.[1];
-  if (!token) throw new InvalidTokenError('The Authorization header must be "Bearer <token>"');
-  if (API_KEY_SHAPE.test(token)) return principalFromApiKey(deps, token);
-  if (JWT_SHAPE.test(token)) return principalFromSession(deps, token);
-  throw new InvalidTokenError('The bearer token is neither an API key nor a session token');
+  if (!token) return { kind: 'malformed' };
+  if (API_KEY_SHAPE.test(token)) return { kind: 'api_key', hash: deps.apiKeys.hashOf(token) };
+  if (JWT_SHAPE.test(token)) return { kind: 'session', token };
+  return { kind: 'unknown' };
+}
+
+async function principalFrom(deps: AppDeps, credential: Credential): Promise<Principal> {
+  switch (credential.kind) {
+    case 'none':
+      throw new NotAuthenticatedError();
+    case 'malformed':
+      throw new InvalidTokenError('The Authorization header must be "Bearer <token>"');
+    case 'api_key':
+      return principalFromApiKey(deps, credential.hash);
+    case 'session':
+      return deps.sessions.get(credential.token);
+    default:
+      throw new InvalidTokenError('The bearer token is neither an API key nor a session token');
+  }
+}
+
+/** Whether the credential would be answered from memory, costing no signature check or query. */
+function answeredFromMemory(deps: AppDeps, credential: Credential): boolean {
+  if (credential.kind === 'api_key') return credential.hash !== undefined && deps.apiKeys.isCached(credential.hash);
+  return credential.kind === 'session' && deps.sessions.isCached(credential.token);
 }
 
 /**
  * The verifier is chosen from the token's shape; the caller does not choose. Every 401 counts
  * against the client address's `auth_failure` pool; past it the answer is 429, and until its block
  * ends the address is refused before any token is checked (src/rateLimit/addressLimits.ts).
+ * `deferAddressCheck` (the route has the rate limiter): a credential answered from memory costs
+ * nothing to check, so the block is checked in the limiter's round trip instead of one of its own.
  */
-export function authenticate(deps: AppDeps): RouterMiddleware<AppState> {
+export function authenticate(deps: AppDeps, options: { deferAddressCheck: boolean }): RouterMiddleware<AppState> {
   return async (ctx, next) => {
-    await refuseBlockedAddress(deps, ctx);
+    const credential = credentialOf(deps, ctx.get('authorization'));
+    const deferred = options.deferAddressCheck && deps.config.addressRateLimits && answeredFromMemory(deps, credential);
+    if (!deferred) await refuseBlockedAddress(deps, ctx);
     try {
-      const principal = await principalFrom(deps, ctx.get('authorization'));
+      const principal = await principalFrom(deps, credential);
       ctx.state.auth = applyRequestedMode(principal, ctx.req.headers['x-mode'] === undefined ? undefined : ctx.get('x-mode'));
       const address = clientAddress(ctx, deps.config.trustProxy);
       if (!addressAllowed(principal.guards?.allowedIps ?? [], address)) throw new IpNotAllowedError(address);
     } catch (err) {
+      // A blocked address hears 429 before anything else is said about its request.
+      if (deferred) await refuseBlockedAddress(deps, ctx);
       if (err instanceof ApiError && err.status === 401) await consumeAddressPool(deps, ctx, 'auth_failure');
       throw err;
     }
+    ctx.state.addressCheckDeferred = deferred;
     await next();
   };
 }

@@ -14,6 +14,8 @@ export interface SessionClaims {
   sid: string | null;
   /** `email_verified` when the provider sends it (OpenID Connect standard claim), else null. */
   emailVerified: boolean | null;
+  /** `exp`, in milliseconds since the epoch. */
+  expiresAtMs: number;
 }
 
 export type SessionVerifier = (token: string) => Promise<SessionClaims>;
@@ -75,6 +77,7 @@ export function createSessionVerifier(config: Pick<Config, 'auth'>, devIdentity:
         name: optionalString(payload, 'name'),
         sid: optionalString(payload, 'sid'),
         emailVerified: typeof payload.email_verified === 'boolean' ? payload.email_verified : null,
+        expiresAtMs: payload.exp! * 1000,
       };
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new TokenExpiredError();

@@ -1,11 +1,11 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { Db } from '../db/pool.js';
+import type { Config } from '../config.js';
 import { bestPlanOfUser, planOfMemberOrg, type Plan } from '../db/repositories/organizations.js';
 import { requirePrincipal } from '../auth/authorize.js';
 import { RateLimitedError } from '../errors.js';
 import { limitsFor, userCeilingFor, USER_CEILING_FACTOR, type RateLimitGroup } from '../rateLimit/groups.js';
-import type { RateLimiter } from '../rateLimit/limiter.js';
-import { setRateLimitHeaders } from '../rateLimit/addressLimits.js';
+import { addressBlockOf, refuseWhileBlocked, setRateLimitHeaders, type AddressLimitDeps } from '../rateLimit/addressLimits.js';
 import type { AppState } from './context.js';
 import { recordRateLimitDecision } from '../metrics/record.js';
 
@@ -37,30 +37,40 @@ export function planResolver(db: Db): PlanResolver {
  * session; never per IP) and sets the X-RateLimit-* headers, which stay on error responses too.
  * A second pool per user, USER_CEILING_FACTOR times as large, holds all of one user's keys and
  * sessions together, so making more keys does not make more capacity. It is counted only when the
- * key's own pool allowed the request.
+ * key's own pool allowed the request. Both, and the address's failed-authentication block when
+ * authenticate() left it to us, are one Redis round trip.
  */
-export function rateLimitMiddleware(deps: { db: Db; rateLimiter: RateLimiter }): (group: RateLimitGroup) => RouterMiddleware<AppState> {
+export function rateLimitMiddleware(deps: AddressLimitDeps & { db: Db; config: Pick<Config, 'rateLimitScale'> }): (group: RateLimitGroup) => RouterMiddleware<AppState> {
   const planFor = planResolver(deps.db);
+  const scale = deps.config.rateLimitScale;
   return (group) => async (ctx, next) => {
     const principal = requirePrincipal(ctx.state);
     const plan = await planFor(principal.user.id, ctx.params.org_oid);
-    const decision = await deps.rateLimiter.consume({ subject: principal.rateLimitSubject, group, plan });
-    setRateLimitHeaders(ctx, decision);
-    recordRateLimitDecision(group, 'key', decision.allowed);
-    if (!decision.allowed) {
-      const limits = limitsFor(group, plan);
-      throw new RateLimitedError({ group, perMinute: limits.perMinute, perSecond: limits.perSecond, retryAfterSeconds: decision.retryAfterSeconds ?? 1 });
+    const limits = limitsFor(group, plan, scale);
+    const ceiling = userCeilingFor(group, plan, scale);
+    const address = ctx.state.addressCheckDeferred ? addressBlockOf(deps, ctx) : undefined;
+    const { addressRetryAfter, decisions } = await deps.rateLimiter.consumeChain({
+      ...(address ? { address } : {}),
+      pools: [
+        { pool: group, subject: principal.rateLimitSubject, limits },
+        { pool: group, subject: `user:${principal.user.id}`, limits: ceiling },
+      ],
+    });
+    if (address) refuseWhileBlocked(ctx, addressRetryAfter);
+    const [own, user] = decisions;
+    setRateLimitHeaders(ctx, own!);
+    recordRateLimitDecision(group, 'key', own!.allowed);
+    if (!own!.allowed) {
+      throw new RateLimitedError({ group, perMinute: limits.perMinute, perSecond: limits.perSecond, retryAfterSeconds: own!.retryAfterSeconds ?? 1 });
     }
-    const ceiling = userCeilingFor(group, plan);
-    const user = await deps.rateLimiter.consumePool({ pool: group, subject: `user:${principal.user.id}`, limits: ceiling });
-    recordRateLimitDecision(group, 'user', user.allowed);
-    if (!user.allowed) {
+    recordRateLimitDecision(group, 'user', user!.allowed);
+    if (!user!.allowed) {
       ctx.set('X-RateLimit-Remaining', '0');
       throw new RateLimitedError({
         group: `${group} (all of your keys and sessions together, ${USER_CEILING_FACTOR}x one key)`,
         perMinute: ceiling.perMinute,
         perSecond: ceiling.perSecond,
-        retryAfterSeconds: user.retryAfterSeconds ?? 1,
+        retryAfterSeconds: user!.retryAfterSeconds ?? 1,
       });
     }
     await next();

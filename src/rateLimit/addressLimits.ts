@@ -44,12 +44,23 @@ export async function consumeAddressPool(
 }
 
 /**
- * Refuses an address that is inside a failed-authentication block before its token costs an HMAC
- * and a database query. Its legitimate requests wait too: the address is all we know at that point.
+ * Refuses an address that is inside a failed-authentication block before its token costs a database
+ * query or a signature check (only the HMAC that finds it in memory is spent). Its legitimate requests
+ * wait too: the address is all we know at that point.
  */
 export async function refuseBlockedAddress(deps: AddressLimitDeps, ctx: Pick<ParameterizedContext, 'set' | 'socket' | 'get'>): Promise<void> {
   if (!deps.config.addressRateLimits) return;
-  const retryAfter = await deps.rateLimiter.blocked('auth_failure', `ip:${clientAddress(ctx, deps.config.trustProxy)}`);
+  const { pool, subject } = addressBlockOf(deps, ctx);
+  refuseWhileBlocked(ctx, await deps.rateLimiter.blocked(pool, subject));
+}
+
+/** The pool and subject whose block refuses an address after too many failed authentications. */
+export function addressBlockOf(deps: Pick<AddressLimitDeps, 'config'>, ctx: Pick<ParameterizedContext, 'socket' | 'get'>): { pool: AddressPool; subject: string } {
+  return { pool: 'auth_failure', subject: `ip:${clientAddress(ctx, deps.config.trustProxy)}` };
+}
+
+/** 429 with the failed-authentication pool's headers while `retryAfter` (s) is above 0. */
+export function refuseWhileBlocked(ctx: Pick<ParameterizedContext, 'set'>, retryAfter: number): void {
   recordRateLimitDecision('auth_failure', 'address', retryAfter <= 0);
   if (retryAfter <= 0) return;
   const limits = ADDRESS_LIMITS.auth_failure;

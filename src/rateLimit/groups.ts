@@ -31,17 +31,23 @@ export const MAX_BLOCK_SECONDS = 900;
 /** Ceiling on the stored back-off multiplier; 1024 × a 1 s base already exceeds MAX_BLOCK_SECONDS. */
 export const MAX_BACKOFF_MULTIPLIER = 1024;
 
-export function limitsFor(group: RateLimitGroup, plan: Plan): GroupLimits {
+/** `RATE_LIMIT_SCALE` times the base, never below one request (a benchmark sets a scale that never binds). */
+function scaled(count: number, scale: number): number {
+  return Math.max(1, Math.floor(count * scale));
+}
+
+/** A key's or session's pool: the group's limits times the plan, times `RATE_LIMIT_SCALE` (default 1). */
+export function limitsFor(group: RateLimitGroup, plan: Plan, scale = 1): GroupLimits {
   const base = RATE_LIMIT_GROUPS[group];
   const factor = PLAN_MULTIPLIERS[plan];
-  return { perMinute: base.perMinute * factor, perSecond: base.perSecond * factor };
+  return { perMinute: scaled(base.perMinute * factor, scale), perSecond: scaled(base.perSecond * factor, scale) };
 }
 
 /** All of one user's keys and sessions together may use this many times one key's pool. */
 export const USER_CEILING_FACTOR = 3;
 
-export function userCeilingFor(group: RateLimitGroup, plan: Plan): GroupLimits {
-  const one = limitsFor(group, plan);
+export function userCeilingFor(group: RateLimitGroup, plan: Plan, scale = 1): GroupLimits {
+  const one = limitsFor(group, plan, scale);
   return { perMinute: one.perMinute * USER_CEILING_FACTOR, perSecond: one.perSecond * USER_CEILING_FACTOR };
 }
 
@@ -64,7 +70,7 @@ export const ADDRESS_LIMITS: Readonly<Record<AddressPool, GroupLimits>> = {
  */
 export const REGISTRAR_BUDGET_PER_MINUTE = 500;
 
-export function registrarBudgetFor(plan: Plan): GroupLimits {
-  const perMinute = REGISTRAR_BUDGET_PER_MINUTE * PLAN_MULTIPLIERS[plan];
+export function registrarBudgetFor(plan: Plan, scale = 1): GroupLimits {
+  const perMinute = scaled(REGISTRAR_BUDGET_PER_MINUTE * PLAN_MULTIPLIERS[plan], scale);
   return { perMinute, perSecond: perMinute };
 }

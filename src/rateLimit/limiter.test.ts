@@ -83,6 +83,9 @@ describe('group limits', () => {
     expect(limitsFor('bulk', 'free')).toEqual({ perMinute: 10, perSecond: 2 });
     expect(limitsFor('write', 'pro')).toEqual({ perMinute: 300, perSecond: 50 });
     expect(limitsFor('bulk', 'enterprise')).toEqual({ perMinute: 200, perSecond: 40 });
+    // RATE_LIMIT_SCALE multiplies both, never below one request.
+    expect(limitsFor('write', 'pro', 1000)).toEqual({ perMinute: 300_000, perSecond: 50_000 });
+    expect(limitsFor('bulk', 'free', 0.1)).toEqual({ perMinute: 1, perSecond: 1 });
   });
 });
 
@@ -225,6 +228,35 @@ describe.each([
     expect(Math.min(...decisions.filter((d) => d.allowed).map((d) => d.remaining))).toBe(250);
     const enterprise = await limiter.consume({ subject: subject('ent'), group: 'availability', plan: 'enterprise' });
     expect(enterprise).toMatchObject({ allowed: true, limit: 12_000, remaining: 11_999 });
+  });
+
+  it('decides a chain of pools in one call: stops at the first refusal, and first at a blocked address', async () => {
+    const clock = manualClock();
+    const limiter = limiterAt(clock);
+    const own = { pool: 'write', subject: subject('own'), limits: { perMinute: 60, perSecond: 2 } };
+    const user = { pool: 'write', subject: subject('user'), limits: { perMinute: 60, perSecond: 3 } };
+    const chain = () => limiter.consumeChain({ pools: [own, user] });
+    const first = await chain();
+    expect(first.addressRetryAfter).toBe(0);
+    expect(first.decisions.map((d) => [d.allowed, d.remaining])).toEqual([[true, 59], [true, 59]]);
+    await chain();
+    // The first pool refuses: the second is neither counted nor reported.
+    const third = await chain();
+    expect(third.decisions).toHaveLength(1);
+    expect(third.decisions[0]).toMatchObject({ allowed: false, retryAfterSeconds: 1, degraded });
+    expect((await limiter.consumePool({ ...user })).remaining).toBe(57);
+
+    // An address inside a block is refused before any pool is looked at.
+    const address = { pool: 'auth_failure', subject: subject('ip') };
+    await limiter.consumePool({ ...address, limits: { perMinute: 60, perSecond: 1 } });
+    await limiter.consumePool({ ...address, limits: { perMinute: 60, perSecond: 1 } });
+    clock.set(clock.start + 500);
+    const blocked = await limiter.consumeChain({ address, pools: [user] });
+    expect(blocked).toEqual({ addressRetryAfter: 1, decisions: [] });
+    clock.set(clock.start + 2_000);
+    const free = await limiter.consumeChain({ address, pools: [user] });
+    expect(free.addressRetryAfter).toBe(0);
+    expect(free.decisions[0]).toMatchObject({ allowed: true, remaining: 56 });
   });
 });
 

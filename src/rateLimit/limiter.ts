@@ -31,7 +31,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { limitsFor, MAX_BACKOFF_MULTIPLIER, MAX_BLOCK_SECONDS, type GroupLimits, type Plan, type RateLimitGroup } from './groups.js';
 import { createMemoryLimiter, type RawDecision } from './memory.js';
-import { runBlockedScript, runConsumeScript } from './script.js';
+import { runBlockedScript, runChainScript, runConsumeScript } from './script.js';
 
 export interface ConsumeInput {
   /** Opaque caller key: the API key id, or the session id for browser tokens. */
@@ -49,6 +49,23 @@ export interface PoolInput {
   subject: string;
   limits: GroupLimits;
   cost?: number;
+}
+
+/**
+ * One request's checks in one round trip: the address's block (when asked), then each pool in order,
+ * stopping at the first refusal (later pools are neither counted nor reported).
+ */
+export interface ChainInput {
+  /** Refuse first while this subject is blocked in this pool (counts nothing; see `blocked`). */
+  address?: { pool: string; subject: string };
+  pools: PoolInput[];
+}
+
+export interface ChainDecision {
+  /** Retry-After (s) when the address is blocked (then no pool was looked at), else 0. */
+  addressRetryAfter: number;
+  /** One decision per pool reached; the last one is the refusal, if any. */
+  decisions: Decision[];
 }
 
 export interface Decision {
@@ -77,6 +94,7 @@ export interface RateLimiterOptions {
 export interface RateLimiter {
   consume(input: ConsumeInput): Promise<Decision>;
   consumePool(input: PoolInput): Promise<Decision>;
+  consumeChain(input: ChainInput): Promise<ChainDecision>;
   /** Retry-After (s) while the subject is blocked in the pool, else 0; counts nothing. */
   blocked(pool: string, subject: string): Promise<number>;
   /** True while Redis is not answering and decisions come from memory (for /readyz). */
@@ -116,30 +134,57 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     log.info('Redis answering again; rate limits are shared again');
   }
 
-  async function consumePool({ pool, subject, limits, cost = 1 }: PoolInput): Promise<Decision> {
-    const at = now();
-    const decide = (raw: RawDecision, degraded: boolean): Decision => ({
-      allowed: raw.allowed,
-      limit: limits.perMinute,
-      remaining: raw.remaining,
-      resetAt: raw.resetAt,
-      ...(raw.allowed ? {} : { retryAfterSeconds: raw.retryAfter }),
-      degraded,
-    });
+  const decide = (limits: GroupLimits, raw: RawDecision, degraded: boolean): Decision => ({
+    allowed: raw.allowed,
+    limit: limits.perMinute,
+    remaining: raw.remaining,
+    resetAt: raw.resetAt,
+    ...(raw.allowed ? {} : { retryAfterSeconds: raw.retryAfter }),
+    degraded,
+  });
 
+  async function consumeChain({ address, pools }: ChainInput): Promise<ChainDecision> {
+    const at = now();
     if (redis.status === 'ready') {
       try {
-        const args = [at, limits.perMinute, limits.perSecond, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, cost];
-        const raw = await withTimeout(runConsumeScript(redis, rateLimitKeys(pool, subject), args), commandTimeoutMs);
+        const keys = [...(address ? [rateLimitKeys(address.pool, address.subject)[1]] : []), ...pools.flatMap((p) => rateLimitKeys(p.pool, p.subject))];
+        const args = [at, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, address ? 1 : 0, ...pools.flatMap((p) => [p.limits.perMinute, p.limits.perSecond, p.cost ?? 1])];
+        const reply = await withTimeout(runChainScript(redis, keys, args), commandTimeoutMs);
         endOutage();
-        return decide(raw, false);
+        return { addressRetryAfter: reply.addressRetryAfter, decisions: reply.pools.map((raw, i) => decide(pools[i]!.limits, raw, false)) };
       } catch (err) {
         startOutage(err);
       }
     } else {
       startOutage(new Error(`Redis connection is ${redis.status}`));
     }
-    return decide(memory.consume(`${pool}:${subject}`, limits, at, cost), true);
+    const addressRetryAfter = address ? memory.blocked(`${address.pool}:${address.subject}`, at) : 0;
+    const decisions: Decision[] = [];
+    if (addressRetryAfter > 0) return { addressRetryAfter, decisions };
+    for (const { pool, subject, limits, cost = 1 } of pools) {
+      const decision = decide(limits, memory.consume(`${pool}:${subject}`, limits, at, cost), true);
+      decisions.push(decision);
+      if (!decision.allowed) break;
+    }
+    return { addressRetryAfter, decisions };
+  }
+
+  async function consumePool({ pool, subject, limits, cost = 1 }: PoolInput): Promise<Decision> {
+    const at = now();
+
+    if (redis.status === 'ready') {
+      try {
+        const args = [at, limits.perMinute, limits.perSecond, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, cost];
+        const raw = await withTimeout(runConsumeScript(redis, rateLimitKeys(pool, subject), args), commandTimeoutMs);
+        endOutage();
+        return decide(limits, raw, false);
+      } catch (err) {
+        startOutage(err);
+      }
+    } else {
+      startOutage(new Error(`Redis connection is ${redis.status}`));
+    }
+    return decide(limits, memory.consume(`${pool}:${subject}`, limits, at, cost), true);
   }
 
   async function blocked(pool: string, subject: string): Promise<number> {
@@ -161,5 +206,5 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
 
   const consume = ({ subject, group, plan }: ConsumeInput) => consumePool({ pool: group, subject, limits: limitsFor(group, plan) });
 
-  return { consume, consumePool, blocked, degraded: () => outage || redis.status !== 'ready' };
+  return { consume, consumePool, consumeChain, blocked, degraded: () => outage || redis.status !== 'ready' };
 }

@@ -10,10 +10,10 @@ import type { RateLimiter } from './limiter.js';
  * bulk call of N names costs N from the user's `registrar` budget (all keys and sessions together,
  * scaled by the best plan among the user's organisations). Test mode never reaches the registrar.
  */
-export async function chargeRegistrarBudget(props: { db: Db; rateLimiter: RateLimiter; principal: Principal; names: number }): Promise<void> {
+export async function chargeRegistrarBudget(props: { db: Db; rateLimiter: RateLimiter; principal: Principal; names: number; scale: number }): Promise<void> {
   const { principal } = props;
   if (!principal.livemode) return;
-  const limits = registrarBudgetFor(await bestPlanOfUser(props.db, principal.user.id));
+  const limits = registrarBudgetFor(await bestPlanOfUser(props.db, principal.user.id), props.scale);
   const decision = await props.rateLimiter.consumePool({ pool: 'registrar', subject: `user:${principal.user.id}`, limits, cost: props.names });
   if (!decision.allowed) {
     throw new RateLimitedError({

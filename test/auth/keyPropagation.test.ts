@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createKey, sessionToken, uniqueEmail } from '../support/actors.js';
 import { timeUntilRefused } from '../support/keyRefusal.js';
 import { revokeApiKey } from '../../src/services/apiKeys/revokeApiKey.js';
+import { KEY_INVALIDATION_CHANNEL } from '../../src/auth/apiKeyVerifier.js';
 
 // Two api processes of one deployment: same database, same Redis, same hash secret.
 const shared = { KEY_HASH_SECRET: 'propagation-test-secret-0123456789abcdef' };
@@ -61,5 +62,22 @@ describe('deleting or revoking a key reaches every api process', () => {
       requestId: null,
     });
     expect(again).toBeUndefined();
+  });
+
+  it('a key deleted while the other process misses the invalidation message is still refused there within 2 seconds', async () => {
+    const created = await createKey(apiA, session, { name: 'lost message', scopes: ['keys:read'] });
+    // B stops hearing invalidations (a dropped subscription), after caching the key.
+    await apiB.deps.subscriber.unsubscribe(KEY_INVALIDATION_CHANNEL);
+    try {
+      expect((await apiB.fetch('/api/v1/me', { headers: bearer(created.key) })).status).toBe(200);
+      const started = Date.now();
+      expect((await apiA.fetch(`/api/v1/me/api-keys/${created.id}`, { method: 'DELETE', headers: bearer(session) })).status).toBe(204);
+      const onB = await timeUntilRefused(apiB, created.key, started);
+      console.log(`deleted key refused by a process that missed the message after ${onB.ms} ms`);
+      expect(onB.code).toBe('INVALID_TOKEN');
+      expect(onB.ms).toBeLessThan(2_000);
+    } finally {
+      await apiB.deps.subscriber.subscribe(KEY_INVALIDATION_CHANNEL);
+    }
   });
 });

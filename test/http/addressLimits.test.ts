@@ -82,6 +82,15 @@ describe('failed authentication, per client address', () => {
     const blocked = await request(app, attacker, '/api/v1/me', { headers: bearer(good.key) });
     expect(blocked.status).toBe(429);
     expect((await request(app, someAddress(), '/api/v1/me', { headers: bearer(good.key) })).status).toBe(200);
+    // So is a credential the process answers from memory (the limiter checks the block in its own
+    // round trip then): a key and a session token, each just used from another address.
+    for (const token of [good.key, session]) {
+      expect((await request(app, someAddress(), '/api/v1/me', { headers: bearer(token) })).status).toBe(200);
+      const cached = await request(app, attacker, '/api/v1/me', { headers: bearer(token) });
+      expect(cached.status).toBe(429);
+      expect(cached.headers['x-ratelimit-limit']).toBe('60');
+      expect(JSON.parse(cached.body)).toMatchObject({ code: 'RATE_LIMITED' });
+    }
   });
 
   it('lets a good key through from an address with a few failures', async () => {

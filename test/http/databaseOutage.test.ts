@@ -9,6 +9,11 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { bearer, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
+import { SESSION_CACHE_TTL_MS } from '../../src/auth/sessionPrincipals.js';
+import { ORGS_OF_USER_TTL_MS } from '../../src/services/orgs/orgsOfUser.js';
+
+/** The session and `GET /me`'s organisations are answered from memory this long; an outage shows after it. */
+const pastCaches = () => new Promise((resolve) => setTimeout(resolve, Math.max(SESSION_CACHE_TTL_MS, ORGS_OF_USER_TTL_MS) + 50));
 
 let proxy: TcpProxy;
 let app: TestApp;
@@ -56,6 +61,7 @@ describe('PostgreSQL unreachable', () => {
     expect((await app.fetch('/api/v1/me', { headers: bearer(token) })).status).toBe(200);
     await proxy.refuse();
     try {
+      await pastCaches();
       await expectAllUnavailable(await lightLoad());
       const ready = await app.fetch('/readyz');
       expect(ready.status).toBe(503);
@@ -70,6 +76,7 @@ describe('PostgreSQL unreachable', () => {
     expect((await app.fetch('/api/v1/me', { headers: bearer(token) })).status).toBe(200);
     await proxy.reset();
     try {
+      await pastCaches();
       await expectAllUnavailable(await lightLoad());
     } finally {
       await proxy.restore();
@@ -81,6 +88,7 @@ describe('PostgreSQL unreachable', () => {
     const max = app.deps.db.options.max ?? 10;
     const held = await Promise.all(Array.from({ length: max }, () => app.deps.db.connect()));
     try {
+      await pastCaches();
       await expectAllUnavailable([await app.fetch('/api/v1/me', { headers: bearer(token) })]);
     } finally {
       for (const client of held) client.release();

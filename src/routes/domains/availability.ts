@@ -26,7 +26,7 @@ export function availabilityRoutes(deps: AppDeps) {
       responses: { 200: { description: 'The answer', schema: AvailabilitySchema } },
       errors: { 503: 'The registrar could not be asked in time (`UPSTREAM_RATE_LIMITED`, with `Retry-After`) or is down (`UPSTREAM_UNAVAILABLE`)' },
       handler: async (ctx, { query, principal }) => {
-        await chargeRegistrarBudget({ db: deps.db, rateLimiter: deps.rateLimiter, principal, names: 1 });
+        await chargeRegistrarBudget({ db: deps.db, rateLimiter: deps.rateLimiter, principal, names: 1, scale: deps.config.rateLimitScale });
         ctx.body = await deps.availability.check({ input: query.name, livemode: principal.livemode, loc: ['query', 'name'] });
       },
     }),
@@ -42,7 +42,7 @@ export function availabilityRoutes(deps: AppDeps) {
       request: { body: BulkAvailabilityBody },
       responses: { 200: { description: 'One result per name', schema: BulkAvailabilitySchema } },
       handler: async (ctx, { body, principal }) => {
-        await chargeRegistrarBudget({ db: deps.db, rateLimiter: deps.rateLimiter, principal, names: body.names.length });
+        await chargeRegistrarBudget({ db: deps.db, rateLimiter: deps.rateLimiter, principal, names: body.names.length, scale: deps.config.rateLimitScale });
         ctx.body = { results: await deps.availability.checkMany({ inputs: body.names, livemode: principal.livemode }) };
       },
     }),

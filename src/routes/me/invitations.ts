@@ -49,6 +49,7 @@ export function invitationRoutes(deps: AppDeps) {
           invitationId: path.invitation_id,
           requestId,
         });
+        deps.orgsOfUser.forget(principal.user.id);
         ctx.body = { org_id: membership.orgId, role: membership.role };
       },
     }),

@@ -84,6 +84,7 @@ export function memberRoutes(deps: AppDeps) {
           role: body.role,
           requestId,
         });
+        deps.orgsOfUser.forget(path.user_id);
         ctx.body = presentMemberRole(member);
       },
     }),
@@ -106,6 +107,7 @@ export function memberRoutes(deps: AppDeps) {
           userId: path.user_id,
           requestId,
         });
+        deps.orgsOfUser.forget(path.user_id);
         ctx.status = 204;
       },
     }),

@@ -26,6 +26,7 @@ export function organizationRoutes(deps: AppDeps) {
           name: body.name,
           requestId,
         });
+        deps.orgsOfUser.forget(principal.user.id);
         ctx.status = 201;
         ctx.set('Location', `/api/v1/orgs/${org.id}`);
         ctx.body = presentOrganization(org);

@@ -40,6 +40,8 @@ export interface AvailabilityOptions {
   upstreamId: string;
 }
 
+const cacheKey = (ascii: string, livemode: boolean) => `${livemode ? 'live' : 'test'}|${ascii}`;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -79,9 +81,16 @@ export class AvailabilityService {
     const unique = new Map<string, string>();
     for (const { name } of parsed) if (name.ok) unique.set(name.ascii, name.unicode);
     const answers = new Map<string, AvailabilityAnswer | ApiError>();
-    const queue = [...unique];
+    // Names answered from memory cost no await; only the rest go to the workers.
+    const queue: [string, string][] = [];
+    for (const entry of unique) {
+      const hit = this.remembered(entry[0], props.livemode);
+      if (hit) answers.set(entry[0], hit);
+      else queue.push(entry);
+    }
+    let taken = 0;
     const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
+      for (let next = queue[taken++]; next; next = queue[taken++]) {
         const [ascii, unicode] = next;
         try {
           answers.set(ascii, await this.lookUp(ascii, unicode, props.livemode, deadline));
@@ -113,9 +122,9 @@ export class AvailabilityService {
   }
 
   private async lookUp(ascii: string, unicode: string, livemode: boolean, deadline: number): Promise<AvailabilityAnswer> {
-    const key = `${livemode ? 'live' : 'test'}|${ascii}`;
-    const hit = this.cache.get(key);
-    if (hit && hit.expiresAt > Date.now()) return hit.answer;
+    const key = cacheKey(ascii, livemode);
+    const hit = this.remembered(ascii, livemode);
+    if (hit) return hit;
     const shared = livemode ? await this.sharedAnswer(ascii) : undefined;
     if (shared) {
       this.remember(key, shared);
@@ -131,6 +140,12 @@ export class AvailabilityService {
     this.remember(key, answer);
     if (livemode) await this.share(ascii, answer);
     return answer;
+  }
+
+  /** This process's answer for the name, while it is fresh. */
+  private remembered(ascii: string, livemode: boolean): AvailabilityAnswer | undefined {
+    const hit = this.cache.get(cacheKey(ascii, livemode));
+    return hit && hit.expiresAt > Date.now() ? hit.answer : undefined;
   }
 
   private remember(key: string, answer: AvailabilityAnswer): void {
