@@ -26,6 +26,24 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('.data');
   });
 
+  it('gives the worker the SDK\'s concurrency by default, and reads WORKER_* (README, Configuration)', () => {
+    expect(loadConfig({}).worker).toEqual({
+      maxConcurrentWorkflowTasks: 40,
+      maxConcurrentActivities: 100,
+      maxConcurrentLocalActivities: 100,
+      maxCachedWorkflows: undefined,
+      workflowPollers: 10,
+      activityPollers: 10,
+      pollerAutoscaling: true,
+    });
+    const tuned = loadConfig({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '80', WORKER_MAX_CACHED_WORKFLOWS: '0', WORKER_ACTIVITY_POLLERS: '4', WORKER_POLLER_AUTOSCALING: 'off' });
+    expect(tuned.worker).toMatchObject({ maxConcurrentWorkflowTasks: 80, maxCachedWorkflows: 0, activityPollers: 4, pollerAutoscaling: false });
+    expect(problems({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1', WORKER_POLLER_AUTOSCALING: 'yes' }).map((p) => p.split(':')[0])).toEqual([
+      'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS',
+      'WORKER_POLLER_AUTOSCALING',
+    ]);
+  });
+
   it('names each bad variable', () => {
     expect(problems({ PORT: 'eighty', DATABASE_URL: 'not a url', LEAK_SCAN_INTERVAL: 'often' })).toEqual([
       expect.stringMatching(/^PORT: /),

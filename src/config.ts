@@ -55,6 +55,14 @@ const envSchema = z
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('domains'),
     TEMPORAL_CLI_PATH: optionalString,
+    // The worker's concurrency (src/worker/worker.ts); README "Configuration" says when to change them.
+    WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(10_000).default(40),
+    WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100),
+    WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100),
+    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(1_000_000).optional(),
+    WORKER_WORKFLOW_POLLERS: z.coerce.number().int().min(2).max(1_000).default(10),
+    WORKER_ACTIVITY_POLLERS: z.coerce.number().int().min(1).max(1_000).default(10),
+    WORKER_POLLER_AUTOSCALING: z.enum(['on', 'off']).default('on'),
     AUTH_JWKS_URL: optionalUrl,
     AUTH_ISSUER: optionalString,
     AUTH_AUDIENCE: optionalString,
@@ -217,6 +225,20 @@ export interface Config {
   redisUrl: string;
   temporal: { address: string | undefined; namespace: string; taskQueue: string; cliPath: string | undefined };
   /**
+   * How much one worker process takes on at once: workflow tasks, activities and local activities
+   * run together, workflows kept in memory (absent: the SDK's choice from the heap size), and the
+   * most long polls open per kind of task, scaled to the backlog when `pollerAutoscaling`.
+   */
+  worker: {
+    maxConcurrentWorkflowTasks: number;
+    maxConcurrentActivities: number;
+    maxConcurrentLocalActivities: number;
+    maxCachedWorkflows: number | undefined;
+    workflowPollers: number;
+    activityPollers: number;
+    pollerAutoscaling: boolean;
+  };
+  /**
    * Absent: the development identity provider signs and verifies session JWTs. `jwksUrl` absent:
    * found by OpenID discovery at `issuer`.
    */
@@ -322,6 +344,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue: env.TEMPORAL_TASK_QUEUE,
       cliPath: env.TEMPORAL_CLI_PATH,
+    },
+    worker: {
+      maxConcurrentWorkflowTasks: env.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+      maxConcurrentActivities: env.WORKER_MAX_CONCURRENT_ACTIVITIES,
+      maxConcurrentLocalActivities: env.WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES,
+      maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
+      workflowPollers: env.WORKER_WORKFLOW_POLLERS,
+      activityPollers: env.WORKER_ACTIVITY_POLLERS,
+      pollerAutoscaling: env.WORKER_POLLER_AUTOSCALING === 'on',
     },
     auth:
       env.AUTH_ISSUER && env.AUTH_AUDIENCE

@@ -1,4 +1,4 @@
-import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import {
   DOMAIN_LIFECYCLE_RETRIES,
@@ -12,12 +12,22 @@ import {
 import { lifecycleNow, lifecycleSteps, type LifecycleStep } from './lifecycleSteps.js';
 import { retryPolicy } from './shared.js';
 
-/** The lifecycle's activities, retried as its input says (the production values when it says nothing). */
+/**
+ * Runs started from here on read and change the domain through local activities (done inside the
+ * workflow task, no trip through the task queue); runs started before keep scheduled activities.
+ */
+export const LOCAL_LIFECYCLE_STORE_PATCH = 'local-lifecycle-store';
+
+/**
+ * The lifecycle's activities, retried as its input says (the production values when it says
+ * nothing). Built once, first thing in the run, so one run never mixes local and scheduled steps.
+ */
 function lifecycleActivities(input: DomainLifecycleInput) {
   const retries = { ...DOMAIN_LIFECYCLE_RETRIES, ...input.retries };
+  const store = { startToCloseTimeout: '1 minute', retry: retryPolicy(retries.store) } as const;
   return {
-    /** Our own database (and, for auto-renew, the start of a renewal workflow). */
-    lifecycle: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.store) }),
+    /** Our own database (and, for auto-renew, the start of a renewal workflow); each step is safe to repeat. */
+    lifecycle: patched(LOCAL_LIFECYCLE_STORE_PATCH) ? proxyLocalActivities<Activities>(store) : proxyActivities<Activities>(store),
     /** A 5xx refusal of one address is logged by the activity and does not hold up the others. */
     mail: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.mail, ['MAIL_REJECTED']) }),
     /** The live zone goes once the domain is deleted. */
@@ -35,6 +45,7 @@ const WATCHED: ReadonlySet<DomainLifecycleState['status']> = new Set(['active', 
  * its own transaction, so a renewal racing a step never leaves two outcomes.
  */
 export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Promise<DomainLifecycleResult> {
+  const acts = lifecycleActivities(input);
   let wake = false;
   setHandler(testClockAdvancedSignal, () => {
     wake = true;
@@ -42,7 +53,7 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
   setHandler(domainChangedSignal, () => {
     wake = true;
   });
-  const { lifecycle } = lifecycleActivities(input);
+  const { lifecycle } = acts;
   const ref = { domainId: input.domainId, livemode: input.livemode };
   // A signal that comes while the domain is being read or changed must not be lost: `wake` is
   // cleared just before each look at the database, never after.
@@ -69,7 +80,7 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
     const due = !state.renewalOpen && pending[0] && pending[0].at <= now ? pending[0] : undefined;
     if (due) {
       wake = false;
-      const done = await runStep(input, cycle.expiresAt, due);
+      const done = await runStep(acts, input, cycle.expiresAt, due);
       if (done.outcome !== 'busy') {
         cycle.handledUntil = due.at;
         // The step read the domain as it left it: go on from there.
@@ -85,8 +96,12 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
 }
 
 /** One step, then its notice mailed (the notice row makes both happen once, whatever is replayed or retried). */
-async function runStep(input: DomainLifecycleInput, cycleExpiresAt: string, step: LifecycleStep): Promise<LifecycleStepResult> {
-  const { lifecycle, mail, dns } = lifecycleActivities(input);
+async function runStep(
+  { lifecycle, mail, dns }: ReturnType<typeof lifecycleActivities>,
+  input: DomainLifecycleInput,
+  cycleExpiresAt: string,
+  step: LifecycleStep,
+): Promise<LifecycleStepResult> {
   const ref = { domainId: input.domainId, livemode: input.livemode, cycleExpiresAt };
   const at = new Date(step.at).toISOString();
   let outcome: LifecycleStepResult;

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, log, proxyActivities, sleep, type RetryPolicy } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log, patched, proxyActivities, proxyLocalActivities, sleep, type RetryPolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { DOMAIN_OPERATION_RETRIES, type DomainOperationRetries, type RegistrarStep, type RegistrarStepDone, type RetryTiming } from './contract.js';
 
@@ -17,12 +17,24 @@ export function retryPolicy(timing: RetryTiming, nonRetryableErrorTypes?: string
 }
 
 /**
- * The activities of a paid domain operation, retried as its input says (the production values
- * when it says nothing).
+ * Operations started from here on run their bookkeeping (and a test-mode zone, which calls nobody)
+ * as local activities: each is done inside the workflow task that reaches it, so it costs no trip
+ * through the task queue, where a scheduled activity costs two. Runs started before keep their
+ * scheduled activities (their recorded histories replay unchanged). Asked once, at the start of
+ * the run (domainOperationActivities), so one run never mixes the two.
  */
-export function domainOperationActivities(input: { retries?: Partial<DomainOperationRetries> }) {
+export const LOCAL_BOOKKEEPING_PATCH = 'local-bookkeeping';
+
+/**
+ * The activities of a paid domain operation, retried as its input says (the production values
+ * when it says nothing). Call it once, first thing in the workflow.
+ */
+export function domainOperationActivities(input: { livemode: boolean; retries?: Partial<DomainOperationRetries> }) {
   const retries = { ...DOMAIN_OPERATION_RETRIES, ...input.retries };
   const registrarRetry = retryPolicy(retries.registrar, PERMANENT_REGISTRAR_CODES);
+  const local = patched(LOCAL_BOOKKEEPING_PATCH);
+  const bookkeeping = { startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.bookkeeping) } as const;
+  const dns = { startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.dnsZone) } as const;
   return {
     /** Registrar calls: 502, 503 and timeouts retried with back-off (Retry-After honoured by the activity). */
     registrar: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: registrarRetry }),
@@ -38,10 +50,14 @@ export function domainOperationActivities(input: { retries?: Partial<DomainOpera
       heartbeatTimeout: '10 seconds',
       retry: registrarRetry,
     }),
-    /** Bookkeeping only touches our own database: retried until it answers. */
-    bookkeeping: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.bookkeeping) }),
+    /**
+     * Bookkeeping only touches our own database (and signals the domain's lifecycle): retried until
+     * it answers. Each step is safe to repeat, as a local activity may be after a worker crash.
+     */
+    bookkeeping: local ? proxyLocalActivities<Activities>(bookkeeping) : proxyActivities<Activities>(bookkeeping),
     delegation: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.delegation) }),
-    dns: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.dnsZone) }),
+    /** A live zone is created at PowerDNS, which may be slow or down: a scheduled activity, whoever runs it. */
+    dns: local && !input.livemode ? proxyLocalActivities<Activities>(dns) : proxyActivities<Activities>(dns),
   };
 }
 

@@ -106,7 +106,7 @@ async function startWithSdkDownload(props: StartDevServerProps): Promise<Tempora
       namespace: props.namespace,
       searchAttributes: SEARCH_ATTRIBUTES,
       ...(props.uiPort ? { ui: true, uiPort: props.uiPort } : {}),
-      ...(props.uiPort && props.uiCodecEndpoint ? { extraArgs: ['--ui-codec-endpoint', props.uiCodecEndpoint] } : {}),
+      extraArgs: [...devServerDynamicConfigArgs(), ...(props.uiPort && props.uiCodecEndpoint ? ['--ui-codec-endpoint', props.uiCodecEndpoint] : [])],
       ...(props.dbFile ? { dbFilename: props.dbFile } : {}),
     },
   });
@@ -115,6 +115,22 @@ async function startWithSdkDownload(props: StartDevServerProps): Promise<Tempora
     uiUrl: props.uiPort ? `http://127.0.0.1:${props.uiPort}` : undefined,
     stop: () => env.teardown(),
   };
+}
+
+/**
+ * The dev server's defaults tuned for one machine's throughput: one task queue partition, so a poll
+ * and a task always meet on it (with the default four, a task written to a partition nobody polls
+ * waits in SQLite until it is forwarded), and activities handed back to the worker in the answer to
+ * the workflow task that scheduled them (eager execution) instead of through a poll.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Record<string, unknown> = {
+  'matching.numTaskqueueReadPartitions': 1,
+  'matching.numTaskqueueWritePartitions': 1,
+  'system.enableActivityEagerExecution': true,
+};
+
+export function devServerDynamicConfigArgs(): string[] {
+  return Object.entries(DEV_SERVER_DYNAMIC_CONFIG).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
 }
 
 /** Runs `temporal server start-dev` on loopback with our search attributes registered. */
@@ -132,6 +148,7 @@ export async function startTemporalDevServer(props: StartDevServerProps): Promis
     '--log-level',
     'warn',
     ...searchAttributeCliArgs(),
+    ...devServerDynamicConfigArgs(),
     ...(props.uiPort ? ['--ui-port', String(props.uiPort)] : ['--headless']),
     ...(props.uiPort && props.uiCodecEndpoint ? ['--ui-codec-endpoint', props.uiCodecEndpoint] : []),
     ...(props.dbFile ? ['--db-filename', props.dbFile] : []),

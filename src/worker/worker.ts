@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities/index.js';
-import { temporalAddress } from '../config.js';
+import { temporalAddress, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import { encryptedDataConverter } from '../temporal/payloadCodec.js';
 import { workerTracingOptions } from '../telemetry/tracing.js';
@@ -11,6 +11,21 @@ import { workerTracingOptions } from '../telemetry/tracing.js';
 export const WORKFLOWS_PATH = fileURLToPath(
   new URL(`../../workflows/index${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url),
 );
+
+/** The concurrency and polling of WORKER_* (README "Configuration"). */
+export function workerTuning(settings: Config['worker']): Partial<WorkerOptions> {
+  const pollers = (maximum: number): NonNullable<WorkerOptions['workflowTaskPollerBehavior']> =>
+    // Autoscaling opens more polls while tasks keep coming and fewer when idle, within 1..maximum.
+    settings.pollerAutoscaling ? { type: 'autoscaling', minimum: 1, maximum, initial: Math.min(5, maximum) } : { type: 'simple-maximum', maximum };
+  return {
+    maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks,
+    maxConcurrentActivityTaskExecutions: settings.maxConcurrentActivities,
+    maxConcurrentLocalActivityExecutions: settings.maxConcurrentLocalActivities,
+    ...(settings.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: settings.maxCachedWorkflows } : {}),
+    workflowTaskPollerBehavior: pollers(settings.workflowPollers),
+    activityTaskPollerBehavior: pollers(settings.activityPollers),
+  };
+}
 
 export interface RunningWorker {
   worker: Worker;
@@ -34,6 +49,7 @@ export async function createWorker(
       connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
+      ...workerTuning(config.worker),
       // Codecs run outside the workflow sandbox, so the bundle needs nothing of this.
       dataConverter: encryptedDataConverter(deps.payloadKeys),
       ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),

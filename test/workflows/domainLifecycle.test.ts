@@ -229,7 +229,7 @@ describe('domain lifecycle with test clocks', () => {
     // The lifecycle's history replays deterministically (and is kept for test/workflows/replay.test.ts).
     const workflowId = lifecycleWorkflowId(gone!.id);
     expect(await app.deps.temporal.client.workflow.getHandle(workflowId).result()).toEqual({ outcome: 'deleted' });
-    const history = await recordHistory(app, workflowId, 'domain-lifecycle-deleted');
+    const history = await recordHistory(app, workflowId, 'domain-lifecycle-deleted-local-store');
     await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, history, workflowId)).resolves.toBeUndefined();
   });
 

@@ -58,7 +58,7 @@ describe('registering a domain (test mode)', () => {
         return ids;
       }, { timeout: 10_000 })
       .toEqual([await registerWorkflowId(c, `reg-${name}`)]);
-    await recordHistory(app, await registerWorkflowId(c, `reg-${name}`), 'register-succeeded');
+    await recordHistory(app, await registerWorkflowId(c, `reg-${name}`), 'register-succeeded-local-bookkeeping');
   });
 
   it('retries a flaky registrar (visible in the history) and succeeds', async () => {
@@ -75,7 +75,7 @@ describe('registering a domain (test mode)', () => {
     const attempts = events.flatMap((e) => (e.activityTaskStartedEventAttributes ? [Number(e.activityTaskStartedEventAttributes.attempt)] : []));
     expect(attempts.filter((n) => n === 2)).toHaveLength(2);
     await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, `flaky-${name}`)).resolves.toBeUndefined();
-    await recordHistory(app, await registerWorkflowId(c, `flaky-${name}`), 'register-flaky-retried');
+    await recordHistory(app, await registerWorkflowId(c, `flaky-${name}`), 'register-flaky-retried-local-bookkeeping');
   });
 
   it('ends failed with REGISTRAR_REJECTED and releases the funds when the registrar refuses', async () => {
@@ -91,7 +91,7 @@ describe('registering a domain (test mode)', () => {
     const handle = app.deps.temporal.client.workflow.getHandle(await registerWorkflowId(c, `fail-${name}`));
     await expect(handle.result()).rejects.toThrow();
     expect((await handle.describe()).status.name).toBe('FAILED');
-    await recordHistory(app, await registerWorkflowId(c, `fail-${name}`), 'register-rejected');
+    await recordHistory(app, await registerWorkflowId(c, `fail-${name}`), 'register-rejected-local-bookkeeping');
   });
 
   it('answers 402 with nothing started when the balance is short', async () => {

@@ -31,7 +31,7 @@ describe('transfers (test mode)', () => {
     expect(await readJson<OperationBody>(res)).toMatchObject({ type: 'domain.transfer', status: 'pending' });
     const done = await f.pollUntilFinished(c, res.headers.get('location')!);
     expect(done.status).toBe('succeeded');
-    await recordHistory(app, await operationWorkflowId(app, done.id), 'transfer-completed');
+    await recordHistory(app, await operationWorkflowId(app, done.id), 'transfer-completed-local-bookkeeping');
     expect(await f.balance(c)).toMatchObject({ available: 3_000 - 1499, reserved: 0 });
     const domain = await readJson<{ status: string }>(await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${name}`, { headers: bearer(c.key) }));
     expect(domain.status).toBe('active');
@@ -83,7 +83,7 @@ describe('renewals (test mode)', () => {
     expect(renewed).toMatchObject({ domain: name, years: 2, charged: { amount: 2 * 1299, currency: 'USD' } });
     expect(new Date(renewed.expires_at).getUTCFullYear()).toBe(new Date(before.expires_at).getUTCFullYear() + 2);
     expect((await renew()).headers.get('idempotent-replayed')).toBe('true');
-    await recordHistory(app, await operationWorkflowId(app, renewed.operation_id), 'renew-succeeded');
+    await recordHistory(app, await operationWorkflowId(app, renewed.operation_id), 'renew-succeeded-local-bookkeeping');
     expect(await f.balance(c)).toMatchObject({ available: 5_000 - 1299 - 2 * 1299, reserved: 0 });
   });
 
