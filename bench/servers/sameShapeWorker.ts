@@ -1,12 +1,13 @@
 /**
  * A worker for the registration floor (bench/servers/sameShapeWorkflow.ts), compiled and in a process
- * of its own like the real worker, with the same worker options, on its own task queue. Prints
+ * of its own like the real worker, with the same tuning (WORKER_* settings), on its own task queue. Prints
  * `{"taskQueue": …}` once it polls, then runs until SIGTERM.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig, temporalAddress } from '../../src/config.js';
+import { workerTuning } from '../../src/worker/worker.js';
 
 export interface NoopActivities {
   noop(step: number): Promise<number>;
@@ -25,6 +26,8 @@ const worker = await Worker.create({
   taskQueue,
   workflowsPath: fileURLToPath(new URL(`./sameShapeWorkflow${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url)),
   activities,
+  // The same slots, pollers and cache as the real worker (src/worker/worker.ts).
+  ...workerTuning(config.worker),
 });
 process.once('SIGTERM', () => worker.shutdown());
 const running = worker.run();

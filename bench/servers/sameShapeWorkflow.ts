@@ -1,14 +1,20 @@
 /**
- * The floor for a registration: a workflow of the same shape (bench/servers/sameShapeWorker.ts says
- * which), whose activities do nothing. Deterministic code only; bundled by the worker.
+ * The floor for a registration: a workflow of the same shape whose steps do nothing. A test-mode
+ * registration (workflows/registerDomain.ts behind `local-bookkeeping`) runs a local activity
+ * (markOperationRunning), an activity (registrarRegister), then two local ones (completeOperation,
+ * createDnsZone): test/workflows/histories/register-succeeded-local-bookkeeping.json.
+ * Deterministic code only; bundled by bench/servers/sameShapeWorker.ts.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { NoopActivities } from './sameShapeWorker.js';
 
-const { noop } = proxyActivities<NoopActivities>({ startToCloseTimeout: '30 seconds' });
+export type Step = 'local' | 'activity';
 
-/** `steps` activities one after another, as registerDomainWorkflow runs its own. */
-export async function sameShapeWorkflow(steps: number): Promise<number> {
-  for (let i = 0; i < steps; i += 1) await noop(i);
-  return steps;
+const activity = proxyActivities<NoopActivities>({ startToCloseTimeout: '30 seconds' });
+const local = proxyLocalActivities<NoopActivities>({ startToCloseTimeout: '30 seconds' });
+
+/** The steps one after another, as registerDomainWorkflow runs its own. */
+export async function sameShapeWorkflow(steps: Step[]): Promise<number> {
+  for (const [i, step] of steps.entries()) await (step === 'local' ? local : activity).noop(i);
+  return steps.length;
 }
