@@ -1,8 +1,8 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { Db } from '../db/pool.js';
 import type { AppState } from '../http/context.js';
-import { findMembership, type OrgRole } from '../db/repositories/memberships.js';
-import { findOrganization } from '../db/repositories/organizations.js';
+import type { OrgRole } from '../db/repositories/memberships.js';
+import { findMembershipWithOrganization } from '../db/repositories/organizations.js';
 import { DomainNotAllowedError, ForbiddenError, InsufficientScopeError, NotOrgMemberError } from './errors.js';
 import { domainMatches } from './keyRestrictions.js';
 import { parseDomainName } from '../domains/domainName.js';
@@ -29,13 +29,12 @@ export function requireOrgMember(db: Db, roles: readonly OrgRole[] | undefined):
   return async (ctx, next) => {
     const orgId = ctx.params.org_oid ?? '';
     const principal = requirePrincipal(ctx.state);
-    const membership = await findMembership(db, orgId, principal.user.id);
-    const org = membership && (await findOrganization(db, orgId));
-    if (!membership || !org) throw new NotOrgMemberError();
+    const membership = await findMembershipWithOrganization(db, orgId, principal.user.id);
+    if (!membership) throw new NotOrgMemberError();
     if (roles && !roles.includes(membership.role)) {
       throw new ForbiddenError(`This needs the organisation role ${roles.join(' or ')}; yours is ${membership.role}`);
     }
-    ctx.state.org = { org, role: membership.role };
+    ctx.state.org = membership;
     await next();
   };
 }

@@ -152,8 +152,12 @@ export async function lockAndCountActiveApiKeys(db: Queryable, userId: string): 
  * organisations cannot together pass it.
  */
 export async function lockApiKeySpending(tx: Queryable, id: string): Promise<number | null> {
-  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('api_key_spending:' || $1))`, [id]);
-  const { rows } = await tx.query<{ limit: number | null }>(`SELECT monthly_spend_limit::float8 AS "limit" FROM api_keys WHERE id = $1`, [id]);
+  // One round trip. The limit is read in the lock's statement, so possibly from before a concurrent
+  // change of it; what the lock orders is the spending read after it, in later statements.
+  const { rows } = await tx.query<{ limit: number | null }>(
+    `SELECT k.monthly_spend_limit::float8 AS "limit" FROM pg_advisory_xact_lock(hashtext('api_key_spending:' || $1)) AS locked, api_keys k WHERE k.id = $1`,
+    [id],
+  );
   return rows[0]?.limit ?? null;
 }
 

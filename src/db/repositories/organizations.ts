@@ -27,6 +27,19 @@ export async function findOrganization(db: Queryable, id: string): Promise<Organ
   return rows[0];
 }
 
+/** The caller's role in an organisation and the organisation itself, in one round trip; undefined when not a member. */
+export async function findMembershipWithOrganization(db: Queryable, orgId: string, userId: string): Promise<{ role: OrgRole; org: Organization } | undefined> {
+  const { rows } = await db.query<Organization & { role: OrgRole }>(
+    `SELECT ${COLUMNS}, m.role
+     FROM memberships m JOIN organizations o ON o.id = m.org_id WHERE m.org_id = $1 AND m.user_id = $2`,
+    [orgId, userId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const { role, ...org } = row;
+  return { role, org };
+}
+
 export async function listOrganizationsOfUser(
   db: Queryable,
   props: { userId: string } & PageRequest,
