@@ -52,7 +52,7 @@ export interface paths {
         };
         /**
          * The calling identity: user, how it authenticated, and its organisations
-         * @description Any valid token.
+         * @description Any valid token. At most 100 organisations. A membership or role changed through this api process shows at once; through another one, within 1.5 s.
          */
         get: operations["getMe"];
         put?: never;
