@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { createRedis, redisReady } from '../src/redis.js';
 import { randomBase62 } from '../src/ids.js';
 import { createRateLimiter } from '../src/rateLimit/limiter.js';
+import { nearestRank as percentile } from './lib/report.js';
 
 export interface ConsumeBenchResult {
   iterations: number;
@@ -19,11 +20,6 @@ export interface ConsumeBenchResult {
 export interface ConsumeBenchOptions {
   redisUrl?: string;
   warmup?: number;
-}
-
-/** Nearest-rank percentile of an ascending list. */
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 }
 
 /**

@@ -7,8 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { REPO_ROOT } from '../../test/support/processes.js';
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
 export interface BenchProcess {
   name: string;

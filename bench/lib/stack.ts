@@ -16,7 +16,8 @@ import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { resolveTemporalCli } from '../../scripts/lib/temporalCli.js';
 import { freePort, startOnFreePort, startTemporalDevServer, type TemporalDevServer } from '../../scripts/lib/temporalDevServer.js';
 import { startPowerDns, type PowerDns } from '../../test/support/powerdns.js';
-import { REPO_ROOT, startCompiled, stopAll, waitForLog, type BenchProcess } from './processes.js';
+import { REPO_ROOT } from '../../test/support/processes.js';
+import { startCompiled, stopAll, waitForLog, type BenchProcess } from './processes.js';
 
 export interface Stack {
   env: Record<string, string>;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
+import { answerAccepted } from './accepted.js';
 import type { AppDeps } from '../../deps.js';
 import { listDomainsOfOrg } from '../../db/repositories/domains.js';
 import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
-import { DomainSchema, OperationSchema, presentDomain, presentOperation } from '../../presenters/operation.js';
+import { DomainSchema, OperationSchema, presentDomain } from '../../presenters/operation.js';
 import { quoteRegistration, registerDomain } from '../../services/domains/registerDomain.js';
 import { DryRunHeader } from '../../http/dryRun.js';
 import { DryRunSchema, presentDryRun } from '../../presenters/dryRun.js';
@@ -26,6 +27,8 @@ import { IfMatchHeader, setETag } from '../../http/conditional.js';
 import { quoteTransfer, transferDomain } from '../../services/domains/transferDomain.js';
 import { quoteRenewal, renewDomain } from '../../services/domains/renewDomain.js';
 
+/** The 200 of a paid route sent `Dry-Run: true`. */
+const DRY_RUN_ANSWER = { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema };
 const NOT_ACTIVE = 'the domain is not `active` (`DOMAIN_STATE_CONFLICT`)';
 const notRenewable = 'The domain is neither `active` nor `expired` (in its grace period)';
 const REGISTRAR_REFUSED = 'The registrar refused the change (`REGISTRAR_REJECTED`)';
@@ -51,7 +54,7 @@ export function domainRoutes(deps: AppDeps) {
         409: 'The name is taken (`DOMAIN_NOT_AVAILABLE`) or already registered or being registered by this organisation (`DOMAIN_STATE_CONFLICT`)',
       },
       responses: {
-        200: { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema },
+        200: DRY_RUN_ANSWER,
         202: { description: 'Accepted; poll the operation', schema: OperationSchema },
       },
       handler: async (ctx, { path, header, body, principal }) => {
@@ -61,9 +64,7 @@ export function domainRoutes(deps: AppDeps) {
           return;
         }
         const operation = await registerDomain(props);
-        ctx.status = 202;
-        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${operation.id}`);
-        ctx.body = presentOperation(operation);
+        answerAccepted(ctx, operation);
       },
     }),
     defineRoute({
@@ -81,7 +82,7 @@ export function domainRoutes(deps: AppDeps) {
       request: { path: OrgPath, header: DryRunHeader, body: TransferDomainBody },
       errors: { 409: 'The domain is already in this organisation, or held by another one (`DOMAIN_STATE_CONFLICT`, `DOMAIN_NOT_AVAILABLE`)' },
       responses: {
-        200: { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema },
+        200: DRY_RUN_ANSWER,
         202: { description: 'Accepted; poll the operation', schema: OperationSchema },
       },
       handler: async (ctx, { path, header, body, principal }) => {
@@ -91,9 +92,7 @@ export function domainRoutes(deps: AppDeps) {
           return;
         }
         const operation = await transferDomain(props);
-        ctx.status = 202;
-        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${operation.id}`);
-        ctx.body = presentOperation(operation);
+        answerAccepted(ctx, operation);
       },
     }),
     defineRoute({
@@ -138,9 +137,7 @@ export function domainRoutes(deps: AppDeps) {
           };
           return;
         }
-        ctx.status = 202;
-        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${outcome.operation.id}`);
-        ctx.body = presentOperation(outcome.operation);
+        answerAccepted(ctx, outcome.operation);
       },
     }),
     defineRoute({

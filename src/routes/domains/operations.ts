@@ -1,4 +1,5 @@
 import { defineRoute } from '../../http/route.js';
+import { answerAccepted } from './accepted.js';
 import type { AppDeps } from '../../deps.js';
 import { findOperation, listOperationsOfOrg } from '../../db/repositories/operations.js';
 import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
@@ -20,9 +21,7 @@ export function operationRoutes(deps: AppDeps) {
       responses: { 202: { description: 'Cancellation requested; poll until `cancelled`', schema: OperationSchema } },
       handler: async (ctx, { path, principal }) => {
         const operation = await cancelOperation({ deps, principal: principal, orgId: path.org_oid, operationId: path.operation_id });
-        ctx.status = 202;
-        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/operations/${operation.id}`);
-        ctx.body = presentOperation(operation);
+        answerAccepted(ctx, operation);
       },
     }),
     defineRoute({
