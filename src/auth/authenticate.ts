@@ -9,6 +9,7 @@ import { InvalidTokenError, IpNotAllowedError, NotAuthenticatedError } from './e
 import { addressAllowed } from './keyRestrictions.js';
 import { clientAddress } from '../http/clientAddress.js';
 import type { Principal } from './principal.js';
+import { sessionToken, type SessionToken } from './sessionPrincipals.js';
 import { isScope } from './scopes.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -69,18 +70,18 @@ function applyRequestedMode(principal: Principal, requested: string | undefined)
   return { ...principal, mode: requested, livemode: requested === 'live' };
 }
 
-/** The bearer token, by shape: an API key (with its keyed hash, computed once), a JWT, or neither. */
+/** The bearer token, by shape: an API key or a JWT (each with its cache hash, computed once), or neither. */
 type Credential =
   | { kind: 'none' | 'malformed' | 'unknown' }
   | { kind: 'api_key'; hash: string | undefined }
-  | { kind: 'session'; token: string };
+  | { kind: 'session'; session: SessionToken };
 
 function credentialOf(deps: AppDeps, header: string): Credential {
   if (!header) return { kind: 'none' };
   const token = BEARER.exec(header)?.[1];
   if (!token) return { kind: 'malformed' };
   if (API_KEY_SHAPE.test(token)) return { kind: 'api_key', hash: deps.apiKeys.hashOf(token) };
-  if (JWT_SHAPE.test(token)) return { kind: 'session', token };
+  if (JWT_SHAPE.test(token)) return { kind: 'session', session: sessionToken(token) };
   return { kind: 'unknown' };
 }
 
@@ -93,7 +94,7 @@ async function principalFrom(deps: AppDeps, credential: Credential): Promise<Pri
     case 'api_key':
       return principalFromApiKey(deps, credential.hash);
     case 'session':
-      return deps.sessions.get(credential.token);
+      return deps.sessions.get(credential.session);
     default:
       throw new InvalidTokenError('The bearer token is neither an API key nor a session token');
   }
@@ -102,7 +103,7 @@ async function principalFrom(deps: AppDeps, credential: Credential): Promise<Pri
 /** Whether the credential would be answered from memory, costing no signature check or query. */
 function answeredFromMemory(deps: AppDeps, credential: Credential): boolean {
   if (credential.kind === 'api_key') return credential.hash !== undefined && deps.apiKeys.isCached(credential.hash);
-  return credential.kind === 'session' && deps.sessions.isCached(credential.token);
+  return credential.kind === 'session' && deps.sessions.isCached(credential.session);
 }
 
 /**

@@ -15,7 +15,13 @@ const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
 export const SESSION_CACHE_TTL_MS = 1_500;
 const MAX_ENTRIES = 10_000;
 
-const keyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+/** A session token with the hash it is kept under, computed once per request. */
+export interface SessionToken {
+  token: string;
+  key: string;
+}
+
+export const sessionToken = (token: string): SessionToken => ({ token, key: createHash('sha256').update(token).digest('base64url') });
 
 /** What verifying a session token yields: the caller, and when the token expires (ms since epoch). */
 export interface LoadedSession {
@@ -42,13 +48,13 @@ export class SessionPrincipals {
   ) {}
 
   /** Whether `get` would answer this token from memory (or join a verification already under way). */
-  isCached(token: string): boolean {
-    const hit = this.entries.get(keyOf(token));
+  isCached(session: SessionToken): boolean {
+    const hit = this.entries.get(session.key);
     return hit !== undefined && hit.expiresAt > this.now();
   }
 
-  get(token: string): Promise<Principal> {
-    const key = keyOf(token);
+  get(tokenOrSession: string | SessionToken): Promise<Principal> {
+    const { token, key } = typeof tokenOrSession === 'string' ? sessionToken(tokenOrSession) : tokenOrSession;
     const at = this.now();
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > at) return hit.principal;
