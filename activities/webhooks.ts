@@ -6,6 +6,7 @@ import { EVENTS_CHANNEL, purgeEventsOlderThan } from '../src/db/repositories/eve
 import { listOwnerEmails } from '../src/db/repositories/memberships.js';
 import { findWebhookEndpointById } from '../src/db/repositories/webhookEndpoints.js';
 import type { Logger } from '../src/logger.js';
+import { modeLabel, type Metrics, type WebhookAttemptOutcome } from '../src/metrics/registry.js';
 import { MailRejectedError, type Mailer } from '../src/mail/mailer.js';
 import { webhookDisabledNotice } from '../src/mail/webhookDisabledNotice.js';
 import { attemptDelivery, type AttemptOutcome } from '../src/services/webhooks/deliver.js';
@@ -25,6 +26,7 @@ export interface WebhookActivityDeps {
   temporal: Temporal;
   payloadKeys: PayloadKeyring;
   mailer: Mailer;
+  metrics: Metrics;
   /** How endpoint host names are resolved at send time; tests inject one. */
   webhookResolver?: Resolver;
 }
@@ -93,7 +95,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       timeoutMs: number;
       disableAfterMs: number;
     }): Promise<AttemptOutcome> {
-      return attemptDelivery({ ...input, db, payloadKeys: deps.payloadKeys, resolver, allowPrivate: deps.config.webhooks.allowPrivate });
+      const started = performance.now();
+      const attempt = await attemptDelivery({ ...input, db, payloadKeys: deps.payloadKeys, resolver, allowPrivate: deps.config.webhooks.allowPrivate });
+      const mode = modeLabel(input.livemode);
+      const outcome: WebhookAttemptOutcome = attempt.outcome;
+      deps.metrics.webhookAttempts.observe({ outcome, mode }, (performance.now() - started) / 1_000);
+      if ('disabledNow' in attempt && attempt.disabledNow) deps.metrics.webhookEndpointsDisabled.inc({ mode });
+      return attempt;
     },
 
     /** The owners of an endpoint's organisation hear that it was disabled; a retried send is the same message. */

@@ -31,6 +31,9 @@ export const RATE_LIMIT_METRIC_GROUPS = [...Object.keys(RATE_LIMIT_GROUPS), ...O
 export const UPSTREAM_OUTCOMES = ['ok', 'rejected', 'unavailable', 'outcome_unknown', 'error'] as const;
 export type UpstreamOutcome = (typeof UPSTREAM_OUTCOMES)[number];
 export const MODES = ['live', 'test'] as const;
+/** What one webhook delivery attempt came to (src/services/webhooks/deliver.ts AttemptOutcome). */
+export const WEBHOOK_ATTEMPT_OUTCOMES = ['delivered', 'failed', 'endpoint_gone', 'endpoint_disabled', 'event_gone'] as const;
+export type WebhookAttemptOutcome = (typeof WEBHOOK_ATTEMPT_OUTCOMES)[number];
 export type ModeLabel = (typeof MODES)[number];
 
 export const modeLabel = (livemode: boolean): ModeLabel => (livemode ? 'live' : 'test');
@@ -55,6 +58,10 @@ export interface Metrics {
   leakedKeys: Counter<'mode' | 'outcome'>;
   leakScans: Counter;
   leakScanLastSuccess: Gauge;
+  /** Webhook delivery attempts by outcome and mode, with the attempt's duration (the POST included). */
+  webhookAttempts: Histogram<'outcome' | 'mode'>;
+  /** Endpoints disabled after failing for too long (the WebhookEndpointDisabled alert reads it). */
+  webhookEndpointsDisabled: Counter<'mode'>;
 }
 
 const SECONDS_BUCKETS_HTTP = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -148,6 +155,19 @@ export function createMetrics(): Metrics {
       help: 'When a leak scan last completed in this process (Unix seconds); 0 before the first',
       registers,
     }),
+    webhookAttempts: new Histogram({
+      name: 'webhook_delivery_attempt_duration_seconds',
+      help: 'Webhook delivery attempts by outcome (delivered, failed, endpoint_gone, endpoint_disabled, event_gone) and mode, with their latency',
+      labelNames: ['outcome', 'mode'] as const,
+      buckets: SECONDS_BUCKETS_UPSTREAM,
+      registers,
+    }),
+    webhookEndpointsDisabled: new Counter({
+      name: 'webhook_endpoints_disabled_total',
+      help: 'Webhook endpoints disabled after failing for too long, by mode',
+      labelNames: ['mode'] as const,
+      registers,
+    }),
   };
   // Series exist at 0 from the start, so rate() and absent-series alerts work before the first event.
   for (const adapter of ACCOUNT_ADAPTERS) {
@@ -160,6 +180,7 @@ export function createMetrics(): Metrics {
       m.ledgerAmount.inc({ flow, mode }, 0);
     }
   }
+  for (const mode of MODES) m.webhookEndpointsDisabled.inc({ mode }, 0);
   m.leakScanLastSuccess.set(0);
   return m;
 }

@@ -24,6 +24,7 @@ import {
   RATE_LIMIT_METRIC_GROUPS,
   RATE_LIMIT_POOLS,
   UPSTREAM_OUTCOMES,
+  WEBHOOK_ATTEMPT_OUTCOMES,
 } from '../../src/metrics/registry.js';
 import { UNMATCHED_ROUTE } from '../../src/metrics/http.js';
 
@@ -66,7 +67,7 @@ function allowList(): Record<string, (value: string) => boolean> {
     le: (value) => value === '+Inf' || Number.isFinite(Number(value)),
     group: oneOf(RATE_LIMIT_METRIC_GROUPS),
     pool: oneOf(RATE_LIMIT_POOLS),
-    outcome: oneOf([...UPSTREAM_OUTCOMES, 'allowed', 'refused', 'first', 'replayed', 'conflict_reused', 'conflict_in_use', 'revoked', 'already_revoked', 'reported']),
+    outcome: oneOf([...UPSTREAM_OUTCOMES, 'allowed', 'refused', 'first', 'replayed', 'conflict_reused', 'conflict_in_use', 'revoked', 'already_revoked', 'reported', ...WEBHOOK_ATTEMPT_OUTCOMES]),
     flow: oneOf(LEDGER_FLOWS),
     mode: oneOf(MODES),
     type: (value) => OPERATION_TYPES.includes(value as never) || runtimeName(value),

@@ -94,6 +94,15 @@ async function createEndpoint(owner: string, orgId: string, url: string, events:
 }
 
 const testMode = (token: string) => ({ ...bearer(token), 'x-mode': 'test' });
+/** Test-mode attempts counted so far with this outcome, and endpoints disabled (src/metrics/registry.ts). */
+async function counted(): Promise<{ attempts: (outcome: string) => number; disabled: number }> {
+  const attempts = (await app.deps.metrics.webhookAttempts.get()).values;
+  const disabled = (await app.deps.metrics.webhookEndpointsDisabled.get()).values;
+  return {
+    attempts: (outcome) => attempts.find((v) => v.metricName === 'webhook_delivery_attempt_duration_seconds_count' && v.labels.outcome === outcome && v.labels.mode === 'test')?.value ?? 0,
+    disabled: disabled.find((v) => v.labels.mode === 'test')?.value ?? 0,
+  };
+}
 
 async function ping(owner: string, orgId: string, endpointId: string): Promise<EventBody> {
   const res = await app.fetch(`/api/v1/orgs/${orgId}/webhook-endpoints/${endpointId}/test`, { method: 'POST', headers: testMode(owner) });
@@ -158,6 +167,7 @@ describe('webhook delivery', () => {
     const c = await customers.customer(0);
     const hooks = await receiver((n) => (n <= 3 ? 500 : 200));
     const endpoint = await createEndpoint(c.session, c.org.id, hooks.url, ['operation.succeeded']);
+    const before = await counted();
     const event = await ping(c.session, c.org.id, endpoint.id);
 
     const received = await hooks.waitForCount(4);
@@ -179,6 +189,10 @@ describe('webhook delivery', () => {
     const workflowId = deliveryWorkflowId(endpoint.id, event.id);
     const handle = app.deps.temporal.client.workflow.getHandle(workflowId);
     expect(await handle.result()).toEqual({ outcome: 'delivered', attempts: 4 });
+    // Operators see the three failures and the delivery (webhook_delivery_attempt_duration_seconds).
+    const now = await counted();
+    expect(now.attempts('failed') - before.attempts('failed')).toBe(3);
+    expect(now.attempts('delivered') - before.attempts('delivered')).toBeGreaterThanOrEqual(1);
     await recordHistory(app, workflowId, 'webhook-delivered-after-retries');
     const history = await handle.fetchHistory();
     await expect(
@@ -199,6 +213,7 @@ describe('webhook delivery', () => {
     const watcher = await receiver();
     const endpoint = await createEndpoint(c.session, c.org.id, hooks.url, ['ping']);
     const watching = await createEndpoint(c.session, c.org.id, watcher.url, ['webhook_endpoint.disabled']);
+    const before = await counted();
     await ping(c.session, c.org.id, endpoint.id);
 
     const mail = await smtp.waitFor((m) => m.envelopeTo.includes(c.email) && (m.subject ?? '').includes('Webhook endpoint disabled'), 30_000);
@@ -218,6 +233,8 @@ describe('webhook delivery', () => {
     const shown = await readJson<Endpoint>(await app.fetch(`/api/v1/orgs/${c.org.id}/webhook-endpoints/${endpoint.id}`, { headers: testMode(c.session) }));
     expect(shown.enabled).toBe(false);
     expect(shown.disabled_reason).toContain('every delivery failed for 4 seconds');
+    // What the WebhookEndpointDisabled alert reads (deploy/prometheus/alerts.yml).
+    expect((await counted()).disabled - before.disabled).toBe(1);
 
     const disabledHook = await watcher.waitFor((h) => (JSON.parse(h.body) as EventBody).type === 'webhook_endpoint.disabled');
     expect(JSON.parse(disabledHook.body)).toMatchObject({ data: { object: { id: endpoint.id, enabled: false } } });
