@@ -72,7 +72,7 @@ export interface paths {
         };
         /**
          * Pending invitations for the caller's e-mail address, newest first
-         * @description Requires scope `orgs:read`. At most 100. Empty while the identity provider says the address is not verified.
+         * @description Requires scope `orgs:read`. At most 100. Empty unless the identity provider asserts the address verified (`email_verified: true`).
          */
         get: operations["listMyInvitations"];
         put?: never;
@@ -94,7 +94,7 @@ export interface paths {
         put?: never;
         /**
          * Join the organisation an invitation names, with its role
-         * @description Requires scope `orgs:write`. Only for the invitee's own e-mail address, and only with a session or a live key (a test key gets 403 `LIVE_CREDENTIAL_REQUIRED`). When the identity provider sends `email_verified`, it must be true.
+         * @description Requires scope `orgs:write`. Only for the invitee's own e-mail address, and only with a session or a live key (a test key gets 403 `LIVE_CREDENTIAL_REQUIRED`). The identity provider must assert the address verified (`email_verified: true`).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -2595,7 +2595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description A test key (`LIVE_CREDENTIAL_REQUIRED`), or an unverified e-mail address (`EMAIL_NOT_VERIFIED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description A test key (`LIVE_CREDENTIAL_REQUIRED`), or an e-mail address the identity provider has not asserted verified (`EMAIL_NOT_VERIFIED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;

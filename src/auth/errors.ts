@@ -63,10 +63,19 @@ export class LiveCredentialRequiredError extends ApiError {
   }
 }
 
-/** The identity provider says the caller's e-mail address is not verified: it cannot claim an invitation. */
+/**
+ * The identity provider did not assert the caller's e-mail address verified (`email_verified` false,
+ * or not sent at all): that address cannot claim an invitation.
+ */
 export class EmailNotVerifiedError extends ApiError {
-  constructor() {
-    super(403, 'EMAIL_NOT_VERIFIED', 'Your identity provider has not verified your e-mail address; verify it and sign in again');
+  constructor(claim: boolean | null) {
+    super(
+      403,
+      'EMAIL_NOT_VERIFIED',
+      claim === false
+        ? 'Your identity provider has not verified your e-mail address; verify it and sign in again'
+        : 'Your identity provider did not say your e-mail address is verified (no email_verified claim); ask it to send email_verified, verify the address and sign in again',
+    );
   }
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { TestBrowser } from '../support/browser.js';
 import { accessTokenClaims, bodyOf, serverSession, signedInUser } from '../support/dashboard.js';
-import { bearer } from '../support/actors.js';
+import { bearer, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { runTs } from '../support/processes.js';
 import { readJson } from '../support/http.js';
 
@@ -93,6 +93,25 @@ describe('dashboard sign-in through the development OpenID provider', () => {
     expect(sids[0]).not.toBe(sids[1]);
     const claims = accessTokenClaims((await serverSession(app, first.cookieValue()))!);
     expect(claims).toMatchObject({ iss: `${new URL(app.url).origin}/dev/oidc`, aud: 'domain-service', email: first.email, name: first.name });
+  });
+
+  it('lets a signed-in person see and accept an invitation: the provider vouches for the address typed in', async () => {
+    const user = await signedInUser(app, 'invited');
+    const owner = await sessionToken(app, uniqueEmail('inviter'));
+    const org = await createOrg(app, owner, 'Inviting');
+    const invited = await app.fetch(`/api/v1/orgs/${org.id}/members`, {
+      method: 'POST',
+      headers: jsonHeaders(owner),
+      body: JSON.stringify({ email: user.email, role: 'member' }),
+    });
+    const { invitation_id: invitationId } = await readJson<{ invitation_id: string }>(invited);
+    expect(accessTokenClaims((await serverSession(app, user.cookieValue()))!)).toMatchObject({ email: user.email, email_verified: true });
+
+    const listed = bodyOf<{ data: { invitation_id: string }[] }>(await user.call('/dashboard/api/v1/me/invitations'));
+    expect(listed.data.map((invitation) => invitation.invitation_id)).toEqual([invitationId]);
+    const accepted = await user.call(`/dashboard/api/v1/me/invitations/${invitationId}/accept`, { method: 'POST' });
+    expect(accepted.status).toBe(200);
+    expect(bodyOf<{ org_id: string; role: string }>(accepted)).toEqual({ org_id: org.id, role: 'member' });
   });
 
   it('answers 401 NOT_SIGNED_IN without a session, or with a cookie it does not know', async () => {

@@ -28,8 +28,11 @@ export interface DevIdentityProvider {
   /** Every issuer whose tokens the session verifier accepts: DEV_ISSUER and the OpenID provider's. */
   issuers(): string[];
   trustIssuer(issuer: string): void;
-  /** `emailVerified` adds the `email_verified` claim, as real providers send it. */
-  issueToken(props: { email: string; name?: string; ttlSeconds?: number; emailVerified?: boolean }): Promise<string>;
+  /**
+   * `email_verified` is true unless `emailVerified` says otherwise (null leaves the claim out, as some
+   * providers do): this provider has no mail check, so the address given is the one it vouches for.
+   */
+  issueToken(props: { email: string; name?: string; ttlSeconds?: number; emailVerified?: boolean | null }): Promise<string>;
 }
 
 async function loadOrCreateKey(dataDir: string): Promise<StoredKey> {
@@ -58,12 +61,12 @@ export async function loadDevIdentityProvider(dataDir: string): Promise<DevIdent
     signingJwk: () => ({ ...stored.privateJwk, use: 'sig' }),
     issuers: () => [...issuers],
     trustIssuer: (issuer) => issuers.add(issuer),
-    issueToken: async ({ email, name, ttlSeconds = 12 * 3600, emailVerified }) =>
+    issueToken: async ({ email, name, ttlSeconds = 12 * 3600, emailVerified = true }) =>
       new SignJWT({
         email,
         name: name ?? email.split('@')[0],
         sid: `sess_${randomBase62(16)}`,
-        ...(emailVerified === undefined ? {} : { email_verified: emailVerified }),
+        ...(emailVerified === null ? {} : { email_verified: emailVerified }),
       })
         .setProtectedHeader({ alg: ALG, kid: stored.kid, typ: 'JWT' })
         .setSubject(`dev|${email.toLowerCase()}`)

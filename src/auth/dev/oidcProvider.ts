@@ -27,7 +27,7 @@ const ACCESS_TOKEN_TTL_SECONDS = 3600;
 /**
  * The development identity provider as a real OpenID provider (authorization code + PKCE), built on
  * oidc-provider. Its access tokens are JWTs signed with the development key for audience
- * DEV_AUDIENCE, carrying `email`, `name` and a `sid` per sign-in, so the API verifies them as it
+ * DEV_AUDIENCE, carrying `email` (asserted verified), `name` and a `sid` per sign-in, so the API verifies them as it
  * verifies `npm run token` tokens. It asks for an e-mail and a name at every sign-in
  * (src/auth/dev/oidcInteractions.ts) and keeps its state in Redis (src/auth/dev/oidcRedisAdapter.ts).
  */
@@ -62,7 +62,7 @@ export async function createDevOidcProvider(props: DevOidcProps): Promise<Provid
     // Per process: signs the provider's own interaction and session cookies, which stay under its path.
     cookies: { keys: [randomBytes(32).toString('base64url')], long: { path: DEV_OIDC_PATH } },
     pkce: { required: () => true },
-    claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     // The dashboard reads the user's e-mail and name from the ID token.
     conformIdTokenClaims: false,
     scopes: ['openid', 'email', 'profile', 'offline_access'],
@@ -94,13 +94,14 @@ export async function createDevOidcProvider(props: DevOidcProps): Promise<Provid
       if (!('accountId' in token)) return undefined;
       const account = await props.accounts.find(token.accountId);
       // A grant per sign-in (oidcInteractions.ts), so the API counts rate limits per dashboard session.
-      return { email: account.email, name: account.name, sid: `sess_${token.grantId}` };
+      // The address typed into the development form is the one this provider vouches for (no mail check).
+      return { email: account.email, email_verified: true, name: account.name, sid: `sess_${token.grantId}` };
     },
     findAccount: (_ctx, accountId) => ({
       accountId,
       claims: async () => {
         const account = await props.accounts.find(accountId);
-        return { sub: accountId, email: account.email, name: account.name };
+        return { sub: accountId, email: account.email, email_verified: true, name: account.name };
       },
     }),
     interactions: { policy, url: (_ctx, interaction) => `${DEV_OIDC_PATH}/interaction/${interaction.uid}` },

@@ -14,7 +14,7 @@ export function invitationRoutes(deps: AppDeps) {
       path: '/api/v1/me/invitations',
       operationId: 'listMyInvitations',
       summary: "Pending invitations for the caller's e-mail address, newest first",
-      description: `At most ${MAX_LISTED}. Empty while the identity provider says the address is not verified.`,
+      description: `At most ${MAX_LISTED}. Empty unless the identity provider asserts the address verified (\`email_verified: true\`).`,
       tags: ['organisations'],
       scope: 'orgs:read',
       responses: {
@@ -32,13 +32,13 @@ export function invitationRoutes(deps: AppDeps) {
       summary: 'Join the organisation an invitation names, with its role',
       description:
         "Only for the invitee's own e-mail address, and only with a session or a live key (a test key gets 403 " +
-        '`LIVE_CREDENTIAL_REQUIRED`). When the identity provider sends `email_verified`, it must be true.',
+        '`LIVE_CREDENTIAL_REQUIRED`). The identity provider must assert the address verified (`email_verified: true`).',
       tags: ['organisations'],
       scope: 'orgs:write',
       request: { path: InvitationPath },
       responses: { 200: { description: 'Now a member', schema: AcceptedInvitationSchema } },
       errors: {
-        403: 'A test key (`LIVE_CREDENTIAL_REQUIRED`), or an unverified e-mail address (`EMAIL_NOT_VERIFIED`)',
+        403: 'A test key (`LIVE_CREDENTIAL_REQUIRED`), or an e-mail address the identity provider has not asserted verified (`EMAIL_NOT_VERIFIED`)',
         404: 'No pending invitation with this id for your e-mail address: unknown, expired, accepted or addressed to someone else (`NOT_FOUND`)',
         409: 'Already a member of the organisation (`DUPLICATE`)',
       },

@@ -145,6 +145,16 @@ describe('invitations', () => {
     expect(refused.status).toBe(403);
     expect((await readJson<MessageErrorBody>(refused)).code).toBe('EMAIL_NOT_VERIFIED');
 
+    // A provider that sends no `email_verified` has vouched for nothing: the same answers.
+    const unasserted = await app.deps.devIdentity!.issueToken({ email: inviteeEmail, emailVerified: null });
+    expect((await readJson<{ data: unknown[] }>(await app.fetch('/api/v1/me/invitations', { headers: bearer(unasserted) }))).data).toEqual([]);
+    const refusedUnasserted = await accept(unasserted, id);
+    expect(refusedUnasserted.status).toBe(403);
+    expect(await readJson<MessageErrorBody>(refusedUnasserted)).toEqual({
+      code: 'EMAIL_NOT_VERIFIED',
+      detail: expect.stringContaining('no email_verified claim') as string,
+    });
+
     await app.deps.db.query(`UPDATE org_invitations SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
     const verified = await app.deps.devIdentity!.issueToken({ email: inviteeEmail, emailVerified: true });
     expect((await accept(verified, id)).status).toBe(404);

@@ -81,12 +81,13 @@ export async function inviteMember(props: InviteMemberProps): Promise<Invitation
 }
 
 /**
- * Invitations waiting for the caller's e-mail. None while the identity provider says that address
- * is unverified: anyone can type an address into a sign-up form.
+ * Invitations waiting for the caller's e-mail. None unless the identity provider asserts that
+ * address verified (`email_verified: true`): anyone can type an address into a sign-up form, and a
+ * provider that sends no claim has vouched for nothing.
  */
 export async function listMyInvitations(props: { db: Db; principal: Principal; limit: number }): Promise<PendingInvitation[]> {
   const { email, emailVerified } = props.principal.user;
-  if (!email || emailVerified === false) return [];
+  if (!email || emailVerified !== true) return [];
   return listPendingInvitationsForEmail(props.db, email, props.limit);
 }
 
@@ -98,8 +99,8 @@ export interface AcceptInvitationProps {
 }
 
 /**
- * Joins the organisation with the invited role. Only the invitee (by e-mail, verified when the
- * identity provider says either way) with a live credential; an expired, accepted or someone
+ * Joins the organisation with the invited role. Only the invitee (by an e-mail the identity provider
+ * asserts verified; absent or false is 403) with a live credential; an expired, accepted or someone
  * else's invitation is 404 like one that never existed.
  */
 export async function acceptInvitation(props: AcceptInvitationProps): Promise<{ orgId: string; role: InvitedRole }> {
@@ -109,7 +110,7 @@ export async function acceptInvitation(props: AcceptInvitationProps): Promise<{ 
   return withTransaction(props.db, async (tx) => {
     const invitation = await lockPendingInvitation(tx, props.invitationId, user.email!);
     if (!invitation) throw new NotFoundError('Invitation not found');
-    if (user.emailVerified === false) throw new EmailNotVerifiedError();
+    if (user.emailVerified !== true) throw new EmailNotVerifiedError(user.emailVerified);
     if (await findMembership(tx, invitation.orgId, user.id)) {
       throw new ConflictError('DUPLICATE', 'You are already a member of this organisation');
     }
