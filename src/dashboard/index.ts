@@ -8,7 +8,7 @@ import { DevAccounts } from '../auth/dev/oidcRedisAdapter.js';
 import { devOidcMount } from '../auth/dev/oidcInteractions.js';
 import { DashboardOidcClient } from './oidcClient.js';
 import { DashboardSessions } from './sessions.js';
-import { DASHBOARD_PATH, dashboardSite, loopbackReachableOrigin } from './site.js';
+import { DASHBOARD_PATH, dashboardSite, loopbackReachableOrigin, refuseFraming } from './site.js';
 import { callback, login, logout, sessionInfo, type DashboardCtx, type SignInDeps } from './signIn.js';
 import { proxyToApi, type DispatchApi } from './proxy.js';
 import { dashboardFiles } from './staticFiles.js';
@@ -76,6 +76,7 @@ export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; di
       await next();
       return;
     }
+    refuseFraming(ctx);
     const subpath = ctx.path.slice(DASHBOARD_PATH.length);
     if (subpath.startsWith('/api/v1/')) return proxyToApi(signInDeps, ctx);
     if (subpath.startsWith('/api/')) throw new NotFoundError();

@@ -1,3 +1,4 @@
+import type { ParameterizedContext } from 'koa';
 import { isLoopbackHost, type Config } from '../config.js';
 
 /** Every dashboard path starts with this; its cookies are scoped to it. */
@@ -51,4 +52,13 @@ export function dashboardSite(config: Pick<Config, 'dashboard'>, listeningUrl: s
       return url.protocol === 'https:' || !isLoopbackHost(url.hostname);
     },
   };
+}
+
+/**
+ * No other site may frame a dashboard page (clickjacking: a hidden frame over a decoy button that
+ * deletes a key). CSP `frame-ancestors` for current browsers, X-Frame-Options for older ones.
+ */
+export function refuseFraming(ctx: Pick<ParameterizedContext, 'set'>): void {
+  ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
+  ctx.set('X-Frame-Options', 'DENY');
 }

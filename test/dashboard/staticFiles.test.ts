@@ -50,6 +50,14 @@ describe('the dashboard front end', () => {
     expect((await built.fetch('/dashboard/', { method: 'POST' })).status).toBe(405);
   });
 
+  it('refuses to be framed by any site, pages and sign-in alike', async () => {
+    for (const route of ['/dashboard/', '/dashboard/keys', '/dashboard/login', '/dashboard/session']) {
+      const res = await built.fetch(route, { redirect: 'manual' });
+      expect(res.headers.get('content-security-policy'), route).toBe("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), route).toBe('DENY');
+    }
+  });
+
   it('says to run the build when there is nothing built', async () => {
     const res = await unbuilt.fetch('/dashboard/');
     expect(res.status).toBe(503);
