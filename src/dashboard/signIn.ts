@@ -24,7 +24,6 @@ export interface SignInDeps {
 
 /** How long a started sign-in may take to come back. */
 const SIGN_IN_TTL_SECONDS = 600;
-const CALLBACK_PATH = `${DASHBOARD_PATH}/callback`;
 const pendingKey = (loginId: string) => `dashboard:login:${createHash('sha256').update(loginId).digest('hex')}`;
 
 function oidcClientOf(deps: SignInDeps): DashboardOidcClient {
@@ -33,10 +32,6 @@ function oidcClientOf(deps: SignInDeps): DashboardOidcClient {
     'SIGN_IN_NOT_CONFIGURED',
     'Dashboard sign-in is not configured: set AUTH_CLIENT_ID and AUTH_CLIENT_SECRET for the identity provider at AUTH_ISSUER',
   );
-}
-
-function cookieOptions(deps: SignInDeps, ctx: DashboardCtx, path: string, maxAgeSeconds: number) {
-  return { path, maxAgeSeconds, secure: deps.site.secureCookies(deps.site.originFor(ctx.host)) };
 }
 
 /** The live session the request's cookie names (marking it used), or 401 NOT_SIGNED_IN. */
@@ -52,7 +47,7 @@ export async function login(deps: SignInDeps, ctx: DashboardCtx): Promise<void> 
   const { url, pending } = await oidcClientOf(deps).startSignIn(deps.site.callbackUrl(origin));
   const loginId = randomBytes(32).toString('base64url');
   await deps.redis.set(pendingKey(loginId), JSON.stringify(pending), 'EX', SIGN_IN_TTL_SECONDS);
-  setCookie(ctx, LOGIN_COOKIE, loginId, cookieOptions(deps, ctx, CALLBACK_PATH, SIGN_IN_TTL_SECONDS));
+  setCookie(ctx, LOGIN_COOKIE, loginId, SIGN_IN_TTL_SECONDS);
   ctx.set('Cache-Control', 'no-store');
   ctx.redirect(url);
 }
@@ -70,7 +65,7 @@ function signInFailedPage(ctx: DashboardCtx, reason: string): void {
 export async function callback(deps: SignInDeps, ctx: DashboardCtx): Promise<void> {
   const client = oidcClientOf(deps);
   const loginId = ctx.cookies.get(LOGIN_COOKIE, { signed: false });
-  setCookie(ctx, LOGIN_COOKIE, '', cookieOptions(deps, ctx, CALLBACK_PATH, 0));
+  setCookie(ctx, LOGIN_COOKIE, '', 0);
   const stored = loginId ? await deps.redis.getdel(pendingKey(loginId)) : null;
   if (!stored) return signInFailedPage(ctx, 'This sign-in was not started in this browser, or took longer than 10 minutes.');
   const pending = JSON.parse(stored) as PendingSignIn;
@@ -86,7 +81,7 @@ export async function callback(deps: SignInDeps, ctx: DashboardCtx): Promise<voi
   const previous = await deps.sessions.use(ctx.cookies.get(SESSION_COOKIE, { signed: false }));
   if (previous) await deps.sessions.end(previous.key);
   const { cookieValue } = await deps.sessions.create(signedIn);
-  setCookie(ctx, SESSION_COOKIE, cookieValue, cookieOptions(deps, ctx, DASHBOARD_PATH, Math.floor(deps.absoluteMs / 1000)));
+  setCookie(ctx, SESSION_COOKIE, cookieValue, Math.floor(deps.absoluteMs / 1000));
   ctx.set('Cache-Control', 'no-store');
   ctx.redirect(`${DASHBOARD_PATH}/`);
 }
@@ -107,7 +102,7 @@ export async function logout(deps: SignInDeps, ctx: DashboardCtx): Promise<void>
   const session = await requireSession(deps, ctx);
   checkCsrf(ctx, session, deps.site);
   await deps.sessions.end(session.key);
-  setCookie(ctx, SESSION_COOKIE, '', cookieOptions(deps, ctx, DASHBOARD_PATH, 0));
+  setCookie(ctx, SESSION_COOKIE, '', 0);
   ctx.status = 204;
   deps.oidcClient?.revoke(session.tokens).catch((err: unknown) => ctx.state.log.warn({ err }, 'refresh token not revoked at sign-out'));
 }

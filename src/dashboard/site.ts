@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import { isLoopbackHost, type Config } from '../config.js';
 
-/** Every dashboard path starts with this; its cookies are scoped to it. */
+/** Every dashboard path starts with this. */
 export const DASHBOARD_PATH = '/dashboard';
 
 /**
@@ -16,8 +16,6 @@ export interface DashboardSite {
   /** The allowed origin a request addressed (its `Host`), else the public one. */
   originFor(host: string): string;
   callbackUrl(origin: string): string;
-  /** `Secure` everywhere but plain HTTP on loopback, where browsers would drop it. */
-  secureCookies(origin: string): boolean;
 }
 
 function loopbackAliases(origin: string): string[] {
@@ -47,10 +45,6 @@ export function dashboardSite(config: Pick<Config, 'dashboard'>, listeningUrl: s
     origins,
     originFor: (host) => byHost.get(host.toLowerCase()) ?? publicOrigin,
     callbackUrl: (origin) => `${origin}${DASHBOARD_PATH}/callback`,
-    secureCookies: (origin) => {
-      const url = new URL(origin);
-      return url.protocol === 'https:' || !isLoopbackHost(url.hostname);
-    },
   };
 }
 

@@ -36,6 +36,8 @@ describe.sequential('the dashboard in Chromium', () => {
     const cookies = await dashboard.context.cookies(`${dashboard.app.url}/dashboard/`);
     expect(cookies.length).toBeGreaterThan(0);
     for (const cookie of cookies) expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    // Chromium keeps a __Host- cookie (Secure, Path=/, no Domain) from plain HTTP on loopback too.
+    expect(cookies.find((cookie) => cookie.name === '__Host-dashboard_session')).toMatchObject({ secure: true, path: '/', domain: '127.0.0.1' });
     expect(await page.evaluate('document.cookie')).toBe('');
   });
 

@@ -57,14 +57,20 @@ describe('dashboard sign-in through the development OpenID provider', () => {
     expect(await readJson<Me>(res)).toMatchObject({ id: viaDashboard.id, email: user.email, auth: { type: 'session' } });
   });
 
-  it('gives the browser only an opaque HttpOnly, SameSite=Lax cookie scoped to /dashboard, never the token', async () => {
+  it('gives the browser only an opaque __Host- cookie (HttpOnly, SameSite=Lax, Secure, Path=/), never the token', async () => {
     const user = await signedInUser(app, 'cookie');
-    const setCookie = user.callback.headers.getSetCookie().find((line) => line.startsWith('dashboard_session='))!;
+    const setCookie = user.callback.headers.getSetCookie().find((line) => line.startsWith('__Host-dashboard_session='))!;
     const attributes = setCookie.split(';').map((part) => part.trim());
-    expect(attributes).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Path=/dashboard']));
-    // Plain HTTP on loopback: a Secure cookie would never be sent back.
-    expect(attributes).not.toContain('Secure');
+    expect(attributes).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Secure', 'Path=/']));
     expect(user.cookieValue()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Every cookie the dashboard sets (the sign-in's too) is one a subdomain or plain-HTTP page cannot plant.
+    const dashboardCookies = user.browser.seen.filter((seen) => new URL(seen.url).pathname.startsWith('/dashboard/')).flatMap((seen) => seen.headers.getSetCookie());
+    expect(dashboardCookies.map((line) => line.split('=')[0])).toEqual(['__Host-dashboard_login', '__Host-dashboard_login', '__Host-dashboard_session']);
+    for (const line of dashboardCookies) {
+      const parts = line.split(';').map((part) => part.trim().toLowerCase());
+      expect(parts).toEqual(expect.arrayContaining(['secure', 'path=/']));
+      expect(parts.some((part) => part.startsWith('domain='))).toBe(false);
+    }
 
     await user.call('/dashboard/api/v1/me');
     await user.call('/dashboard/api/v1/orgs', { method: 'POST', body: { name: 'Token check' } });
@@ -121,7 +127,7 @@ describe('dashboard sign-in through the development OpenID provider', () => {
       expect(res.status).toBe(401);
       expect(bodyOf(res)).toEqual({ detail: expect.any(String), code: 'NOT_SIGNED_IN' });
     }
-    browser.setCookie(new URL(app.url).hostname, 'dashboard_session', 'x'.repeat(43), '/dashboard');
+    browser.setCookie(new URL(app.url).hostname, '__Host-dashboard_session', 'x'.repeat(43));
     expect((await browser.request(`${app.url}/dashboard/api/v1/me`)).status).toBe(401);
   });
 
@@ -130,7 +136,7 @@ describe('dashboard sign-in through the development OpenID provider', () => {
     const res = await stranger.request(`${app.url}/dashboard/callback?code=abc&state=def`);
     expect(res.status).toBe(400);
     expect(res.body).toContain('Sign in again');
-    expect(res.headers.getSetCookie().some((line) => line.startsWith('dashboard_session='))).toBe(false);
+    expect(res.headers.getSetCookie().some((line) => line.startsWith('__Host-dashboard_session='))).toBe(false);
   });
 });
 
@@ -163,12 +169,12 @@ describe('sign-out', () => {
 
     const out = await user.call('/dashboard/logout', { method: 'POST' });
     expect(out.status).toBe(204);
-    expect(out.headers.getSetCookie()).toEqual([expect.stringMatching(/^dashboard_session=; Path=\/dashboard; Max-Age=0/)]);
+    expect(out.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-dashboard_session=; Path=\/; Max-Age=0/)]);
     expect(await serverSession(app, cookie)).toBeUndefined();
 
     // A copy of the cookie kept from before sign-out: the session behind it is gone.
     const replay = new TestBrowser();
-    replay.setCookie(new URL(app.url).hostname, 'dashboard_session', cookie, '/dashboard');
+    replay.setCookie(new URL(app.url).hostname, '__Host-dashboard_session', cookie);
     for (const path of ['/dashboard/session', '/dashboard/api/v1/me']) {
       const res = await replay.request(`${app.url}${path}`);
       expect(res.status).toBe(401);

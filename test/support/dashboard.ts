@@ -1,5 +1,6 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import { DashboardSessions, type DashboardSession } from '../../src/dashboard/sessions.js';
+import { SESSION_COOKIE } from '../../src/dashboard/cookies.js';
 import type { TestApp } from './testApp.js';
 import { signInToDashboard, TestBrowser, type SeenResponse } from './browser.js';
 import { uniqueEmail } from './actors.js';
@@ -35,7 +36,7 @@ export async function signedInUser(app: TestApp, label = 'dash', email = uniqueE
     callback,
     origin,
     csrfToken,
-    cookieValue: () => browser.cookie(new URL(app.url).hostname, 'dashboard_session')!.value,
+    cookieValue: () => browser.cookie(new URL(app.url).hostname, SESSION_COOKIE)!.value,
     call: async (path, init = {}) => {
       const method = init.method ?? 'GET';
       const headers: Record<string, string> = { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) };
