@@ -196,6 +196,22 @@ describe('loadConfig', () => {
     expect(problems({ DASHBOARD_ORIGINS: 'http://localhost:5173, http://localhost:5173/x' })).toEqual([expect.stringMatching(/^DASHBOARD_ORIGINS: /)]);
   });
 
+  it('refuses a Stripe test key in production, and takes one elsewhere', () => {
+    const production = {
+      NODE_ENV: 'production',
+      AUTH_ISSUER: 'https://sso.example.com/realms/acme',
+      AUTH_AUDIENCE: 'domain-service',
+      KEY_HASH_SECRET: 'x'.repeat(32),
+      PAYLOAD_ENCRYPTION_KEYS: `k1:${KEY_B64}`,
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    };
+    for (const key of ['sk_test_51Example', 'rk_test_51Example']) {
+      expect(problems({ ...production, STRIPE_API_KEY: key })).toEqual([expect.stringMatching(/^STRIPE_API_KEY: is a Stripe test key; production credits live balances/)]);
+    }
+    expect(loadConfig({ ...production, STRIPE_API_KEY: 'rk_live_51Example' }).stripe?.apiKey).toBe('rk_live_51Example');
+    expect(loadConfig({ STRIPE_API_KEY: 'sk_test_51Example', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).stripe?.apiKey).toBe('sk_test_51Example');
+  });
+
   it('needs PUBLIC_URL in production when the dashboard has a client', () => {
     const production = {
       NODE_ENV: 'production',

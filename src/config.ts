@@ -207,6 +207,10 @@ const envSchema = z
       if (env.WEBHOOK_ALLOW_PRIVATE) {
         ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_PRIVATE'], message: 'cannot be true in production (webhooks could reach the private network)' });
       }
+      if (env.STRIPE_API_KEY && /^(sk|rk)_test_/.test(env.STRIPE_API_KEY)) {
+        // A test key's payments are not money, but its webhook would still credit live balances.
+        ctx.addIssue({ code: 'custom', path: ['STRIPE_API_KEY'], message: 'is a Stripe test key; production credits live balances, so it needs a live key (sk_live_… or rk_live_…)' });
+      }
       if (env.ADDRESS_RATE_LIMITS === 'off') {
         ctx.addIssue({ code: 'custom', path: ['ADDRESS_RATE_LIMITS'], message: 'cannot be off in production' });
       }

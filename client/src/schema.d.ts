@@ -610,7 +610,7 @@ export interface paths {
         put?: never;
         /**
          * Stripe's Checkout events: a paid session credits its live top-up, once
-         * @description No authentication. Called by Stripe, not by clients: no bearer token; the `Stripe-Signature` header is checked against `STRIPE_WEBHOOK_SECRET` on the raw body before anything else. `checkout.session.completed` (paid) and `checkout.session.async_payment_succeeded` credit the balance exactly once, however often and in whatever order they arrive; `checkout.session.async_payment_failed` and `checkout.session.expired` end a pending top-up. Other events are acknowledged and ignored. 404 when Stripe is not configured.
+         * @description No authentication. Called by Stripe, not by clients: no bearer token; the `Stripe-Signature` header is checked against `STRIPE_WEBHOOK_SECRET` on the raw body before anything else. `checkout.session.completed` (paid) and `checkout.session.async_payment_succeeded` credit the balance exactly once, however often and in whatever order they arrive; `checkout.session.async_payment_failed` and `checkout.session.expired` end a pending top-up. Other events are acknowledged and ignored, and so is an event whose `livemode` is not the mode of `STRIPE_API_KEY` (outcome `ignored_other_mode`): it credits nothing. 404 when Stripe is not configured.
          */
         post: operations["receiveStripeEvent"];
         delete?: never;

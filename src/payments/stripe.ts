@@ -16,3 +16,9 @@ export function createStripe(config: Pick<Config, 'stripe'>): Stripe | undefined
       : {}),
   });
 }
+
+/**
+ * Whether the key acts in Stripe's live mode (`sk_live_…`, `rk_live_…`). Its events carry the same
+ * `livemode`; anything else (test keys, stripe-mock's) is test mode.
+ */
+export const stripeKeyIsLive = (apiKey: string): boolean => /^(sk|rk)_live_/.test(apiKey);

@@ -42,12 +42,16 @@ async function startTopUp(owner: { token: string; org: { id: string } }, amount:
   return { ...body, sessionId: rows[0]!.id };
 }
 
-/** A Checkout Session event as Stripe sends it, for the session stripe-mock opened. */
-function sessionEvent(type: string, topUp: { id: string; amount: number; sessionId: string }, paymentStatus: 'paid' | 'unpaid') {
+/**
+ * A Checkout Session event as Stripe sends it, for the session stripe-mock opened: in test mode, the
+ * mode of the app's `sk_test_` key, unless `livemode` says otherwise.
+ */
+function sessionEvent(type: string, topUp: { id: string; amount: number; sessionId: string }, paymentStatus: 'paid' | 'unpaid', livemode = false) {
   return JSON.stringify({
     id: `evt_${type}_${Math.random().toString(36).slice(2)}`,
     object: 'event',
     type,
+    livemode,
     data: {
       object: {
         id: topUp.sessionId,
@@ -113,6 +117,24 @@ describe('live top-ups through Stripe Checkout (stripe-mock)', () => {
     expect(await balanceOf(owner)).toMatchObject({ available: 0 });
     const list = await readJson<{ data: TopUpBody[] }>(await app.fetch(`/api/v1/orgs/${owner.org.id}/billing/top-ups`, { headers: bearer(owner.token) }));
     expect(list.data.map((t) => [t.id, t.status])).toEqual([[topUp.id, 'pending']]);
+  });
+
+  it("credits nothing from an event of the other mode than the key's, and acknowledges it so Stripe stops", async () => {
+    const owner = await liveOwner();
+    const topUp = await startTopUp(owner, 3_000);
+    // A live-mode event reaching a deployment whose key is a test key (or a test event reaching a live one).
+    for (const type of ['checkout.session.completed', 'checkout.session.expired']) {
+      const res = await deliver(sessionEvent(type, topUp, type.endsWith('completed') ? 'paid' : 'unpaid', true));
+      expect(res.status).toBe(200);
+      expect(await readJson(res)).toEqual({ received: true, outcome: 'ignored_other_mode' });
+    }
+    expect(await balanceOf(owner)).toMatchObject({ available: 0 });
+    const pending = await readJson<TopUpBody>(await app.fetch(`/api/v1/orgs/${owner.org.id}/billing/top-ups/${topUp.id}`, { headers: bearer(owner.token) }));
+    expect(pending.status).toBe('pending');
+
+    // The same payment in the key's own mode is credited.
+    expect(await readJson(await deliver(sessionEvent('checkout.session.completed', topUp, 'paid')))).toMatchObject({ outcome: 'credited' });
+    expect(await balanceOf(owner)).toMatchObject({ available: 3_000 });
   });
 
   it('marks a failed or expired session, and waits for an asynchronous payment before crediting', async () => {

@@ -5,6 +5,7 @@ import type { AppContext } from '../../http/context.js';
 import type { AppDeps } from '../../deps.js';
 import { ApiError, NotFoundError } from '../../errors.js';
 import { settleStripeEvent } from '../../services/billing/stripeTopUps.js';
+import { stripeKeyIsLive } from '../../payments/stripe.js';
 
 /** 400: the `Stripe-Signature` header is missing, stale, or does not sign this body with our secret. */
 class StripeSignatureError extends ApiError {
@@ -37,7 +38,8 @@ export function stripeWebhookRoutes(deps: AppDeps) {
         '`STRIPE_WEBHOOK_SECRET` on the raw body before anything else. `checkout.session.completed` (paid) and ' +
         '`checkout.session.async_payment_succeeded` credit the balance exactly once, however often and in whatever order ' +
         'they arrive; `checkout.session.async_payment_failed` and `checkout.session.expired` end a pending top-up. ' +
-        'Other events are acknowledged and ignored. 404 when Stripe is not configured.',
+        'Other events are acknowledged and ignored, and so is an event whose `livemode` is not the mode of ' +
+        "`STRIPE_API_KEY` (outcome `ignored_other_mode`): it credits nothing. 404 when Stripe is not configured.",
       tags: ['billing'],
       scope: 'public',
       request: { body: StripeEventBody },
@@ -57,7 +59,8 @@ export function stripeWebhookRoutes(deps: AppDeps) {
       errors: { 400: 'Signature missing, stale or not matching the body (`INVALID_SIGNATURE`); nothing changes', 404: 'Stripe is not configured' },
       handler: async (ctx) => {
         const event = verified.get(ctx)!;
-        const outcome = await settleStripeEvent({ db: deps.db, event, log: ctx.state.log });
+        const stripeLivemode = stripeKeyIsLive(deps.config.stripe!.apiKey);
+        const outcome = await settleStripeEvent({ db: deps.db, event, stripeLivemode, log: ctx.state.log });
         ctx.state.log.info({ eventId: event.id, type: event.type, outcome }, 'Stripe event');
         ctx.body = { received: true, outcome };
       },

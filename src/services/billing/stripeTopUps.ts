@@ -60,17 +60,30 @@ const ENDING: Record<string, 'failed' | 'expired'> = {
   'checkout.session.expired': 'expired',
 };
 
-export type StripeEventOutcome = 'credited' | 'already_credited' | 'marked_failed' | 'marked_expired' | 'ignored';
+export type StripeEventOutcome = 'credited' | 'already_credited' | 'marked_failed' | 'marked_expired' | 'ignored' | 'ignored_other_mode';
 
 /**
  * Applies one verified Stripe event. Stripe delivers at least once and in any order, so every event
  * is applied under the top-up's row lock and keyed on the top-up: the balance is credited once, when
  * a paid session first arrives (from `pending`, or from `failed`/`expired` since money that was taken
  * must land); a late `expired` or `failed` never undoes a credit; replays change nothing.
+ *
+ * `stripeLivemode` is the mode of STRIPE_API_KEY, which opened every session this deployment credits.
+ * An event of the other mode (a test payment reaching a live deployment through a shared or mixed-up
+ * signing secret, or the reverse) is about no session of ours and no money we are owed: it changes
+ * nothing, whatever it names. It is acknowledged, not refused, because its `livemode` never changes:
+ * Stripe's retries for three days could not succeed; the error log is where the operator sees it.
  */
-export async function settleStripeEvent(props: { db: Db; event: Stripe.Event; log: Logger }): Promise<StripeEventOutcome> {
+export async function settleStripeEvent(props: { db: Db; event: Stripe.Event; stripeLivemode: boolean; log: Logger }): Promise<StripeEventOutcome> {
   const { event } = props;
   if (!CREDITING.has(event.type) && !ENDING[event.type]) return 'ignored';
+  if (event.livemode !== props.stripeLivemode) {
+    props.log.error(
+      { eventId: event.id, type: event.type, eventLivemode: event.livemode, keyLivemode: props.stripeLivemode },
+      "Stripe event from the other mode than STRIPE_API_KEY's; nothing credited (is STRIPE_WEBHOOK_SECRET the secret of an endpoint in the key's mode?)",
+    );
+    return 'ignored_other_mode';
+  }
   const session = event.data.object as Stripe.Checkout.Session;
   const topUpId = session.metadata?.top_up_id ?? session.client_reference_id;
   if (!topUpId) return 'ignored';
