@@ -6293,7 +6293,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is already in this organisation, or held by another one (`DOMAIN_STATE_CONFLICT`, `DOMAIN_NOT_AVAILABLE`); or The price is above `max_price` (`PRICE_EXCEEDS_MAX`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description The domain is already in this organisation, or (live mode) held by another one (`DOMAIN_STATE_CONFLICT`, `DOMAIN_NOT_AVAILABLE`); or The price is above `max_price` (`PRICE_EXCEEDS_MAX`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6301,7 +6301,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The domain is already in this organisation, or held by another one",
+                     *       "detail": "The domain is already in this organisation, or (live mode) held by another one",
                      *       "code": "DOMAIN_STATE_CONFLICT"
                      *     }
                      */

@@ -35,16 +35,12 @@ const operationAt = async (c: { key: string }, location: string) => readJson<Ope
 describe('an Idempotency-Key reused by another member or another request', () => {
   it("a member's key after another member's refused request gets its own operation, reserved and charged once", { timeout: 90_000 }, async () => {
     const { f, a, b } = await orgWithTwoMembers(5_000);
-    // Another organisation holds the name, so A's request is refused once it gets to writing rows.
-    const holder = await f.customer(2_000);
+    // A max_price below the price refuses A's request once it gets to writing rows.
     const held = `held-${Date.now()}.com`;
-    const holderRes = await f.register(holder, { name: held, years: 1, registrant_contact_id: holder.contactId }, `hold-${held}`);
-    expect(holderRes.status).toBe(202);
-
     const key = `shared-key-${Date.now()}`;
-    const refused = await f.register(a, { name: held, years: 1, registrant_contact_id: a.contactId }, key);
+    const refused = await f.register(a, { name: held, years: 1, registrant_contact_id: a.contactId, max_price: PRICE - 1 }, key);
     expect(refused.status).toBe(409);
-    expect((await readJson<MessageErrorBody>(refused)).code).toBe('DOMAIN_NOT_AVAILABLE');
+    expect((await readJson<MessageErrorBody>(refused)).code).toBe('PRICE_EXCEEDS_MAX');
     expect(await ledgerOf(a)).toEqual([expect.objectContaining({ type: 'top_up' })]);
 
     // B, same org, same key, another name at the same price.

@@ -2,12 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { customerFactory } from '../support/customers.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
+import { jsonHeaders } from '../support/actors.js';
+import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
+import { liveCustomers } from '../support/liveCustomers.js';
 
+let dnsimple: FakeDnsimple;
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ worker: true });
+  // Live names are held at a registry (a DNSimple-shaped one here); test names are not.
+  dnsimple = await FakeDnsimple.start();
+  app = await startTestApp({ worker: true, env: registrarEnv(dnsimple) });
 });
-afterAll(async () => app?.close());
+afterAll(async () => {
+  await app?.close();
+  await dnsimple?.close();
+});
 
 /** The org's ledger rows that name an operation, and whether that operation exists. */
 async function operationLedger(orgId: string) {
@@ -37,16 +46,43 @@ describe('concurrent registrations of one name', () => {
     expect(await f.balance(c)).toMatchObject({ available: 50_000 - 1299, reserved: 1299 });
   });
 
-  it('across orgs: the others are 409 DOMAIN_NOT_AVAILABLE and leave no ledger entry', { timeout: 60_000 }, async () => {
-    const f = customerFactory(app);
-    const orgs = await Promise.all(Array.from({ length: 4 }, () => f.customer(5_000)));
+  it('across orgs, live: the others are 409 DOMAIN_NOT_AVAILABLE and leave no ledger entry', { timeout: 60_000 }, async () => {
+    const live = liveCustomers(app);
+    const orgs = await Promise.all(Array.from({ length: 4 }, () => live.customer(5_000)));
     const name = `coveted-${Date.now()}.com`;
-    const responses = await Promise.all(orgs.map((c, i) => f.register(c, { name, years: 1, registrant_contact_id: c.contactId }, `coveted-${i}`)));
+    const responses = await Promise.all(
+      orgs.map((c, i) => live.post(c, `/api/v1/orgs/${c.org.id}/domains`, `coveted-${i}`, { name, years: 1, registrant_contact_id: c.contactId })),
+    );
     const codes = await codesOf(responses);
     expect(codes.filter((code) => code === '202')).toHaveLength(1);
     expect(codes.filter((code) => code !== '202')).toEqual(Array.from({ length: 3 }, () => '409 DOMAIN_NOT_AVAILABLE'));
+    const losers = orgs.filter((_, i) => codes[i] !== '202');
+    expect(await Promise.all(losers.map((c) => operationLedger(c.org.id)))).toEqual([[], [], []]);
+  });
+
+  it('across orgs, test mode: each org holds its own test name, so no answer tells one org what another holds', { timeout: 60_000 }, async () => {
+    const f = customerFactory(app);
+    const orgs = await Promise.all(Array.from({ length: 4 }, () => f.customer(5_000)));
+    const name = `sandboxed-${Date.now()}.com`;
+    const responses = await Promise.all(orgs.map((c, i) => f.register(c, { name, years: 1, registrant_contact_id: c.contactId }, `sandboxed-${i}`)));
+    expect(await codesOf(responses)).toEqual(['202', '202', '202', '202']);
     const ledgers = await Promise.all(orgs.map((c) => operationLedger(c.org.id)));
-    expect(ledgers.flat()).toEqual([{ type: 'reservation', operationExists: true }]);
+    expect(ledgers).toEqual(Array.from({ length: 4 }, () => [{ type: 'reservation', operationExists: true }]));
+    const done = await Promise.all(orgs.map((c, i) => f.pollUntilFinished(c, responses[i]!.headers.get('location')!)));
+    expect(done.map((op) => op.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+
+    // A transfer into a fifth org, dry run and real, answers as for a name nobody holds.
+    const fifth = await f.customer(5_000);
+    const transfer = (dryRun: boolean) =>
+      app.fetch(`/api/v1/orgs/${fifth.org.id}/domains/transfers`, {
+        method: 'POST',
+        headers: { ...jsonHeaders(fifth.key), ...(dryRun ? { 'dry-run': 'true' } : { 'idempotency-key': `in-${name}` }) },
+        body: JSON.stringify({ name, auth_code: 'Xq7#Lp2-vK9m', registrant_contact_id: fifth.contactId }),
+      });
+    expect((await transfer(true)).status).toBe(200);
+    const moved = await transfer(false);
+    expect(moved.status).toBe(202);
+    expect((await f.pollUntilFinished(fifth, moved.headers.get('location')!)).status).toBe('succeeded');
   });
 
   it('a request that ends in 500 while writing its rows leaves no ledger entry and no hold', { timeout: 60_000 }, async () => {

@@ -80,7 +80,7 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:write',
       charges: true,
       request: { path: OrgPath, header: DryRunHeader, body: TransferDomainBody },
-      errors: { 409: 'The domain is already in this organisation, or held by another one (`DOMAIN_STATE_CONFLICT`, `DOMAIN_NOT_AVAILABLE`)' },
+      errors: { 409: 'The domain is already in this organisation, or (live mode) held by another one (`DOMAIN_STATE_CONFLICT`, `DOMAIN_NOT_AVAILABLE`)' },
       responses: {
         200: DRY_RUN_ANSWER,
         202: { description: 'Accepted; poll the operation', schema: OperationSchema },

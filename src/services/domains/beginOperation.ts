@@ -144,7 +144,10 @@ async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props:
   return inserted;
 }
 
-/** A unique index refused the domain row: this org holds the name already, or another org does. */
+/**
+ * A unique index refused the domain row: this org holds the name already, or (live mode only: test
+ * names are held per organisation, migrations/1763803500000_test_names_per_org.sql) another org does.
+ */
 async function nameConflict(props: BeginOperationProps<OperationType>): Promise<ConflictError> {
   if (await findDomainOfOrg(props.deps.db, { livemode: props.livemode }, props.orgId, props.domainName)) {
     return new ConflictError('DOMAIN_STATE_CONFLICT', `${props.domainName} is already registered or being registered by this organisation`);

@@ -83,7 +83,7 @@ export function expireDomain(props: LifecycleStepProps & { graceMs: number }): P
 
 /**
  * `expired` → `deleted` once the grace period has passed: the DNS records and contact links go in
- * the same transaction, the name is free again (domains_name_live_idx ignores deleted domains).
+ * the same transaction, the name is free again (the name indexes ignore deleted domains).
  * The live zone at the DNS provider is removed by the workflow's next step.
  */
 export function deleteExpiredDomain(props: LifecycleStepProps & { graceMs: number }): Promise<LifecycleStepOutcome> {
