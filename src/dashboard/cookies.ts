@@ -2,8 +2,8 @@ import type { ParameterizedContext } from 'koa';
 
 // `__Host-` names: a browser keeps such a cookie only if it is Secure, has Path=/ and no Domain, so
 // neither a sibling subdomain nor a plain-HTTP page on the network can plant or overwrite it (no
-// session fixation, no forced sign-in). Chromium and Firefox count http://localhost and
-// http://127.0.0.1 as secure, so `npm run dev` keeps working over plain HTTP on loopback.
+// session fixation, no forced sign-in). Chromium counts http://localhost and http://127.0.0.1 as
+// secure, so `npm run dev` keeps working over plain HTTP on loopback (test/dashboard/journey.test.ts).
 
 /** The opaque session id; nothing else about the session ever reaches the browser. */
 export const SESSION_COOKIE = '__Host-dashboard_session';
