@@ -67,7 +67,7 @@ export async function applyRecordChanges(props: ApplyRecordChangesProps): Promis
     checkTargets(props, rows);
     const before = await dnsRecordsAtNames(tx, principal, { domainId: domain.id, names: [...names] });
     const plan = planChanges(props, domain.name, before, rows);
-    await applyAtProvider(tx, props.dnsProviders.forMode(principal.livemode), { domain, livemode: principal.livemode }, plan.changes);
+    await applyAtProvider(tx, props.dnsProviders.forMode(principal.livemode), domain, plan.changes);
     return writeRows(tx, props, domain, plan.writes);
   });
 }
@@ -221,13 +221,13 @@ function checkName(name: string, records: RecordFields[]): void {
 
 /**
  * Sends the changes in one atomic request. A live zone that is not the domain's own (one an earlier
- * registration of the name left behind, see ../dns/zones.ts) is replaced first, so none of its
+ * registration of the name left behind, see ./zones.ts) is replaced first, so none of its
  * records survive into this one; a zone missing at the provider (the domain became active before its
  * zone was created, or the zone was removed there) is created with the domain's name servers, and
  * the changes sent again. Test mode has no zones.
  */
-async function applyAtProvider(tx: pg.PoolClient, provider: DnsProvider, target: { domain: Domain; livemode: boolean }, changes: RRsetChange[]): Promise<void> {
-  const { domain, livemode } = target;
+async function applyAtProvider(tx: pg.PoolClient, provider: DnsProvider, domain: Domain, changes: RRsetChange[]): Promise<void> {
+  const { livemode } = domain;
   if (livemode && !(await ownsZone(tx, domain))) await ensureOwnZone(tx, provider, domain);
   try {
     await provider.applyChanges(domain.name, changes);
