@@ -12,6 +12,8 @@ function problems(env: Record<string, string>): string[] {
 }
 
 const KEY_B64 = Buffer.alloc(32, 7).toString('base64');
+/** A codec server secret of the length CODEC_SERVER_TOKEN asks for. */
+const TOKEN = 'c'.repeat(32);
 
 describe('loadConfig', () => {
   it('applies the documented defaults (README, Configuration)', () => {
@@ -120,15 +122,23 @@ describe('loadConfig', () => {
 
   it('keeps the codec server on loopback unless told otherwise, for the local Web UI by default', () => {
     expect(loadConfig({}).codecServer).toEqual({ host: '127.0.0.1', port: 8888, corsOrigins: ['http://localhost:8233', 'http://127.0.0.1:8233'] });
-    expect(problems({ CODEC_SERVER_HOST: '0.0.0.0' })).toEqual([expect.stringMatching(/^CODEC_SERVER_HOST: must be a loopback address/)]);
-    expect(problems({ CODEC_SERVER_HOST: '10.0.0.5' })).toHaveLength(1);
+    expect(problems({ CODEC_SERVER_HOST: '0.0.0.0', CODEC_SERVER_TOKEN: TOKEN })).toEqual([expect.stringMatching(/^CODEC_SERVER_HOST: must be a loopback address/)]);
+    expect(problems({ CODEC_SERVER_HOST: '10.0.0.5', CODEC_SERVER_TOKEN: TOKEN })).toHaveLength(1);
     expect(loadConfig({ CODEC_SERVER_HOST: '::1' }).codecServer.host).toBe('::1');
-    expect(loadConfig({ CODEC_SERVER_HOST: '0.0.0.0', CODEC_SERVER_ALLOW_REMOTE: 'true' }).codecServer.host).toBe('0.0.0.0');
+    expect(loadConfig({ CODEC_SERVER_HOST: '0.0.0.0', CODEC_SERVER_ALLOW_REMOTE: 'true', CODEC_SERVER_TOKEN: TOKEN }).codecServer).toMatchObject({ host: '0.0.0.0', token: TOKEN });
     expect(problems({ CODEC_SERVER_CORS_ORIGINS: 'https://ui.example.com/path' })).toEqual([expect.stringMatching(/^CODEC_SERVER_CORS_ORIGINS: /)]);
     expect(loadConfig({ CODEC_SERVER_CORS_ORIGINS: 'https://ui.example.com, http://localhost:8080' }).codecServer.corsOrigins).toEqual([
       'https://ui.example.com',
       'http://localhost:8080',
     ]);
+  });
+
+  it('refuses a codec server beyond loopback without the secret its callers must present', () => {
+    expect(problems({ CODEC_SERVER_HOST: '0.0.0.0', CODEC_SERVER_ALLOW_REMOTE: 'true' })).toEqual([
+      expect.stringMatching(/^CODEC_SERVER_TOKEN: is required when the codec server listens beyond loopback/),
+    ]);
+    expect(problems({ CODEC_SERVER_TOKEN: 'short' })).toEqual([expect.stringMatching(/^CODEC_SERVER_TOKEN: must be at least 32 characters/)]);
+    expect(loadConfig({ CODEC_SERVER_TOKEN: TOKEN }).codecServer.token).toBe(TOKEN);
   });
 
   it('refuses the development identity provider on any address other than loopback', () => {

@@ -111,6 +111,7 @@ const envSchema = z
     CODEC_SERVER_PORT: z.coerce.number().int().min(0).max(65535).default(8888),
     CODEC_SERVER_ALLOW_REMOTE: flag,
     CODEC_SERVER_CORS_ORIGINS: origins.default(['http://localhost:8233', 'http://127.0.0.1:8233']),
+    CODEC_SERVER_TOKEN: z.string().min(32, 'must be at least 32 characters, such as $(openssl rand -base64 32)').optional(),
     HTTP_REQUEST_TIMEOUT: duration.default(30_000),
     HTTP_HEADERS_TIMEOUT: duration.default(10_000),
     // Unset or 0: no metrics listener (tests); 9464 is the usual choice.
@@ -162,6 +163,13 @@ const envSchema = z
         message:
           'must be a loopback address (the codec server decrypts any payload for whoever reaches it); ' +
           'set CODEC_SERVER_ALLOW_REMOTE=true only behind your own access control',
+      });
+    }
+    if (env.CODEC_SERVER_TOKEN === undefined && !isLoopbackHost(env.CODEC_SERVER_HOST)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CODEC_SERVER_TOKEN'],
+        message: `is required when the codec server listens beyond loopback (CODEC_SERVER_HOST=${env.CODEC_SERVER_HOST}): whoever reaches it could decrypt every payload`,
       });
     }
     if (env.DEV_IDP_BEHIND_LOOPBACK && env.NODE_ENV === 'production') {
@@ -288,7 +296,8 @@ export interface Config {
   rateLimitScale: number;
   /** The first key encrypts; all of them decrypt. Absent: a development key in `dataDir`. */
   payloadEncryptionKeys: PayloadKey[] | undefined;
-  codecServer: { host: string; port: number; corsOrigins: string[] };
+  /** `token`: the shared secret every encode and decode must present (required beyond loopback). */
+  codecServer: { host: string; port: number; corsOrigins: string[]; token: string | undefined };
   /** Where `/metrics` is served (every role); absent when METRICS_PORT is unset or 0. */
   metrics: { host: string; port: number } | undefined;
   /** The proxies in front of the api, whose `X-Forwarded-For` is believed (src/http/clientAddress.ts); empty: none. */
@@ -393,7 +402,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     registrarCheckPerMinute: env.REGISTRAR_CHECK_PER_MINUTE,
     rateLimitScale: env.RATE_LIMIT_SCALE,
     payloadEncryptionKeys: env.PAYLOAD_ENCRYPTION_KEYS,
-    codecServer: { host: env.CODEC_SERVER_HOST, port: env.CODEC_SERVER_PORT, corsOrigins: env.CODEC_SERVER_CORS_ORIGINS },
+    codecServer: { host: env.CODEC_SERVER_HOST, port: env.CODEC_SERVER_PORT, corsOrigins: env.CODEC_SERVER_CORS_ORIGINS, token: env.CODEC_SERVER_TOKEN },
     metrics: env.METRICS_PORT ? { host: env.METRICS_HOST, port: env.METRICS_PORT } : undefined,
     trustProxy: env.TRUST_PROXY ?? [],
     stripe:

@@ -8,6 +8,7 @@ import { errorHandler } from '../http/errorHandler.js';
 import { jsonBody } from '../http/jsonBody.js';
 import { requestContext } from '../http/requestContext.js';
 import type { AppState } from '../http/context.js';
+import { codecSession, requireCodecToken } from './auth.js';
 
 /** Temporal's remote codec protocol: payload metadata values and data in base64, as the Web UI sends them. */
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
@@ -34,13 +35,20 @@ const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
  * CORS for the Web UI's origin only. A request from any other origin gets no `Access-Control-*`
  * header and is refused outright, so a page elsewhere can neither read a decoded payload nor make
  * the server decode one. Requests without `Origin` (the `temporal` CLI's `--codec-endpoint`, curl on
- * this host) pass: the server listens on loopback.
+ * this host) pass this check; beyond loopback they still need the token (./auth.ts). A preflight is
+ * answered without the token, as browsers send none with it.
  */
 function corsForUi(allowedOrigins: string[]): Middleware<AppState> {
   const allowed = new Set(allowedOrigins);
   return async (ctx, next) => {
     const origin = ctx.get('Origin');
     ctx.vary('Origin');
+    // The sign-in form of ./auth.ts posting back to its own origin. Nowhere else: a page on a
+    // rebound DNS name also sees itself as this origin.
+    if (origin && ctx.path === '/session' && origin === `${ctx.protocol}://${ctx.host}`) {
+      await next();
+      return;
+    }
     if (origin && !allowed.has(origin)) {
       throw new OriginNotAllowedError(origin);
     }
@@ -79,11 +87,13 @@ function transform(run: (payloads: Payload[]) => Promise<Payload[]>, failure: st
 export interface CodecServerAppProps {
   codec: PayloadCodec;
   corsOrigins: string[];
+  /** The secret callers must present (CODEC_SERVER_TOKEN); undefined: none asked (loopback only). */
+  token: string | undefined;
   logger: Logger;
 }
 
 /** The codec server operators point the Temporal Web UI (or `temporal --codec-endpoint`) at. */
-export function createCodecServerApp({ codec, corsOrigins, logger }: CodecServerAppProps): Koa<AppState> {
+export function createCodecServerApp({ codec, corsOrigins, token, logger }: CodecServerAppProps): Koa<AppState> {
   const router = new Router<AppState>();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -94,6 +104,8 @@ export function createCodecServerApp({ codec, corsOrigins, logger }: CodecServer
   app.use(requestContext(logger));
   app.use(errorHandler());
   app.use(corsForUi(corsOrigins));
+  app.use(codecSession(token));
+  app.use(requireCodecToken(token));
   app.use(jsonBody(BODY_LIMIT_BYTES));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -11,8 +11,16 @@ import { createCodecServerApp } from './app.js';
  */
 export async function startCodecServer(config: Config, logger: Logger): Promise<ListeningServer> {
   const keyring = await resolvePayloadKeyring(config);
-  const app = createCodecServerApp({ codec: new EncryptionCodec(keyring), corsOrigins: config.codecServer.corsOrigins, logger });
+  const app = createCodecServerApp({
+    codec: new EncryptionCodec(keyring),
+    corsOrigins: config.codecServer.corsOrigins,
+    token: config.codecServer.token,
+    logger,
+  });
   const server = await listen(app, config.codecServer.host, config.codecServer.port);
-  logger.info({ url: server.url, corsOrigins: config.codecServer.corsOrigins, activeKeyId: keyring.activeKeyId }, 'codec server listening');
+  logger.info(
+    { url: server.url, corsOrigins: config.codecServer.corsOrigins, tokenRequired: config.codecServer.token !== undefined, activeKeyId: keyring.activeKeyId },
+    'codec server listening',
+  );
   return server;
 }

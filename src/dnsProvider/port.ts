@@ -24,7 +24,10 @@ export type RRsetChange =
   | { changetype: 'DELETE'; name: string; type: RecordType };
 
 export interface DnsProvider {
-  /** Creates the zone with these name servers at the apex; an existing zone is left as it is. */
+  /**
+   * Creates the zone with these name servers at the apex; an existing zone is left as it is (whose it
+   * is, and whether to replace it, is decided above the port: src/services/dns/zones.ts).
+   */
   createZone(input: { zone: string; nameservers: string[] }): Promise<{ created: boolean }>;
   /** Deletes the zone with all its records; a zone that does not exist is fine. */
   deleteZone(zone: string): Promise<{ deleted: boolean }>;

@@ -9,7 +9,8 @@ import type { DnsProvider, RRsetChange } from './port.js';
  *
  * - `X-API-Key` header; everything under `/api/v1/servers/localhost/`.
  * - `POST zones` `{name: "example.com.", kind: "Native", nameservers: ["ns1.example.net."]}` → 201;
- *   409 when the zone exists (fine: creating is idempotent).
+ *   409 when the zone exists (answered `created: false`; whose
+ *   zone it is is src/services/dns/zones.ts's question).
  * - `PATCH zones/example.com.` `{rrsets: [{name, type, ttl, changetype: REPLACE, records: [{content,
  *   disabled: false}]}, {name, type, changetype: DELETE}]}` → 204. One PATCH is applied atomically.
  *   Names are absolute with the trailing dot; content is presentation format (MX "10 mx.example.net.",

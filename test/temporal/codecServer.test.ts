@@ -17,8 +17,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function codecServer(keys: string): Promise<string> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PAYLOAD_ENCRYPTION_KEYS: keys, CODEC_SERVER_PORT: '0', CODEC_SERVER_CORS_ORIGINS: UI });
+async function codecServer(keys: string, env: Record<string, string> = {}): Promise<string> {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PAYLOAD_ENCRYPTION_KEYS: keys, CODEC_SERVER_PORT: '0', CODEC_SERVER_CORS_ORIGINS: UI, ...env });
   const server = await startCodecServer(config, createLogger(config));
   servers.push(server);
   return server.url;
@@ -88,6 +88,74 @@ describe('the codec server', () => {
   });
 });
 
+describe('a codec server listening beyond loopback', () => {
+  const TOKEN = randomBytes(32).toString('base64url');
+  /** As docker-compose.yml runs it: on every interface of its container, published to the host. */
+  const remote = async () => {
+    const url = await codecServer(NEW, { CODEC_SERVER_HOST: '0.0.0.0', CODEC_SERVER_ALLOW_REMOTE: 'true', CODEC_SERVER_TOKEN: TOKEN });
+    return url.replace('0.0.0.0', '127.0.0.1');
+  };
+  const sealedPayloads = async (url: string) =>
+    (await (await fetch(`${url}/encode`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ payloads: [plain] }) })).json()) as Body;
+
+  it('decodes nothing for a caller without the token, and everything for one with it', async () => {
+    const url = await remote();
+    const sealed = await sealedPayloads(url);
+    const decode = (headers: Record<string, string>) => fetch(`${url}/decode`, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(sealed) });
+
+    const anonymous = await decode({});
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+    expect(JSON.stringify(await anonymous.json())).not.toContain(plain.data);
+    for (const authorization of ['Bearer wrong-token', `Basic ${TOKEN}`, TOKEN]) {
+      const refused = await decode({ authorization });
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ code: 'INVALID_TOKEN' });
+    }
+    expect((await fetch(`${url}/encode`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ payloads: [plain] }) })).status).toBe(401);
+
+    const allowed = await decode({ authorization: `Bearer ${TOKEN}` });
+    expect(allowed.status).toBe(200);
+    expect(((await allowed.json()) as Body).payloads).toEqual([plain]);
+    // The health check stays open for the container's probe.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it('lets the Web UI in a browser decode after signing in with the token (an HttpOnly, SameSite=Strict cookie)', async () => {
+    const url = await remote();
+    const sealed = await sealedPayloads(url);
+    const form = await fetch(`${url}/session`);
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('name="token"');
+
+    const signIn = (token: string) =>
+      fetch(`${url}/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
+        body: new URLSearchParams({ token }).toString(),
+        redirect: 'manual',
+      });
+    const wrong = await signIn('not-the-token');
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+    const signedIn = await signIn(TOKEN);
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+    expect(cookie).not.toContain(TOKEN);
+
+    // What the UI's fetch sends with `includeCredentials`: its origin and the cookie.
+    const decoded = await fetch(`${url}/decode`, { method: 'POST', headers: { ...JSON_HEADERS, cookie: cookie.split(';')[0]! }, body: JSON.stringify(sealed) });
+    expect(decoded.status).toBe(200);
+    expect(decoded.headers.get('access-control-allow-origin')).toBe(UI);
+    expect(decoded.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(((await decoded.json()) as Body).payloads).toEqual([plain]);
+    const forged = await fetch(`${url}/decode`, { method: 'POST', headers: { ...JSON_HEADERS, cookie: 'codec_session=forged' }, body: JSON.stringify(sealed) });
+    expect(forged.status).toBe(401);
+  });
+});
+
 describe('the codec-server role', () => {
   it('runs as its own process on loopback and stops on SIGTERM', async () => {
     const port = await freePort();
@@ -104,6 +172,24 @@ describe('the codec-server role', () => {
     const proc = runTs('src/main.ts', ['--role', 'codec-server'], { NODE_ENV: 'test', PAYLOAD_ENCRYPTION_KEYS: NEW, CODEC_SERVER_HOST: '0.0.0.0' });
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toMatch(/Invalid configuration:\n {2}- CODEC_SERVER_HOST: must be a loopback address/);
+  });
+
+  it('refuses to listen beyond loopback without a token, naming the variable', async () => {
+    const proc = runTs('src/main.ts', ['--role', 'codec-server'], {
+      NODE_ENV: 'test',
+      PAYLOAD_ENCRYPTION_KEYS: NEW,
+      CODEC_SERVER_HOST: '0.0.0.0',
+      CODEC_SERVER_ALLOW_REMOTE: 'true',
+      CODEC_SERVER_PORT: String(await freePort()),
+    });
+    const listening = proc.waitForOutput(/"msg":"codec server listening"/, 15_000).then(
+      () => 'listening',
+      () => 'silent',
+    );
+    const outcome = await Promise.race([proc.exited, listening]);
+    if (proc.child.exitCode === null) proc.child.kill('SIGTERM');
+    expect(outcome).toBe(1);
+    expect(proc.output()).toMatch(/- CODEC_SERVER_TOKEN: is required when the codec server listens beyond loopback/);
   });
 });
 

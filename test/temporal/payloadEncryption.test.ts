@@ -20,7 +20,7 @@ beforeAll(async () => {
   const connection = await Connection.connect({ address: inject('temporalAddress') });
   raw = { connection, client: new Client({ connection, namespace: app.deps.config.temporal.namespace }) };
   const config = app.deps.config;
-  codecServer = await startCodecServer({ ...config, codecServer: { host: '127.0.0.1', port: 0, corsOrigins: [UI_ORIGIN] } }, createLogger({ logLevel: 'silent' }));
+  codecServer = await startCodecServer({ ...config, codecServer: { host: '127.0.0.1', port: 0, corsOrigins: [UI_ORIGIN], token: undefined } }, createLogger({ logLevel: 'silent' }));
 });
 afterAll(async () => {
   await codecServer?.close();

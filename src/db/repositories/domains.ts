@@ -64,6 +64,11 @@ export async function findLatestDomainOfOrg(db: Queryable, mode: Mode, orgId: st
   return latest;
 }
 
+/** The domain holding that name in this mode, whichever organisation's it is (failed and deleted ones do not hold it). */
+export function findDomainHoldingName(db: Queryable, mode: Mode, name: string): Promise<Domain | undefined> {
+  return domains.findOne(db, mode, `name = $2 AND status NOT IN ('failed', 'deleted')`, [name]);
+}
+
 export function findDomainById(db: Queryable, mode: Mode, id: string): Promise<Domain | undefined> {
   return domains.findOne(db, mode, 'id = $2', [id]);
 }

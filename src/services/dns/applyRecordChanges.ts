@@ -19,6 +19,7 @@ import type { DnsProvider, DnsProviders, RRsetChange } from '../../dnsProvider/i
 import { DnsZoneNotFoundError } from '../../dnsProvider/errors.js';
 import { ConflictError, NotFoundError, ValidationError, VersionMismatchError, type FieldError } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { ensureOwnZone, ownsZone } from './zones.js';
 
 /** The fields a PATCH sends; the ones left out stay undefined and keep their value. */
 export type RecordChanges = Partial<Pick<RecordFields, 'name' | 'content' | 'ttl' | 'priority'>>;
@@ -66,7 +67,7 @@ export async function applyRecordChanges(props: ApplyRecordChangesProps): Promis
     checkTargets(props, rows);
     const before = await dnsRecordsAtNames(tx, principal, { domainId: domain.id, names: [...names] });
     const plan = planChanges(props, domain.name, before, rows);
-    await applyAtProvider(props.dnsProviders.forMode(principal.livemode), domain, plan.changes);
+    await applyAtProvider(tx, props.dnsProviders.forMode(principal.livemode), domain, plan.changes);
     return writeRows(tx, props, domain, plan.writes);
   });
 }
@@ -219,16 +220,20 @@ function checkName(name: string, records: RecordFields[]): void {
 }
 
 /**
- * Sends the changes in one atomic request. A zone missing at the provider (the domain became active
- * before its zone was created, or the zone was removed there) is created with the domain's name
- * servers, and the changes sent again.
+ * Sends the changes in one atomic request. A live zone that is not the domain's own (one an earlier
+ * registration of the name left behind, see ./zones.ts) is replaced first, so none of its
+ * records survive into this one; a zone missing at the provider (the domain became active before its
+ * zone was created, or the zone was removed there) is created with the domain's name servers, and
+ * the changes sent again. Test mode has no zones.
  */
-async function applyAtProvider(provider: DnsProvider, domain: Domain, changes: RRsetChange[]): Promise<void> {
+async function applyAtProvider(tx: pg.PoolClient, provider: DnsProvider, domain: Domain, changes: RRsetChange[]): Promise<void> {
+  const { livemode } = domain;
+  if (livemode && !(await ownsZone(tx, domain))) await ensureOwnZone(tx, provider, domain);
   try {
     await provider.applyChanges(domain.name, changes);
   } catch (err) {
     if (!(err instanceof DnsZoneNotFoundError)) throw err;
-    await provider.createZone({ zone: domain.name, nameservers: domain.nameservers });
+    await (livemode ? ensureOwnZone(tx, provider, domain) : provider.createZone({ zone: domain.name, nameservers: domain.nameservers }));
     await provider.applyChanges(domain.name, changes);
   }
 }
