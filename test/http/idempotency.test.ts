@@ -1,36 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineRoute } from '../../src/http/route.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
+import { testWriteRoute } from '../support/testRoutes.js';
 import { bearer, createKey, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
 import { openResponseBody } from '../../src/http/idempotencyCrypto.js';
 
 let failuresLeft = 0;
 let flakyCalls = 0;
-const flakyRoute = defineRoute({
-  method: 'post',
-  path: '/test/flaky',
-  operationId: 'testFlaky',
-  summary: 'Fails with a server fault while failuresLeft > 0',
-  tags: ['test'],
-  scope: 'any',
-  responses: { 201: { description: 'Done' } },
-  handler: (ctx) => {
-    flakyCalls += 1;
-    if (failuresLeft > 0) {
-      failuresLeft -= 1;
-      throw new Error('transient fault');
-    }
-    ctx.status = 201;
-    ctx.body = { call: flakyCalls };
-  },
+const flakyRoute = testWriteRoute('flaky', 'Fails with a server fault while failuresLeft > 0', () => {
+  flakyCalls += 1;
+  if (failuresLeft > 0) {
+    failuresLeft -= 1;
+    throw new Error('transient fault');
+  }
+  return { call: flakyCalls };
+});
+
+/** Requests to /test/slow wait here until the test answers them. */
+const slowWaiting: (() => void)[] = [];
+const slowRoute = testWriteRoute('slow', 'Answers once the test lets it', async () => {
+  await new Promise<void>((resolve) => slowWaiting.push(resolve));
+  return { answered_at: Date.now() };
 });
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ extraRoutes: [flakyRoute] });
+  app = await startTestApp({ extraRoutes: [flakyRoute, slowRoute] });
 });
-afterAll(async () => app?.close());
+afterAll(async () => {
+  for (const answer of slowWaiting.splice(0)) answer();
+  await app?.close();
+});
 
 const createKeyWith = (token: string, idempotencyKey: string, body: unknown) =>
   app.fetch('/api/v1/me/api-keys', {
@@ -183,6 +183,36 @@ describe('Idempotency-Key', () => {
     const replay = await app.fetch('/test/flaky', { method: 'POST', headers });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await replay.json()).toEqual(await retry.json());
+  });
+
+  it('answers a retry while the first request runs with IDEMPOTENCY_KEY_IN_USE and Retry-After, and the first keeps its key past its lease', { timeout: 30_000 }, async () => {
+    const token = await sessionToken(app, uniqueEmail('slow'));
+    const key = `slow-${Date.now()}`;
+    const headers = { ...bearer(token), 'idempotency-key': key };
+    const first = app.fetch('/test/slow', { method: 'POST', headers });
+    await expect.poll(() => slowWaiting.length).toBe(1);
+    const leaseEnd = async () =>
+      (await app.deps.db.query<{ ends: Date }>('SELECT locked_until AS ends FROM idempotency_keys WHERE key = $1', [key])).rows[0]!.ends.getTime();
+    const firstLeaseEnd = await leaseEnd();
+
+    // Retried until well past the lease the first request started with: every retry is refused, is
+    // told how long to wait, and never runs.
+    while (Date.now() < firstLeaseEnd + 2_000) {
+      const retry = await app.fetch('/test/slow', { method: 'POST', headers });
+      expect(retry.status).toBe(409);
+      expect((await readJson<MessageErrorBody>(retry)).code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      expect(retry.headers.get('retry-after')).toMatch(/^([1-9]|10)$/);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(await leaseEnd()).toBeGreaterThan(firstLeaseEnd);
+    expect(slowWaiting).toHaveLength(1);
+
+    slowWaiting.shift()!();
+    const answered = await first;
+    expect(answered.status).toBe(201);
+    const replay = await app.fetch('/test/slow', { method: 'POST', headers });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(await answered.json());
   });
 
   it('stores and replays client errors such as 422', async () => {
