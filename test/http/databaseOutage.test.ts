@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
+import { startDatabaseProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { bearer, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
 import { SESSION_CACHE_TTL_MS } from '../../src/auth/sessionPrincipals.js';
@@ -20,12 +20,9 @@ let app: TestApp;
 let token: string;
 
 beforeAll(async () => {
-  const shared = new URL(inject('databaseUrl'));
-  proxy = await startTcpProxy({ host: shared.hostname, port: Number(shared.port || 5432) });
-  const proxied = new URL(shared);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(proxy.port);
-  app = await startTestApp({ env: { DATABASE_URL: proxied.toString() } });
+  const database = await startDatabaseProxy(inject('databaseUrl'));
+  proxy = database.proxy;
+  app = await startTestApp({ env: { DATABASE_URL: database.url } });
   token = await sessionToken(app, uniqueEmail('outage'));
 });
 afterAll(async () => {

@@ -1,34 +1,46 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineRoute } from '../../src/http/route.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
+import { testWriteRoute } from '../support/testRoutes.js';
 import { bearer, createKey, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
 import { openResponseBody } from '../../src/http/idempotencyCrypto.js';
 
 let failuresLeft = 0;
 let flakyCalls = 0;
-const flakyRoute = defineRoute({
-  method: 'post',
-  path: '/test/flaky',
-  operationId: 'testFlaky',
-  summary: 'Fails with a server fault while failuresLeft > 0',
-  tags: ['test'],
-  scope: 'any',
-  responses: { 201: { description: 'Done' } },
-  handler: (ctx) => {
-    flakyCalls += 1;
-    if (failuresLeft > 0) {
-      failuresLeft -= 1;
-      throw new Error('transient fault');
-    }
-    ctx.status = 201;
-    ctx.body = { call: flakyCalls };
-  },
+const flakyRoute = testWriteRoute('flaky', 'Fails with a server fault while failuresLeft > 0', () => {
+  flakyCalls += 1;
+  if (failuresLeft > 0) {
+    failuresLeft -= 1;
+    throw new Error('transient fault');
+  }
+  return { call: flakyCalls };
 });
+
+/** Requests to /test/slow wait here until the test has them answer (false) or fail with a server fault (true). */
+const slowWaiting: ((fail: boolean) => void)[] = [];
+const slowRoute = testWriteRoute('slow', 'Answers, or fails, once the test says so', async () => {
+  if (await new Promise<boolean>((resolve) => slowWaiting.push(resolve))) throw new Error('fault after a long wait');
+  return { answered_at: Date.now() };
+});
+
+/** A /test/slow request's status once answered, or 'running' once its handler waits (`running` requests waiting). */
+function slowRequestOutcome(res: Promise<Response>, running: number): Promise<number | 'running'> {
+  const answered = res.then((r) => r.status);
+  return vi.waitFor(async () => {
+    if (slowWaiting.length >= running) return 'running' as const;
+    const status = await Promise.race([answered, Promise.resolve(undefined)]);
+    if (status === undefined) throw new Error('neither answered nor running yet');
+    return status;
+  });
+}
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ extraRoutes: [flakyRoute] });
+  app = await startTestApp({ extraRoutes: [flakyRoute, slowRoute] });
+});
+// A test that failed half-way leaves its slow requests waiting: they are answered before the next test.
+afterEach(() => {
+  for (const answer of slowWaiting.splice(0)) answer(false);
 });
 afterAll(async () => app?.close());
 
@@ -183,6 +195,68 @@ describe('Idempotency-Key', () => {
     const replay = await app.fetch('/test/flaky', { method: 'POST', headers });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await replay.json()).toEqual(await retry.json());
+  });
+
+  it('answers a retry while the first request runs with IDEMPOTENCY_KEY_IN_USE and Retry-After, and the first keeps its key past its lease', { timeout: 30_000 }, async () => {
+    const token = await sessionToken(app, uniqueEmail('slow'));
+    const key = `slow-${Date.now()}`;
+    const headers = { ...bearer(token), 'idempotency-key': key };
+    const first = app.fetch('/test/slow', { method: 'POST', headers });
+    await expect.poll(() => slowWaiting.length).toBe(1);
+    const leaseEnd = async () =>
+      (await app.deps.db.query<{ ends: Date }>('SELECT locked_until AS ends FROM idempotency_keys WHERE key = $1', [key])).rows[0]!.ends.getTime();
+    const firstLeaseEnd = await leaseEnd();
+
+    // Retried until well past the lease the first request started with: every retry is refused, is
+    // told how long to wait, and never runs.
+    while (Date.now() < firstLeaseEnd + 2_000) {
+      const retry = await app.fetch('/test/slow', { method: 'POST', headers });
+      expect(retry.status).toBe(409);
+      expect((await readJson<MessageErrorBody>(retry)).code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      expect(retry.headers.get('retry-after')).toMatch(/^([1-9]|10)$/);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(await leaseEnd()).toBeGreaterThan(firstLeaseEnd);
+    expect(slowWaiting).toHaveLength(1);
+
+    slowWaiting.shift()!(false);
+    const answered = await first;
+    expect(answered.status).toBe(201);
+    const replay = await app.fetch('/test/slow', { method: 'POST', headers });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(await answered.json());
+  });
+
+  it('leaves a retry that took over an expired lease its key: the request it took over frees nothing when it fails late', async () => {
+    const token = await sessionToken(app, uniqueEmail('late'));
+    const key = `late-${Date.now()}`;
+    const headers = { ...bearer(token), 'idempotency-key': key };
+    const send = () => app.fetch('/test/slow', { method: 'POST', headers });
+    const first = send();
+    await expect.poll(() => slowWaiting.length).toBe(1);
+
+    // The first request's renewals stop reaching the database (a stalled process): its lease runs
+    // out and the retry takes the key. A renewal may land first; then the retry is refused and tried again.
+    let second: Promise<Response> | undefined;
+    for (let attempt = 0; attempt < 5 && !second; attempt += 1) {
+      await app.deps.db.query(`UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = $1`, [key]);
+      const retry = send();
+      if ((await slowRequestOutcome(retry, 2)) === 'running') second = retry;
+    }
+    expect(second).toBeDefined();
+
+    slowWaiting.shift()!(true);
+    expect((await first).status).toBe(500);
+    const third = send();
+    expect(await slowRequestOutcome(third, 2)).toBe(409);
+    expect((await readJson<MessageErrorBody>(await third)).code).toBe('IDEMPOTENCY_KEY_IN_USE');
+
+    slowWaiting.shift()!(false);
+    const answered = await second!;
+    expect(answered.status).toBe(201);
+    const replay = await send();
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(await answered.json());
   });
 
   it('stores and replays client errors such as 422', async () => {

@@ -78,3 +78,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     close: shut,
   };
 }
+
+/** A proxy in front of the PostgreSQL server of `databaseUrl`, and that URL pointed at the proxy. */
+export async function startDatabaseProxy(databaseUrl: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const shared = new URL(databaseUrl);
+  const proxy = await startTcpProxy({ host: shared.hostname, port: Number(shared.port || 5432) });
+  const proxied = new URL(shared);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  return { proxy, url: proxied.toString() };
+}
