@@ -96,7 +96,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       disableAfterMs: number;
     }): Promise<AttemptOutcome> {
       const started = performance.now();
-      const attempt = await attemptDelivery({ ...input, db, payloadKeys: deps.payloadKeys, resolver, allowPrivate: deps.config.webhooks.allowPrivate });
+      const attempt = await attemptDelivery({ ...input, db, payloadKeys: deps.payloadKeys, resolver, destinations: deps.config.webhooks });
       const mode = modeLabel(input.livemode);
       const outcome: WebhookAttemptOutcome = attempt.outcome;
       deps.metrics.webhookAttempts.observe({ outcome, mode }, (performance.now() - started) / 1_000);

@@ -59,7 +59,8 @@ async function localTemporal(
 }
 
 async function main(): Promise<void> {
-  const baseConfig = loadConfig({ NODE_ENV: 'development', ...process.env });
+  // Test-mode webhook endpoints may be http on loopback here (a receiver on this machine, no tunnel).
+  const baseConfig = loadConfig({ NODE_ENV: 'development', ...(process.env.NODE_ENV === 'production' ? {} : { WEBHOOK_TEST_LOOPBACK: 'true' }), ...process.env });
   if (baseConfig.env === 'production') throw new ConfigError(['NODE_ENV: npm run dev refuses production']);
   const logger = createLogger(baseConfig, { role: 'dev' });
   installTemporalRuntime(logger, { metrics: baseConfig.temporalMetrics });

@@ -127,6 +127,8 @@ const envSchema = z
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
     OTEL_SERVICE_NAME: z.string().min(1).default('domain-service'),
     WEBHOOK_ALLOW_PRIVATE: flag,
+    // Set by `npm run dev` (scripts/dev.ts): a receiver on the developer's machine needs no tunnel.
+    WEBHOOK_TEST_LOOPBACK: flag,
     WEBHOOK_DISPATCHER: z.enum(['on', 'off']).default('on'),
     WEBHOOK_TIMEOUT: duration.default(10_000),
     WEBHOOK_RETRY_INITIAL: duration.default(30_000),
@@ -206,6 +208,9 @@ const envSchema = z
       }
       if (env.WEBHOOK_ALLOW_PRIVATE) {
         ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_PRIVATE'], message: 'cannot be true in production (webhooks could reach the private network)' });
+      }
+      if (env.WEBHOOK_TEST_LOOPBACK) {
+        ctx.addIssue({ code: 'custom', path: ['WEBHOOK_TEST_LOOPBACK'], message: 'cannot be true in production (webhooks could reach the api\'s own machine)' });
       }
       if (env.ADDRESS_RATE_LIMITS === 'off') {
         ctx.addIssue({ code: 'custom', path: ['ADDRESS_RATE_LIMITS'], message: 'cannot be off in production' });
@@ -300,9 +305,10 @@ export interface Config {
   tracing: { endpoint: string; serviceName: string } | undefined;
   /**
    * Webhook delivery: `allowPrivate` lets http and private addresses through (development and tests
-   * only); the rest are the delivery workflow's durations (src/webhooks/timing.ts).
+   * only), `testLoopback` http to loopback for test-mode endpoints (`npm run dev`); the rest are the
+   * delivery workflow's durations (src/webhooks/timing.ts).
    */
-  webhooks: { allowPrivate: boolean; dispatcher: boolean; timeoutMs: number; initialRetryMs: number; maxRetryIntervalMs: number; retryForMs: number; disableAfterMs: number };
+  webhooks: { allowPrivate: boolean; testLoopback: boolean; dispatcher: boolean; timeoutMs: number; initialRetryMs: number; maxRetryIntervalMs: number; retryForMs: number; disableAfterMs: number };
 }
 
 export class ConfigError extends Error {
@@ -400,6 +406,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME } : undefined,
     webhooks: {
       allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+      testLoopback: env.WEBHOOK_TEST_LOOPBACK,
       dispatcher: env.WEBHOOK_DISPATCHER === 'on',
       timeoutMs: env.WEBHOOK_TIMEOUT,
       initialRetryMs: env.WEBHOOK_RETRY_INITIAL,

@@ -14,6 +14,7 @@ import { derivedId } from '../../ids.js';
 import { presentEvent } from '../../presenters/event.js';
 import { presentWebhookEndpoint } from '../../presenters/webhookEndpoint.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
+import { addressPolicy, type DestinationSettings } from '../../webhooks/addressPolicy.js';
 import { sendWebhook, type Resolver } from '../../webhooks/sender.js';
 import { signedHeaders } from '../../webhooks/signing.js';
 import { emitEvent } from '../events/emitEvent.js';
@@ -22,7 +23,8 @@ export interface AttemptProps {
   db: Db;
   payloadKeys: PayloadKeyring;
   resolver: Resolver;
-  allowPrivate: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_TEST_LOOPBACK */
+  destinations: DestinationSettings;
   endpointId: string;
   eventId: string;
   livemode: boolean;
@@ -70,7 +72,7 @@ export async function attemptDelivery(props: AttemptProps): Promise<AttemptOutco
     'user-agent': 'domain-service-webhooks/1',
     ...signedHeaders({ messageId: event.id, timestamp: new Date(), body, secrets: signingSecrets(props.payloadKeys, endpoint) }),
   };
-  const sent = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs: props.timeoutMs, allowPrivate: props.allowPrivate, resolver: props.resolver });
+  const sent = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs: props.timeoutMs, policy: addressPolicy(props.destinations, mode), resolver: props.resolver });
   const deliveryId = derivedId('wd', props.attemptKey);
   const delivered = sent.error === null;
 
