@@ -102,6 +102,7 @@ describe('loadConfig', () => {
     expect(loadConfig(production).webhooks).toEqual({
       allowPrivate: false,
       testLoopback: false,
+      hostPerMinute: 600,
       dispatcher: true,
       timeoutMs: 10_000,
       initialRetryMs: 30_000,

@@ -129,6 +129,7 @@ const envSchema = z
     WEBHOOK_ALLOW_PRIVATE: flag,
     // Set by `npm run dev` (scripts/dev.ts): a receiver on the developer's machine needs no tunnel.
     WEBHOOK_TEST_LOOPBACK: flag,
+    WEBHOOK_HOST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     WEBHOOK_DISPATCHER: z.enum(['on', 'off']).default('on'),
     WEBHOOK_TIMEOUT: duration.default(10_000),
     WEBHOOK_RETRY_INITIAL: duration.default(30_000),
@@ -306,9 +307,10 @@ export interface Config {
   /**
    * Webhook delivery: `allowPrivate` lets http and private addresses through (development and tests
    * only), `testLoopback` http to loopback for test-mode endpoints (`npm run dev`); the rest are the
-   * delivery workflow's durations (src/webhooks/timing.ts).
+   * delivery workflow's durations (src/webhooks/timing.ts); `hostPerMinute` paces the deliveries of one
+   * organisation to one host (src/webhooks/pacing.ts).
    */
-  webhooks: { allowPrivate: boolean; testLoopback: boolean; dispatcher: boolean; timeoutMs: number; initialRetryMs: number; maxRetryIntervalMs: number; retryForMs: number; disableAfterMs: number };
+  webhooks: { allowPrivate: boolean; testLoopback: boolean; hostPerMinute: number; dispatcher: boolean; timeoutMs: number; initialRetryMs: number; maxRetryIntervalMs: number; retryForMs: number; disableAfterMs: number };
 }
 
 export class ConfigError extends Error {
@@ -407,6 +409,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     webhooks: {
       allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
       testLoopback: env.WEBHOOK_TEST_LOOPBACK,
+      hostPerMinute: env.WEBHOOK_HOST_PER_MINUTE,
       dispatcher: env.WEBHOOK_DISPATCHER === 'on',
       timeoutMs: env.WEBHOOK_TIMEOUT,
       initialRetryMs: env.WEBHOOK_RETRY_INITIAL,
