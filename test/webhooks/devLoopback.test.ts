@@ -9,6 +9,8 @@ import { bearer, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../su
 import { readJson, type FieldErrorBody } from '../support/http.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { pingOnce } from '../support/webhookDelivery.js';
+import { devEnvironment } from '../../scripts/lib/devEnvironment.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 
 let app: TestApp;
 let hooks: WebhookReceiver;
@@ -65,5 +67,13 @@ describe('webhooks under npm run dev', () => {
       expect(res.status, `${mode} ${url}`).toBe(422);
       expect((await readJson<FieldErrorBody>(res)).detail[0]!.loc).toEqual(['body', 'url']);
     }
+  });
+
+  it('is what npm run dev runs with, unless told otherwise; never in production', () => {
+    expect(loadConfig(devEnvironment({})).webhooks.testLoopback).toBe(true);
+    expect(loadConfig(devEnvironment({ WEBHOOK_TEST_LOOPBACK: 'false' })).webhooks.testLoopback).toBe(false);
+    expect(loadConfig({}).webhooks.testLoopback).toBe(false);
+    expect(devEnvironment({ NODE_ENV: 'production' })).not.toHaveProperty('WEBHOOK_TEST_LOOPBACK');
+    expect(() => loadConfig({ NODE_ENV: 'production', WEBHOOK_TEST_LOOPBACK: 'true' })).toThrow(ConfigError);
   });
 });
