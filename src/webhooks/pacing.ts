@@ -13,9 +13,9 @@ export const LONGEST_WAIT_IN_ATTEMPT_MS = 1_000;
 export const LONGEST_WAIT_UNDEFERRABLE_MS = 20_000;
 
 /**
- * Deliveries are paced per organisation and destination host (docs contract 9.1): every endpoint of
- * one organisation on one host shares one pace, so fanning an event out to many endpoints there, or
- * retrying them all, cannot hammer that host.
+ * Deliveries are paced per organisation and destination host: every endpoint of one organisation on
+ * one host shares one pace, so fanning an event out to many endpoints there, or retrying them all,
+ * cannot hammer that host.
  */
 export function paceKey(endpoint: { orgId: string; url: string }): string {
   return `${endpoint.orgId}:${URL.canParse(endpoint.url) ? destinationHost(new URL(endpoint.url)) : endpoint.url}`;

@@ -20,7 +20,10 @@ import { newSigningSecret } from '../../webhooks/signing.js';
 /** How long the previous secret keeps signing after a rotation (README "Events and webhooks"). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
-/** Endpoints one organisation may have per mode: each event fans out to all of them (docs contract 9.1). */
+/**
+ * Endpoints one organisation may have per mode: each event fans out to all of them, each retried for
+ * days, so every further endpoint multiplies what one organisation can make us send.
+ */
 export const MAX_ENDPOINTS_PER_ORG_AND_MODE = 16;
 
 export interface EndpointServiceDeps {
