@@ -1,4 +1,5 @@
 import type { Config } from '../src/config.js';
+import type { Redis } from 'ioredis';
 import type { Db } from '../src/db/pool.js';
 import type { Logger } from '../src/logger.js';
 import { purgeExpiredIdempotencyKeys } from '../src/db/repositories/idempotencyKeys.js';
@@ -22,6 +23,8 @@ import { createLifecycleActivities } from './lifecycle.js';
 export interface ActivityDeps {
   config: Config;
   db: Db;
+  /** Shared pacing across processes (webhook deliveries per destination host). */
+  redis: Redis;
   logger: Logger;
   /** Counters for operators; labels from closed lists only (src/metrics/registry.ts). */
   metrics: Metrics;

@@ -1,4 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Config } from '../src/config.js';
 import { connectionConfig, type Db } from '../src/db/pool.js';
@@ -11,6 +12,7 @@ import { MailRejectedError, type Mailer } from '../src/mail/mailer.js';
 import { webhookDisabledNotice } from '../src/mail/webhookDisabledNotice.js';
 import { attemptDelivery, type AttemptOutcome } from '../src/services/webhooks/deliver.js';
 import { dispatchEvents } from '../src/services/webhooks/dispatch.js';
+import { createKeyedPacer } from '../src/rateLimit/upstreamPacer.js';
 import type { Temporal } from '../src/temporal/client.js';
 import type { PayloadKeyring } from '../src/temporal/payloadKeys.js';
 import { systemResolver, type Resolver } from '../src/webhooks/sender.js';
@@ -22,6 +24,8 @@ export const EVENT_RETENTION_DAYS = 30;
 export interface WebhookActivityDeps {
   config: Config;
   db: Db;
+  /** Paces deliveries per organisation and destination host, across every worker. */
+  redis: Redis;
   logger: Logger;
   temporal: Temporal;
   payloadKeys: PayloadKeyring;
@@ -50,6 +54,7 @@ function nextWake(ms: number, wake: { pending: boolean; resolve?: () => void }, 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   const { db, logger } = deps;
   const resolver = deps.webhookResolver ?? systemResolver;
+  const pacer = createKeyedPacer({ redis: deps.redis, logger, name: 'webhook-host', perMinute: deps.config.webhooks.hostPerMinute });
   return {
     /**
      * The outbox dispatcher: for `runForMs`, hands undispatched events to delivery as soon as their
@@ -94,9 +99,21 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       attemptKey: string;
       timeoutMs: number;
       disableAfterMs: number;
+      /** Sent by runs that wait for a `paced` attempt's turn themselves (workflows/webhooks.ts). */
+      mayDefer?: boolean;
     }): Promise<AttemptOutcome> {
       const started = performance.now();
-      const attempt = await attemptDelivery({ ...input, db, payloadKeys: deps.payloadKeys, resolver, allowPrivate: deps.config.webhooks.allowPrivate });
+      const attempt = await attemptDelivery({
+        ...input,
+        mayDefer: input.mayDefer ?? false,
+        db,
+        payloadKeys: deps.payloadKeys,
+        resolver,
+        destinations: deps.config.webhooks,
+        pacer,
+      });
+      // Not an attempt: nothing was sent.
+      if (attempt.outcome === 'paced') return attempt;
       const mode = modeLabel(input.livemode);
       const outcome: WebhookAttemptOutcome = attempt.outcome;
       deps.metrics.webhookAttempts.observe({ outcome, mode }, (performance.now() - started) / 1_000);

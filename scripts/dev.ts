@@ -17,6 +17,7 @@ import type { ListeningServer } from '../src/http/listen.js';
 import { resolveTemporalCli } from './lib/temporalCli.js';
 import { portOpen, startTemporalDevServer, waitForTemporal, type TemporalDevServer } from './lib/temporalDevServer.js';
 import { startDashboardDevServer } from './lib/dashboardDevServer.js';
+import { devEnvironment } from './lib/devEnvironment.js';
 
 // TEMPORAL_DEV_PORT moves the local dev server (and its UI, 1000 above) off the defaults.
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
@@ -59,7 +60,7 @@ async function localTemporal(
 }
 
 async function main(): Promise<void> {
-  const baseConfig = loadConfig({ NODE_ENV: 'development', ...process.env });
+  const baseConfig = loadConfig(devEnvironment(process.env));
   if (baseConfig.env === 'production') throw new ConfigError(['NODE_ENV: npm run dev refuses production']);
   const logger = createLogger(baseConfig, { role: 'dev' });
   installTemporalRuntime(logger, { metrics: baseConfig.temporalMetrics });

@@ -100,8 +100,11 @@ describe('loadConfig', () => {
       PAYLOAD_ENCRYPTION_KEYS: `k1:${KEY_B64}`,
     };
     expect(problems({ ...production, WEBHOOK_ALLOW_PRIVATE: 'true' })).toEqual([expect.stringMatching(/^WEBHOOK_ALLOW_PRIVATE: cannot be true in production/)]);
+    expect(problems({ ...production, WEBHOOK_TEST_LOOPBACK: 'true' })).toEqual([expect.stringMatching(/^WEBHOOK_TEST_LOOPBACK: cannot be true in production/)]);
     expect(loadConfig(production).webhooks).toEqual({
       allowPrivate: false,
+      testLoopback: false,
+      hostPerMinute: 600,
       dispatcher: true,
       timeoutMs: 10_000,
       initialRetryMs: 30_000,

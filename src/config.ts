@@ -128,6 +128,9 @@ const envSchema = z
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
     OTEL_SERVICE_NAME: z.string().min(1).default('domain-service'),
     WEBHOOK_ALLOW_PRIVATE: flag,
+    // Set by `npm run dev` (scripts/dev.ts): a receiver on the developer's machine needs no tunnel.
+    WEBHOOK_TEST_LOOPBACK: flag,
+    WEBHOOK_HOST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     WEBHOOK_DISPATCHER: z.enum(['on', 'off']).default('on'),
     WEBHOOK_TIMEOUT: duration.default(10_000),
     WEBHOOK_RETRY_INITIAL: duration.default(30_000),
@@ -218,6 +221,9 @@ const envSchema = z
       if (env.STRIPE_API_KEY && /^(sk|rk)_test_/.test(env.STRIPE_API_KEY)) {
         // A test key's payments are not money, but its webhook would still credit live balances.
         ctx.addIssue({ code: 'custom', path: ['STRIPE_API_KEY'], message: 'is a Stripe test key; production credits live balances, so it needs a live key (sk_live_… or rk_live_…)' });
+      }
+      if (env.WEBHOOK_TEST_LOOPBACK) {
+        ctx.addIssue({ code: 'custom', path: ['WEBHOOK_TEST_LOOPBACK'], message: 'cannot be true in production (webhooks could reach the api\'s own machine)' });
       }
       if (env.ADDRESS_RATE_LIMITS === 'off') {
         ctx.addIssue({ code: 'custom', path: ['ADDRESS_RATE_LIMITS'], message: 'cannot be off in production' });
@@ -313,9 +319,11 @@ export interface Config {
   tracing: { endpoint: string; serviceName: string } | undefined;
   /**
    * Webhook delivery: `allowPrivate` lets http and private addresses through (development and tests
-   * only); the rest are the delivery workflow's durations (src/webhooks/timing.ts).
+   * only), `testLoopback` http to loopback for test-mode endpoints (`npm run dev`); the rest are the
+   * delivery workflow's durations (src/webhooks/timing.ts); `hostPerMinute` paces the deliveries of one
+   * organisation to one host (src/webhooks/pacing.ts).
    */
-  webhooks: { allowPrivate: boolean; dispatcher: boolean; timeoutMs: number; initialRetryMs: number; maxRetryIntervalMs: number; retryForMs: number; disableAfterMs: number };
+  webhooks: { allowPrivate: boolean; testLoopback: boolean; hostPerMinute: number; dispatcher: boolean; timeoutMs: number; initialRetryMs: number; maxRetryIntervalMs: number; retryForMs: number; disableAfterMs: number };
 }
 
 export class ConfigError extends Error {
@@ -413,6 +421,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME } : undefined,
     webhooks: {
       allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+      testLoopback: env.WEBHOOK_TEST_LOOPBACK,
+      hostPerMinute: env.WEBHOOK_HOST_PER_MINUTE,
       dispatcher: env.WEBHOOK_DISPATCHER === 'on',
       timeoutMs: env.WEBHOOK_TIMEOUT,
       initialRetryMs: env.WEBHOOK_RETRY_INITIAL,

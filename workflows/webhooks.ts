@@ -1,4 +1,4 @@
-import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { SCHEDULED_RETRIES, type DeliverWebhookInput, type DeliverWebhookResult, type DispatchEventsInput, type ScheduledRunInput } from './contract.js';
 import { retryPolicy } from './shared.js';
@@ -8,6 +8,14 @@ const mail = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['MAIL_REJECTED'] },
 });
+
+/**
+ * Runs started from here on are told when their destination host's next turn is too far off to wait
+ * for inside the attempt (`paced`) and wait for it on a timer, without counting an attempt. Runs
+ * started before send without that (their attempt waits its turn briefly itself), so their recorded
+ * histories replay unchanged. Asked once, at the start of the run.
+ */
+export const PACED_DELIVERY_PATCH = 'webhook-paced-delivery';
 
 /**
  * One event to one endpoint, per the Standard Webhooks retry rules: an attempt now, then after
@@ -25,17 +33,27 @@ export async function deliverWebhookWorkflow(input: DeliverWebhookInput): Promis
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
   });
   const { workflowId } = workflowInfo();
+  const mayDefer = patched(PACED_DELIVERY_PATCH);
+  /** One attempt, after as many turns at the destination host as it takes: a paced turn is no attempt. */
+  async function attemptInTurn(attempt: number) {
+    for (;;) {
+      const result = await delivery.attemptWebhookDelivery({
+        endpointId: input.endpointId,
+        eventId: input.eventId,
+        livemode: input.livemode,
+        attemptKey: `${workflowId}|${attempt}`,
+        timeoutMs: timing.timeoutMs,
+        disableAfterMs: timing.disableAfterMs,
+        ...(mayDefer ? { mayDefer } : {}),
+      });
+      if (result.outcome !== 'paced') return result;
+      await sleep(result.retryAfterMs);
+    }
+  }
   const firstAttemptAt = Date.now();
   let wait = timing.initialRetryMs;
   for (let attempt = 1; ; attempt += 1) {
-    const result = await delivery.attemptWebhookDelivery({
-      endpointId: input.endpointId,
-      eventId: input.eventId,
-      livemode: input.livemode,
-      attemptKey: `${workflowId}|${attempt}`,
-      timeoutMs: timing.timeoutMs,
-      disableAfterMs: timing.disableAfterMs,
-    });
+    const result = await attemptInTurn(attempt);
     if (result.outcome !== 'delivered' && result.outcome !== 'failed') return { outcome: result.outcome, attempts: attempt - 1 };
     if (result.outcome === 'delivered') return { outcome: 'delivered', attempts: attempt };
     if (result.disabledNow) {

@@ -26,7 +26,7 @@ export async function benchWebhooks(stack: Stack, props: { count: number; spacin
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   await createWebhookEndpoint(
-    { db: deps.db, payloadKeys: deps.payloadKeys, allowPrivate: deps.config.webhooks.allowPrivate },
+    { db: deps.db, payloadKeys: deps.payloadKeys, destinations: deps.config.webhooks },
     { mode: { livemode: false }, orgId, url, events: ['operation.succeeded'], description: 'bench' },
   );
   const committedAt = new Map<string, number>();

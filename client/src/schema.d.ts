@@ -2031,7 +2031,7 @@ export interface components {
         };
         CreateWebhookEndpointInput: {
             /**
-             * @description Where events are POSTed: `https` (`http` only with WEBHOOK_ALLOW_PRIVATE), never an address inside a private network
+             * @description Where events are POSTed: `https`, never an address inside a private network (`http` only with WEBHOOK_ALLOW_PRIVATE, or to loopback for a test-mode endpoint under `npm run dev`)
              * @example https://hooks.example.com/domains
              */
             url: string;
@@ -2084,7 +2084,7 @@ export interface components {
          */
         UpdateWebhookEndpointInput: {
             /**
-             * @description Where events are POSTed: `https` (`http` only with WEBHOOK_ALLOW_PRIVATE), never an address inside a private network
+             * @description Where events are POSTed: `https`, never an address inside a private network (`http` only with WEBHOOK_ALLOW_PRIVATE, or to loopback for a test-mode endpoint under `npm run dev`)
              * @example https://hooks.example.com/domains
              */
             url?: string;
@@ -12290,7 +12290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The organisation already has 16 endpoints in this mode (`WEBHOOK_ENDPOINT_LIMIT`); delete one first; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -12300,8 +12300,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Idempotency-Key reused with a different request or by another API key or session",
-                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *       "detail": "The organisation already has 16 endpoints in this mode",
+                     *       "code": "WEBHOOK_ENDPOINT_LIMIT"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -12337,7 +12337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description On `body.url` (`url_refused`): not `https`, credentials in the URL, or a literal address inside a private network (loopback, private, link-local, carrier-grade NAT, metadata, IPv4-mapped IPv6, unique-local); names are checked again at each delivery; or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            /** @description On `body.url` (`url_refused`): not `https`, credentials in the URL, a local name, or a literal address inside a private network (loopback, private, link-local, carrier-grade NAT, metadata, IPv4-mapped IPv6, unique-local); names are checked again at each delivery. Under `npm run dev`, a test-mode endpoint may be `http` to `localhost` or a loopback address; or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12930,7 +12930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description On `body.url` (`url_refused`): not `https`, credentials in the URL, or a literal address inside a private network (loopback, private, link-local, carrier-grade NAT, metadata, IPv4-mapped IPv6, unique-local); names are checked again at each delivery; or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            /** @description On `body.url` (`url_refused`): not `https`, credentials in the URL, a local name, or a literal address inside a private network (loopback, private, link-local, carrier-grade NAT, metadata, IPv4-mapped IPv6, unique-local); names are checked again at each delivery. Under `npm run dev`, a test-mode endpoint may be `http` to `localhost` or a loopback address; or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
             422: {
                 headers: {
                     [name: string]: unknown;

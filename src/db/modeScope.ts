@@ -57,6 +57,13 @@ export class ModeScopedTable<Row> {
     return rows as Row[];
   }
 
+  /** How many rows of this mode match `where` (parameters from `$2`). */
+  async count(db: Queryable, mode: Mode, where: string, params: unknown[]): Promise<number> {
+    assertConditionFree(where);
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.table} WHERE livemode = $1 AND (${where})`, [mode.livemode, ...params]);
+    return rows[0]!.n;
+  }
+
   async findOne(db: Queryable, mode: Mode, where: string, params: unknown[]): Promise<Row | undefined> {
     return (await this.select(db, mode, where, params, 'LIMIT 1'))[0];
   }

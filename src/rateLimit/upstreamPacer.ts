@@ -27,34 +27,63 @@ export interface UpstreamPacer {
   reserve(maxWaitMs: number): Promise<PaceDecision>;
 }
 
-export function createUpstreamPacer(props: { redis: Redis; logger: Logger; name: string; perMinute: number; now?: () => number }): UpstreamPacer {
-  const { redis, name, perMinute, now = Date.now } = props;
-  const interval = 60_000 / perMinute;
-  const key = `pace:${name}`;
+/** `waitMs`: until the slot taken, or (not granted) until the caller may ask again. */
+export interface KeyedPaceDecision {
+  granted: boolean;
+  waitMs: number;
+}
+
+/** One pace per key (`pace:<name>:<key>`), each at `perMinute`: e.g. one per destination. */
+export interface KeyedPacer {
+  reserve(key: string, maxWaitMs: number): Promise<KeyedPaceDecision>;
+}
+
+/** Slots kept per process while Redis is away; past ones are dropped when there are more. */
+const LOCAL_KEYS = 10_000;
+
+function createPace(props: { redis: Redis; logger: Logger; name: string; perMinute: number; now?: () => number }) {
+  const { redis, name, now = Date.now } = props;
+  const interval = 60_000 / props.perMinute;
   // While Redis is away each process paces alone (so the budget is per process for that time).
-  let localTat = 0;
+  const localTat = new Map<string, number>();
   let warned = false;
 
-  const decide = (granted: boolean, waitMs: number): PaceDecision =>
-    granted ? { granted: true, waitMs } : { granted: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1_000)) };
+  function reserveLocally(key: string, at: number, maxWaitMs: number): KeyedPaceDecision {
+    const tat = Math.max(localTat.get(key) ?? 0, at);
+    if (tat - at > maxWaitMs) return { granted: false, waitMs: tat - at };
+    if (localTat.size >= LOCAL_KEYS) for (const [old, slot] of localTat) if (slot < at) localTat.delete(old);
+    localTat.set(key, tat + interval);
+    return { granted: true, waitMs: tat - at };
+  }
 
+  return async (key: string, maxWaitMs: number): Promise<KeyedPaceDecision> => {
+    const at = now();
+    if (redis.status === 'ready') {
+      try {
+        const reply = (await redis.eval(PACE_LUA, 1, key, at, interval, Math.max(0, maxWaitMs))) as [number, number];
+        warned = false;
+        return { granted: reply[0] === 1, waitMs: reply[1] };
+      } catch (err) {
+        if (!warned) props.logger.warn({ err, name }, 'Redis unavailable; upstream calls are paced per process');
+        warned = true;
+      }
+    }
+    return reserveLocally(key, at, maxWaitMs);
+  };
+}
+
+export function createUpstreamPacer(props: { redis: Redis; logger: Logger; name: string; perMinute: number; now?: () => number }): UpstreamPacer {
+  const pace = createPace(props);
+  const key = `pace:${props.name}`;
   return {
     async reserve(maxWaitMs) {
-      const at = now();
-      if (redis.status === 'ready') {
-        try {
-          const reply = (await redis.eval(PACE_LUA, 1, key, at, interval, Math.max(0, maxWaitMs))) as [number, number];
-          warned = false;
-          return decide(reply[0] === 1, reply[1]);
-        } catch (err) {
-          if (!warned) props.logger.warn({ err, name }, 'Redis unavailable; upstream calls are paced per process');
-          warned = true;
-        }
-      }
-      const tat = Math.max(localTat, at);
-      if (tat - at > maxWaitMs) return decide(false, tat - at);
-      localTat = tat + interval;
-      return decide(true, tat - at);
+      const decision = await pace(key, maxWaitMs);
+      return decision.granted ? { granted: true, waitMs: decision.waitMs } : { granted: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.waitMs / 1_000)) };
     },
   };
+}
+
+export function createKeyedPacer(props: { redis: Redis; logger: Logger; name: string; perMinute: number; now?: () => number }): KeyedPacer {
+  const pace = createPace(props);
+  return { reserve: (key, maxWaitMs) => pace(`pace:${props.name}:${key}`, maxWaitMs) };
 }

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { isLoopbackHost } from '../config.js';
 
 /**
  * Where webhooks may not go (README "Events and webhooks"): addresses inside our own network or
@@ -42,43 +43,70 @@ const lists = REFUSED.map(([network, prefix, family, label]) => {
   return { list, family, label };
 });
 
-/** Why a webhook may not be sent to `address` (an IP literal), or null when it may. */
-export function refusalOf(address: string): string | null {
+/**
+ * The kind of private network `address` (an IP literal) lies in, or null when webhooks may go there.
+ * Only the kind: a delivery's `error` names it without the address, so an endpoint's owner never
+ * learns what an internal name resolves to.
+ */
+export function refusedRange(address: string): string | null {
   const family = net.isIP(address);
   if (family === 0) return 'not an IP address';
   const type = family === 4 ? 'ipv4' : 'ipv6';
   // An IPv4 address is checked against the IPv4 rules only: BlockList would also match it to
   // ::ffff:0:0/96. IPv6 addresses meet every rule, so a mapped one also names the IPv4 range.
   const hit = lists.find((rule) => (type === 'ipv6' || rule.family === 'ipv4') && rule.list.check(address, type));
-  return hit ? `${address} is a ${hit.label} address` : null;
-}
-
-/** `[::1]` → `::1`: a URL's hostname as the address it names, when it is one. */
-export function literalAddress(hostname: string): string | null {
-  const bare = hostname.replace(/^\[|\]$/g, '');
-  return net.isIP(bare) ? bare : null;
+  return hit ? hit.label : null;
 }
 
 /**
- * What is wrong with an endpoint URL before anything is resolved: not https (http only with
- * `allowPrivate`), credentials in it, or a host that is a refused address or a local name.
+ * A URL's host as it will be resolved: brackets, case and trailing dots gone (`[::1]` → `::1`,
+ * `LOCALHOST.` → `localhost`). The URL parser itself writes 127.1, 0x7f.1 and 2130706433 as
+ * 127.0.0.1, so every spelling of an address or a name reaches the checks below as one.
+ */
+export function destinationHost(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
+}
+
+/** What a deployment allows besides public https receivers. */
+export interface DestinationSettings {
+  /** WEBHOOK_ALLOW_PRIVATE: http and any address (development and tests; refused in production). */
+  allowPrivate: boolean;
+  /** WEBHOOK_TEST_LOOPBACK (set by `npm run dev`; refused in production): test-mode endpoints may be http on loopback. */
+  testLoopback: boolean;
+}
+
+/** Where an endpoint of this mode may receive. */
+export interface AddressPolicy {
+  allowPrivate: boolean;
+  /** http or https to `localhost` or a loopback address, and nowhere else private. */
+  allowLoopback: boolean;
+}
+
+export function addressPolicy(settings: DestinationSettings, mode: { livemode: boolean }): AddressPolicy {
+  return { allowPrivate: settings.allowPrivate, allowLoopback: settings.testLoopback && !mode.livemode };
+}
+
+/**
+ * What is wrong with an endpoint URL before anything is resolved: not https (http only under the
+ * policy's allowances), credentials in it, or a host that is a refused address or a local name.
  * Names are checked again, after resolution, each time a webhook is sent.
  */
-export function urlProblem(raw: string, allowPrivate: boolean): string | null {
+export function urlProblem(raw: string, policy: AddressPolicy): string | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return 'Must be an absolute URL';
   }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) return 'Must be an https URL';
+  const host = destinationHost(url);
+  const toLoopback = policy.allowLoopback && isLoopbackHost(host);
+  const httpAllowed = policy.allowPrivate || toLoopback;
+  if (url.protocol !== 'https:' && !(httpAllowed && url.protocol === 'http:')) return 'Must be an https URL';
   if (url.username || url.password) return 'Must not contain credentials';
-  if (allowPrivate) return null;
-  const host = url.hostname.toLowerCase();
-  const literal = literalAddress(host);
-  if (literal) {
-    const refusal = refusalOf(literal);
-    return refusal ? `Must not point into a private network: ${refusal}` : null;
+  if (policy.allowPrivate || toLoopback) return null;
+  if (net.isIP(host)) {
+    const refusal = refusedRange(host);
+    return refusal ? `Must not point into a private network: ${host} is a ${refusal} address` : null;
   }
   if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.')) return 'Must be a public host name';
   return null;

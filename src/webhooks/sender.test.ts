@@ -29,9 +29,11 @@ afterAll(async () => {
 const calls: string[] = [];
 const resolver: Resolver = (hostname) => {
   calls.push(hostname);
-  return Promise.resolve(hostname === 'receiver.test' ? [{ address: '127.0.0.1', family: 4 }] : []);
+  const answers: Record<string, string[]> = { 'receiver.test': ['127.0.0.1'], localhost: ['127.0.0.1', '::1'], 'internal.test': ['10.20.30.40'] };
+  return Promise.resolve((answers[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
 };
-const send = (url: string, allowPrivate = true, timeoutMs = 1_000) => sendWebhook({ url, body: '{"a":1}', headers: { 'webhook-id': 'evt_1' }, timeoutMs, allowPrivate, resolver });
+const send = (url: string, allowPrivate = true, timeoutMs = 1_000) =>
+  sendWebhook({ url, body: '{"a":1}', headers: { 'webhook-id': 'evt_1' }, timeoutMs, policy: { allowPrivate, allowLoopback: false }, resolver });
 
 describe('sendWebhook', () => {
   it('connects to the address it resolved and checked, once, keeping the name in Host', async () => {
@@ -56,10 +58,42 @@ describe('sendWebhook', () => {
 
   it('without private addresses allowed, refuses before connecting', async () => {
     const before = seen.length;
-    expect(await send(`https://receiver.test:${port}/in`, false)).toMatchObject({ statusCode: null, error: 'Refused: receiver.test resolves to 127.0.0.1 is a loopback address' });
+    expect(await send(`https://receiver.test:${port}/in`, false)).toMatchObject({ statusCode: null, error: 'Refused: receiver.test resolves to a loopback address' });
     expect(await send(`http://receiver.test:${port}/in`, false)).toMatchObject({ error: 'Refused: Must be an https URL' });
     expect(await send(`https://127.0.0.1:${port}/in`, false)).toMatchObject({ error: 'Refused: Must not point into a private network: 127.0.0.1 is a loopback address' });
     expect(await send('https://nowhere.test/in', false)).toMatchObject({ error: 'nowhere.test has no address' });
     expect(seen.length).toBe(before);
+  });
+
+  it('names the kind of address an internal name resolves to, never the address', async () => {
+    const refused = await send('https://internal.test/in', false);
+    expect(refused).toMatchObject({ statusCode: null, error: 'Refused: internal.test resolves to a private address' });
+    expect(refused.error).not.toContain('10.20.30.40');
+    // A socket error names the host it was sent to, not the address that name resolved to.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = http.createServer().listen(0, '127.0.0.1', () => {
+        const free = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(free));
+      });
+    });
+    const unanswered = await send(`http://receiver.test:${closed}/in`);
+    expect(unanswered.error).toContain('ECONNREFUSED');
+    expect(unanswered.error).toContain(`receiver.test:${closed}`);
+    expect(unanswered.error).not.toContain('127.0.0.1');
+  });
+
+  it('with the npm run dev allowance, sends over http to a loopback host that resolves to loopback only', async () => {
+    const devTestMode = (url: string, answers: Resolver = resolver) =>
+      sendWebhook({ url, body: '{}', headers: {}, timeoutMs: 1_000, policy: { allowPrivate: false, allowLoopback: true }, resolver: answers });
+    const before = seen.length;
+    expect(await devTestMode(`http://localhost:${port}/dev`)).toMatchObject({ statusCode: 204, error: null });
+    expect(await devTestMode(`http://127.0.0.1:${port}/dev`)).toMatchObject({ statusCode: 204, error: null });
+    expect(seen.slice(before).map((s) => s.path)).toEqual(['/dev', '/dev']);
+    // A loopback name that resolves elsewhere, or another name that resolves to loopback: refused, nothing sent.
+    const elsewhere: Resolver = () => Promise.resolve([{ address: '127.0.0.1', family: 4 }, { address: '10.0.0.7', family: 4 }]);
+    expect(await devTestMode(`http://localhost:${port}/dev`, elsewhere)).toMatchObject({ error: 'Refused: localhost resolves to an address outside this machine' });
+    expect(await devTestMode(`http://receiver.test:${port}/dev`)).toMatchObject({ error: 'Refused: Must be an https URL' });
+    expect(await devTestMode(`https://receiver.test:${port}/dev`)).toMatchObject({ error: 'Refused: receiver.test resolves to a loopback address' });
+    expect(seen.length).toBe(before + 2);
   });
 });

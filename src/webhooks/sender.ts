@@ -1,8 +1,9 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { literalAddress, refusalOf, urlProblem } from './addressPolicy.js';
+import net, { type LookupFunction } from 'node:net';
+import { isLoopbackHost } from '../config.js';
+import { destinationHost, refusedRange, urlProblem, type AddressPolicy } from './addressPolicy.js';
 
 /** Resolves a host name to all its addresses; injectable, so tests never depend on the real DNS. */
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
@@ -14,8 +15,8 @@ export interface SendProps {
   body: string;
   headers: Record<string, string>;
   timeoutMs: number;
-  /** WEBHOOK_ALLOW_PRIVATE: http and private addresses allowed (development and tests only). */
-  allowPrivate: boolean;
+  /** Where this endpoint may receive besides public https (src/webhooks/addressPolicy.ts). */
+  policy: AddressPolicy;
   resolver: Resolver;
 }
 
@@ -35,17 +36,22 @@ class Refused extends Error {}
 /**
  * The one address the request will connect to: the literal in the URL, or the host name resolved
  * once here and checked. Every address the name resolves to must pass, so a name that also points
- * inside our network is refused rather than raced.
+ * inside our network is refused rather than raced. A loopback host allowed to a test-mode endpoint
+ * (`npm run dev`) must resolve to loopback only. A refusal names the kind of address, never the
+ * address: the endpoint's owner must not learn what an internal name resolves to.
  */
-async function checkedAddress(hostname: string, props: Pick<SendProps, 'allowPrivate' | 'resolver'>): Promise<{ address: string; family: number }> {
-  const literal = literalAddress(hostname);
-  const candidates = literal ? [{ address: literal, family: literal.includes(':') ? 6 : 4 }] : await props.resolver(hostname);
-  if (candidates.length === 0) throw new Refused(`${hostname} has no address`);
-  if (!props.allowPrivate) {
-    for (const candidate of candidates) {
-      const refusal = refusalOf(candidate.address);
-      if (refusal) throw new Refused(`Refused: ${hostname} resolves to ${refusal}`);
-    }
+async function checkedAddress(host: string, props: Pick<SendProps, 'policy' | 'resolver'>): Promise<{ address: string; family: number }> {
+  const family = net.isIP(host);
+  const candidates = family ? [{ address: host, family }] : await props.resolver(host);
+  if (candidates.length === 0) throw new Refused(`${host} has no address`);
+  if (props.policy.allowPrivate) return candidates[0]!;
+  if (props.policy.allowLoopback && isLoopbackHost(host)) {
+    if (candidates.some((candidate) => !isLoopbackHost(candidate.address))) throw new Refused(`Refused: ${host} resolves to an address outside this machine`);
+    return candidates[0]!;
+  }
+  for (const candidate of candidates) {
+    const refusal = refusedRange(candidate.address);
+    if (refusal) throw new Refused(`Refused: ${host} resolves to a ${refusal} address`);
   }
   return candidates[0]!;
 }
@@ -65,12 +71,13 @@ function describe(err: unknown): string {
 export async function sendWebhook(props: SendProps): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const problem = urlProblem(props.url, props.allowPrivate);
+  const problem = urlProblem(props.url, props.policy);
   if (problem) return { statusCode: null, durationMs: elapsed(), error: `Refused: ${problem}` };
   const url = new URL(props.url);
+  const host = destinationHost(url);
   let target: { address: string; family: number };
   try {
-    target = await checkedAddress(url.hostname, props);
+    target = await checkedAddress(host, props);
   } catch (err) {
     return { statusCode: null, durationMs: elapsed(), error: err instanceof Refused ? err.message : `DNS: ${describe(err)}` };
   }
@@ -116,7 +123,8 @@ export async function sendWebhook(props: SendProps): Promise<SendResult> {
       finish({ statusCode: null, error: `Timed out after ${props.timeoutMs} ms` });
       request.destroy();
     }, props.timeoutMs);
-    request.on('error', (err) => finish({ statusCode: null, error: describe(err) }));
+    // A socket error names the address it tried ("connect ECONNREFUSED 10.1.2.3:443"): the host stands in for it.
+    request.on('error', (err) => finish({ statusCode: null, error: describe(err).replaceAll(target.address, host) }));
     request.end(props.body);
   });
 }

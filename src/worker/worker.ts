@@ -37,7 +37,7 @@ export interface RunningWorker {
  * (tests share one); otherwise the workflows are bundled at start.
  */
 export async function createWorker(
-  deps: Pick<AppDeps, 'config' | 'db' | 'logger' | 'metrics' | 'registrars' | 'temporal' | 'apiKeys' | 'keyHashSecret' | 'payloadKeys'>,
+  deps: Pick<AppDeps, 'config' | 'db' | 'redis' | 'logger' | 'metrics' | 'registrars' | 'temporal' | 'apiKeys' | 'keyHashSecret' | 'payloadKeys'>,
   workflowBundle?: WorkflowBundleOption,
   /** Stand-ins for what the worker reaches outside (tests: a resolver that never asks the real DNS). */
   outside: Pick<ActivityDeps, 'webhookResolver'> = {},
@@ -57,6 +57,7 @@ export async function createWorker(
       activities: createActivities({
         config,
         db: deps.db,
+        redis: deps.redis,
         registrars: deps.registrars,
         temporal: deps.temporal,
         apiKeys: deps.apiKeys,

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /** One POST as the receiver saw it. */
 export interface ReceivedWebhook {
+  /** The request's path and query, e.g. `/hooks/3`. */
+  path: string;
   headers: Record<string, string>;
   body: string;
   /** performance.now() when the body had arrived. */
@@ -32,7 +34,7 @@ export async function startWebhookReceiver(behaviour: Behaviour = () => 200): Pr
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-      received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() });
+      received.push({ path: req.url ?? '', headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() });
       for (const wake of waiters) wake();
       const answer = behaviour(received.length);
       if (answer === 'hang') {

@@ -16,6 +16,7 @@ import { verifyWebhook, WebhookVerificationError } from '../../client/src/index.
 import { startEventDispatcher } from '../../src/services/webhooks/startDispatcher.js';
 import { withTransaction } from '../../src/db/pool.js';
 import { emitEvent } from '../../src/services/events/emitEvent.js';
+import { createWebhookEndpoint } from '../../src/services/webhooks/endpoints.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 import { deliveryWorkflowId } from '../../src/webhooks/timing.js';
 import { recordHistory } from '../support/histories.js';
@@ -245,6 +246,51 @@ describe('webhook delivery', () => {
     expect(refused.status).toBe(409);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(hooks.received.length).toBe(count);
+  });
+
+  it('an event fanned out to 16 endpoints on one host reaches each once, one turn at a time, and waiting for a turn is no failed attempt; the history replays', async () => {
+    const c = await customers.customer(0);
+    const hooks = await receiver();
+    // Made as the API makes them (one session's 16 writes in a row would meet its rate limit).
+    const service = { db: app.deps.db, payloadKeys: app.deps.payloadKeys, destinations: app.deps.config.webhooks };
+    const endpoints: { id: string }[] = [];
+    for (let n = 0; n < 16; n += 1) {
+      const props = { mode: { livemode: false }, orgId: c.org.id, url: `${hooks.url}/${n}`, events: ['operation.succeeded'], description: null };
+      endpoints.push((await createWebhookEndpoint(service, props)).endpoint);
+    }
+    const eventId = await withTransaction(app.deps.db, (tx) => emitEvent({ db: tx, orgId: c.org.id, livemode: false, type: 'operation.succeeded', object: { id: 'op_fan_out' } }));
+
+    const received = await hooks.waitForCount(16);
+    expect(received.every((h) => h.headers['webhook-id'] === eventId)).toBe(true);
+    expect(new Set(received.map((h) => h.path)).size).toBe(16);
+    // One organisation's deliveries to one host are spaced at WEBHOOK_HOST_PER_MINUTE (600: 100 ms);
+    // a connection's own timing may shift one arrival against the next, never two.
+    const interval = 60_000 / app.deps.config.webhooks.hostPerMinute;
+    expect(received[15]!.at - received[0]!.at).toBeGreaterThanOrEqual(15 * interval - interval / 2);
+    const twoGaps = received.slice(2).map((h, i) => h.at - received[i]!.at);
+    for (const span of twoGaps) expect(span).toBeGreaterThanOrEqual(interval);
+
+    // Each delivered at its first attempt: the turns waited for (some on the workflow's timer, past
+    // the 1 s an attempt waits itself) are neither attempts nor failures.
+    const client = app.deps.temporal.client;
+    const results = await Promise.all(endpoints.map((e) => client.workflow.getHandle(deliveryWorkflowId(e.id, eventId)).result()));
+    expect(results).toEqual(endpoints.map(() => ({ outcome: 'delivered', attempts: 1 })));
+    for (const endpoint of endpoints) {
+      const log = await deliveries(c.session, c.org.id, endpoint.id);
+      expect(log.map((d) => [d.attempt, d.status_code, d.error])).toEqual([[1, 200, null]]);
+    }
+    const { rows } = await app.deps.db.query<{ failing: number }>('SELECT count(*)::int AS failing FROM webhook_endpoints WHERE org_id = $1 AND failing_since IS NOT NULL', [c.org.id]);
+    expect(rows[0]!.failing).toBe(0);
+
+    // The last to arrive waited longest: on a timer of its workflow.
+    const lastEndpoint = endpoints[Number(received[15]!.path.split('/').pop())]!;
+    const workflowId = deliveryWorkflowId(lastEndpoint.id, eventId);
+    await recordHistory(app, workflowId, 'webhook-delivery-paced');
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    expect(history.events?.some((e) => e.timerStartedEventAttributes)).toBe(true);
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId),
+    ).resolves.toBeUndefined();
   });
 
   it('after a rotation both secrets verify for 24 hours; then only the new one signs', async () => {

@@ -9,10 +9,9 @@ import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support
 import { withTransaction } from '../../src/db/pool.js';
 import { markEventsDispatched } from '../../src/db/repositories/events.js';
 import { emitEvent } from '../../src/services/events/emitEvent.js';
-import { startWorkflow } from '../../src/temporal/client.js';
-import { deliveryTiming } from '../../src/webhooks/timing.js';
 import type { Resolver } from '../../src/webhooks/sender.js';
 import { customerFactory } from '../support/customers.js';
+import { pingOnce } from '../support/webhookDelivery.js';
 import { revokeApiKey } from '../../src/services/apiKeys/revokeApiKey.js';
 
 const NAMES: Record<string, string[]> = {
@@ -85,8 +84,13 @@ describe('webhook endpoints', () => {
       'https://[fe80::1]/',
       'https://0.0.0.0/',
       'https://localhost/',
+      'https://localhost./',
+      'https://LOCALHOST../',
+      'https://api.localhost./',
+      'https://0x7f.1/',
       'https://api.localhost/',
       'https://intranet/',
+      'https://intranet./',
       'https://user:pass@hooks.example.com/',
       'ftp://hooks.example.com/',
       'not a url',
@@ -103,29 +107,47 @@ describe('webhook endpoints', () => {
     expect(patched.status).toBe(422);
   });
 
-  it('a name resolving into the private network at send time is refused: a failed delivery with the reason, nothing sent', async () => {
-    for (const [host, reason] of [
-      ['hooks.example.test', 'Refused: hooks.example.test resolves to 10.0.0.1 is a private address'],
-      ['mixed.example.test', 'Refused: mixed.example.test resolves to 127.0.0.1 is a loopback address'],
+  it('a name resolving into the private network at send time is refused: a failed delivery with the reason, nothing sent, the address never named', async () => {
+    for (const [host, reason, address] of [
+      ['hooks.example.test', 'Refused: hooks.example.test resolves to a private address', '10.0.0.1'],
+      ['mixed.example.test', 'Refused: mixed.example.test resolves to a loopback address', '127.0.0.1'],
     ] as const) {
       const endpoint = await readJson<Endpoint>(await create(owner, { url: `https://${host}/in`, events: ['*'] }));
-      // Sent by this file's worker only: the event is marked dispatched as it is written.
-      const eventId = await withTransaction(app.deps.db, async (tx) => {
-        const id = await emitEvent({ db: tx, orgId, livemode: true, type: 'ping', object: { id: endpoint.id } });
-        await markEventsDispatched(tx, [id]);
-        return id;
-      });
-      const handle = await startWorkflow(app.deps.temporal.client, 'deliverWebhookWorkflow', {
-        workflowId: `ssrf-${endpoint.id}`,
-        taskQueue: app.deps.config.temporal.taskQueue,
-        args: [{ endpointId: endpoint.id, eventId, livemode: true, timing: deliveryTiming(app.deps.config), once: true }],
-      });
-      expect(await handle.result()).toEqual({ outcome: 'failed', attempts: 1 });
+      const { eventId, result } = await pingOnce(app, { orgId, endpointId: endpoint.id, livemode: true });
+      expect(result).toEqual({ outcome: 'failed', attempts: 1 });
       const log = await readJson<{ data: { status_code: number | null; error: string; event_id: string }[] }>(
         await app.fetch(`/api/v1/orgs/${orgId}/webhook-endpoints/${endpoint.id}/deliveries`, { headers: bearer(owner) }),
       );
       expect(log.data).toEqual([expect.objectContaining({ event_id: eventId, status_code: null, error: reason })]);
+      expect(JSON.stringify(log)).not.toContain(address);
     }
+  });
+
+  it('allows 16 endpoints per organisation and mode, even to concurrent creates: the 17th is 409 WEBHOOK_ENDPOINT_LIMIT', async () => {
+    const limited = (await createOrg(app, owner, 'Many hooks')).id;
+    const createIn = (mode: 'live' | 'test', n: number) =>
+      app.fetch(`/api/v1/orgs/${limited}/webhook-endpoints`, {
+        method: 'POST',
+        headers: { ...jsonHeaders(owner), 'x-mode': mode },
+        body: JSON.stringify({ url: `https://hooks.example.com/${mode}/${n}`, events: ['*'] }),
+      });
+    const answers = await Promise.all(Array.from({ length: 24 }, (_, n) => createIn('live', n)));
+    expect(answers.filter((res) => res.status === 201)).toHaveLength(16);
+    const refused = answers.filter((res) => res.status !== 201);
+    expect(refused.map((res) => res.status)).toEqual(Array(8).fill(409));
+    expect(await readJson<MessageErrorBody>(refused[0]!)).toMatchObject({ code: 'WEBHOOK_ENDPOINT_LIMIT', detail: expect.stringContaining('16') });
+    const list = await readJson<{ data: Endpoint[] }>(await app.fetch(`/api/v1/orgs/${limited}/webhook-endpoints?limit=100`, { headers: bearer(owner) }));
+    expect(list.data).toHaveLength(16);
+
+    // The other mode counts on its own; deleting one makes room again.
+    expect((await createIn('test', 0)).status).toBe(201);
+    const removed = await app.fetch(`/api/v1/orgs/${limited}/webhook-endpoints/${list.data[0]!.id}`, { method: 'DELETE', headers: bearer(owner) });
+    expect(removed.status).toBe(204);
+    expect((await createIn('live', 100)).status).toBe(201);
+    expect((await createIn('live', 101)).status).toBe(409);
+    // Declared where clients read it.
+    const document = await readJson<{ paths: Record<string, { post: { responses: Record<string, { description: string }> } }> }>(await app.fetch('/api/v1/openapi.json'));
+    expect(document.paths['/api/v1/orgs/{org_oid}/webhook-endpoints']!.post.responses['409']!.description).toContain('WEBHOOK_ENDPOINT_LIMIT');
   });
 
   it('owners and admins write, members only read; test-mode endpoints are invisible to live callers; PATCH and DELETE', async () => {

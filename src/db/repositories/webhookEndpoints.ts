@@ -50,6 +50,15 @@ export function insertWebhookEndpoint(
   });
 }
 
+/**
+ * The organisation's endpoints in this mode, counted under a transaction lock that every create of
+ * the same organisation and mode takes first: call it inside the transaction that inserts.
+ */
+export async function lockAndCountWebhookEndpoints(db: Queryable, mode: Mode, orgId: string): Promise<number> {
+  await db.query(`SELECT pg_advisory_xact_lock(hashtext('webhook_endpoints:' || $1::text))`, [`${orgId}:${mode.livemode ? 'live' : 'test'}`]);
+  return endpoints.count(db, mode, 'org_id = $2', [orgId]);
+}
+
 export function findWebhookEndpoint(db: Queryable, mode: Mode, props: { orgId: string; id: string; forUpdate?: boolean }): Promise<WebhookEndpoint | undefined> {
   return endpoints
     .select(db, mode, 'org_id = $2 AND id = $3', [props.orgId, props.id], props.forUpdate ? 'FOR UPDATE' : 'LIMIT 1')

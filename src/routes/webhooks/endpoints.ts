@@ -12,7 +12,7 @@ import {
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
 } from '../../presenters/webhookEndpoint.js';
-import { changeWebhookEndpoint, createWebhookEndpoint, rotateWebhookSecret } from '../../services/webhooks/endpoints.js';
+import { changeWebhookEndpoint, createWebhookEndpoint, MAX_ENDPOINTS_PER_ORG_AND_MODE, rotateWebhookSecret } from '../../services/webhooks/endpoints.js';
 import { retryDelivery, sendPing } from '../../services/webhooks/resend.js';
 import { OrgPath } from '../orgs/schema.js';
 import { CreateEndpointBody, DeliveryPage, DeliveryPath, EndpointPage, EndpointPath, RetryAccepted, UpdateEndpointBody } from './schema.js';
@@ -21,12 +21,14 @@ const BASE = '/api/v1/orgs/{org_oid}/webhook-endpoints';
 const WRITERS = ['owner', 'admin'] as const;
 const NOT_FOUND = 'No such endpoint in this organisation and mode (`NOT_FOUND`)';
 const REFUSED_URL =
-  'On `body.url` (`url_refused`): not `https`, credentials in the URL, or a literal address inside a private network ' +
-  '(loopback, private, link-local, carrier-grade NAT, metadata, IPv4-mapped IPv6, unique-local); names are checked again at each delivery';
+  'On `body.url` (`url_refused`): not `https`, credentials in the URL, a local name, or a literal address inside a private network ' +
+  '(loopback, private, link-local, carrier-grade NAT, metadata, IPv4-mapped IPv6, unique-local); names are checked again at each delivery. ' +
+  'Under `npm run dev`, a test-mode endpoint may be `http` to `localhost` or a loopback address';
+const ENDPOINT_LIMIT = `The organisation already has ${MAX_ENDPOINTS_PER_ORG_AND_MODE} endpoints in this mode (\`WEBHOOK_ENDPOINT_LIMIT\`); delete one first`;
 const MODE_NOTE = 'An endpoint belongs to the caller’s mode: a test-mode endpoint receives test-mode events only, a live one live events only.';
 
 export function webhookEndpointRoutes(deps: AppDeps) {
-  const service = { db: deps.db, payloadKeys: deps.payloadKeys, allowPrivate: deps.config.webhooks.allowPrivate };
+  const service = { db: deps.db, payloadKeys: deps.payloadKeys, destinations: deps.config.webhooks };
   return [
     defineRoute({
       method: 'post',
@@ -42,7 +44,7 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       roles: WRITERS,
       request: { path: OrgPath, body: CreateEndpointBody },
       responses: { 201: { description: 'Created, with `secret`', schema: WebhookEndpointWithSecretSchema, headers: CreatedHeaders } },
-      errors: { 422: REFUSED_URL },
+      errors: { 409: ENDPOINT_LIMIT, 422: REFUSED_URL },
       handler: async (ctx, { path, body, principal }) => {
         const { endpoint, secret } = await createWebhookEndpoint(service, {
           mode: principal,

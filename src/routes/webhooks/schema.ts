@@ -20,7 +20,10 @@ const url = z
   .meta({ example: 'https://hooks.example.com/domains' })
   .trim()
   .max(2048)
-  .describe('Where events are POSTed: `https` (`http` only with WEBHOOK_ALLOW_PRIVATE), never an address inside a private network');
+  .describe(
+    'Where events are POSTed: `https`, never an address inside a private network (`http` only with WEBHOOK_ALLOW_PRIVATE, ' +
+      'or to loopback for a test-mode endpoint under `npm run dev`)',
+  );
 const events = z
   .array(z.enum([...EVENT_TYPES, '*']))
   .min(1)

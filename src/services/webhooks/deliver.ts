@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { withTransaction, type Db } from '../../db/pool.js';
 import { findEventById } from '../../db/repositories/events.js';
 import { insertDelivery } from '../../db/repositories/webhookDeliveries.js';
@@ -14,6 +15,9 @@ import { derivedId } from '../../ids.js';
 import { presentEvent } from '../../presenters/event.js';
 import { presentWebhookEndpoint } from '../../presenters/webhookEndpoint.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
+import { addressPolicy, type DestinationSettings } from '../../webhooks/addressPolicy.js';
+import { LONGEST_WAIT_IN_ATTEMPT_MS, LONGEST_WAIT_UNDEFERRABLE_MS, paceKey } from '../../webhooks/pacing.js';
+import type { KeyedPacer } from '../../rateLimit/upstreamPacer.js';
 import { sendWebhook, type Resolver } from '../../webhooks/sender.js';
 import { signedHeaders } from '../../webhooks/signing.js';
 import { emitEvent } from '../events/emitEvent.js';
@@ -22,19 +26,26 @@ export interface AttemptProps {
   db: Db;
   payloadKeys: PayloadKeyring;
   resolver: Resolver;
-  allowPrivate: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_TEST_LOOPBACK */
+  destinations: DestinationSettings;
   endpointId: string;
   eventId: string;
   livemode: boolean;
   /** Names the attempt for good (workflow id and its attempt counter): a retried activity records it once. */
   attemptKey: string;
+  /** Paces deliveries per organisation and destination host (src/webhooks/pacing.ts). */
+  pacer: KeyedPacer;
+  /** The workflow waits for a later turn itself when told `paced`; runs started before pacing cannot. */
+  mayDefer: boolean;
   timeoutMs: number;
   disableAfterMs: number;
 }
 
 export type AttemptOutcome =
   | { outcome: 'delivered' | 'failed'; deliveryId: string; disabledNow: boolean }
-  | { outcome: 'endpoint_gone' | 'endpoint_disabled' | 'event_gone' };
+  | { outcome: 'endpoint_gone' | 'endpoint_disabled' | 'event_gone' }
+  /** Nothing sent and nothing recorded: the destination host's next turn is `retryAfterMs` away. */
+  | { outcome: 'paced'; retryAfterMs: number };
 
 /** `432000000` → `5 days`: how long a failure streak lasted, for the owner's e-mail. */
 function spoken(ms: number): string {
@@ -52,8 +63,10 @@ export function signingSecrets(payloadKeys: PayloadKeyring, endpoint: WebhookEnd
 }
 
 /**
- * One delivery attempt: the event POSTed, signed, to the endpoint as it is now (a changed URL or a
- * rotated secret applies to the next attempt), and the attempt recorded. A failure starts or extends
+ * One delivery attempt: first a turn at the destination host (waited for here when it is near, else
+ * `paced`: nothing sent, nothing recorded, no failure counted), then the event POSTed, signed, to the
+ * endpoint as it is now (a changed URL or a rotated secret applies to the next attempt), and the
+ * attempt recorded. A failure starts or extends
  * the endpoint's failure streak; a streak older than `disableAfterMs` disables the endpoint and emits
  * `webhook_endpoint.disabled` in the same transaction (`disabledNow`: the caller e-mails the owners).
  */
@@ -64,13 +77,16 @@ export async function attemptDelivery(props: AttemptProps): Promise<AttemptOutco
   if (!endpoint.enabled) return { outcome: 'endpoint_disabled' };
   const event = await findEventById(props.db, mode, props.eventId);
   if (!event) return { outcome: 'event_gone' };
+  const turn = await props.pacer.reserve(paceKey(endpoint), props.mayDefer ? LONGEST_WAIT_IN_ATTEMPT_MS : LONGEST_WAIT_UNDEFERRABLE_MS);
+  if (!turn.granted && props.mayDefer) return { outcome: 'paced', retryAfterMs: turn.waitMs };
+  if (turn.granted && turn.waitMs > 0) await sleep(turn.waitMs);
 
   const body = JSON.stringify(presentEvent(event));
   const headers = {
     'user-agent': 'domain-service-webhooks/1',
     ...signedHeaders({ messageId: event.id, timestamp: new Date(), body, secrets: signingSecrets(props.payloadKeys, endpoint) }),
   };
-  const sent = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs: props.timeoutMs, allowPrivate: props.allowPrivate, resolver: props.resolver });
+  const sent = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs: props.timeoutMs, policy: addressPolicy(props.destinations, mode), resolver: props.resolver });
   const deliveryId = derivedId('wd', props.attemptKey);
   const delivered = sent.error === null;
 

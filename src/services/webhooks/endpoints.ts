@@ -3,6 +3,7 @@ import type { Mode } from '../../db/modeScope.js';
 import {
   findWebhookEndpoint,
   insertWebhookEndpoint,
+  lockAndCountWebhookEndpoints,
   updateWebhookEndpoint,
   WEBHOOK_SECRETS_PURPOSE,
   type EndpointChanges,
@@ -10,25 +11,31 @@ import {
   type WebhookEndpoint,
 } from '../../db/repositories/webhookEndpoints.js';
 import { openJson, sealJson } from '../../db/sealedJson.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { NotFoundError, ValidationError, WebhookEndpointLimitError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
-import { urlProblem } from '../../webhooks/addressPolicy.js';
+import { addressPolicy, urlProblem, type DestinationSettings } from '../../webhooks/addressPolicy.js';
 import { newSigningSecret } from '../../webhooks/signing.js';
 
 /** How long the previous secret keeps signing after a rotation (README "Events and webhooks"). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
+/**
+ * Endpoints one organisation may have per mode: each event fans out to all of them, each retried for
+ * days, so every further endpoint multiplies what one organisation can make us send.
+ */
+export const MAX_ENDPOINTS_PER_ORG_AND_MODE = 16;
+
 export interface EndpointServiceDeps {
   db: Db;
   payloadKeys: PayloadKeyring;
-  /** WEBHOOK_ALLOW_PRIVATE */
-  allowPrivate: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_TEST_LOOPBACK */
+  destinations: DestinationSettings;
 }
 
 /** A URL the sender would refuse is 422 on `body.url` when saved; names are checked again when sending. */
-function checkUrl(url: string, allowPrivate: boolean): void {
-  const problem = urlProblem(url, allowPrivate);
+function checkUrl(deps: EndpointServiceDeps, mode: Mode, url: string): void {
+  const problem = urlProblem(url, addressPolicy(deps.destinations, mode));
   if (problem) throw new ValidationError([{ loc: ['body', 'url'], msg: problem, type: 'url_refused' }]);
 }
 
@@ -41,20 +48,29 @@ function sealed(deps: EndpointServiceDeps, secrets: EndpointSecrets) {
   return sealJson(deps.payloadKeys, WEBHOOK_SECRETS_PURPOSE, secrets);
 }
 
-/** A new endpoint in the caller's mode, and its signing secret: the only time the secret is shown. */
+/**
+ * A new endpoint in the caller's mode, and its signing secret: the only time the secret is shown.
+ * At most MAX_ENDPOINTS_PER_ORG_AND_MODE per organisation and mode (409 `WEBHOOK_ENDPOINT_LIMIT`).
+ */
 export async function createWebhookEndpoint(
   deps: EndpointServiceDeps,
   props: { mode: Mode; orgId: string; url: string; events: string[]; description: string | null },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-  checkUrl(props.url, deps.allowPrivate);
+  checkUrl(deps, props.mode, props.url);
   const secret = newSigningSecret();
-  const endpoint = await insertWebhookEndpoint(deps.db, props.mode, {
-    id: newId('we'),
-    orgId: props.orgId,
-    url: props.url,
-    events: normalisedEvents(props.events),
-    description: props.description,
-    secrets: sealed(deps, { current: secret, previous: null }),
+  const endpoint = await withTransaction(deps.db, async (tx) => {
+    // Counted under a lock of the organisation's endpoints, so concurrent creates cannot pass the limit together.
+    if ((await lockAndCountWebhookEndpoints(tx, props.mode, props.orgId)) >= MAX_ENDPOINTS_PER_ORG_AND_MODE) {
+      throw new WebhookEndpointLimitError(MAX_ENDPOINTS_PER_ORG_AND_MODE);
+    }
+    return insertWebhookEndpoint(tx, props.mode, {
+      id: newId('we'),
+      orgId: props.orgId,
+      url: props.url,
+      events: normalisedEvents(props.events),
+      description: props.description,
+      secrets: sealed(deps, { current: secret, previous: null }),
+    });
   });
   return { endpoint, secret };
 }
@@ -64,7 +80,7 @@ export async function changeWebhookEndpoint(
   props: { mode: Mode; orgId: string; id: string; changes: Pick<EndpointChanges, 'url' | 'events' | 'enabled' | 'description'> },
 ): Promise<WebhookEndpoint> {
   const { changes } = props;
-  if (changes.url !== undefined) checkUrl(changes.url, deps.allowPrivate);
+  if (changes.url !== undefined) checkUrl(deps, props.mode, changes.url);
   const updated = await updateWebhookEndpoint(deps.db, props.mode, {
     orgId: props.orgId,
     id: props.id,
