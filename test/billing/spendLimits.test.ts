@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, createKey, jsonHeaders } from '../support/actors.js';
+import { bearer, createKey, createOrg, jsonHeaders } from '../support/actors.js';
+import { creditBalance, insertContact } from '../support/factories.js';
 import { customerFactory, SCOPES } from '../support/customers.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
 
@@ -138,5 +139,31 @@ describe('monthly spending limits', () => {
     expect((await registerWith(second.key, 'second')).status).toBe(202);
     // The session's own keys are no key's descendants.
     expect((await registerWith(c.key, 'session-key')).status).toBe(202);
+  });
+
+  it('admits exactly 3 of 12 concurrent registrations by sibling keys in six organisations under a parent limit that fits 3', async () => {
+    const c = await f.customer(0, 'enterprise');
+    // Each organisation's balance row serialises its own reservations; only the lineage's lock orders them across organisations.
+    const orgs = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const orgId = (await createOrg(app, c.session, `Org ${i}`)).id;
+        await creditBalance(app.deps, { orgId, livemode: false, amount: 10_000 });
+        return { org: { id: orgId }, contactId: await insertContact(app.deps, { orgId, livemode: false }) };
+      }),
+    );
+    const parent = await createKey(app, c.session, { name: 'parent', scopes: [...SCOPES, 'keys:write'], mode: 'test', monthly_spend_limit: 3 * COM + 1 });
+    const children = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => createKey(app, parent.key, { name: `sibling ${i}`, scopes: SCOPES, mode: 'test', monthly_spend_limit: COM })),
+    );
+    const stamp = Date.now();
+    const answers = await Promise.all(
+      children.map((child, i) => {
+        const { org, contactId } = orgs[i % orgs.length]!;
+        return f.register({ org, key: child.key }, { name: `sibling-${stamp}-${i}.com`, years: 1, registrant_contact_id: contactId }, `sibling-${i}`);
+      }),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(9);
   });
 });
