@@ -1983,7 +1983,7 @@ export interface components {
             org_id: string;
             data: {
                 /**
-                 * @description The resource as the API renders it
+                 * @description The resource as the API renders it (an operation, a domain, a webhook endpoint). For `api_key.revoked`, only the key's `{id, prefix, name}` (RevokedApiKey), sent to the organisations the key acted in, never its restrictions or limits
                  * @example {
                  *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
                  *       "type": "domain.register",
@@ -1991,8 +1991,19 @@ export interface components {
                  *       "domain": "example.com"
                  *     }
                  */
-                object?: unknown;
+                object?: components["schemas"]["RevokedApiKey"] | unknown | null;
             };
+        };
+        RevokedApiKey: {
+            /** @example key_9VFmD6OAPDTYxaC1CgPU3l */
+            id: string;
+            /**
+             * @description `svc_<mode>_` and the next 4 characters, to recognise the key
+             * @example svc_test_Q3x9
+             */
+            prefix: string;
+            /** @example CI deploys */
+            name: string;
         };
         WebhookEndpointWithSecret: {
             /** @example we_amstFNJyNZjieKUAX8N0dW */
@@ -7618,7 +7629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7963,7 +7974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;

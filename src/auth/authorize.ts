@@ -2,7 +2,8 @@ import type { RouterMiddleware } from '@koa/router';
 import type { Db } from '../db/pool.js';
 import type { AppState } from '../http/context.js';
 import type { OrgRole } from '../db/repositories/memberships.js';
-import { findMembershipWithOrganization } from '../db/repositories/organizations.js';
+import { findMembershipRecordingKey, findMembershipWithOrganization } from '../db/repositories/organizations.js';
+import type { RecordedKeyOrganizations } from './recordedKeyOrganizations.js';
 import { DomainNotAllowedError, ForbiddenError, InsufficientScopeError, NotOrgMemberError } from './errors.js';
 import { domainMatches } from './keyRestrictions.js';
 import { parseDomainName } from '../domains/domainName.js';
@@ -23,14 +24,21 @@ export function requireScope(scope: Scope): RouterMiddleware<AppState> {
 
 /**
  * For `/orgs/{org_oid}/…`: the caller must be a member. A missing organisation answers exactly like
- * one the caller does not belong to, so ids cannot be probed.
+ * one the caller does not belong to, so ids cannot be probed. An API key's first request in an
+ * organisation on this process also records, in the same statement, that the key acted there: the
+ * organisations told of its revocation (src/services/apiKeys/revokeApiKey.ts).
  */
-export function requireOrgMember(db: Db, roles: readonly OrgRole[] | undefined): RouterMiddleware<AppState> {
+export function requireOrgMember(db: Db, roles: readonly OrgRole[] | undefined, recorded: RecordedKeyOrganizations): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     const orgId = ctx.params.org_oid ?? '';
     const principal = requirePrincipal(ctx.state);
-    const membership = await findMembershipWithOrganization(db, orgId, principal.user.id);
+    const keyId = principal.type === 'api_key' ? principal.keyId : undefined;
+    const recording = keyId !== undefined && !recorded.has(keyId, orgId);
+    const membership = recording
+      ? await findMembershipRecordingKey(db, orgId, principal.user.id, keyId)
+      : await findMembershipWithOrganization(db, orgId, principal.user.id);
     if (!membership) throw new NotOrgMemberError();
+    if (recording) recorded.add(keyId, orgId);
     if (roles && !roles.includes(membership.role)) {
       throw new ForbiddenError(`This needs the organisation role ${roles.join(' or ')}; yours is ${membership.role}`);
     }

@@ -12,6 +12,7 @@ import { rateLimitMiddleware } from './rateLimit.js';
 import { consumeAddressPool } from '../rateLimit/addressLimits.js';
 import type { AppContext } from './context.js';
 import type { Principal } from '../auth/principal.js';
+import { RecordedKeyOrganizations } from '../auth/recordedKeyOrganizations.js';
 
 const NO_INPUT = { path: undefined, query: undefined, header: undefined, body: undefined };
 
@@ -38,7 +39,13 @@ type Layer = RouterMiddleware<AppState>;
  * The middleware chain of one route, in order: who, how often, what scope, which org, body,
  * request signature, idempotency, validation, handler. Every route gets the layers its declaration implies.
  */
-function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit: ReturnType<typeof rateLimitMiddleware>): Layer[] {
+function routeChain(
+  route: RouteSpec,
+  deps: AppDeps,
+  layers: RouterLayers,
+  shared: { limit: ReturnType<typeof rateLimitMiddleware>; recordedKeyOrganizations: RecordedKeyOrganizations },
+): Layer[] {
+  const { limit } = shared;
   const chain: Layer[] = [];
   const authenticated = route.scope !== 'public';
   if (!authenticated && layers.rateLimit) {
@@ -53,7 +60,7 @@ function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit
   chain.push(refuseUnsafePath());
   if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));
   if (route.scope !== 'public' && route.scope !== 'any') chain.push(requireScope(route.scope));
-  if (isOrgPath(route.path)) chain.push(requireOrgMember(deps.db, route.roles));
+  if (isOrgPath(route.path)) chain.push(requireOrgMember(deps.db, route.roles, shared.recordedKeyOrganizations));
   if (authenticated && route.path.includes('{domain}')) chain.push(requirePathDomainAllowed());
   const { verifyRequest } = route;
   // A signed body is verified on its raw bytes before it is parsed.
@@ -79,9 +86,9 @@ export function buildRouter(
   layers: RouterLayers = { rateLimit: true, idempotency: true },
 ): Router<AppState> {
   const router = new Router<AppState>();
-  const limit = rateLimitMiddleware(deps);
+  const shared = { limit: rateLimitMiddleware(deps), recordedKeyOrganizations: new RecordedKeyOrganizations() };
   for (const route of routes) {
-    router.register(koaPath(route.path), [route.method.toUpperCase()], routeChain(route, deps, layers, limit));
+    router.register(koaPath(route.path), [route.method.toUpperCase()], routeChain(route, deps, layers, shared));
   }
   return router;
 }

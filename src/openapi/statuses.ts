@@ -60,7 +60,8 @@ function forbiddenReasons(route: RouteSpec): string[] {
     ...(route.scope !== 'any' ? [`the key lacks \`${route.scope}\` (\`INSUFFICIENT_SCOPE\`)`] : []),
     ...(isOrgPath(route.path) ? ['the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`)'] : []),
     ...(route.roles ? [`the caller's role is not ${route.roles.join(' or ')} (\`FORBIDDEN\`)`] : []),
-    ...(route.path.includes('{domain}') || route.charges ? ['the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`)'] : []),
+    // An operation is its domain's: polling or cancelling it is refused as the domain's routes are.
+    ...(/\{domain\}|\{operation_id\}/.test(route.path) || route.charges ? ['the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`)'] : []),
     'the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`)',
   ];
 }

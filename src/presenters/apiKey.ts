@@ -35,6 +35,16 @@ export const CreatedApiKeySchema = ApiKeySchema.pick({
   .extend({ key: z.string().describe('The full secret. Returned only here, once: store it in a secrets manager.') })
   .meta({ id: 'CreatedApiKey' });
 
+/**
+ * A revoked key as its `api_key.revoked` event shows it to the organisations it acted in: enough to
+ * recognise it, never its restrictions or limits (those are its owner's business).
+ */
+export const RevokedApiKeySchema = ApiKeySchema.pick({ id: true, prefix: true, name: true }).meta({ id: 'RevokedApiKey' });
+
+export function presentRevokedApiKey(key: ApiKeyRecord): z.infer<typeof RevokedApiKeySchema> {
+  return { id: key.id, prefix: key.prefix, name: key.name };
+}
+
 /** Never includes the secret or its hash: the list shows what identifies a key, nothing that unlocks it. */
 export function presentApiKey(key: ApiKeyRecord): z.infer<typeof ApiKeySchema> {
   return {

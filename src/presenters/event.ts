@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { exampleId } from '../ids.js';
 import { EVENT_TYPES, type EventRow } from '../db/repositories/events.js';
+import { RevokedApiKeySchema } from './apiKey.js';
+
+/** What `data.object` holds: the resource as the API renders it, except a revoked key (RevokedApiKey). */
+const EventObject = z
+  .union([RevokedApiKeySchema, z.unknown()])
+  .meta({ example: { id: exampleId('op'), type: 'domain.register', status: 'succeeded', domain: 'example.com' } })
+  .describe(
+    'The resource as the API renders it (an operation, a domain, a webhook endpoint). For `api_key.revoked`, only the ' +
+      "key's `{id, prefix, name}` (RevokedApiKey), sent to the organisations the key acted in, never its restrictions or limits",
+  );
 
 export const EventSchema = z
   .object({
@@ -9,7 +19,7 @@ export const EventSchema = z
     created_at: z.iso.datetime(),
     livemode: z.boolean(),
     org_id: z.string().meta({ example: exampleId('org') }),
-    data: z.object({ object: z.unknown().meta({ example: { id: exampleId('op'), type: 'domain.register', status: 'succeeded', domain: 'example.com' } }).describe('The resource as the API renders it') }),
+    data: z.object({ object: EventObject }),
   })
   .meta({ id: 'Event' });
 

@@ -3,6 +3,8 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createKey, jsonHeaders } from '../support/actors.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
 import { DNS_SCOPES, dnsCustomer, insertActiveDomain, type Customer } from '../support/domains.js';
+import { creditBalance, insertContact } from '../support/factories.js';
+import { operationWorkflowId } from '../support/histories.js';
 
 // `proxied` believes X-Forwarded-For from 127.0.0.1 (its test client plays the proxy); `direct` believes none.
 let proxied: TestApp;
@@ -103,6 +105,39 @@ describe('allowed_domains', () => {
     expect((await call('GET', `/domains/${wild}/records`)).status).toBe(200);
     // Allowed by the list, refused for its own reason.
     expect(await code(await call('POST', '/domains', { name: `sub.wild-${stamp}.net`, registrant_contact_id: contact }))).not.toBe('DOMAIN_NOT_ALLOWED');
+  });
+
+  it("refuses polling or cancelling another domain's operation, and asks its workflow nothing", async () => {
+    // `direct` runs no worker: a transfer stays pending, so only this test's requests can touch it.
+    const c = await dnsCustomer(direct, 'test');
+    await creditBalance(direct.deps, { orgId: c.org.id, livemode: false, amount: 10_000 });
+    const contact = await insertContact(direct.deps, { orgId: c.org.id, livemode: false });
+    const stamp = Date.now();
+    const { key } = await keyFor(direct, c, { allowed_domains: ['*.net'] });
+    const transfer = async (token: string, name: string) => {
+      const res = await direct.fetch(`/api/v1/orgs/${c.org.id}/domains/transfers`, {
+        method: 'POST',
+        headers: { ...jsonHeaders(token), 'x-mode': 'test' },
+        body: JSON.stringify({ name, auth_code: 'EPP-secret-123', registrant_contact_id: contact }),
+      });
+      expect(res.status).toBe(202);
+      return (await readJson<{ id: string }>(res)).id;
+    };
+    const operations = `/api/v1/orgs/${c.org.id}/operations`;
+    const cancel = (token: string, id: string) => direct.fetch(`${operations}/${id}/cancel`, { method: 'POST', headers: bearer(token) });
+
+    const others = await transfer(c.session, `theirs-${stamp}.com`);
+    expect(await code(await cancel(key, others))).toBe('DOMAIN_NOT_ALLOWED');
+    expect(await code(await direct.fetch(`${operations}/${others}`, { headers: bearer(key) }))).toBe('DOMAIN_NOT_ALLOWED');
+    const history = await direct.deps.temporal.client.workflow.getHandle(await operationWorkflowId(direct, others)).fetchHistory();
+    expect(history.events?.filter((e) => e.workflowExecutionSignaledEventAttributes)).toEqual([]);
+    const unrestricted = await direct.fetch(`${operations}/${others}`, { headers: { ...bearer(c.session), 'x-mode': 'test' } });
+    expect(await readJson<{ status: string }>(unrestricted)).toMatchObject({ status: 'pending' });
+
+    // Its own domains' operations it polls and cancels as before.
+    const own = await transfer(key, `ours-${stamp}.net`);
+    expect((await direct.fetch(`${operations}/${own}`, { headers: bearer(key) })).status).toBe(200);
+    expect((await cancel(key, own)).status).toBe(202);
   });
 
   it('lets a restricted key create or change keys only as narrow as itself', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, createKey, jsonHeaders } from '../support/actors.js';
+import { bearer, createKey, createOrg, jsonHeaders } from '../support/actors.js';
+import { creditBalance, insertContact } from '../support/factories.js';
 import { customerFactory, SCOPES } from '../support/customers.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
 
@@ -95,5 +96,74 @@ describe('monthly spending limits', () => {
     expect(lifted.status).toBe(200);
     expect(await lifted.json()).toMatchObject({ id: limited.id, monthly_spend_limit: 10 * COM });
     expect((await f.register(asLimited, { name: `k4-${stamp}.com`, years: 1, registrant_contact_id: c.contactId }, 'k4')).status).toBe(202);
+  });
+
+  it("shares a key's limit with every key created with it, deleted ones included: the lineage spends one budget", async () => {
+    const c = await f.customer(50_000, 'enterprise');
+    const scopes = [...SCOPES, 'keys:write'];
+    const parent = await createKey(app, c.session, { name: 'parent', scopes, mode: 'test', monthly_spend_limit: 2 * COM });
+    const stamp = Date.now();
+    const registerWith = (key: string, label: string) =>
+      f.register({ ...c, key }, { name: `${label}-${stamp}.com`, years: 1, registrant_contact_id: c.contactId }, label);
+    const deleteKey = async (id: string) => expect((await app.fetch(`/api/v1/me/api-keys/${id}`, { method: 'DELETE', headers: bearer(parent.key) })).status).toBe(204);
+
+    // Create a child, spend with it, delete it, repeat: only the parent's budget of two goes through.
+    const statuses: number[] = [];
+    for (let round = 0; round < 4; round += 1) {
+      const child = await createKey(app, parent.key, { name: `child ${round}`, scopes: SCOPES, mode: 'test', monthly_spend_limit: 2 * COM });
+      statuses.push((await registerWith(child.key, `child-${round}`)).status);
+      await deleteKey(child.id);
+    }
+    expect(statuses).toEqual([202, 202, 402, 402]);
+    const own = await registerWith(parent.key, 'parent');
+    expect(own.status).toBe(402);
+    expect((await readJson<MessageErrorBody>(own)).detail).toContain(`API key ${parent.id}'s monthly spend limit of ${2 * COM}`);
+
+    // Through a grandchild whose own limit and its deleted parent's still have room, the root's binds.
+    expect((await patchKey(parent.id, c.session, { monthly_spend_limit: 3 * COM })).status).toBe(200);
+    const middle = await createKey(app, parent.key, { name: 'middle', scopes, mode: 'test', monthly_spend_limit: 2 * COM });
+    const grandchild = await createKey(app, middle.key, { name: 'grandchild', scopes: SCOPES, mode: 'test', monthly_spend_limit: 2 * COM });
+    await deleteKey(middle.id);
+    expect((await registerWith(grandchild.key, 'grandchild-1')).status).toBe(202);
+    const past = await registerWith(grandchild.key, 'grandchild-2');
+    expect(past.status).toBe(402);
+    expect((await readJson<MessageErrorBody>(past)).detail).toContain(`API key ${parent.id}'s monthly spend limit (shared by the keys created with it) of ${3 * COM}`);
+
+    // A sibling's spending counts against the keys above both, not against the sibling's own limit.
+    expect((await patchKey(parent.id, c.session, { monthly_spend_limit: 10 * COM })).status).toBe(200);
+    const [first, second] = [
+      await createKey(app, parent.key, { name: 'first', scopes: SCOPES, mode: 'test', monthly_spend_limit: COM }),
+      await createKey(app, parent.key, { name: 'second', scopes: SCOPES, mode: 'test', monthly_spend_limit: COM }),
+    ];
+    expect((await registerWith(first.key, 'first')).status).toBe(202);
+    expect((await registerWith(second.key, 'second')).status).toBe(202);
+    // The session's own keys are no key's descendants.
+    expect((await registerWith(c.key, 'session-key')).status).toBe(202);
+  });
+
+  it('admits exactly 3 of 12 concurrent registrations by sibling keys in six organisations under a parent limit that fits 3', async () => {
+    const c = await f.customer(0, 'enterprise');
+    // Each organisation's balance row serialises its own reservations; only the lineage's lock orders them across organisations.
+    const orgs = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const orgId = (await createOrg(app, c.session, `Org ${i}`)).id;
+        await creditBalance(app.deps, { orgId, livemode: false, amount: 10_000 });
+        return { org: { id: orgId }, contactId: await insertContact(app.deps, { orgId, livemode: false }) };
+      }),
+    );
+    const parent = await createKey(app, c.session, { name: 'parent', scopes: [...SCOPES, 'keys:write'], mode: 'test', monthly_spend_limit: 3 * COM + 1 });
+    const children = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => createKey(app, parent.key, { name: `sibling ${i}`, scopes: SCOPES, mode: 'test', monthly_spend_limit: COM })),
+    );
+    const stamp = Date.now();
+    const answers = await Promise.all(
+      children.map((child, i) => {
+        const { org, contactId } = orgs[i % orgs.length]!;
+        return f.register({ org, key: child.key }, { name: `sibling-${stamp}-${i}.com`, years: 1, registrant_contact_id: contactId }, `sibling-${i}`);
+      }),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(9);
   });
 });

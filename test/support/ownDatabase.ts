@@ -1,20 +1,30 @@
 import pg from 'pg';
 import { inject } from 'vitest';
 import { connectionConfig } from '../../src/db/pool.js';
-import { ensureDatabase, migrateUp } from '../../src/db/migrate.js';
+import { readdir } from 'node:fs/promises';
+import { runner } from 'node-pg-migrate';
+import { ensureDatabase, migrateUp, MIGRATIONS_DIR } from '../../src/db/migrate.js';
 import { createLogger } from '../../src/logger.js';
 import { randomBase62 } from '../../src/ids.js';
 
 /**
  * A migrated database of the file's own, for tests that compare whole-table row counts: test files
- * run in parallel against the run's shared database, so only a private one holds still.
+ * run in parallel against the run's shared database, so only a private one holds still. With
+ * `before`, only the migrations named before it are applied (a test of a migration's backfill
+ * writes the old rows, then runs migrateUp itself).
  */
-export async function createOwnDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createOwnDatabase(options: { before?: string } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const url = new URL(inject('databaseUrl'));
   url.pathname = `${url.pathname}_${randomBase62(6).toLowerCase()}`;
   const databaseUrl = url.toString();
   await ensureDatabase(databaseUrl);
-  await migrateUp(databaseUrl, createLogger({ logLevel: 'warn' }));
+  if (options.before === undefined) {
+    await migrateUp(databaseUrl, createLogger({ logLevel: 'warn' }));
+  } else {
+    const earlier = (await readdir(MIGRATIONS_DIR)).filter((file) => file.endsWith('.sql') && file < options.before!);
+    const migrate = { databaseUrl: connectionConfig(databaseUrl), dir: MIGRATIONS_DIR, migrationsTable: 'pgmigrations', log: () => {} };
+    await runner({ ...migrate, direction: 'up', count: earlier.length });
+  }
   return {
     url: databaseUrl,
     drop: async () => {

@@ -24,6 +24,8 @@ export interface ApiKeyRecord {
   allowedIps: string[];
   /** Exact names or `*.suffix` patterns the key may act on; empty: any domain. */
   allowedDomains: string[];
+  /** The key that created this one; null when its owner's session did. */
+  parentKeyId: string | null;
 }
 
 /** What a key's owner may limit it to, set at creation or with PATCH. */
@@ -33,15 +35,18 @@ export type ApiKeyGuards = Pick<ApiKeyRecord, 'monthlySpendLimit' | 'allowedIps'
 const COLUMNS = `id, user_id AS "userId", name, scopes, mode, prefix, status, created_at AS "createdAt",
   last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", revoked_reason AS "revokedReason",
   revoked_source_url AS "revokedSourceUrl", monthly_spend_limit::float8 AS "monthlySpendLimit",
-  allowed_ips AS "allowedIps", allowed_domains AS "allowedDomains"`;
+  allowed_ips AS "allowedIps", allowed_domains AS "allowedDomains", parent_key_id AS "parentKeyId"`;
 
+/** A new key; with `parentKeyId`, it joins the lineage of the key that created it (lockApiKeyLineage). */
 export async function insertApiKey(
   db: Queryable,
-  key: { id: string; userId: string; name: string; scopes: string[]; mode: KeyMode; prefix: string; secretHash: Buffer } & Partial<ApiKeyGuards>,
+  key: { id: string; userId: string; name: string; scopes: string[]; mode: KeyMode; prefix: string; secretHash: Buffer; parentKeyId?: string | null } & Partial<ApiKeyGuards>,
 ): Promise<ApiKeyRecord> {
   const { rows } = await db.query<ApiKeyRecord>(
-    `INSERT INTO api_keys (id, user_id, name, scopes, mode, prefix, secret_hash, monthly_spend_limit, allowed_ips, allowed_domains)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+    `INSERT INTO api_keys (id, user_id, name, scopes, mode, prefix, secret_hash, monthly_spend_limit, allowed_ips, allowed_domains, parent_key_id, lineage)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+       COALESCE((SELECT p.lineage FROM api_keys p WHERE p.id = $11), '{}'::text[]) || $1::text)
+     RETURNING ${COLUMNS}`,
     [
       key.id,
       key.userId,
@@ -53,6 +58,7 @@ export async function insertApiKey(
       key.monthlySpendLimit ?? null,
       key.allowedIps ?? [],
       key.allowedDomains ?? [],
+      key.parentKeyId ?? null,
     ],
   );
   return rows[0]!;
@@ -146,19 +152,39 @@ export async function lockAndCountActiveApiKeys(db: Queryable, userId: string): 
   return rows[0]!.n;
 }
 
+/** A key of a lineage whose monthly spending limit binds the keys below it (and itself). */
+export interface LineageLimit {
+  keyId: string;
+  limit: number;
+}
+
+/** What a reservation by a key must respect: the limits along its lineage, from the root down to the key. */
+export interface KeyLineageLimits {
+  rootKeyId: string;
+  limits: LineageLimit[];
+}
+
 /**
- * Serialises the reservations of one API key (a transaction lock per key, taken before the balance
- * row's) and reads its monthly spending limit, so concurrent requests of a key in several
- * organisations cannot together pass it.
+ * Serialises the reservations of every key of one lineage (a transaction lock on its root, taken
+ * before the balance row's) and reads the spending limits of the key and of each key above it, so
+ * keys created with a limited key, concurrently and in several organisations, cannot together pass it.
  */
-export async function lockApiKeySpending(tx: Queryable, id: string): Promise<number | null> {
-  // One round trip. The limit is read in the lock's statement, so possibly from before a concurrent
-  // change of it; what the lock orders is the spending read after it, in later statements.
-  const { rows } = await tx.query<{ limit: number | null }>(
-    `SELECT k.monthly_spend_limit::float8 AS "limit" FROM pg_advisory_xact_lock(hashtext('api_key_spending:' || $1)) AS locked, api_keys k WHERE k.id = $1`,
+export async function lockApiKeyLineage(tx: Queryable, id: string): Promise<KeyLineageLimits | undefined> {
+  // One round trip. The limits are read in the lock's statement, so possibly from before a concurrent
+  // change of them; what the lock orders is the spending read after it, in later statements.
+  const { rows } = await tx.query<{ rootKeyId: string; keyId: string; limit: number | null }>(
+    `SELECT k.lineage[1] AS "rootKeyId", a.id AS "keyId", a.monthly_spend_limit::float8 AS "limit"
+     FROM api_keys k
+     CROSS JOIN LATERAL pg_advisory_xact_lock(hashtext('api_key_spending:' || k.lineage[1])) AS locked
+     CROSS JOIN LATERAL unnest(k.lineage) WITH ORDINALITY AS member(id, depth)
+     JOIN api_keys a ON a.id = member.id
+     WHERE k.id = $1
+     ORDER BY member.depth`,
     [id],
   );
-  return rows[0]?.limit ?? null;
+  if (rows.length === 0) return undefined;
+  const limits = rows.flatMap(({ keyId, limit }) => (limit === null ? [] : [{ keyId, limit }]));
+  return { rootKeyId: rows[0]!.rootKeyId, limits };
 }
 
 /** Changes the guards of a key that is not deleted; undefined when there is none. */

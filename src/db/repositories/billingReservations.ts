@@ -101,20 +101,34 @@ export async function listReservedOfFinishedOperations(db: Queryable, limit: num
  * was captured (a partial capture released the rest), released ones not at all. A reservation counts
  * in the month it was made, the month whose limit admitted it.
  */
-const MONTH_SPENDING = `
-  SELECT COALESCE(SUM(r.amount - COALESCE(rest.amount, 0)), 0) AS spent
-  FROM billing_reservations r
+const SPENT = 'r.amount - COALESCE(rest.amount, 0)';
+const MONTH_RESERVATIONS = `
   LEFT JOIN billing_transactions rest ON rest.operation_id = r.operation_id AND rest.type = 'release'
   WHERE r.state <> 'released' AND r.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
 
 /** This month's spending of an organisation in one mode. */
 export async function monthSpendingOfOrg(db: Queryable, mode: Mode, orgId: string): Promise<number> {
-  const { rows } = await db.query<{ spent: string }>(`${MONTH_SPENDING} AND r.org_id = $1 AND r.livemode = $2`, [orgId, mode.livemode]);
+  const { rows } = await db.query<{ spent: string }>(
+    `SELECT COALESCE(SUM(${SPENT}), 0) AS spent FROM billing_reservations r ${MONTH_RESERVATIONS} AND r.org_id = $1 AND r.livemode = $2`,
+    [orgId, mode.livemode],
+  );
   return minorUnits(rows[0]!.spent);
 }
 
-/** This month's spending by operations an API key asked for, in every organisation. */
-export async function monthSpendingOfApiKey(db: Queryable, apiKeyId: string): Promise<number> {
-  const { rows } = await db.query<{ spent: string }>(`${MONTH_SPENDING} AND r.api_key_id = $1`, [apiKeyId]);
-  return minorUnits(rows[0]!.spent);
+/**
+ * This month's spending, in every organisation and mode, of each of `keyIds` together with every key
+ * below it in the lineage rooted at `rootKeyId` (deleted and revoked keys included), keyed by key id.
+ */
+export async function monthSpendingOfKeyLineages(db: Queryable, rootKeyId: string, keyIds: string[]): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ keyId: string; spent: string }>(
+    `SELECT g.id AS "keyId", COALESCE(SUM(s.spent), 0) AS spent
+     FROM unnest($2::text[]) AS g(id)
+     LEFT JOIN (
+       SELECT k.lineage, ${SPENT} AS spent
+       FROM api_keys k JOIN billing_reservations r ON r.api_key_id = k.id ${MONTH_RESERVATIONS} AND k.lineage[1] = $1
+     ) s ON g.id = ANY(s.lineage)
+     GROUP BY g.id`,
+    [rootKeyId, keyIds],
+  );
+  return new Map(rows.map((row) => [row.keyId, minorUnits(row.spent)]));
 }

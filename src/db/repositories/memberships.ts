@@ -71,12 +71,6 @@ export async function updateMembershipRole(db: Queryable, orgId: string, userId:
   await db.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND user_id = $2', [orgId, userId, role]);
 }
 
-/** The organisations a user belongs to (an event about the user's key goes to each). */
-export async function listOrgIdsOfUser(db: Queryable, userId: string): Promise<string[]> {
-  const { rows } = await db.query<{ orgId: string }>('SELECT org_id AS "orgId" FROM memberships WHERE user_id = $1 ORDER BY org_id', [userId]);
-  return rows.map((r) => r.orgId);
-}
-
 /** The e-mail addresses of an organisation's owners (those the service writes to about it). */
 export async function listOwnerEmails(db: Queryable, orgId: string): Promise<string[]> {
   const { rows } = await db.query<{ email: string }>(

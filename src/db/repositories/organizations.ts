@@ -27,17 +27,37 @@ export async function findOrganization(db: Queryable, id: string): Promise<Organ
   return rows[0];
 }
 
-/** The caller's role in an organisation and the organisation itself, in one round trip; undefined when not a member. */
-export async function findMembershipWithOrganization(db: Queryable, orgId: string, userId: string): Promise<{ role: OrgRole; org: Organization } | undefined> {
-  const { rows } = await db.query<Organization & { role: OrgRole }>(
-    `SELECT ${COLUMNS}, m.role
-     FROM memberships m JOIN organizations o ON o.id = m.org_id WHERE m.org_id = $1 AND m.user_id = $2`,
-    [orgId, userId],
-  );
-  const row = rows[0];
+const MEMBERSHIP = `SELECT ${COLUMNS}, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id WHERE m.org_id = $1 AND m.user_id = $2`;
+
+function toMembership(row: (Organization & { role: OrgRole }) | undefined): { role: OrgRole; org: Organization } | undefined {
   if (!row) return undefined;
   const { role, ...org } = row;
   return { role, org };
+}
+
+/** The caller's role in an organisation and the organisation itself, in one round trip; undefined when not a member. */
+export async function findMembershipWithOrganization(db: Queryable, orgId: string, userId: string): Promise<{ role: OrgRole; org: Organization } | undefined> {
+  const { rows } = await db.query<Organization & { role: OrgRole }>(MEMBERSHIP, [orgId, userId]);
+  return toMembership(rows[0]);
+}
+
+/**
+ * findMembershipWithOrganization for a request made with an API key, which the same statement
+ * records as having acted in the organisation when the user is a member (api_key_organizations).
+ */
+export async function findMembershipRecordingKey(
+  db: Queryable,
+  orgId: string,
+  userId: string,
+  apiKeyId: string,
+): Promise<{ role: OrgRole; org: Organization } | undefined> {
+  const { rows } = await db.query<Organization & { role: OrgRole }>(
+    `WITH member AS (${MEMBERSHIP}),
+     acted AS (INSERT INTO api_key_organizations (api_key_id, org_id) SELECT $3, id FROM member ON CONFLICT DO NOTHING)
+     SELECT * FROM member`,
+    [orgId, userId, apiKeyId],
+  );
+  return toMembership(rows[0]);
 }
 
 export async function listOrganizationsOfUser(

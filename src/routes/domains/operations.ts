@@ -1,12 +1,12 @@
 import { defineRoute } from '../../http/route.js';
 import { answerAccepted } from './accepted.js';
 import type { AppDeps } from '../../deps.js';
-import { findOperation, listOperationsOfOrg } from '../../db/repositories/operations.js';
+import { listOperationsOfOrg } from '../../db/repositories/operations.js';
 import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
-import { NotFoundError } from '../../errors.js';
 import { OperationSchema, presentOperation } from '../../presenters/operation.js';
 import { OperationPath, OrgPath } from './schema.js';
 import { cancelOperation } from '../../services/domains/cancelOperation.js';
+import { operationOfCaller } from '../../services/domains/operationOfCaller.js';
 
 export function operationRoutes(deps: AppDeps) {
   return [
@@ -48,8 +48,7 @@ export function operationRoutes(deps: AppDeps) {
       request: { path: OperationPath },
       responses: { 200: { description: 'The operation', schema: OperationSchema } },
       handler: async (ctx, { path, principal }) => {
-        const operation = await findOperation(deps.db, principal, path.org_oid, path.operation_id);
-        if (!operation) throw new NotFoundError('Operation not found');
+        const operation = await operationOfCaller(deps.db, principal, path.org_oid, path.operation_id);
         if (operation.status === 'pending' || operation.status === 'running') {
           ctx.set('Retry-After', principal.livemode ? '30' : '1');
         }

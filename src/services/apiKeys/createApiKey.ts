@@ -31,7 +31,8 @@ export interface CreateApiKeyProps {
 /**
  * Creates a key for the caller. A key may create keys only within its own scopes and of its own
  * mode, so no key can mint a wider one; at most MAX_ACTIVE_KEYS_PER_USER active keys per user
- * (409 `KEY_LIMIT_REACHED`). Returns the secret, which is never stored.
+ * (409 `KEY_LIMIT_REACHED`). A key created with a key spends its creator's monthly budget too, so
+ * a key's limit bounds everything made with it. Returns the secret, which is never stored.
  */
 export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: ApiKeyRecord; key: string }> {
   const { principal } = props;
@@ -62,6 +63,8 @@ export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: 
       mode,
       prefix,
       secretHash,
+      // A key made with a key joins its lineage: every limit above it binds it too (ledger.ts).
+      parentKeyId: principal.type === 'api_key' ? (principal.keyId ?? null) : null,
       ...guards,
     });
     await auditCallerAction(tx, props, {

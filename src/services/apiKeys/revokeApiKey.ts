@@ -2,8 +2,8 @@ import { withTransaction, type Db } from '../../db/pool.js';
 import { markApiKeyRevoked, type ApiKeyRecord } from '../../db/repositories/apiKeys.js';
 import { insertAuditEvent } from '../../db/repositories/auditEvents.js';
 import type { ApiKeyVerifier } from '../../auth/apiKeyVerifier.js';
-import { listOrgIdsOfUser } from '../../db/repositories/memberships.js';
-import { presentApiKey } from '../../presenters/apiKey.js';
+import { listOrgIdsKeyActedIn } from '../../db/repositories/apiKeyOrganizations.js';
+import { presentRevokedApiKey } from '../../presenters/apiKey.js';
 import { emitEvent } from '../events/emitEvent.js';
 
 export interface RevokeApiKeyProps {
@@ -33,14 +33,15 @@ export async function revokeApiKey(props: RevokeApiKeyProps): Promise<ApiKeyReco
       data: { reason: props.reason, source_url: props.sourceUrl },
       requestId: props.requestId,
     });
-    // Keys belong to users, events to organisations: each organisation the owner belongs to hears of it.
-    for (const orgId of await listOrgIdsOfUser(tx, record.userId)) {
+    // Keys belong to users, events to organisations: only the organisations the key acted in hear of
+    // it, and only what identifies it (the owner is e-mailed by the leak workflow).
+    for (const orgId of await listOrgIdsKeyActedIn(tx, record.id)) {
       await emitEvent({
         db: tx,
         orgId,
         livemode: record.mode === 'live',
         type: 'api_key.revoked',
-        object: presentApiKey(record),
+        object: presentRevokedApiKey(record),
         dedupeSeed: `api-key-revoked|${record.id}|${orgId}`,
       });
     }

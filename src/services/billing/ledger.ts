@@ -6,7 +6,7 @@ import {
   findReservation,
   findReservationScope,
   insertReservation,
-  monthSpendingOfApiKey,
+  monthSpendingOfKeyLineages,
   monthSpendingOfOrg,
   settleReservation,
   type Reservation,
@@ -14,7 +14,7 @@ import {
 import { insertLedgerEntry, type LedgerEntry } from '../../db/repositories/billingTransactions.js';
 import type { AuditEvent } from '../../db/repositories/auditEvents.js';
 import { ConflictError, InsufficientFundsError, NotFoundError, SpendLimitReachedError } from '../../errors.js';
-import { lockApiKeySpending } from '../../db/repositories/apiKeys.js';
+import { lockApiKeyLineage, type KeyLineageLimits } from '../../db/repositories/apiKeys.js';
 
 /**
  * The billing ledger. Every movement locks the balance row of its (organisation, mode) first, so
@@ -82,7 +82,10 @@ export interface ReserveProps {
   amount: number;
   /** Shown on the ledger entry, e.g. `Registration of example.com, 1 year`. */
   description: string;
-  /** The API key that asked for the operation, whose monthly spending limit applies too; absent: none. */
+  /**
+   * The API key that asked for the operation: its monthly spending limit applies too, and so does the
+   * limit of every key above it (the keys that created it, directly or not); absent: none.
+   */
   apiKeyId?: string | null | undefined;
 }
 
@@ -112,7 +115,7 @@ export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps,
   // Lock first, then look: a concurrent reserve of the same operation is seen once it commits.
   // Always the key's lock before the balance row's, so two reservations never wait on each other in a circle.
   const apiKeyId = props.apiKeyId ?? null;
-  const keyLimit = apiKeyId ? await lockApiKeySpending(tx, apiKeyId) : null;
+  const lineage = apiKeyId ? await lockApiKeyLineage(tx, apiKeyId) : undefined;
   const balance = await lockBalance(tx, mode, props.orgId);
   const existing = await findReservation(tx, mode, props.operationId);
   if (existing) {
@@ -126,7 +129,7 @@ export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps,
     return existing;
   }
   if (balance.available < props.amount) throw new InsufficientFundsError(balance.available, props.amount, balance.currency);
-  await enforceMonthlyLimits(tx, { balance, mode, orgId: props.orgId, apiKeyId, keyLimit, amount: props.amount });
+  await enforceMonthlyLimits(tx, { balance, mode, orgId: props.orgId, apiKeyId, lineage, amount: props.amount });
   const after = await setBalance(tx, mode, props.orgId, {
     available: balance.available - props.amount,
     reserved: balance.reserved + props.amount,
@@ -151,12 +154,14 @@ export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps,
 
 /**
  * 402 SPEND_LIMIT_REACHED when this reservation would take the month's spending past the
- * organisation's limit for this mode or the asking key's. Runs under the balance row's lock (and the
- * key's), so concurrent reservations are counted one after another and cannot overshoot together.
+ * organisation's limit for this mode, or past the limit of the asking key or of any key above it in
+ * its lineage (whose budget every key below it shares, deleted ones included). Runs under the
+ * balance row's lock and the lineage's, so concurrent reservations are counted one after another and
+ * cannot overshoot together.
  */
 async function enforceMonthlyLimits(
   tx: pg.PoolClient,
-  props: { balance: Balance; mode: Mode; orgId: string; apiKeyId: string | null; keyLimit: number | null; amount: number },
+  props: { balance: Balance; mode: Mode; orgId: string; apiKeyId: string | null; lineage: KeyLineageLimits | undefined; amount: number },
 ): Promise<void> {
   const orgLimit = props.balance.monthlySpendLimit;
   if (orgLimit !== null) {
@@ -166,11 +171,15 @@ async function enforceMonthlyLimits(
       throw new SpendLimitReachedError({ limit, monthlyLimit: orgLimit, spent, amount: props.amount });
     }
   }
-  if (props.apiKeyId && props.keyLimit !== null) {
-    const spent = await monthSpendingOfApiKey(tx, props.apiKeyId);
-    if (spent + props.amount > props.keyLimit) {
-      const limit = `API key ${props.apiKeyId}'s monthly spend limit`;
-      throw new SpendLimitReachedError({ limit, monthlyLimit: props.keyLimit, spent, amount: props.amount });
+  const limits = props.lineage?.limits ?? [];
+  if (limits.length === 0) return;
+  const spentBelow = await monthSpendingOfKeyLineages(tx, props.lineage!.rootKeyId, limits.map((l) => l.keyId));
+  for (const { keyId, limit: monthlyLimit } of limits) {
+    const spent = spentBelow.get(keyId) ?? 0;
+    if (spent + props.amount > monthlyLimit) {
+      const shared = keyId === props.apiKeyId ? '' : ' (shared by the keys created with it)';
+      const limit = `API key ${keyId}'s monthly spend limit${shared}`;
+      throw new SpendLimitReachedError({ limit, monthlyLimit, spent, amount: props.amount });
     }
   }
 }
