@@ -48,7 +48,7 @@ function routeChain(route: RouteSpec, deps: AppDeps, layers: RouterLayers, limit
       await next();
     });
   }
-  if (authenticated) chain.push(authenticate(deps, { deferAddressCheck: layers.rateLimit }));
+  if (authenticated) chain.push(authenticate(deps));
   // Before anything reads a path id (the limiter's plan, membership): NUL never reaches a query.
   chain.push(refuseUnsafePath());
   if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));
