@@ -105,7 +105,8 @@ async function principalFrom(deps: AppDeps, credential: Credential): Promise<Pri
  * checked first, so one that verifies is never refused for what others did from its address (the
  * rate limiter then counts it on its own pools). Every 401 counts against the client address's
  * `auth_failure` pool, and past it the failure is answered 429 instead (src/rateLimit/addressLimits.ts).
- * A flood costs no more database queries than the key's checksum and the miss cache already spare.
+ * Refusing costs no more than checking: a forged key reaches the database only when its checksum
+ * holds and it is not in the miss cache (src/auth/apiKeyMisses.ts).
  */
 export function authenticate(deps: AppDeps): RouterMiddleware<AppState> {
   return async (ctx, next) => {

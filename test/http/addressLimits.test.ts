@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { createKey, sessionToken, uniqueEmail } from '../support/actors.js';
 import { startFakeGithub, type FakeGithub } from '../support/fakeGithub.js';
@@ -118,6 +118,22 @@ describe('failed authentication, per client address', () => {
     const retryAfter = Number(forged.at(-1)!.headers['retry-after'] ?? 0);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, lastRefusedAt + retryAfter * 1000 + 50 - Date.now())));
     expect((await request(app, office, '/api/v1/me', { headers: bearer(forgedKey()) })).status).toBe(401);
+  });
+
+  it('refuses failures past the limit without a database look-up for look-alikes or a remembered miss', async () => {
+    const from = someAddress();
+    const unknown = generateApiKey('live').key;
+    const lookups = vi.spyOn(app.deps.apiKeys, 'verifyHash');
+    try {
+      const answers: Answer[] = [];
+      for (let i = 0; i < 15; i++) answers.push(await request(app, from, '/api/v1/me', { headers: bearer(forgedKey()) }));
+      for (let i = 0; i < 15; i++) answers.push(await request(app, from, '/api/v1/me', { headers: bearer(unknown) }));
+      expect(answers.at(-1)!.status).toBe(429);
+      // Bad checksums are refused by their shape; the unknown key is looked up once, then remembered.
+      expect(lookups).toHaveBeenCalledTimes(1);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it('lets a good key through from an address with a few failures', async () => {
