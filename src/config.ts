@@ -94,7 +94,6 @@ const envSchema = z
     OPERATION_RECONCILE_GRACE: duration.default(2 * 60_000),
     REGISTRAR_RECONCILE_INTERVAL: duration.default(24 * 3_600_000),
     DATA_DIR: z.string().min(1).default('.data'),
-    ADDRESS_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
     REGISTRAR_CHECK_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
     // Multiplies every per-key, per-session and per-user limit and burst (a benchmark sets one that never binds).
     RATE_LIMIT_SCALE: z.coerce.number().positive('must be a positive number such as 1, 0.5 or 1000').finite().default(1),
@@ -225,9 +224,6 @@ const envSchema = z
       if (env.WEBHOOK_TEST_LOOPBACK) {
         ctx.addIssue({ code: 'custom', path: ['WEBHOOK_TEST_LOOPBACK'], message: 'cannot be true in production (webhooks could reach the api\'s own machine)' });
       }
-      if (env.ADDRESS_RATE_LIMITS === 'off') {
-        ctx.addIssue({ code: 'custom', path: ['ADDRESS_RATE_LIMITS'], message: 'cannot be off in production' });
-      }
     }
   });
 
@@ -291,8 +287,6 @@ export interface Config {
   /** How often our live domains are compared with the registrar account's list. */
   registrarReconcileIntervalMs: number;
   dataDir: string;
-  /** Per-client-address limits on failed authentication and public routes (off only outside production). */
-  addressRateLimits: boolean;
   /** Live availability `check` calls all processes together may send the registrar per minute. */
   registrarCheckPerMinute: number;
   /**
@@ -406,7 +400,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     operationReconciler: { intervalMs: env.OPERATION_RECONCILE_INTERVAL, graceMs: env.OPERATION_RECONCILE_GRACE },
     registrarReconcileIntervalMs: env.REGISTRAR_RECONCILE_INTERVAL,
     dataDir: env.DATA_DIR,
-    addressRateLimits: env.ADDRESS_RATE_LIMITS === 'on',
     registrarCheckPerMinute: env.REGISTRAR_CHECK_PER_MINUTE,
     rateLimitScale: env.RATE_LIMIT_SCALE,
     payloadEncryptionKeys: env.PAYLOAD_ENCRYPTION_KEYS,

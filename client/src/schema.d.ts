@@ -1991,7 +1991,9 @@ export interface components {
                  *       "domain": "example.com"
                  *     }
                  */
-                object?: components["schemas"]["RevokedApiKey"] | unknown | null;
+                object: components["schemas"]["RevokedApiKey"] | {
+                    [key: string]: unknown;
+                };
             };
         };
         RevokedApiKey: {

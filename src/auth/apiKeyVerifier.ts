@@ -82,12 +82,6 @@ export class ApiKeyVerifier {
     return entry;
   }
 
-  /** Whether `verifyHash` would answer from memory, without a database read. */
-  isCached(hash: string): boolean {
-    const cached = this.cache.get(hash);
-    return cached !== undefined && cached.expiresAt > Date.now();
-  }
-
   /** Drops the key here and tells every other process to do the same. */
   async invalidate(keyId: string): Promise<void> {
     this.evict(keyId);

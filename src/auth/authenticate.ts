@@ -2,7 +2,7 @@ import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps } from '../deps.js';
 import type { AppState } from '../http/context.js';
 import { ApiError, ValidationError } from '../errors.js';
-import { consumeAddressPool, refuseBlockedAddress } from '../rateLimit/addressLimits.js';
+import { consumeAddressPool } from '../rateLimit/addressLimits.js';
 import { API_KEY_SHAPE } from './apiKeyFormat.js';
 import type { ApiKeyRecord } from '../db/repositories/apiKeys.js';
 import { InvalidTokenError, IpNotAllowedError, NotAuthenticatedError } from './errors.js';
@@ -100,36 +100,25 @@ async function principalFrom(deps: AppDeps, credential: Credential): Promise<Pri
   }
 }
 
-/** Whether the credential would be answered from memory, costing no signature check or query. */
-function answeredFromMemory(deps: AppDeps, credential: Credential): boolean {
-  if (credential.kind === 'api_key') return credential.hash !== undefined && deps.apiKeys.isCached(credential.hash);
-  return credential.kind === 'session' && deps.sessions.isCached(credential.session);
-}
-
 /**
- * The verifier is chosen from the token's shape; the caller does not choose. Every 401 counts
- * against the client address's `auth_failure` pool; past it the answer is 429, and until its block
- * ends the address is refused before any token is checked (src/rateLimit/addressLimits.ts).
- * `deferAddressCheck` (the route has the rate limiter): a credential answered from memory costs
- * nothing to check, so the block is checked in the limiter's round trip instead of one of its own.
+ * The verifier is chosen from the token's shape; the caller does not choose. The credential is
+ * checked first, so one that verifies is never refused for what others did from its address (the
+ * rate limiter then counts it on its own pools). Every 401 counts against the client address's
+ * `auth_failure` pool, and past it the failure is answered 429 instead (src/rateLimit/addressLimits.ts).
+ * Refusing costs no more than checking: a forged key reaches the database only when its checksum
+ * holds and it is not in the miss cache (src/auth/apiKeyMisses.ts).
  */
-export function authenticate(deps: AppDeps, options: { deferAddressCheck: boolean }): RouterMiddleware<AppState> {
+export function authenticate(deps: AppDeps): RouterMiddleware<AppState> {
   return async (ctx, next) => {
-    const credential = credentialOf(deps, ctx.get('authorization'));
-    const deferred = options.deferAddressCheck && deps.config.addressRateLimits && answeredFromMemory(deps, credential);
-    if (!deferred) await refuseBlockedAddress(deps, ctx);
     try {
-      const principal = await principalFrom(deps, credential);
+      const principal = await principalFrom(deps, credentialOf(deps, ctx.get('authorization')));
       ctx.state.auth = applyRequestedMode(principal, ctx.req.headers['x-mode'] === undefined ? undefined : ctx.get('x-mode'));
       const address = clientAddress(ctx, deps.config.trustProxy);
       if (!addressAllowed(principal.guards?.allowedIps ?? [], address)) throw new IpNotAllowedError(address);
     } catch (err) {
-      // A blocked address hears 429 before anything else is said about its request.
-      if (deferred) await refuseBlockedAddress(deps, ctx);
       if (err instanceof ApiError && err.status === 401) await consumeAddressPool(deps, ctx, 'auth_failure');
       throw err;
     }
-    ctx.state.addressCheckDeferred = deferred;
     await next();
   };
 }

@@ -47,12 +47,6 @@ export class SessionPrincipals {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Whether `get` would answer this token from memory (or join a verification already under way). */
-  isCached(session: SessionToken): boolean {
-    const hit = this.entries.get(session.key);
-    return hit !== undefined && hit.expiresAt > this.now();
-  }
-
   get(tokenOrSession: string | SessionToken): Promise<Principal> {
     const { token, key } = typeof tokenOrSession === 'string' ? sessionToken(tokenOrSession) : tokenOrSession;
     const at = this.now();

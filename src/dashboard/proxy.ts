@@ -27,6 +27,10 @@ const FORWARDED_HEADERS = new Set([
   'if-none-match',
   'dry-run',
   'x-request-id',
+  // Not the browser's word but our proxies': the API reads it under the same TRUST_PROXY rules as a
+  // direct call (src/http/clientAddress.ts), so its per-address pools and `allowed_ips` see the
+  // dashboard user's own address, and hops a browser wrote are believed no more than there.
+  'x-forwarded-for',
 ]);
 
 /** The API's answers meaning the bearer token itself is refused (src/auth/errors.ts). */

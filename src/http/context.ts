@@ -15,11 +15,6 @@ export interface AppState {
   body?: unknown;
   /** The authenticated caller, on every route that is not public. */
   auth?: Principal;
-  /**
-   * The client address's failed-authentication block is still to be checked: the credential came from
-   * memory, so nothing was spent on it, and the rate limiter checks the block in its own round trip.
-   */
-  addressCheckDeferred?: boolean;
   /** The organisation of an `/orgs/{org_oid}/…` path and the caller's role in it. */
   org?: { org: Organization; role: OrgRole };
   /**

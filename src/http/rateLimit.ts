@@ -5,7 +5,8 @@ import { bestPlanOfUser, planOfMemberOrg, type Plan } from '../db/repositories/o
 import { requirePrincipal } from '../auth/authorize.js';
 import { RateLimitedError } from '../errors.js';
 import { limitsFor, userCeilingFor, USER_CEILING_FACTOR, type RateLimitGroup } from '../rateLimit/groups.js';
-import { addressBlockOf, refuseWhileBlocked, setRateLimitHeaders, type AddressLimitDeps } from '../rateLimit/addressLimits.js';
+import { setRateLimitHeaders } from '../rateLimit/addressLimits.js';
+import type { RateLimiter } from '../rateLimit/limiter.js';
 import type { AppState } from './context.js';
 import { recordRateLimitDecision } from '../metrics/record.js';
 
@@ -37,10 +38,10 @@ export function planResolver(db: Db): PlanResolver {
  * session; never per IP) and sets the X-RateLimit-* headers, which stay on error responses too.
  * A second pool per user, USER_CEILING_FACTOR times as large, holds all of one user's keys and
  * sessions together, so making more keys does not make more capacity. It is counted only when the
- * key's own pool allowed the request. Both, and the address's failed-authentication block when
- * authenticate() left it to us, are one Redis round trip.
+ * key's own pool allowed the request. Both are one Redis round trip. The client address plays no
+ * part: a verified credential is counted on its own pools only, whoever else shares its address.
  */
-export function rateLimitMiddleware(deps: AddressLimitDeps & { db: Db; config: Pick<Config, 'rateLimitScale'> }): (group: RateLimitGroup) => RouterMiddleware<AppState> {
+export function rateLimitMiddleware(deps: { rateLimiter: RateLimiter; db: Db; config: Pick<Config, 'rateLimitScale'> }): (group: RateLimitGroup) => RouterMiddleware<AppState> {
   const planFor = planResolver(deps.db);
   const scale = deps.config.rateLimitScale;
   return (group) => async (ctx, next) => {
@@ -48,16 +49,10 @@ export function rateLimitMiddleware(deps: AddressLimitDeps & { db: Db; config: P
     const plan = await planFor(principal.user.id, ctx.params.org_oid);
     const limits = limitsFor(group, plan, scale);
     const ceiling = userCeilingFor(group, plan, scale);
-    const address = ctx.state.addressCheckDeferred ? addressBlockOf(deps, ctx) : undefined;
-    const { addressRetryAfter, decisions } = await deps.rateLimiter.consumeChain({
-      ...(address ? { address } : {}),
-      pools: [
-        { pool: group, subject: principal.rateLimitSubject, limits },
-        { pool: group, subject: `user:${principal.user.id}`, limits: ceiling },
-      ],
-    });
-    if (address) refuseWhileBlocked(ctx, addressRetryAfter);
-    const [own, user] = decisions;
+    const [own, user] = await deps.rateLimiter.consumeChain([
+      { pool: group, subject: principal.rateLimitSubject, limits },
+      { pool: group, subject: `user:${principal.user.id}`, limits: ceiling },
+    ]);
     setRateLimitHeaders(ctx, own!);
     recordRateLimitDecision(group, 'key', own!.allowed);
     if (!own!.allowed) {

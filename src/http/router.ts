@@ -55,7 +55,7 @@ function routeChain(
       await next();
     });
   }
-  if (authenticated) chain.push(authenticate(deps, { deferAddressCheck: layers.rateLimit }));
+  if (authenticated) chain.push(authenticate(deps));
   // Before anything reads a path id (the limiter's plan, membership): NUL never reaches a query.
   chain.push(refuseUnsafePath());
   if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));

@@ -5,7 +5,7 @@ import { RevokedApiKeySchema } from './apiKey.js';
 
 /** What `data.object` holds: the resource as the API renders it, except a revoked key (RevokedApiKey). */
 const EventObject = z
-  .union([RevokedApiKeySchema, z.unknown()])
+  .union([RevokedApiKeySchema, z.record(z.string(), z.unknown())])
   .meta({ example: { id: exampleId('op'), type: 'domain.register', status: 'succeeded', domain: 'example.com' } })
   .describe(
     'The resource as the API renders it (an operation, a domain, a webhook endpoint). For `api_key.revoked`, only the ' +
@@ -33,6 +33,7 @@ export function presentEvent(event: EventRow): EventBody {
     created_at: event.createdAt.toISOString(),
     livemode: event.livemode,
     org_id: event.orgId,
-    data: { object: event.data.object },
+    // Every event is emitted with a rendered resource, which is always a JSON object.
+    data: { object: event.data.object as Record<string, unknown> },
   };
 }

@@ -52,9 +52,9 @@ export function userCeilingFor(group: RateLimitGroup, plan: Plan, scale = 1): Gr
 }
 
 /**
- * Per client address, ahead of authentication: `auth_failure` counts requests that failed to
- * authenticate (an address past it is refused before its token is even looked at); `public` counts
- * requests to routes without a token (health, docs, webhooks).
+ * Per client address: `auth_failure` counts requests whose credential failed (past it they are
+ * answered 429 instead of 401; a credential that verifies is never counted or refused here);
+ * `public` counts requests to routes without a token (health, docs, webhooks), ahead of any work.
  */
 export type AddressPool = 'auth_failure' | 'public';
 

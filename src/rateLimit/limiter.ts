@@ -31,7 +31,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { limitsFor, MAX_BACKOFF_MULTIPLIER, MAX_BLOCK_SECONDS, type GroupLimits, type Plan, type RateLimitGroup } from './groups.js';
 import { createMemoryLimiter, type RawDecision } from './memory.js';
-import { runBlockedScript, runChainScript, runConsumeScript } from './script.js';
+import { runChainScript, runConsumeScript } from './script.js';
 
 export interface ConsumeInput {
   /** Opaque caller key: the API key id, or the session id for browser tokens. */
@@ -49,23 +49,6 @@ export interface PoolInput {
   subject: string;
   limits: GroupLimits;
   cost?: number;
-}
-
-/**
- * One request's checks in one round trip: the address's block (when asked), then each pool in order,
- * stopping at the first refusal (later pools are neither counted nor reported).
- */
-export interface ChainInput {
-  /** Refuse first while this subject is blocked in this pool (counts nothing; see `blocked`). */
-  address?: { pool: string; subject: string };
-  pools: PoolInput[];
-}
-
-export interface ChainDecision {
-  /** Retry-After (s) when the address is blocked (then no pool was looked at), else 0. */
-  addressRetryAfter: number;
-  /** One decision per pool reached; the last one is the refusal, if any. */
-  decisions: Decision[];
 }
 
 export interface Decision {
@@ -94,9 +77,11 @@ export interface RateLimiterOptions {
 export interface RateLimiter {
   consume(input: ConsumeInput): Promise<Decision>;
   consumePool(input: PoolInput): Promise<Decision>;
-  consumeChain(input: ChainInput): Promise<ChainDecision>;
-  /** Retry-After (s) while the subject is blocked in the pool, else 0; counts nothing. */
-  blocked(pool: string, subject: string): Promise<number>;
+  /**
+   * One request's pools in one round trip, in order, stopping at the first refusal (later pools are
+   * neither counted nor reported). One decision per pool reached; the last one is the refusal, if any.
+   */
+  consumeChain(pools: PoolInput[]): Promise<Decision[]>;
   /** True while Redis is not answering and decisions come from memory (for /readyz). */
   degraded(): boolean;
 }
@@ -143,30 +128,28 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     degraded,
   });
 
-  async function consumeChain({ address, pools }: ChainInput): Promise<ChainDecision> {
+  async function consumeChain(pools: PoolInput[]): Promise<Decision[]> {
     const at = now();
     if (redis.status === 'ready') {
       try {
-        const keys = [...(address ? [rateLimitKeys(address.pool, address.subject)[1]] : []), ...pools.flatMap((p) => rateLimitKeys(p.pool, p.subject))];
-        const args = [at, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, address ? 1 : 0, ...pools.flatMap((p) => [p.limits.perMinute, p.limits.perSecond, p.cost ?? 1])];
+        const keys = pools.flatMap((p) => rateLimitKeys(p.pool, p.subject));
+        const args = [at, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, ...pools.flatMap((p) => [p.limits.perMinute, p.limits.perSecond, p.cost ?? 1])];
         const reply = await withTimeout(runChainScript(redis, keys, args), commandTimeoutMs);
         endOutage();
-        return { addressRetryAfter: reply.addressRetryAfter, decisions: reply.pools.map((raw, i) => decide(pools[i]!.limits, raw, false)) };
+        return reply.map((raw, i) => decide(pools[i]!.limits, raw, false));
       } catch (err) {
         startOutage(err);
       }
     } else {
       startOutage(new Error(`Redis connection is ${redis.status}`));
     }
-    const addressRetryAfter = address ? memory.blocked(`${address.pool}:${address.subject}`, at) : 0;
     const decisions: Decision[] = [];
-    if (addressRetryAfter > 0) return { addressRetryAfter, decisions };
     for (const { pool, subject, limits, cost = 1 } of pools) {
       const decision = decide(limits, memory.consume(`${pool}:${subject}`, limits, at, cost), true);
       decisions.push(decision);
       if (!decision.allowed) break;
     }
-    return { addressRetryAfter, decisions };
+    return decisions;
   }
 
   async function consumePool({ pool, subject, limits, cost = 1 }: PoolInput): Promise<Decision> {
@@ -187,24 +170,7 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     return decide(limits, memory.consume(`${pool}:${subject}`, limits, at, cost), true);
   }
 
-  async function blocked(pool: string, subject: string): Promise<number> {
-    const at = now();
-    if (redis.status === 'ready') {
-      try {
-        const blockKey = rateLimitKeys(pool, subject)[1];
-        const retryAfter = await withTimeout(runBlockedScript(redis, blockKey, [at, MAX_BACKOFF_MULTIPLIER]), commandTimeoutMs);
-        endOutage();
-        return retryAfter;
-      } catch (err) {
-        startOutage(err);
-      }
-    } else {
-      startOutage(new Error(`Redis connection is ${redis.status}`));
-    }
-    return memory.blocked(`${pool}:${subject}`, at);
-  }
-
   const consume = ({ subject, group, plan }: ConsumeInput) => consumePool({ pool: group, subject, limits: limitsFor(group, plan) });
 
-  return { consume, consumePool, consumeChain, blocked, degraded: () => outage || redis.status !== 'ready' };
+  return { consume, consumePool, consumeChain, degraded: () => outage || redis.status !== 'ready' };
 }

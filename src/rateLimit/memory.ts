@@ -88,20 +88,8 @@ export function createMemoryLimiter() {
     return { allowed: true, remaining: limits.perMinute - e.mc, resetAt, retryAfter: 0 };
   }
 
-  /** BLOCKED_LUA in script.ts: Retry-After while blocked (doubling the next block once), else 0. */
-  function blocked(key: string, now: number): number {
-    const e = entries.get(key);
-    if (!e || now >= e.until) return 0;
-    if (!e.viol) {
-      e.mult = Math.min(e.mult * 2, MAX_BACKOFF_MULTIPLIER);
-      e.viol = true;
-    }
-    return Math.max(1, Math.ceil((e.until - now) / 1_000));
-  }
-
   return {
     consume,
-    blocked,
     /** Forgets everything: Redis is back and holds the state again. */
     clear: () => entries.clear(),
     size: () => entries.size,

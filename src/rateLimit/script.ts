@@ -3,18 +3,8 @@ import type { Redis } from 'ioredis';
 import type { RawDecision } from './memory.js';
 
 /**
- * The whole decision in one atomic script; limiter.ts documents the algorithm and memory.ts is its
- * line-for-line twin for when Redis is away. The caller passes the time, so tests can move the clock.
- *
- * KEYS[1] window hash  { mw: minute index, mc: count in it, sw: second index, sc: count in it }
- * KEYS[2] block hash   { until: blocked until (ms), mult: back-off multiplier, viol: 1 once this block was violated }
- * ARGV    now (ms), per-minute limit, per-second burst, max block (s), max multiplier, cost (default 1)
- * Returns { allowed 0|1, remaining, resetAt (unix s), retryAfter (s, 0 when allowed) }
- */
-/**
- * The decision steps as Lua functions; each script below is these plus a few lines calling them.
+ * The decision step as a Lua function; each script below is it plus a few lines calling it.
  * consume(win, block, now, limit, burst, maxBlock, maxMult, cost) → {allowed 0|1, remaining, resetAt, retryAfter}
- * blocked(block, now, maxMult) → Retry-After (s) while blocked (doubling the next block once), else 0
  */
 const STEPS_LUA = `
 -- The first full minute window that starts once the block is over ends here; reaching it is a clean window.
@@ -67,16 +57,6 @@ local function consume(winKey, blockKey, now, limit, burst, maxBlock, maxMult, c
   redis.call('PEXPIRE', winKey, resetAt * 1000 - now + 1000)
   return {1, limit - mc, resetAt, 0}
 end
-
-local function blocked(blockKey, now, maxMult)
-  local b = redis.call('HMGET', blockKey, 'until', 'mult', 'viol')
-  local untilMs = tonumber(b[1]) or 0
-  if now >= untilMs then return 0 end
-  if (tonumber(b[3]) or 0) == 0 then
-    redis.call('HSET', blockKey, 'mult', math.min((tonumber(b[2]) or 1) * 2, maxMult), 'viol', 1)
-  end
-  return math.max(1, math.ceil((untilMs - now) / 1000))
-end
 `;
 
 /**
@@ -93,37 +73,20 @@ return consume(KEYS[1], KEYS[2], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(
 `;
 
 /**
- * Whether the subject is inside a block, without counting anything (the failed-authentication gate
- * asks before it spends an HMAC and a database query). A request that arrives while blocked doubles
- * the next block, as in CONSUME_LUA step 3. KEYS[1] block hash; ARGV now (ms), max multiplier.
- * Returns Retry-After in seconds, 0 when not blocked.
- */
-export const BLOCKED_LUA = `${STEPS_LUA}
-return blocked(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
-`;
-
-/**
- * One request's whole rate-limit decision in one round trip: optionally the client address's block
- * (KEYS[1] when ARGV[4] is 1), then each pool in order (a window and a block key each), stopping at
- * the first refusal, so a pool is counted only when every one before it allowed the request.
- * ARGV now (ms), max block (s), max multiplier, address check 0|1, then per pool: limit, burst, cost.
- * Returns { address Retry-After (0: not blocked or not asked), then 4 numbers per pool decided }.
+ * One request's whole rate-limit decision in one round trip: each pool in order (a window and a
+ * block key each), stopping at the first refusal, so a pool is counted only when every one before
+ * it allowed the request.
+ * ARGV now (ms), max block (s), max multiplier, then per pool: limit, burst, cost.
+ * Returns 4 numbers per pool decided.
  */
 export const CONSUME_CHAIN_LUA = `${STEPS_LUA}
 local now = tonumber(ARGV[1])
 local maxBlock = tonumber(ARGV[2])
 local maxMult = tonumber(ARGV[3])
-local first = 1
-local out = {0}
-if ARGV[4] == '1' then
-  out[1] = blocked(KEYS[1], now, maxMult)
-  if out[1] > 0 then return out end
-  first = 2
-end
-local pools = (#KEYS - first + 1) / 2
-for i = 0, pools - 1 do
-  local a = 5 + i * 3
-  local d = consume(KEYS[first + i * 2], KEYS[first + i * 2 + 1], now, tonumber(ARGV[a]), tonumber(ARGV[a + 1]), maxBlock, maxMult, tonumber(ARGV[a + 2]))
+local out = {}
+for i = 0, #KEYS / 2 - 1 do
+  local a = 4 + i * 3
+  local d = consume(KEYS[1 + i * 2], KEYS[2 + i * 2], now, tonumber(ARGV[a]), tonumber(ARGV[a + 1]), maxBlock, maxMult, tonumber(ARGV[a + 2]))
   for _, v in ipairs(d) do out[#out + 1] = v end
   if d[1] == 0 then return out end
 end
@@ -131,7 +94,6 @@ return out
 `;
 
 const CONSUME_SHA = createHash('sha1').update(CONSUME_LUA).digest('hex');
-const BLOCKED_SHA = createHash('sha1').update(BLOCKED_LUA).digest('hex');
 const CHAIN_SHA = createHash('sha1').update(CONSUME_CHAIN_LUA).digest('hex');
 
 /** EVALSHA, and EVAL once when the server does not have the script cached (NOSCRIPT). */
@@ -143,12 +105,6 @@ async function runScript(redis: Redis, lua: string, sha: string, keys: readonly 
     if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
     return redis.eval(lua, keys.length, ...keys, ...args);
   }
-}
-
-export async function runBlockedScript(redis: Redis, blockKey: string, args: readonly number[]): Promise<number> {
-  const reply = await runScript(redis, BLOCKED_LUA, BLOCKED_SHA, [blockKey], args);
-  if (typeof reply !== 'number') throw new Error(`Unexpected rate-limit script reply: ${JSON.stringify(reply)}`);
-  return reply;
 }
 
 export async function runConsumeScript(
@@ -164,21 +120,15 @@ export async function runConsumeScript(
   return { allowed: allowed === 1, remaining, resetAt, retryAfter };
 }
 
-/** What CONSUME_CHAIN_LUA decided: the address's Retry-After (0 when not blocked), then one decision per pool reached. */
-export interface ChainReply {
-  addressRetryAfter: number;
-  pools: RawDecision[];
-}
-
-export async function runChainScript(redis: Redis, keys: readonly string[], args: readonly number[]): Promise<ChainReply> {
+/** What CONSUME_CHAIN_LUA decided: one decision per pool reached. */
+export async function runChainScript(redis: Redis, keys: readonly string[], args: readonly number[]): Promise<RawDecision[]> {
   const reply = await runScript(redis, CONSUME_CHAIN_LUA, CHAIN_SHA, keys, args);
-  if (!Array.isArray(reply) || reply.length % 4 !== 1 || !reply.every((n) => typeof n === 'number')) {
+  if (!Array.isArray(reply) || reply.length % 4 !== 0 || !reply.every((n) => typeof n === 'number')) {
     throw new Error(`Unexpected rate-limit script reply: ${JSON.stringify(reply)}`);
   }
-  const [addressRetryAfter = 0, ...rest] = reply;
   const pools: RawDecision[] = [];
-  for (let i = 0; i < rest.length; i += 4) {
-    pools.push({ allowed: rest[i] === 1, remaining: rest[i + 1]!, resetAt: rest[i + 2]!, retryAfter: rest[i + 3]! });
+  for (let i = 0; i < reply.length; i += 4) {
+    pools.push({ allowed: reply[i] === 1, remaining: reply[i + 1]!, resetAt: reply[i + 2]!, retryAfter: reply[i + 3]! });
   }
-  return { addressRetryAfter, pools };
+  return pools;
 }

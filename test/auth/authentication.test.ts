@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { startJwksServer, unsignedToken, type JwksServer } from '../support/jwksServer.js';
 import { bearer, createKey, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
-import { readJson, type MessageErrorBody } from '../support/http.js';
+import { readJson, simulatedClientAddress, type MessageErrorBody } from '../support/http.js';
 import { checksumOf } from '../../src/auth/apiKeyFormat.js';
 import { revokeApiKey } from '../../src/services/apiKeys/revokeApiKey.js';
 
@@ -20,8 +20,12 @@ afterAll(async () => {
   await idp?.close();
 });
 
+/**
+ * Each refusal checked is a client of its own (X-Forwarded-For), as many stale credentials arrive
+ * from many callers: one address sending all of them would pass its failed-authentication limit.
+ */
 async function expect401(headers: Record<string, string>, code: string) {
-  const res = await app.fetch('/api/v1/me', { headers });
+  const res = await app.fetch('/api/v1/me', { headers: { ...headers, 'x-forwarded-for': simulatedClientAddress() } });
   expect(res.status).toBe(401);
   expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
   const body = await readJson<MessageErrorBody>(res);

@@ -6,11 +6,12 @@ import { DNS_SCOPES, dnsCustomer, insertActiveDomain, type Customer } from '../s
 import { creditBalance, insertContact } from '../support/factories.js';
 import { operationWorkflowId } from '../support/histories.js';
 
-// `proxied` believes X-Forwarded-For from 127.0.0.1 (its test client plays the proxy); `direct` believes none.
+// `proxied` believes X-Forwarded-For from 127.0.0.1 (its test client plays the proxy, as by default
+// in test/support/testApp.ts); `direct` believes none.
 let proxied: TestApp;
 let direct: TestApp;
 beforeAll(async () => {
-  [proxied, direct] = await Promise.all([startTestApp({ env: { TRUST_PROXY: '127.0.0.1/32, ::1' } }), startTestApp()]);
+  [proxied, direct] = await Promise.all([startTestApp(), startTestApp({ env: { TRUST_PROXY: '' } })]);
 });
 afterAll(async () => {
   await proxied?.close();

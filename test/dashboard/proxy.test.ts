@@ -1,10 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bodyOf, signedInUser, type DashboardUserAgent } from '../support/dashboard.js';
+import { defineRoute } from '../../src/http/route.js';
+import { clientAddress } from '../../src/http/clientAddress.js';
 
+/** The address the API decides a caller is at: what its per-address pools and `allowed_ips` use. */
+const clientAddressRoute = defineRoute({
+  method: 'get',
+  path: '/api/v1/test/client-address',
+  operationId: 'testClientAddress',
+  summary: 'The caller as the API sees it',
+  tags: ['test'],
+  scope: 'any',
+  responses: { 200: { description: 'OK' } },
+  hidden: true,
+  handler: (ctx) => {
+    ctx.body = { address: clientAddress(ctx, app.deps.config.trustProxy) };
+  },
+});
+
+// Loopback is the trusted proxy in front (test/support/testApp.ts); each browser names its address.
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ extraRoutes: [clientAddressRoute] });
 });
 afterAll(async () => app?.close());
 
@@ -56,6 +74,15 @@ describe('CSRF on state-changing calls through the dashboard', () => {
 });
 
 describe('the proxy', () => {
+  it("lets the API see the browser's own address behind a trusted proxy, never one the browser wrote", async () => {
+    const user = await signedInUser(app, 'address');
+    const seen = async (headers: Record<string, string> = {}) =>
+      bodyOf<{ address: string }>(await user.call('/dashboard/api/v1/test/client-address', { headers })).address;
+    expect(await seen()).toBe(user.browser.address);
+    // The proxy in front appends what it saw; a hop the browser wrote further left is not believed.
+    expect(await seen({ 'x-forwarded-for': `203.0.113.9, ${user.browser.address}` })).toBe(user.browser.address);
+  });
+
   it('passes Idempotency-Key through and returns the replay headers', async () => {
     const user = await signedInUser(app, 'idem');
     const send = () => user.call('/dashboard/api/v1/orgs', { method: 'POST', body: { name: 'Once' }, headers: { 'idempotency-key': 'dash-once-1' } });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { insertActiveDomain } from '../support/domains.js';
-import { readJson } from '../support/http.js';
+import { forwardedFrom, readJson } from '../support/http.js';
 import { createApp } from '../../src/app.js';
 import { listen, type ListeningServer } from '../../src/http/listen.js';
 import { buildRoutes } from '../../src/routes/index.js';
@@ -141,7 +141,8 @@ async function send(route: RouteSpec, path: string, query: string, body: string 
   if (body !== undefined) h['content-type'] = headers.contentType;
   if (headers.idempotencyKey !== undefined) h['idempotency-key'] = latin1(headers.idempotencyKey);
   if (headers.ifMatch !== undefined) h['if-match'] = headers.ifMatch;
-  return fetch(`${server.url}${path}${query}`, { method: route.method.toUpperCase(), headers: h, ...(body === undefined || route.method === 'get' ? {} : { body }) });
+  const init = { method: route.method.toUpperCase(), headers: h, ...(body === undefined || route.method === 'get' ? {} : { body }) };
+  return fetch(`${server.url}${path}${query}`, forwardedFrom(app.clientAddress, init));
 }
 
 /** Everything but the documentation and `/readyz`, whose 503 (no worker in this app) is its purpose. */

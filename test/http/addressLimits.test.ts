@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { createKey, sessionToken, uniqueEmail } from '../support/actors.js';
 import { startFakeGithub, type FakeGithub } from '../support/fakeGithub.js';
@@ -16,7 +16,8 @@ interface Answer {
 
 /**
  * A request from a loopback address of the test's choosing (all of 127.0.0.0/8 reaches the server),
- * so this file's per-address pools are its own, whatever else runs.
+ * so this file's per-address pools are its own, whatever else runs. Without X-Forwarded-For the
+ * test app's trusted loopback proxy is itself the client.
  */
 function request(app: TestApp, from: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
   const url = new URL(path, app.url);
@@ -46,7 +47,7 @@ let app: TestApp;
 let github: FakeGithub;
 beforeAll(async () => {
   github = await startFakeGithub();
-  app = await startTestApp({ env: { ADDRESS_RATE_LIMITS: 'on', GITHUB_API_URL: github.url, KEY_HASH_SECRET } });
+  app = await startTestApp({ env: { GITHUB_API_URL: github.url, KEY_HASH_SECRET } });
 });
 afterAll(async () => {
   await app?.close();
@@ -54,7 +55,7 @@ afterAll(async () => {
 });
 
 describe('failed authentication, per client address', () => {
-  it('answers 429 to a flood of forged keys, and refuses the address until Retry-After has passed', async () => {
+  it('answers 429 to a flood of forged keys, and still serves every credential that verifies from that address', async () => {
     const attacker = someAddress();
     const session = await sessionToken(app, uniqueEmail('neighbour'));
     const good = await createKey(app, session, { name: 'good', scopes: ['orgs:read'] });
@@ -68,7 +69,7 @@ describe('failed authentication, per client address', () => {
     }
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(statuses).toHaveLength(400);
-    // 60 a minute at most, 10 a second; requests already past the gate when a block starts still count.
+    // 60 a minute at most, 10 a second; requests already counted when a block starts still answer 401.
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(60);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(340);
     expect(JSON.parse(refused!.body)).toMatchObject({ code: 'RATE_LIMITED' });
@@ -77,19 +78,61 @@ describe('failed authentication, per client address', () => {
     expect(refused!.headers['x-ratelimit-remaining']).toBe('0');
     expect(Number(refused!.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
 
-    // While blocked the address is refused before its token is looked at, a good one included;
-    // another address is untouched.
-    const blocked = await request(app, attacker, '/api/v1/me', { headers: bearer(good.key) });
-    expect(blocked.status).toBe(429);
-    expect((await request(app, someAddress(), '/api/v1/me', { headers: bearer(good.key) })).status).toBe(200);
-    // So is a credential the process answers from memory (the limiter checks the block in its own
-    // round trip then): a key and a session token, each just used from another address.
-    for (const token of [good.key, session]) {
-      expect((await request(app, someAddress(), '/api/v1/me', { headers: bearer(token) })).status).toBe(200);
-      const cached = await request(app, attacker, '/api/v1/me', { headers: bearer(token) });
-      expect(cached.status).toBe(429);
-      expect(cached.headers['x-ratelimit-limit']).toBe('60');
-      expect(JSON.parse(cached.body)).toMatchObject({ code: 'RATE_LIMITED' });
+    // Inside the block, a good key and a session are served and counted on their own pools (read:
+    // 300 a minute), whether the process verifies them afresh or answers them from memory.
+    for (const token of [good.key, session, good.key, session]) {
+      const served = await request(app, attacker, '/api/v1/me', { headers: bearer(token) });
+      expect(served.status).toBe(200);
+      expect(served.headers['x-ratelimit-limit']).toBe('300');
+    }
+    const stillForged = await request(app, attacker, '/api/v1/me', { headers: bearer(forgedKey()) });
+    expect(stillForged.status).toBe(429);
+    expect(stillForged.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+  });
+
+  it('serves a valid key and a brand-new sign-in from an address whose stale secret is past its limit', async () => {
+    const office = someAddress();
+    const owner = await sessionToken(app, uniqueEmail('office-owner'));
+    const good = await createKey(app, owner, { name: 'ci', scopes: ['orgs:read'] });
+    const forged: Answer[] = [];
+    for (let i = 0; i < 40; i++) forged.push(await request(app, office, '/api/v1/me', { headers: bearer(forgedKey()) }));
+    const lastRefusedAt = Date.now();
+    const statuses = forged.map((a) => a.status);
+    const firstRefusal = statuses.indexOf(429);
+    expect(firstRefusal).toBeGreaterThan(0);
+    expect(statuses.slice(0, firstRefusal).every((s) => s === 401)).toBe(true);
+    for (const refused of forged.filter((a) => a.status === 429)) {
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(refused.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    }
+
+    const newcomer = await app.deps.devIdentity!.issueToken({ email: uniqueEmail('office-newcomer') });
+    for (const token of [good.key, newcomer]) {
+      const served = await request(app, office, '/api/v1/me', { headers: bearer(token) });
+      expect(served.status).toBe(200);
+      // Its own pool (read: 300 a minute), not the address's failed-authentication pool (60).
+      expect([served.headers['x-ratelimit-limit'], served.headers['x-ratelimit-remaining']]).toEqual(['300', '299']);
+    }
+
+    // Served requests did not lengthen the block: once the last Retry-After has passed, a failure is a 401 again.
+    const retryAfter = Number(forged.at(-1)!.headers['retry-after'] ?? 0);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, lastRefusedAt + retryAfter * 1000 + 50 - Date.now())));
+    expect((await request(app, office, '/api/v1/me', { headers: bearer(forgedKey()) })).status).toBe(401);
+  });
+
+  it('refuses failures past the limit without a database look-up for look-alikes or a remembered miss', async () => {
+    const from = someAddress();
+    const unknown = generateApiKey('live').key;
+    const lookups = vi.spyOn(app.deps.apiKeys, 'verifyHash');
+    try {
+      const answers: Answer[] = [];
+      for (let i = 0; i < 15; i++) answers.push(await request(app, from, '/api/v1/me', { headers: bearer(forgedKey()) }));
+      for (let i = 0; i < 15; i++) answers.push(await request(app, from, '/api/v1/me', { headers: bearer(unknown) }));
+      expect(answers.at(-1)!.status).toBe(429);
+      // Bad checksums are refused by their shape; the unknown key is looked up once, then remembered.
+      expect(lookups).toHaveBeenCalledTimes(1);
+    } finally {
+      lookups.mockRestore();
     }
   });
 

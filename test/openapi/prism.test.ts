@@ -80,6 +80,8 @@ async function send(call: Call, defaultToken: string): Promise<Response> {
   const res = await fetch(`${prismUrl}${call.path}`, {
     method: call.method ?? 'GET',
     headers: {
+      // Prism passes it on: this file's failed authentications count on an address of its own.
+      'x-forwarded-for': app.clientAddress,
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...call.headers,

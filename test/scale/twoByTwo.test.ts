@@ -15,6 +15,7 @@ import { REPO_ROOT, runCompiled, type RunningProcess } from '../support/processe
 import { assertLedgerInvariants } from '../support/ledgerInvariants.js';
 import { runLoad } from '../support/loadClients.js';
 import { scheduleId } from '../../src/temporal/schedules.js';
+import { forwardedFrom, simulatedClientAddress } from '../support/http.js';
 
 const DURATION_MS = Number(process.env.SCALE_TEST_DURATION_MS ?? 20_000);
 const RECONCILE_EVERY_MS = 2_000;
@@ -44,7 +45,8 @@ function processEnv(): Record<string, string> {
     MAIL_FROM: 'Domain Service <security@domains.test>',
     GITHUB_API_URL: github.url,
     GITHUB_TOKEN: 'ghp_scaleTestToken',
-    ADDRESS_RATE_LIMITS: 'off',
+    // Loopback plays the load balancer; the test's client names its address (CLIENT) behind it.
+    TRUST_PROXY: '127.0.0.1/32, ::1',
     REGISTRAR_CHECK_PER_MINUTE: '100000',
     OPERATION_RECONCILE_INTERVAL: `${RECONCILE_EVERY_MS}ms`,
   };
@@ -65,13 +67,17 @@ async function startApi(): Promise<void> {
   apis.push({ process: api, url, served: 0 });
 }
 
+/** This file's client address, so its per-address pools are its own (test/support/http.ts). */
+const CLIENT = simulatedClientAddress();
+const apiFetch = (api: { url: string }, pathname: string, init?: RequestInit) => fetch(`${api.url}${pathname}`, forwardedFrom(CLIENT, init));
+
 /** Requests alternate between the two api processes, as a round-robin load balancer sends them. */
 let turn = 0;
 const balancer = {
   fetch: (pathname: string, init?: RequestInit) => {
     const api = apis[turn++ % apis.length]!;
     api.served += 1;
-    return fetch(`${api.url}${pathname}`, init);
+    return apiFetch(api, pathname, init);
   },
 };
 
@@ -143,13 +149,13 @@ describe('two api processes and two workers on one Temporal, PostgreSQL and Redi
   it('refuses a deleted key on both api processes within 2 seconds', async () => {
     const session = await sessionToken(app, uniqueEmail('scale-key'));
     const key = await createKey(app, session, { name: 'two apis', scopes: ['keys:read', 'keys:write'], mode: 'test' });
-    for (const api of apis) expect((await fetch(`${api.url}/api/v1/me`, { headers: bearer(key.key) })).status).toBe(200);
+    for (const api of apis) expect((await apiFetch(api, '/api/v1/me', { headers: bearer(key.key) })).status).toBe(200);
     const deleted = Date.now();
-    expect((await fetch(`${apis[0]!.url}/api/v1/me/api-keys/${key.id}`, { method: 'DELETE', headers: bearer(key.key) })).status).toBe(204);
+    expect((await apiFetch(apis[0]!, `/api/v1/me/api-keys/${key.id}`, { method: 'DELETE', headers: bearer(key.key) })).status).toBe(204);
     const refusedAfter = await Promise.all(
       apis.map(async (api) => {
         while (Date.now() - deleted < 5_000) {
-          if ((await fetch(`${api.url}/api/v1/me`, { headers: bearer(key.key) })).status === 401) return Date.now() - deleted;
+          if ((await apiFetch(api, '/api/v1/me', { headers: bearer(key.key) })).status === 401) return Date.now() - deleted;
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
         return Infinity;
@@ -166,12 +172,12 @@ describe('two api processes and two workers on one Temporal, PostgreSQL and Redi
     const body = JSON.stringify([{ token: key.key, type: 'domain_service_api_key', url: 'https://github.com/octo/app/blob/1/config.js', source: 'content' }]);
     const signer = github.keys[github.keys.length - 1]!;
     const headers = { 'content-type': 'application/json', 'github-public-key-identifier': signer.identifier, 'github-public-key-signature': github.sign(body, signer) };
-    const answers = await Promise.all(apis.map((api) => fetch(`${api.url}/api/v1/secret-scanning/github`, { method: 'POST', headers, body })));
+    const answers = await Promise.all(apis.map((api) => apiFetch(api, '/api/v1/secret-scanning/github', { method: 'POST', headers, body })));
     expect(answers.map((res) => res.status)).toEqual([200, 200]);
     await smtp.waitFor((mail) => mail.envelopeTo.includes(email), 30_000);
     // Long enough for a second revocation workflow's e-mail to have arrived, if there were one.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(smtp.to(email)).toHaveLength(1);
-    for (const api of apis) expect((await fetch(`${api.url}/api/v1/me`, { headers: bearer(key.key) })).status).toBe(401);
+    for (const api of apis) expect((await apiFetch(api, '/api/v1/me', { headers: bearer(key.key) })).status).toBe(401);
   });
 });

@@ -1,3 +1,5 @@
+import { forwardedFrom, simulatedClientAddress } from './http.js';
+
 /**
  * A browser without a screen, enough for sign-in flows: a cookie jar (host, Path, Max-Age=0
  * deletes), redirects followed by hand, and a record of every response it received, so a test can
@@ -22,10 +24,13 @@ export class TestBrowser {
   private readonly jar: StoredCookie[] = [];
   readonly seen: SeenResponse[] = [];
 
+  /** Where this browser is, to a test app behind its loopback proxy (test/support/http.ts). */
+  constructor(readonly address = simulatedClientAddress()) {}
+
   /** One request, no redirects followed; cookies sent and stored as a browser would. */
   async request(url: string, init: RequestInit = {}): Promise<SeenResponse> {
     const target = new URL(url);
-    const headers = new Headers(init.headers);
+    const headers = new Headers(forwardedFrom(this.address, init).headers);
     const cookies = this.cookiesFor(target);
     if (cookies) headers.set('cookie', cookies);
     const res = await fetch(target, { ...init, headers, redirect: 'manual' });

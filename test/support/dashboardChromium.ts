@@ -39,7 +39,8 @@ export async function openChromiumDashboard(options: TestAppOptions = {}): Promi
   const dist = await builtDashboard();
   const app = await startTestApp({ ...options, env: { ...options.env, DASHBOARD_DIST_DIR: dist } });
   const browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // The page is a client of its own behind the test app's loopback proxy (test/support/http.ts).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, extraHTTPHeaders: { 'x-forwarded-for': app.clientAddress } });
   const page = await context.newPage();
   // Generous for a busy CI machine; a step that truly fails still fails, only later.
   page.setDefaultTimeout(10_000);

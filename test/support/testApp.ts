@@ -12,6 +12,7 @@ import { listen } from '../../src/http/listen.js';
 import type { RouteSpec } from '../../src/http/route.js';
 import { createWorker, type RunningWorker } from '../../src/worker/worker.js';
 import { randomBase62 } from '../../src/ids.js';
+import { forwardedFrom, simulatedClientAddress } from './http.js';
 import type { ActivityDeps } from '../../activities/index.js';
 
 /** Configuration pointing at the test run's database, Redis and Temporal, with its own data dir and task queue. */
@@ -26,9 +27,10 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: `test-${randomBase62(10)}`,
     DATA_DIR: dataDir,
-    // Every test file connects from 127.0.0.1: per-address limits would make them throttle each
-    // other. test/http/addressLimits.test.ts turns them on and connects from addresses of its own.
-    ADDRESS_RATE_LIMITS: 'off',
+    // Loopback plays the proxy in front of the app, as in a deployment: each simulated client names
+    // its own address in X-Forwarded-For (TestApp.fetch, TestBrowser), so test files running at once
+    // on this machine never share per-address pools.
+    TRUST_PROXY: '127.0.0.1/32, ::1',
     // Live tests talk to a loopback double; test/http/registrarBudget.test.ts sets a real pace.
     REGISTRAR_CHECK_PER_MINUTE: '100000',
     PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
@@ -46,6 +48,8 @@ export interface TestApp {
   url: string;
   deps: AppDeps;
   worker: RunningWorker | undefined;
+  /** The address this app's `fetch` calls come from (X-Forwarded-For), unless a call names another. */
+  clientAddress: string;
   fetch(pathname: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
@@ -78,11 +82,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     '127.0.0.1',
     options.port ?? 0,
   );
+  const address = simulatedClientAddress();
   return {
     url: http.url,
     deps,
     worker,
-    fetch: (pathname, init) => fetch(`${http.url}${pathname}`, init),
+    clientAddress: address,
+    fetch: (pathname, init) => fetch(`${http.url}${pathname}`, forwardedFrom(address, init)),
     close: async () => {
       await http.close(1_000);
       if (worker) {
