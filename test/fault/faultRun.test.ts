@@ -1,0 +1,34 @@
+/**
+ * The fault run (`npm run fault`, scripts/faultRun.ts) once, with shorter pauses between the faults:
+ * PostgreSQL and Redis stopped, Temporal frozen, the api and the worker SIGKILLed twice, under six
+ * retrying clients. It starts servers of its own on loopback ports, so it never touches the shared ones.
+ */
+import { describe, expect, it } from 'vitest';
+import { runTs } from '../support/processes.js';
+import type { FaultReport } from '../../scripts/fault/verdict.js';
+
+describe('the fault run', () => {
+  it('answers no 500, loses and double-charges nothing, and never keeps a retry waiting over 10 s', { timeout: 420_000 }, async () => {
+    const run = runTs('scripts/faultRun.ts', ['--json', '--settle-seconds', '3'], {});
+    let stdout = '';
+    run.child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await run.exited;
+    const report = JSON.parse(stdout) as FaultReport;
+    const figures = Object.fromEntries(report.figures.map((f) => [f.name, f.value]));
+    // The faults happened and were retried through: requests failed on the network and were sent again.
+    expect(report.answers['network error']).toBeGreaterThan(0);
+    expect(report.retriedRequests).toBeGreaterThan(0);
+    expect(report.operations).toBeGreaterThan(0);
+    expect(figures).toMatchObject({
+      '500 answers': 0,
+      'operations or requests lost': 0,
+      'operations stuck (not ended)': 0,
+      'double charges': 0,
+      'other ledger mismatches': 0,
+      'unexpected definite answers': 0,
+    });
+    expect(figures['longest wait of a retried request']).toBeLessThanOrEqual(10);
+    expect(figures['longest IDEMPOTENCY_KEY_IN_USE refusal']).toBeLessThanOrEqual(10);
+    expect(code, run.output().slice(-4_000)).toBe(0);
+  });
+});
