@@ -2625,9 +2625,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Already a member of the organisation (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Already a member of the organisation (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2998,9 +3000,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller already holds 100 active keys (`KEY_LIMIT_REACHED`); delete one first; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description The caller already holds 100 active keys (`KEY_LIMIT_REACHED`); delete one first; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3315,9 +3319,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3542,9 +3548,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3916,9 +3924,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4288,9 +4298,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4668,9 +4680,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4866,9 +4880,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5075,9 +5091,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The last owner stepping down (`LAST_OWNER`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description The last owner stepping down (`LAST_OWNER`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5457,9 +5475,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6020,9 +6040,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The name is taken (`DOMAIN_NOT_AVAILABLE`) or already registered or being registered by this organisation (`DOMAIN_STATE_CONFLICT`); or The price is above `max_price` (`PRICE_EXCEEDS_MAX`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description The name is taken (`DOMAIN_NOT_AVAILABLE`) or already registered or being registered by this organisation (`DOMAIN_STATE_CONFLICT`); or The price is above `max_price` (`PRICE_EXCEEDS_MAX`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6293,9 +6315,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is already in this organisation, or held by another one (`DOMAIN_STATE_CONFLICT`, `DOMAIN_NOT_AVAILABLE`); or The price is above `max_price` (`PRICE_EXCEEDS_MAX`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description The domain is already in this organisation, or held by another one (`DOMAIN_STATE_CONFLICT`, `DOMAIN_NOT_AVAILABLE`); or The price is above `max_price` (`PRICE_EXCEEDS_MAX`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6583,9 +6607,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is neither `active` nor `expired` (in its grace period), or a renewal of it is already running (`DOMAIN_STATE_CONFLICT`); or The price is above `max_price` (`PRICE_EXCEEDS_MAX`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description The domain is neither `active` nor `expired` (in its grace period), or a renewal of it is already running (`DOMAIN_STATE_CONFLICT`); or The price is above `max_price` (`PRICE_EXCEEDS_MAX`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7009,9 +7035,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or `If-Match` names an older version (`VERSION_MISMATCH`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or `If-Match` names an older version (`VERSION_MISMATCH`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7405,9 +7433,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7618,9 +7648,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8611,9 +8643,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9359,9 +9393,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9734,9 +9770,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A domain uses the contact (`CONTACT_IN_USE`); or `If-Match` names a version other than the current one (`VERSION_MISMATCH`); nothing was changed; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description A domain uses the contact (`CONTACT_IN_USE`); or `If-Match` names a version other than the current one (`VERSION_MISMATCH`); nothing was changed; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9961,9 +9999,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); nothing was changed; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); nothing was changed; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10586,9 +10626,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10863,9 +10905,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11251,9 +11295,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11488,9 +11534,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12242,9 +12290,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12611,9 +12661,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12831,9 +12883,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13050,9 +13104,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13238,9 +13294,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The endpoint is disabled (`WEBHOOK_ENDPOINT_DISABLED`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description The endpoint is disabled (`WEBHOOK_ENDPOINT_DISABLED`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13592,9 +13650,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The endpoint is disabled (`WEBHOOK_ENDPOINT_DISABLED`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`) */
+            /** @description The endpoint is disabled (`WEBHOOK_ENDPOINT_DISABLED`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,23 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { RouterMiddleware } from '@koa/router';
 import type { Db } from '../db/pool.js';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  releaseIdempotencyKey,
-  type IdempotencyIdentity,
-} from '../db/repositories/idempotencyKeys.js';
+import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyIdentity } from '../db/repositories/idempotencyKeys.js';
 import { requirePrincipal } from '../auth/authorize.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import type { AppState } from './context.js';
 import { isDryRun } from './dryRun.js';
 import { renderError } from './errorHandler.js';
 import { openResponseBody, sealResponseBody } from './idempotencyCrypto.js';
+import { IdempotencyKeyInUseError, keepLease, newLease, releaseLease } from './idempotencyLease.js';
 import { recordIdempotency } from '../metrics/record.js';
 
 const KEY_FORMAT = /^[\x20-\x7E]{1,255}$/;
-/** How long an unfinished request holds its key before a retry may take over (a crash, a kill). */
-const LEASE_SECONDS = 60;
 const REPLAYED_HEADERS = ['location', 'etag'];
 
 /** Answers worth replaying: everything but server faults, auth failures and rate limiting. */
@@ -43,7 +37,8 @@ function requestHash(method: string, url: string, body: unknown): Buffer {
  * `Idempotency-Key` on POST, PATCH and DELETE: the same key and request within 24 hours replays the
  * stored answer (`Idempotent-Replayed: true`) without repeating the action; the same key with another
  * request, or from another API key or session, is 409 IDEMPOTENCY_KEY_REUSED; while the first is
- * still running, 409 IDEMPOTENCY_KEY_IN_USE.
+ * still running, 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. The first holds the key by a lease it
+ * renews while it runs (idempotencyLease.ts), so a key whose request died or failed is soon free.
  */
 export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMiddleware<AppState> {
   return async (ctx, next) => {
@@ -62,13 +57,8 @@ export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMidd
     const principal = requirePrincipal(ctx.state);
     const identity: IdempotencyIdentity = { userId: principal.user.id, livemode: principal.livemode, key, credential: principal.credential };
     const hash = requestHash(ctx.method, ctx.url, ctx.state.body);
-    const claim = await claimIdempotencyKey(deps.db, {
-      ...identity,
-      requestHash: hash,
-      method: ctx.method,
-      path: ctx.path,
-      leaseSeconds: LEASE_SECONDS,
-    });
+    const lease = newLease();
+    const claim = await claimIdempotencyKey(deps.db, { ...identity, requestHash: hash, method: ctx.method, path: ctx.path, lease });
 
     if (!claim.claimed) {
       const { existing } = claim;
@@ -84,7 +74,7 @@ export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMidd
       }
       if (existing.state === 'in_flight' || existing.responseStatus === null) {
         recordIdempotency('conflict_in_use');
-        throw new ConflictError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry shortly');
+        throw new IdempotencyKeyInUseError(existing.retryAfterSeconds);
       }
       const body = existing.responseBody ? openResponseBody(deps.keyHashSecret, identity, existing.responseBody) : Buffer.alloc(0);
       ctx.status = existing.responseStatus;
@@ -97,24 +87,23 @@ export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMidd
 
     ctx.state.idempotency = identity;
     recordIdempotency('first');
+    const stopRenewing = keepLease({ db: deps.db, log: ctx.state.log }, identity, lease);
     try {
       await next();
     } catch (err) {
-      const rendered = renderError(ctx, err);
-      if (!storable(rendered.status)) {
-        await releaseIdempotencyKey(deps.db, identity);
-        return;
-      }
+      renderError(ctx, err);
+    } finally {
+      stopRenewing();
     }
     if (!storable(ctx.status)) {
-      await releaseIdempotencyKey(deps.db, identity);
+      await releaseLease(deps.db, identity, lease);
       return;
     }
     const headers = Object.fromEntries(
       REPLAYED_HEADERS.flatMap((name) => (ctx.response.get(name) ? [[name, ctx.response.get(name)]] : [])),
     );
     const plaintext = Buffer.from(ctx.body == null ? '' : JSON.stringify(ctx.body), 'utf8');
-    await completeIdempotencyKey(deps.db, identity, {
+    await completeIdempotencyKey(deps.db, identity, lease, {
       status: ctx.status,
       headers,
       body: sealResponseBody(deps.keyHashSecret, identity, plaintext),

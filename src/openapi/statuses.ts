@@ -66,6 +66,9 @@ function forbiddenReasons(route: RouteSpec): string[] {
 }
 
 const RETRY_AFTER = RateLimitHeaders.extend({ 'Retry-After': z.number().int().describe('Seconds to wait') });
+const IN_USE_RETRY_AFTER = z.object({
+  'Retry-After': z.number().int().optional().describe('With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10)'),
+});
 
 /**
  * Every status a route can answer that follows from its declaration (token, scope, organisation,
@@ -100,7 +103,7 @@ export function routeStatuses(route: RouteSpec): Record<string, ResponseConfig> 
     add(
       409,
       'Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), ' +
-        'or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`)',
+        'or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`)',
     );
   }
   if (request.body) {
@@ -133,7 +136,8 @@ export function routeStatuses(route: RouteSpec): Record<string, ResponseConfig> 
   const responses: Record<string, ResponseConfig> = {};
   for (const [status, descriptions] of Object.entries(described)) {
     const response = errorResponse(Number(status), descriptions.join('; or '));
-    responses[status] = status === '429' ? { ...response, headers: RETRY_AFTER } : response;
+    const headers = status === '429' ? RETRY_AFTER : status === '409' && idempotent ? IN_USE_RETRY_AFTER : undefined;
+    responses[status] = headers ? { ...response, headers } : response;
   }
   return responses;
 }
