@@ -11,7 +11,7 @@ import { createPool } from '../src/db/pool.js';
 import { createLogger } from '../src/logger.js';
 import { runFaults } from './fault/faults.js';
 import { newClientLog, retryingClient } from './fault/retryingClient.js';
-import { startFaultStack, type FaultStack } from './fault/stack.js';
+import { startFaultStack, type FaultStack, type StackStopper } from './fault/stack.js';
 import { formatReport, judge, waitForOperations } from './fault/verdict.js';
 import { runClient } from './fault/workload.js';
 
@@ -51,7 +51,7 @@ async function run(stack: FaultStack): Promise<boolean> {
   const db = createPool(stack.databaseUrl, createLogger({ logLevel: 'silent' }));
   try {
     await waitForOperations(db, outcomes.flatMap((o) => [...o.accepted.keys()]), DRAIN_TIMEOUT_MS);
-    const report = await judge({ db, logs, outcomes, initialCredit: INITIAL_CREDIT, waitTargetMs: WAIT_TARGET_MS, apiDown: stack.apiDown });
+    const report = await judge({ startedAt: started, db, logs, outcomes, initialCredit: INITIAL_CREDIT, waitTargetMs: WAIT_TARGET_MS, apiDown: stack.apiDown });
     console.error(formatReport(report));
     if (args.json) console.log(JSON.stringify(report, null, 2));
     return report.passed;
@@ -61,14 +61,15 @@ async function run(stack: FaultStack): Promise<boolean> {
 }
 
 async function main(): Promise<void> {
-  const stack = await startFaultStack({ clients: CLIENTS, log });
-  process.once('exit', stack.lastResort);
+  let stopper: StackStopper | undefined;
+  process.once('exit', () => stopper?.lastResort());
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       log(`${signal}: stopping everything`);
-      void stack.close().finally(() => process.exit(130));
+      void (stopper?.close() ?? Promise.resolve()).finally(() => process.exit(130));
     });
   }
+  const stack = await startFaultStack({ clients: CLIENTS, log, onStopper: (s) => (stopper = s) });
   let passed = false;
   try {
     passed = await run(stack);

@@ -19,10 +19,12 @@ export interface LogicalRequest {
   /** From the first IDEMPOTENCY_KEY_IN_USE refusal to the definite answer; 0 when never refused so. */
   keyInUseMs: number;
   answered: boolean;
+  /** The answers in order, repeats counted: `network error (ECONNREFUSED) × 40, 503 × 2, 201`. */
+  trail: string;
 }
 
 export interface ClientLog {
-  /** Every answer by status (and error code for 409 and 429), `network error` for no answer. */
+  /** Every answer by status (and error code for 409 and 429), `network error (cause)` for no answer. */
   answers: Map<string, number>;
   requests: LogicalRequest[];
 }
@@ -67,11 +69,23 @@ export function newClientLog(): ClientLog {
   return { answers: new Map(), requests: [] };
 }
 
+/** Why a request got no answer: a refused or reset connection, the attempt's timeout, … */
+function networkCause(err: unknown): string {
+  const cause = (err as { cause?: { code?: string } }).cause;
+  return cause?.code ?? (err as Error).name;
+}
+
 export function retryingClient(props: ClientProps) {
-  const count = (answer: string) => props.log.answers.set(answer, (props.log.answers.get(answer) ?? 0) + 1);
   return async function send(what: string, method: string, pathname: string, body?: unknown, idempotencyKey?: string): Promise<Answer | undefined> {
     const started = Date.now();
     let inUseSince: number | undefined;
+    const trail: [string, number][] = [];
+    const count = (answer: string) => {
+      props.log.answers.set(answer, (props.log.answers.get(answer) ?? 0) + 1);
+      const last = trail.at(-1);
+      if (last?.[0] === answer) last[1] += 1;
+      else trail.push([answer, 1]);
+    };
     const headers: Record<string, string> = {
       authorization: `Bearer ${props.token}`,
       'x-forwarded-for': props.forwardedFor,
@@ -79,7 +93,15 @@ export function retryingClient(props: ClientProps) {
       ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
     };
     const finish = (attempts: number, answered: boolean) =>
-      props.log.requests.push({ what, attempts, startedAt: started, endedAt: Date.now(), keyInUseMs: inUseSince ? Date.now() - inUseSince : 0, answered });
+      props.log.requests.push({
+        what,
+        attempts,
+        startedAt: started,
+        endedAt: Date.now(),
+        keyInUseMs: inUseSince ? Date.now() - inUseSince : 0,
+        answered,
+        trail: trail.map(([answer, n]) => (n > 1 ? `${answer} × ${n}` : answer)).join(', '),
+      });
     for (let attempt = 1; ; attempt += 1) {
       let pause = DEFAULT_RETRY_MS;
       try {
@@ -98,8 +120,8 @@ export function retryingClient(props: ClientProps) {
         }
         if (code === 'IDEMPOTENCY_KEY_IN_USE') inUseSince ??= Date.now();
         pause = retryAfterMs(res);
-      } catch {
-        count('network error');
+      } catch (err) {
+        count(`network error (${networkCause(err)})`);
       }
       if (Date.now() + pause - started > props.giveUpAfterMs) {
         finish(attempt, false);

@@ -40,7 +40,10 @@ export interface FaultStack {
 /** The only proxy the api believes: the clients themselves, each naming its own address. */
 export const TRUSTED_PROXY = '127.0.0.1/32';
 
-export async function startFaultStack(props: { clients: number; log: (line: string) => void }): Promise<FaultStack> {
+export type StackStopper = Pick<FaultStack, 'close' | 'lastResort'>;
+
+/** `onStopper` gets the means to stop what is started before anything is, so Ctrl-C during start-up stops it too. */
+export async function startFaultStack(props: { clients: number; log: (line: string) => void; onStopper: (stopper: StackStopper) => void }): Promise<FaultStack> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'domain-service-fault-'));
   const cleanups: (() => Promise<void> | void)[] = [];
   const processes: RunningProcess[] = [];
@@ -65,6 +68,7 @@ export async function startFaultStack(props: { clients: number; log: (line: stri
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     if (!keepDir) await rm(dir, { recursive: true, force: true });
   };
+  props.onStopper({ close, lastResort });
   try {
     postgres = startOwnPostgres(dir, await freePort());
     cleanups.push(() => postgres!.destroy());

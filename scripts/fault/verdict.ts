@@ -80,6 +80,8 @@ function waitedWithApiUp(request: LogicalRequest, apiDown: Interval[]): number {
 }
 
 export async function judge(props: {
+  /** When the run started: the details say when each slow request began, from then. */
+  startedAt: number;
   db: Db;
   logs: ClientLog[];
   outcomes: ClientOutcome[];
@@ -123,7 +125,11 @@ export async function judge(props: {
   }
   const longest = (pick: (r: LogicalRequest) => number) => retried.reduce((max, r) => Math.max(max, pick(r)), 0);
   const slowest = (pick: (r: LogicalRequest) => number) =>
-    [...retried].sort((a, b) => pick(b) - pick(a)).slice(0, 3).filter((r) => pick(r) > 0).map((r) => `${r.what}: ${(pick(r) / 1000).toFixed(1)} s over ${r.attempts} attempts`);
+    [...retried]
+      .sort((a, b) => pick(b) - pick(a))
+      .slice(0, 3)
+      .filter((r) => pick(r) > 0)
+      .map((r) => `${r.what} sent at ${((r.startedAt - props.startedAt) / 1000).toFixed(1)} s: ${(pick(r) / 1000).toFixed(1)} s; ${r.trail}`);
   const seconds = props.waitTargetMs / 1000;
   const figures: Figure[] = [
     { name: '500 answers', value: answers['500'] ?? 0, atMost: 0, details: [] },

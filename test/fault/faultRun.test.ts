@@ -16,7 +16,7 @@ describe('the fault run', () => {
     const report = JSON.parse(stdout) as FaultReport;
     const figures = Object.fromEntries(report.figures.map((f) => [f.name, f.value]));
     // The faults happened and were retried through: requests failed on the network and were sent again.
-    expect(report.answers['network error']).toBeGreaterThan(0);
+    expect(Object.keys(report.answers).filter((answer) => answer.startsWith('network error'))).not.toEqual([]);
     expect(report.retriedRequests).toBeGreaterThan(0);
     expect(report.operations).toBeGreaterThan(0);
     expect(figures).toMatchObject({
