@@ -51,7 +51,7 @@ async function run(stack: FaultStack): Promise<boolean> {
   const db = createPool(stack.databaseUrl, createLogger({ logLevel: 'silent' }));
   try {
     await waitForOperations(db, outcomes.flatMap((o) => [...o.accepted.keys()]), DRAIN_TIMEOUT_MS);
-    const report = await judge({ startedAt: started, db, logs, outcomes, initialCredit: INITIAL_CREDIT, waitTargetMs: WAIT_TARGET_MS, apiDown: stack.apiDown });
+    const report = await judge({ startedAt: started, db, logs, outcomes, initialCredit: INITIAL_CREDIT, waitTargetMs: WAIT_TARGET_MS, apiDown: stack.apiDown, crashes: stack.crashes });
     console.error(formatReport(report));
     if (args.json) console.log(JSON.stringify(report, null, 2));
     return report.passed;

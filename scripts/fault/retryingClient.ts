@@ -16,6 +16,8 @@ export interface LogicalRequest {
   /** When the first attempt was sent and when the definite answer came (or the client gave up), in ms since the epoch. */
   startedAt: number;
   endedAt: number;
+  /** When the attempt that got the definite answer (or the last one) was sent. */
+  lastSentAt: number;
   /** From the first IDEMPOTENCY_KEY_IN_USE refusal to the definite answer; 0 when never refused so. */
   keyInUseMs: number;
   answered: boolean;
@@ -92,18 +94,21 @@ export function retryingClient(props: ClientProps) {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
     };
+    let lastSentAt = started;
     const finish = (attempts: number, answered: boolean) =>
       props.log.requests.push({
         what,
         attempts,
         startedAt: started,
         endedAt: Date.now(),
+        lastSentAt,
         keyInUseMs: inUseSince ? Date.now() - inUseSince : 0,
         answered,
         trail: trail.map(([answer, n]) => (n > 1 ? `${answer} × ${n}` : answer)).join(', '),
       });
     for (let attempt = 1; ; attempt += 1) {
       let pause = DEFAULT_RETRY_MS;
+      lastSentAt = Date.now();
       try {
         const res = await fetch(`${props.baseUrl}${pathname}`, {
           method,

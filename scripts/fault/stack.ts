@@ -5,7 +5,6 @@
  * `close` stops all of it, and `lastResort` does what it can synchronously when the process is exiting.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
@@ -15,9 +14,9 @@ import { createLogger } from '../../src/logger.js';
 import { resolveTemporalCli } from '../lib/temporalCli.js';
 import { freePort, startOnFreePort, startTemporalDevServer, type TemporalDevServer } from '../lib/temporalDevServer.js';
 import { benchCustomer, type BenchCustomer } from '../../bench/lib/customer.js';
-import { runTs, type RunningProcess } from '../../test/support/processes.js';
 import { startOwnPostgres, type OwnPostgres } from './postgres.js';
 import { startOwnRedis, type OwnRedis } from './redis.js';
+import { serviceProcesses, type Crash, type Role } from './serviceProcesses.js';
 
 export interface FaultStack {
   apiUrl: string;
@@ -27,7 +26,9 @@ export interface FaultStack {
   temporal: TemporalDevServer & { pid: number };
   customers: BenchCustomer[];
   /** SIGKILLs the api (or the worker) and starts another on the same port and queue; resolves with the ms until it served. */
-  killAndRestart: (role: 'api' | 'worker') => Promise<number>;
+  killAndRestart: (role: Role) => Promise<number>;
+  /** The api or the worker ending without being killed (they are started again at once). */
+  crashes: Crash[];
   /** From each SIGKILL of the api until its successor listened, in ms since the epoch. */
   apiDown: { from: number; to: number }[];
   /** Where the servers' output went. */
@@ -46,7 +47,7 @@ export type StackStopper = Pick<FaultStack, 'close' | 'lastResort'>;
 export async function startFaultStack(props: { clients: number; log: (line: string) => void; onStopper: (stopper: StackStopper) => void }): Promise<FaultStack> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'domain-service-fault-'));
   const cleanups: (() => Promise<void> | void)[] = [];
-  const processes: RunningProcess[] = [];
+  let services: ReturnType<typeof serviceProcesses> | undefined;
   let postgres: OwnPostgres | undefined;
   let redis: OwnRedis | undefined;
   let temporal: TemporalDevServer | undefined;
@@ -54,7 +55,7 @@ export async function startFaultStack(props: { clients: number; log: (line: stri
   const lastResort = () => {
     if (closed) return;
     closed = true;
-    for (const proc of processes) if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+    services?.killAll();
     for (const pid of [temporal?.pid, redis?.pid()]) {
       if (pid) process.kill(pid, 'SIGKILL'); // a stopped (SIGSTOP) process dies of SIGKILL too
     }
@@ -63,8 +64,7 @@ export async function startFaultStack(props: { clients: number; log: (line: stri
   const close = async (keepDir = false) => {
     if (closed) return;
     closed = true;
-    for (const proc of processes) if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
-    await Promise.all(processes.map((proc) => proc.exited));
+    await services?.stopAll();
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     if (!keepDir) await rm(dir, { recursive: true, force: true });
   };
@@ -109,19 +109,8 @@ export async function startFaultStack(props: { clients: number; log: (line: stri
       await closeDeps(deps);
     }
 
-    const apiDown: FaultStack['apiDown'] = [];
-    const running: Partial<Record<'api' | 'worker', RunningProcess>> = {};
-    let generation = 0;
-    const start = async (role: 'api' | 'worker') => {
-      generation += 1;
-      const proc = runTs('src/main.ts', ['--role', role], role === 'api' ? env : { ...env, PORT: '0' });
-      processes.push(proc);
-      running[role] = proc;
-      const logFile = path.join(dir, `${role}-${generation}.log`);
-      cleanups.push(() => writeFileSync(logFile, proc.output()));
-      await proc.waitForOutput(role === 'api' ? /"msg":"api listening"/ : /"msg":"worker polling"/, 120_000);
-    };
-    await Promise.all([start('api'), start('worker')]);
+    services = serviceProcesses({ env, logDir: dir, log: props.log });
+    await Promise.all([services.start('api'), services.start('worker')]);
     return {
       apiUrl: `http://127.0.0.1:${apiPort}`,
       databaseUrl: postgres.url,
@@ -129,16 +118,9 @@ export async function startFaultStack(props: { clients: number; log: (line: stri
       redis,
       temporal: { ...temporal, pid: temporal.pid! },
       customers,
-      apiDown,
-      killAndRestart: async (role) => {
-        const victim = running[role]!;
-        const from = Date.now();
-        victim.child.kill('SIGKILL');
-        await victim.exited;
-        await start(role);
-        if (role === 'api') apiDown.push({ from, to: Date.now() });
-        return Date.now() - from;
-      },
+      apiDown: services.apiDown,
+      crashes: services.crashes,
+      killAndRestart: (role) => services!.killAndRestart(role),
       dir,
       close,
       lastResort,
