@@ -166,6 +166,12 @@ export async function judge(props: {
         ...slowest((r) => withApiUp(r.startedAt, r.endedAt, props.apiDown)),
       ],
     },
+    {
+      name: 'longest single answer',
+      value: requests.reduce((max, r) => Math.max(max, r.endedAt - r.lastSentAt), 0) / 1000,
+      unit: 's',
+      details: ['one attempt, retried or not: how long a request may hang while a dependency is away'],
+    },
     { name: 'longest IDEMPOTENCY_KEY_IN_USE refusal', value: longest((r) => r.keyInUseMs) / 1000, atMost: seconds, unit: 's', details: slowest((r) => r.keyInUseMs) },
   ];
   return {
