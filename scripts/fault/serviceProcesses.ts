@@ -19,8 +19,12 @@ export interface Crash {
 
 const READY: Record<Role, RegExp> = { api: /"msg":"api listening"/, worker: /"msg":"worker polling"/ };
 
+/** The error a process died of: the line Node prints under an uncaught error's source line, else the last `…Error: …` line. */
 function lastError(output: string): string {
-  return [...output.matchAll(/^\s*(\w*Error\b.*)$/gm)].at(-1)?.[1]?.slice(0, 200) ?? `no error printed; last output: ${output.slice(-200)}`;
+  const caret = [...output.matchAll(/\n\s*\^\s*\n/g)].at(-1);
+  const printed = caret ? /^\S.*$/m.exec(output.slice(caret.index + caret[0].length))?.[0] : undefined;
+  const line = printed ?? [...output.matchAll(/^\s*(\w*Error\b.*)$/gm)].at(-1)?.[1] ?? `no error printed; last output: ${output.slice(-200)}`;
+  return line.slice(0, 200);
 }
 
 export function serviceProcesses(props: { env: Record<string, string>; logDir: string; log: (line: string) => void }) {
