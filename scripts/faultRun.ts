@@ -63,8 +63,12 @@ async function run(stack: FaultStack): Promise<boolean> {
 async function main(): Promise<void> {
   let stopper: StackStopper | undefined;
   process.once('exit', () => stopper?.lastResort());
+  let interrupted = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
+    // `on`, not `once`: tsx relays the signal a second time, which must not end the process mid-cleanup.
+    process.on(signal, () => {
+      if (interrupted) return;
+      interrupted = true;
       log(`${signal}: stopping everything`);
       void (stopper?.close() ?? Promise.resolve()).finally(() => process.exit(130));
     });
