@@ -11,14 +11,12 @@ import { createPool } from '../src/db/pool.js';
 import { createLogger } from '../src/logger.js';
 import { runFaults } from './fault/faults.js';
 import { newClientLog, retryingClient } from './fault/retryingClient.js';
-import { startFaultStack, type FaultStack, type StackStopper } from './fault/stack.js';
+import { INITIAL_CREDIT, startFaultStack, type FaultStack, type StackStopper } from './fault/stack.js';
 import { formatReport, judge, waitForOperations } from './fault/verdict.js';
 import { runClient } from './fault/workload.js';
 
 const CLIENTS = 6;
 const OUTAGE_MS = 5_000;
-/** What each customer starts with (bench/lib/customer.ts credits it). */
-const INITIAL_CREDIT = 1_000_000;
 /** contract 9.1: a key whose request failed or whose process died is free again within this. */
 const WAIT_TARGET_MS = 10_000;
 const GIVE_UP_AFTER_MS = 120_000;

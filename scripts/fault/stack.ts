@@ -38,6 +38,9 @@ export interface FaultStack {
   lastResort: () => void;
 }
 
+/** What each customer starts with in test mode, credited straight into the ledger. */
+export const INITIAL_CREDIT = 1_000_000;
+
 /** The only proxy the api believes: the clients themselves, each naming its own address. */
 export const TRUSTED_PROXY = '127.0.0.1/32';
 
@@ -57,7 +60,11 @@ export async function startFaultStack(props: { clients: number; log: (line: stri
     closed = true;
     services?.killAll();
     for (const pid of [temporal?.pid, redis?.pid()]) {
-      if (pid) process.kill(pid, 'SIGKILL'); // a stopped (SIGSTOP) process dies of SIGKILL too
+      try {
+        if (pid) process.kill(pid, 'SIGKILL'); // a stopped (SIGSTOP) process dies of SIGKILL too
+      } catch {
+        // Already gone.
+      }
     }
     postgres?.destroy();
   };
@@ -104,7 +111,7 @@ export async function startFaultStack(props: { clients: number; log: (line: stri
     const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'warn' }), logger);
     const customers: BenchCustomer[] = [];
     try {
-      for (let i = 0; i < props.clients; i += 1) customers.push(await benchCustomer(deps, `fault-${i}`, 1_000_000));
+      for (let i = 0; i < props.clients; i += 1) customers.push(await benchCustomer(deps, `fault-${i}`, INITIAL_CREDIT));
     } finally {
       await closeDeps(deps);
     }
