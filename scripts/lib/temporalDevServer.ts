@@ -8,6 +8,8 @@ import { SEARCH_ATTRIBUTES, searchAttributeCliArgs } from '../../src/temporal/se
 export interface TemporalDevServer {
   address: string;
   uiUrl: string | undefined;
+  /** The server's process, when this module started it (the fault run freezes it with SIGSTOP). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -113,6 +115,7 @@ async function startWithSdkDownload(props: StartDevServerProps): Promise<Tempora
   return {
     address: `127.0.0.1:${props.port}`,
     uiUrl: props.uiPort ? `http://127.0.0.1:${props.uiPort}` : undefined,
+    pid: undefined,
     stop: () => env.teardown(),
   };
 }
@@ -172,6 +175,7 @@ export async function startTemporalDevServer(props: StartDevServerProps): Promis
   return {
     address,
     uiUrl: props.uiPort ? `http://127.0.0.1:${props.uiPort}` : undefined,
+    pid: child.pid,
     stop: () => stopChild(child),
   };
 }

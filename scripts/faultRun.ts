@@ -1,0 +1,88 @@
+/**
+ * `npm run fault`: six clients keep registering, renewing, topping up and writing DNS records with
+ * Idempotency-Keys, retrying whatever got no definite answer, while PostgreSQL and Redis are stopped,
+ * Temporal is frozen and the api and the worker are SIGKILLed twice; then it prints the 500s, the lost
+ * and stuck operations, the double charges and the longest wait of a retried request, each beside its
+ * target, and exits 1 if one is missed. Everything runs on loopback, on servers of its own
+ * (scripts/fault/stack.ts). `--json` prints the report as JSON on stdout.
+ */
+import { parseArgs } from 'node:util';
+import { createPool } from '../src/db/pool.js';
+import { createLogger } from '../src/logger.js';
+import { runFaults } from './fault/faults.js';
+import { newClientLog, retryingClient } from './fault/retryingClient.js';
+import { INITIAL_CREDIT, startFaultStack, type FaultStack, type StackStopper } from './fault/stack.js';
+import { formatReport, judge, waitForOperations } from './fault/verdict.js';
+import { runClient } from './fault/workload.js';
+
+const CLIENTS = 6;
+const OUTAGE_MS = 5_000;
+/** contract 9.1: a key whose request failed or whose process died is free again within this. */
+const WAIT_TARGET_MS = 10_000;
+const GIVE_UP_AFTER_MS = 120_000;
+const DRAIN_TIMEOUT_MS = 120_000;
+
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, 'settle-seconds': { type: 'string', default: '4' } } });
+const started = Date.now();
+const log = (line: string) => console.error(`[fault ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+
+async function run(stack: FaultStack): Promise<boolean> {
+  let running = true;
+  const logs = stack.customers.map(() => newClientLog());
+  const clients = stack.customers.map((customer, index) =>
+    runClient({
+      index,
+      customer,
+      running: () => running,
+      // 198.51.100.0/24 (TEST-NET-2): one documentation address per simulated client.
+      send: retryingClient({ baseUrl: stack.apiUrl, token: customer.testKey, forwardedFor: `198.51.100.${index + 1}`, giveUpAfterMs: GIVE_UP_AFTER_MS, log: logs[index]! }),
+    }),
+  );
+  log(`${CLIENTS} clients working`);
+  try {
+    await runFaults(stack, { outageMs: OUTAGE_MS, settleMs: Number(args['settle-seconds']) * 1000 }, log);
+  } finally {
+    running = false;
+  }
+  const outcomes = await Promise.all(clients);
+  log('clients stopped; waiting for every accepted operation to end');
+  const db = createPool(stack.databaseUrl, createLogger({ logLevel: 'silent' }));
+  try {
+    await waitForOperations(db, outcomes.flatMap((o) => [...o.accepted.keys()]), DRAIN_TIMEOUT_MS);
+    const report = await judge({ startedAt: started, db, logs, outcomes, initialCredit: INITIAL_CREDIT, waitTargetMs: WAIT_TARGET_MS, apiDown: stack.apiDown, crashes: stack.crashes });
+    console.error(formatReport(report));
+    if (args.json) console.log(JSON.stringify(report, null, 2));
+    return report.passed;
+  } finally {
+    await db.end();
+  }
+}
+
+async function main(): Promise<void> {
+  let stopper: StackStopper | undefined;
+  process.once('exit', () => stopper?.lastResort());
+  let interrupted = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    // `on`, not `once`: tsx relays the signal a second time, which must not end the process mid-cleanup.
+    process.on(signal, () => {
+      if (interrupted) return;
+      interrupted = true;
+      log(`${signal}: stopping everything`);
+      void (stopper?.close() ?? Promise.resolve()).finally(() => process.exit(130));
+    });
+  }
+  const stack = await startFaultStack({ clients: CLIENTS, log, onStopper: (s) => (stopper = s) });
+  let passed = false;
+  try {
+    passed = await run(stack);
+  } finally {
+    await stack.close(!passed);
+    if (!passed) log(`logs kept in ${stack.dir}`);
+  }
+  process.exitCode = passed ? 0 : 1;
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 2;
+});
