@@ -41,6 +41,10 @@ export function createPool(databaseUrl: string, logger: Logger): Db {
   const pool = new pg.Pool({ ...connectionConfig(databaseUrl), max: 10, connectionTimeoutMillis: 5_000, query_timeout: QUERY_TIMEOUT_MS });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL client error'));
+  // A checked-out client loses the pool's idle listener, and a connection that ends between its
+  // queries (PostgreSQL stopped, `pg_terminate_backend`) then emits an 'error' nobody hears, which
+  // ends the process. Its queries fail on their own; this only keeps the process alive.
+  pool.on('connect', (client) => client.on('error', (err) => logger.warn({ err }, 'PostgreSQL client error')));
   guardQuery(pool);
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient> | undefined;
   // The pool's own `query` checks out with a callback: leave that path as it is.
