@@ -10,6 +10,7 @@ import { renderError } from './errorHandler.js';
 import { openResponseBody, sealResponseBody } from './idempotencyCrypto.js';
 import { IdempotencyKeyInUseError, keepLease, newLease, releaseLease } from './idempotencyLease.js';
 import { recordIdempotency } from '../metrics/record.js';
+import { derivedId, type IdPrefix } from '../ids.js';
 
 const KEY_FORMAT = /^[\x20-\x7E]{1,255}$/;
 const REPLAYED_HEADERS = ['location', 'etag'];
@@ -109,4 +110,16 @@ export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMidd
       body: sealResponseBody(deps.keyHashSecret, identity, plaintext),
     });
   };
+}
+
+/**
+ * The id a request sent again with the same Idempotency-Key derives again (undefined without a key),
+ * for a handler whose effect commits before its answer is stored: should the process die in between,
+ * the lease runs out and the retry runs the handler again, which finds its effect by this id instead
+ * of repeating it. `scope` tells one request's ids apart (the path, an index in a batch).
+ */
+export function idempotentId(state: Pick<AppState, 'idempotency'>, prefix: IdPrefix, scope: string): string | undefined {
+  const identity = state.idempotency;
+  if (!identity) return undefined;
+  return derivedId(prefix, [identity.credential, identity.livemode ? 'live' : 'test', identity.key, scope].join('\n'));
 }

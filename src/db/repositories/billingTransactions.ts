@@ -52,6 +52,12 @@ function toLedgerEntry(row: LedgerRow): LedgerEntry {
   };
 }
 
+/** One entry of the organisation, by id. */
+export async function findLedgerEntry(db: Queryable, mode: Mode, props: { orgId: string; id: string }): Promise<LedgerEntry | undefined> {
+  const row = await entries.findOne(db, mode, 'org_id = $2 AND id = $3', [props.orgId, props.id]);
+  return row && toLedgerEntry(row);
+}
+
 /** Appends an entry; call it under the balance's lock, with the balance as it is after the movement. */
 export async function insertLedgerEntry(
   tx: Queryable,
@@ -59,10 +65,10 @@ export async function insertLedgerEntry(
   entry: Pick<
     LedgerEntry,
     'orgId' | 'type' | 'amount' | 'operationId' | 'description' | 'availableAfter' | 'reservedAfter' | 'actorUserId' | 'actorKeyId' | 'requestId'
-  >,
+  > & { id?: string | undefined },
 ): Promise<LedgerEntry> {
   const row = await entries.insert(tx, mode, {
-    id: newId('txn'),
+    id: entry.id ?? newId('txn'),
     org_id: entry.orgId,
     type: entry.type,
     amount: entry.amount,

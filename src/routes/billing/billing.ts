@@ -11,6 +11,7 @@ import { NotFoundError, PaymentRequiredForLiveTopUpError } from '../../errors.js
 import { z } from 'zod';
 import { findTopUp, listTopUps } from '../../db/repositories/topUps.js';
 import { startStripeTopUp } from '../../services/billing/stripeTopUps.js';
+import { idempotentId } from '../../http/idempotency.js';
 import { LedgerEntryPage, OrgPath, TopUpBody, TopUpPage, TopUpPath } from './schema.js';
 
 /** Balance, ledger and top-ups of an organisation, in the caller's mode: test keys see only test money. */
@@ -99,6 +100,7 @@ export function billingRoutes(deps: AppDeps) {
           amount: body.amount,
           actor: actorOf(principal),
           requestId,
+          entryId: idempotentId(ctx.state, 'txn', ctx.path),
         });
         ctx.status = 201;
         ctx.body = presentLedgerEntry(entry);

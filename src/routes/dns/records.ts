@@ -7,6 +7,8 @@ import type { DomainName } from '../../domains/domainName.js';
 import { CreatedHeaders, ETagHeaders, IfMatchHeader, setETag } from '../../http/conditional.js';
 import { decodeCursor, toPage } from '../../http/pagination.js';
 import { NotFoundError } from '../../errors.js';
+import { idempotentId } from '../../http/idempotency.js';
+import type { AppState } from '../../http/context.js';
 import { DnsRecordSchema, presentDnsRecord } from '../../presenters/dnsRecord.js';
 import { applyRecordChanges, type RecordOperation, type RecordOperationResult } from '../../services/dns/applyRecordChanges.js';
 import { BatchBody, BatchResultSchema, CreateRecordBody, DomainPath, RecordListQuery, RecordPage, RecordPath, UpdateRecordBody } from './schema.js';
@@ -35,10 +37,22 @@ function onlyRecord(results: RecordOperationResult[]) {
 
 export function dnsRecordRoutes(deps: AppDeps) {
   const apply = (
+    state: AppState,
     { principal, requestId, path }: { principal: Principal; requestId: string; path: { org_oid: string; domain: DomainName } },
     operations: RecordOperation[],
     shape: 'single' | 'batch',
-  ) => applyRecordChanges({ db: deps.db, dnsProviders: deps.dnsProviders, principal, orgId: path.org_oid, domain: path.domain, operations, shape, requestId });
+  ) =>
+    applyRecordChanges({
+      db: deps.db,
+      dnsProviders: deps.dnsProviders,
+      principal,
+      orgId: path.org_oid,
+      domain: path.domain,
+      operations,
+      shape,
+      requestId,
+      createdIdOf: (index) => idempotentId(state, 'rec', `${path.org_oid} ${path.domain.name} ${index}`),
+    });
 
   return [
     defineRoute({
@@ -77,7 +91,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       errors: { 404: NOT_FOUND, 409: `${NOT_ACTIVE}; or ${CONFLICT}`, 502: PROVIDER, 503: PROVIDER_DOWN },
       handler: async (ctx, input) => {
         const { path, body } = input;
-        const record = onlyRecord(await apply(input, [{ op: 'create', record: body }], 'single'));
+        const record = onlyRecord(await apply(ctx.state, input, [{ op: 'create', record: body }], 'single'));
         ctx.status = 201;
         ctx.set('Location', `/api/v1/orgs/${path.org_oid}/domains/${path.domain.name}/records/${record.id}`);
         setETag(ctx, record.version);
@@ -104,7 +118,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
           if (o.op === 'update') return { op: 'update', id: o.id, changes: o.changes, expectedVersion: o.if_match };
           return { op: 'delete', id: o.id, expectedVersion: o.if_match };
         });
-        const results = await apply(input, operations, 'batch');
+        const results = await apply(ctx.state, input, operations, 'batch');
         ctx.body = {
           results: results.map((r) => (r.op === 'delete' ? { op: r.op, id: r.id } : { op: r.op, record: presentDnsRecord(r.record) })),
         };
@@ -145,7 +159,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       handler: async (ctx, input) => {
         const { path, header, body } = input;
         const operation: RecordOperation = { op: 'update', id: path.record_id, changes: body, expectedVersion: header['if-match'] };
-        const record = onlyRecord(await apply(input, [operation], 'single'));
+        const record = onlyRecord(await apply(ctx.state, input, [operation], 'single'));
         setETag(ctx, record.version);
         ctx.body = presentDnsRecord(record);
       },
@@ -163,7 +177,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       errors: { 404: NOT_FOUND, 409: `${STALE}; or ${NOT_ACTIVE}`, 502: PROVIDER, 503: PROVIDER_DOWN },
       handler: async (ctx, input) => {
         const { path, header } = input;
-        await apply(input, [{ op: 'delete', id: path.record_id, expectedVersion: header['if-match'] }], 'single');
+        await apply(ctx.state, input, [{ op: 'delete', id: path.record_id, expectedVersion: header['if-match'] }], 'single');
         ctx.status = 204;
       },
     }),

@@ -11,7 +11,7 @@ import {
   settleReservation,
   type Reservation,
 } from '../../db/repositories/billingReservations.js';
-import { insertLedgerEntry, type LedgerEntry } from '../../db/repositories/billingTransactions.js';
+import { findLedgerEntry, insertLedgerEntry, type LedgerEntry } from '../../db/repositories/billingTransactions.js';
 import type { AuditEvent } from '../../db/repositories/auditEvents.js';
 import { ConflictError, InsufficientFundsError, NotFoundError, SpendLimitReachedError } from '../../errors.js';
 import { lockApiKeyLineage, type KeyLineageLimits } from '../../db/repositories/apiKeys.js';
@@ -47,6 +47,11 @@ export interface TopUpProps {
   requestId: string | null;
   /** Shown on the ledger entry; `Top-up` unless said otherwise (an operator's credit names its reason). */
   description?: string;
+  /**
+   * The entry's id when the request derives one (idempotentId): a top-up already posted under it is
+   * answered as it is, credited once however often the request runs.
+   */
+  entryId?: string | undefined;
 }
 
 /** Adds money to `available`; returns the ledger entry. */
@@ -59,8 +64,12 @@ export async function topUpWithin(tx: Queryable, props: Omit<TopUpProps, 'db'>):
   assertAmount(props.amount);
   const mode: Mode = { livemode: props.livemode };
   const balance = await lockBalance(tx, mode, props.orgId);
+  // Under the balance's lock, so two runs of one request cannot both miss the entry.
+  const posted = props.entryId === undefined ? undefined : await findLedgerEntry(tx, mode, { orgId: props.orgId, id: props.entryId });
+  if (posted) return posted;
   const after = await setBalance(tx, mode, props.orgId, { available: balance.available + props.amount, reserved: balance.reserved });
   return insertLedgerEntry(tx, mode, {
+    id: props.entryId,
     orgId: props.orgId,
     type: 'top_up',
     amount: props.amount,

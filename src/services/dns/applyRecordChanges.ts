@@ -45,6 +45,12 @@ export interface ApplyRecordChangesProps {
    */
   shape: 'single' | 'batch';
   requestId: string;
+  /**
+   * The id of the record the create at this index makes, when the request derives one
+   * (idempotentId); else a new one. A request whose creates all exist already was applied by an
+   * earlier run whose answer was lost, and is answered from the rows instead of applied again.
+   */
+  createdIdOf?: (index: number) => string | undefined;
 }
 
 /**
@@ -64,6 +70,8 @@ export async function applyRecordChanges(props: ApplyRecordChangesProps): Promis
   return withTransaction(props.db, async (tx) => {
     const domain = await activeDomainNamed(tx, principal, props.orgId, props.domain, 'its DNS records can be changed');
     const { rows, names } = await lockAffectedNames(tx, principal, domain.id, props.operations);
+    const applied = await resultsIfApplied(tx, props, domain.id, rows);
+    if (applied) return applied;
     checkTargets(props, rows);
     const before = await dnsRecordsAtNames(tx, principal, { domainId: domain.id, names: [...names] });
     const plan = planChanges(props, domain.name, before, rows);
@@ -100,6 +108,26 @@ async function lockAffectedNames(tx: pg.PoolClient, principal: Principal, domain
     for (const name of unlocked) names.add(name);
     await lockDnsNames(tx, domainId, unlocked);
   }
+}
+
+/** The results of an earlier run of this very request, read back from the rows, if it committed. */
+async function resultsIfApplied(
+  tx: pg.PoolClient,
+  props: ApplyRecordChangesProps,
+  domainId: string,
+  rows: Map<string, DnsRecord>,
+): Promise<RecordOperationResult[] | undefined> {
+  const createdIds = props.operations.map((o, index) => (o.op === 'create' ? props.createdIdOf?.(index) : undefined));
+  const wanted = createdIds.filter((id): id is string => id !== undefined);
+  if (wanted.length === 0) return undefined;
+  const created = new Map((await findDnsRecordsByIds(tx, props.principal, { domainId, ids: wanted })).map((r) => [r.id, r]));
+  if (created.size < wanted.length) return undefined;
+  return props.operations.map((o, index): RecordOperationResult => {
+    if (o.op === 'delete') return { op: 'delete', id: o.id };
+    const record = o.op === 'create' ? created.get(createdIds[index]!) : rows.get(o.id);
+    if (!record) throw new NotFoundError('Record not found');
+    return { op: o.op, record };
+  });
 }
 
 function loc(shape: ApplyRecordChangesProps['shape'], index: number, part: 'record' | 'changes' | 'id', field?: string): string[] {
@@ -158,7 +186,7 @@ function planChanges(props: ApplyRecordChangesProps, zone: string, before: DnsRe
       state.set(row.id, checked.value);
       writes.push({ kind: 'update', row, fields: checked.value });
     } else {
-      const id = newId('rec');
+      const id = props.createdIdOf?.(index) ?? newId('rec');
       state.set(id, checked.value);
       writes.push({ kind: 'create', id, fields: checked.value });
     }
