@@ -32,7 +32,7 @@ describe('api_key.revoked', () => {
       scopes: ['domains:read'],
       mode: 'live',
       monthly_spend_limit: 5_000,
-      allowed_ips: ['127.0.0.0/8'],
+      allowed_ips: [app.clientAddress],
       allowed_domains: ['example.com'],
     });
     const get = (orgId: string) => app.fetch(`/api/v1/orgs/${orgId}/domains`, { headers: bearer(key.key) });
