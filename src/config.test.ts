@@ -16,7 +16,7 @@ const KEY_B64 = Buffer.alloc(32, 7).toString('base64');
 const TOKEN = 'c'.repeat(32);
 
 describe('loadConfig', () => {
-  it('applies the documented defaults (README, Configuration)', () => {
+  it('applies the documented defaults (docs/configuration.md)', () => {
     const config = loadConfig({});
     expect(config.http).toEqual({ host: '127.0.0.1', port: 8080 });
     expect(config.databaseUrl).toBe('postgres://localhost:5432/domains');
@@ -28,7 +28,7 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('.data');
   });
 
-  it('gives the worker the SDK\'s concurrency by default, and reads WORKER_* (README, Configuration)', () => {
+  it('gives the worker the SDK\'s concurrency by default, and reads WORKER_* (docs/configuration.md)', () => {
     expect(loadConfig({}).worker).toEqual({
       maxConcurrentWorkflowTasks: 40,
       maxConcurrentActivities: 100,

@@ -12,7 +12,7 @@ export const WORKFLOWS_PATH = fileURLToPath(
   new URL(`../../workflows/index${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url),
 );
 
-/** The concurrency and polling of WORKER_* (README "Configuration"). */
+/** The concurrency and polling of WORKER_* (docs/configuration.md). */
 export function workerTuning(settings: Config['worker']): Partial<WorkerOptions> {
   const pollers = (maximum: number): NonNullable<WorkerOptions['workflowTaskPollerBehavior']> =>
     // Autoscaling opens more polls while tasks keep coming and fewer when idle, within 1..maximum.

@@ -1,0 +1,324 @@
+import { z } from 'zod';
+import { parsePayloadKeys } from './temporal/payloadKeys.js';
+import { canonicalCidr, parseCidrs } from './http/cidr.js';
+
+// Each variable is declared once: its validator, default and description (`.describe()`), in the
+// section it is documented under. `npm run config:docs` (scripts/configDocs.ts) renders
+// docs/configuration.md and .env.example from this file; src/config.docs.test.ts fails when they drift.
+
+declare module 'zod' {
+  interface GlobalMeta {
+    /**
+     * What production (`NODE_ENV=production`) insists on, enforced by the refinements below:
+     * `required`, or a value it refuses. src/config.docs.test.ts checks each against loadConfig.
+     */
+    production?: { required: true } | { refuses: string };
+  }
+}
+
+/** Durations such as `15m`, `30s`, `2h`, `500ms`, parsed to milliseconds. */
+const duration = z
+  .string()
+  .regex(/^\d+(ms|s|m|h|d)$/, 'must be a duration such as 30s, 15m or 2h')
+  .transform((value) => {
+    const [, amount, unit] = /^(\d+)(ms|s|m|h|d)$/.exec(value) as RegExpExecArray;
+    const unitMs = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as 'ms'];
+    return Number(amount) * unitMs;
+  });
+
+const optionalString = z.string().min(1).optional();
+const optionalUrl = z.url().optional();
+const flag = z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
+const port = z.coerce.number().int().min(0).max(65535);
+const onOff = z.enum(['on', 'off']).default('on');
+
+/** `https://ui.example.com` or `http://127.0.0.1:8233`: what a browser sends as `Origin`. */
+const origins = z
+  .string()
+  .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+  .refine((list) => list.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin), {
+    message: 'must be comma-separated origins such as http://localhost:8233 (scheme, host and port; no path)',
+  });
+
+/** Comma-separated CIDRs or addresses, e.g. `10.0.0.0/8,2001:db8::1`. */
+const cidrList = z.string().transform((value, ctx) => {
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const canonical = entries.map(canonicalCidr);
+  const bad = entries.filter((_, i) => canonical[i] === undefined);
+  if (bad.length) {
+    ctx.addIssue({ code: 'custom', message: `must be comma-separated CIDRs or addresses; not one: ${bad.join(', ')}` });
+    return z.NEVER;
+  }
+  return parseCidrs(canonical as string[]);
+});
+
+const payloadKeys = z.string().transform((value, ctx) => {
+  const parsed = parsePayloadKeys(value);
+  if ('keys' in parsed) return parsed.keys;
+  for (const message of parsed.problems) ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
+});
+
+/** 127.0.0.0/8, ::1 and localhost: addresses no other machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+}
+
+const REQUIRED_IN_PRODUCTION = { production: { required: true } } as const;
+const TRUE_REFUSED_IN_PRODUCTION = { production: { refuses: 'true' } } as const;
+
+/** The variables by section, in the order docs/configuration.md shows them. */
+export const configSections = {
+  'HTTP server': {
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development')
+      .describe('`production` turns on the refusals marked below; `development` allows the development identity provider (on loopback only).'),
+    PORT: port.default(8080).describe('The port the api listens on.'),
+    HOST: z.string().min(1).default('127.0.0.1')
+      .describe('The address the api listens on. Without AUTH_ISSUER only loopback is accepted (the development identity provider signs in anyone), unless DEV_IDP_BEHIND_LOOPBACK.'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
+      .describe('JSON logs, one line per request with its request id.'),
+    HTTP_REQUEST_TIMEOUT: duration.prefault('30s').describe('How long a client may take to send its whole request; a stalled client gets 408.'),
+    HTTP_HEADERS_TIMEOUT: duration.prefault('10s').describe('How long a client may take to send its headers.'),
+    TRUST_PROXY: cidrList.optional()
+      .describe('Comma-separated CIDRs or addresses of the proxies in front of the api (`10.0.0.0/8,::1`). Behind them the client is the first untrusted `X-Forwarded-For` hop from the right (per-address limits, keys\' `allowed_ips`); unset: `X-Forwarded-For` is ignored.'),
+    RATE_LIMIT_SCALE: z.coerce.number().positive('must be a positive number such as 1, 0.5 or 1000').finite().default(1)
+      .describe('A positive number multiplying every per-key, per-session and per-user rate limit and burst (never below 1 request); not the per-address pools nor REGISTRAR_CHECK_PER_MINUTE. A benchmark sets one that never binds (e.g. `1000`).'),
+    DATA_DIR: z.string().min(1).default('.data')
+      .describe('Where development keys are kept (the development identity provider\'s signing key, and KEY_HASH_SECRET or PAYLOAD_ENCRYPTION_KEYS when unset) and, without SMTP_URL, mail.'),
+  },
+  Storage: {
+    DATABASE_URL: z.url().default('postgres://localhost:5432/domains').describe('The PostgreSQL database.'),
+    REDIS_URL: z.url().default('redis://127.0.0.1:6379').describe('Redis: rate limits, dashboard sessions, API-key caches and the development identity provider\'s state.'),
+  },
+  Temporal: {
+    TEMPORAL_ADDRESS: optionalString
+      .describe('The Temporal frontend (`host:port`). Unset: `npm run dev` starts a local server; other commands use `127.0.0.1:7233`.'),
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default').describe('The Temporal namespace.'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default('domains')
+      .describe('The task queue; it also names this deployment\'s schedules, so another deployment on the same namespace needs its own.'),
+    TEMPORAL_CLI_PATH: optionalString.describe('The Temporal CLI that `npm run dev` and the tests start; unset: `temporal` on `PATH`, then the cache `npm run temporal-cli` builds.'),
+    TEMPORAL_METRICS_PORT: port.optional()
+      .describe('Where the Temporal SDK serves its own Prometheus metrics from a worker (or `npm run dev`), on METRICS_HOST; `9465` is usual. Unset: none.'),
+  },
+  // The worker's concurrency (src/worker/worker.ts).
+  Worker: {
+    WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(10_000).default(40)
+      .describe('Workflow tasks one worker process runs at once (the SDK\'s default); a worker whose CPU is not busy while tasks wait can take more.'),
+    WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100).describe('Activities one worker process runs at once.'),
+    WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100).describe('Local activities one worker process runs at once.'),
+    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(1_000_000).optional()
+      .describe('Workflows kept in memory between their tasks (`0` replays every task from its history); unset: the SDK\'s choice from the heap size.'),
+    WORKER_WORKFLOW_POLLERS: z.coerce.number().int().min(2).max(1_000).default(10).describe('The most long polls one worker keeps open for workflow tasks.'),
+    WORKER_ACTIVITY_POLLERS: z.coerce.number().int().min(1).max(1_000).default(10).describe('The most long polls one worker keeps open for activity tasks.'),
+    WORKER_POLLER_AUTOSCALING: onOff
+      .describe('`on`: polls grow toward those maxima while tasks keep coming and shrink when idle; `off`: always the maximum.'),
+  },
+  'Identity and dashboard': {
+    AUTH_ISSUER: optionalString.meta({
+      ...REQUIRED_IN_PRODUCTION,
+      description: 'The OpenID Connect issuer that signs users\' tokens (with AUTH_AUDIENCE). Unset: the development identity provider at `/dev/oidc`, which signs in anyone, so it serves loopback only.',
+    }),
+    AUTH_AUDIENCE: optionalString.meta({ ...REQUIRED_IN_PRODUCTION, description: 'The audience tokens must carry; required with AUTH_ISSUER.' }),
+    AUTH_JWKS_URL: optionalUrl.describe('The issuer\'s signing keys; unset: found by OpenID discovery at AUTH_ISSUER.'),
+    AUTH_CLIENT_ID: optionalString
+      .describe('The dashboard\'s OpenID client (redirect URI `<PUBLIC_URL>/dashboard/callback`). Unset: the development provider\'s own client, or no dashboard sign-in with an external provider.'),
+    AUTH_CLIENT_SECRET: optionalString.describe('That client\'s secret (a confidential client); needs AUTH_CLIENT_ID.'),
+    PUBLIC_URL: origins.optional()
+      .describe('The dashboard\'s origin as browsers see it (its sign-in redirect and CSRF origin); unset: the api\'s listening address. Required in production with AUTH_CLIENT_ID.'),
+    DASHBOARD_ORIGINS: origins.prefault('').describe('More origins the dashboard may be opened at (comma-separated), e.g. a front-end dev server.'),
+    DASHBOARD_SESSION_IDLE: duration.prefault('12h').describe('A dashboard session ends after this long unused.'),
+    DASHBOARD_SESSION_MAX: duration.prefault('7d').describe('A dashboard session ends this long after sign-in, however used.'),
+    DASHBOARD_DIST_DIR: z.string().min(1).default('dashboard/dist').describe('The built front end.'),
+    DEV_IDP_BEHIND_LOOPBACK: flag.meta({
+      ...TRUE_REFUSED_IN_PRODUCTION,
+      description: '`true` lets the development identity provider serve a non-loopback HOST: only for a container whose port is published on the host\'s loopback (the compose development profile).',
+    }),
+  },
+  Secrets: {
+    KEY_HASH_SECRET: z.string().min(32, 'must be at least 32 characters').optional().meta({
+      ...REQUIRED_IN_PRODUCTION,
+      description: 'The HMAC secret of stored API-key hashes, 32 characters or more (`openssl rand -hex 32`); changing it revokes every key. Unset: a random one kept in DATA_DIR.',
+    }),
+    PAYLOAD_ENCRYPTION_KEYS: payloadKeys.optional().meta({
+      ...REQUIRED_IN_PRODUCTION,
+      description: 'Temporal payload encryption, `id:base64key[,id:base64key…]` of 32-byte keys (`k1:$(openssl rand -base64 32)`): the first encrypts, all decrypt (to rotate, put the new key first). Api, worker and codec server need the same list. Unset: a random one kept in DATA_DIR.',
+    }),
+  },
+  'Codec server': {
+    CODEC_SERVER_HOST: z.string().min(1).default('127.0.0.1')
+      .describe('Where the codec server listens. It decrypts payloads for whoever reaches it: a non-loopback host is refused unless CODEC_SERVER_ALLOW_REMOTE and CODEC_SERVER_TOKEN are set.'),
+    CODEC_SERVER_PORT: port.default(8888).describe('The codec server\'s port.'),
+    CODEC_SERVER_ALLOW_REMOTE: flag.describe('`true` accepts a non-loopback CODEC_SERVER_HOST: only behind your own access control.'),
+    CODEC_SERVER_CORS_ORIGINS: origins.prefault('http://localhost:8233,http://127.0.0.1:8233').describe('The Temporal Web UI origins allowed to call it.'),
+    CODEC_SERVER_TOKEN: z.string().min(32, 'must be at least 32 characters, such as $(openssl rand -base64 32)').optional()
+      .describe('The secret every encode and decode must present, as `Authorization: Bearer …` or by signing in at `/session` (32 characters or more, `openssl rand -hex 32`); required beyond loopback. Unset: the loopback-only codec server asks nothing.'),
+  },
+  Registrar: {
+    REGISTRAR_URL: optionalUrl.describe('The registrar\'s API; unset: live registrar calls answer 503 `UPSTREAM_UNAVAILABLE`.'),
+    REGISTRAR_ACCOUNT: optionalString.describe('The registrar account.'),
+    REGISTRAR_TOKEN: optionalString.describe('The registrar API token.'),
+    REGISTRAR_TIMEOUT: duration.prefault('15s').describe('Timeout of a registrar read.'),
+    REGISTRAR_PAID_TIMEOUT: duration.prefault('45s').describe('Timeout of a registration, renewal or transfer POST.'),
+    REGISTRAR_POLL_INTERVAL: duration.prefault('10m').describe('How often pending live work is checked.'),
+    REGISTRAR_TRANSFER_POLL_INTERVAL: duration.prefault('6h').describe('How often a pending live transfer is checked.'),
+    REGISTRAR_SETTLE_DELAY: duration.prefault('2m').describe('After an unknown outcome, how long before the registrar\'s state is read again.'),
+    REGISTRAR_TRANSFER_TIMEOUT: duration.prefault('14d')
+      .describe('A live transfer not completed by then is cancelled at the registrar and fails `TRANSFER_TIMED_OUT`, its funds released (test mode: 10 minutes).'),
+    REGISTRAR_CHECK_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60)
+      .describe('Live availability checks sent to the registrar per minute, all processes together.'),
+    REGISTRAR_RECONCILE_INTERVAL: duration.prefault('1d').describe('How often our live domains are compared with the registrar account\'s list.'),
+    OPERATION_RECONCILE_INTERVAL: duration.prefault('1m').describe('How often pending operations that no workflow took are looked for.'),
+    OPERATION_RECONCILE_GRACE: duration.prefault('2m').describe('How old a pending operation must be before it is taken up.'),
+  },
+  'DNS, mail and leak scanning': {
+    DNS_PROVIDER_URL: optionalUrl.describe('The DNS provider (PowerDNS) API for live zones; unset: live DNS calls answer 503 (test mode uses a synthetic provider).'),
+    DNS_PROVIDER_TOKEN: optionalString.describe('The DNS provider\'s API key.'),
+    SMTP_URL: optionalUrl.describe('Where mail is sent (`smtp://user:password@host:587`); unset: each message is written to `DATA_DIR/mail/` as an `.eml` file and logged.'),
+    MAIL_FROM: z.string().min(3).default('Domain Service <no-reply@localhost>').describe('The sender of every mail.'),
+    GITHUB_API_URL: z.url().default('https://api.github.com').describe('The GitHub API: code search for leaked keys, and the keys that sign secret-scanning alerts.'),
+    GITHUB_TOKEN: optionalString.describe('A GitHub token for those calls (higher rate limits); unset: anonymous.'),
+    LEAK_SCAN_INTERVAL: duration.prefault('15m').describe('How often leaked keys are looked for.'),
+  },
+  Payments: {
+    STRIPE_API_KEY: optionalString
+      .describe('The Stripe secret key Checkout Sessions are made with; both STRIPE_ variables or neither. Unset: live top-ups are 403 `PAYMENT_REQUIRED_FOR_LIVE_TOP_UP`. Production refuses a test key (`sk_test_…`, `rk_test_…`).'),
+    STRIPE_WEBHOOK_SECRET: optionalString
+      .describe('The signing secret (`whsec_…`) of the Stripe endpoint `<PUBLIC_URL>/api/v1/billing/stripe/webhook`, in the key\'s mode.'),
+    STRIPE_API_BASE: optionalUrl.describe('Another API base for the Stripe library, e.g. `http://127.0.0.1:12111` for stripe-mock; unset: Stripe itself.'),
+    STRIPE_RETURN_URL: z.url().default('http://127.0.0.1:8080/dashboard/billing?top_up={TOP_UP_ID}')
+      .describe('Where Checkout sends the payer back (`{TOP_UP_ID}` filled in; `checkout=success` or `checkout=cancelled` added).'),
+  },
+  Observability: {
+    METRICS_PORT: port.optional()
+      .describe('Where `/metrics` is served, one port per process (every role); `9464` is usual. Unset or `0`: no metrics listener.'),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1')
+      .describe('Where `/metrics` and the SDK\'s metrics listen; unauthenticated, so widen it only on a network you trust.'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional()
+      .describe('Traces go over OTLP/HTTP to this base URL (`…/v1/traces`); unset: no tracing at all.'),
+    OTEL_SERVICE_NAME: z.string().min(1).default('domain-service').describe('The service name traces carry.'),
+  },
+  Webhooks: {
+    WEBHOOK_ALLOW_PRIVATE: flag.meta({
+      ...TRUE_REFUSED_IN_PRODUCTION,
+      description: '`true` lets webhooks go to `http` URLs and private, loopback and link-local addresses (development and tests).',
+    }),
+    WEBHOOK_TEST_LOOPBACK: flag.meta({
+      ...TRUE_REFUSED_IN_PRODUCTION,
+      description: '`true` (as `npm run dev` sets it): test-mode endpoints may be `http` to `localhost` or a loopback address, so a receiver on the developer\'s machine works without a tunnel; live-mode endpoints never.',
+    }),
+    WEBHOOK_HOST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600)
+      .describe('Deliveries of one organisation to one destination host per minute, all its endpoints and workers together.'),
+    WEBHOOK_DISPATCHER: onOff
+      .describe('`on`: worker starts (re)start the outbox dispatcher; `off` leaves it to the deployment\'s other workers.'),
+    WEBHOOK_TIMEOUT: duration.prefault('10s').describe('One delivery attempt, connection to answer.'),
+    WEBHOOK_RETRY_INITIAL: duration.prefault('30s').describe('The wait after a first failed attempt, doubled after each failure.'),
+    WEBHOOK_RETRY_MAX_INTERVAL: duration.prefault('6h').describe('The longest wait between attempts.'),
+    WEBHOOK_RETRY_FOR: duration.prefault('3d').describe('How long attempts at one delivery go on.'),
+    WEBHOOK_DISABLE_AFTER: duration.prefault('5d').describe('An endpoint whose every attempt has failed this long is disabled and its owners e-mailed.'),
+  },
+};
+
+export const envSchema = z
+  .object({
+    ...configSections['HTTP server'],
+    ...configSections.Storage,
+    ...configSections.Temporal,
+    ...configSections.Worker,
+    ...configSections['Identity and dashboard'],
+    ...configSections.Secrets,
+    ...configSections['Codec server'],
+    ...configSections.Registrar,
+    ...configSections['DNS, mail and leak scanning'],
+    ...configSections.Payments,
+    ...configSections.Observability,
+    ...configSections.Webhooks,
+  })
+  .superRefine((env, ctx) => {
+    // AUTH_JWKS_URL may be left out: the keys are then found by discovery at AUTH_ISSUER.
+    const authVars = ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const;
+    const authSet = authVars.filter((name) => env[name] !== undefined);
+    if (authSet.length > 0) {
+      for (const name of (['AUTH_ISSUER', 'AUTH_AUDIENCE'] as const).filter((n) => env[n] === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `is required when ${authSet.join(', ')} is set` });
+      }
+    }
+    if (env.AUTH_CLIENT_SECRET !== undefined && env.AUTH_CLIENT_ID === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['AUTH_CLIENT_ID'], message: 'is required when AUTH_CLIENT_SECRET is set' });
+    }
+    if (env.PUBLIC_URL !== undefined && env.PUBLIC_URL.length !== 1) {
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'must be one origin, such as https://domains.example.com' });
+    }
+    if (env.DASHBOARD_SESSION_IDLE > env.DASHBOARD_SESSION_MAX) {
+      ctx.addIssue({ code: 'custom', path: ['DASHBOARD_SESSION_IDLE'], message: 'must not be longer than DASHBOARD_SESSION_MAX' });
+    }
+    if (!env.CODEC_SERVER_ALLOW_REMOTE && !isLoopbackHost(env.CODEC_SERVER_HOST)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CODEC_SERVER_HOST'],
+        message:
+          'must be a loopback address (the codec server decrypts any payload for whoever reaches it); ' +
+          'set CODEC_SERVER_ALLOW_REMOTE=true only behind your own access control',
+      });
+    }
+    if (env.CODEC_SERVER_TOKEN === undefined && !isLoopbackHost(env.CODEC_SERVER_HOST)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CODEC_SERVER_TOKEN'],
+        message: `is required when the codec server listens beyond loopback (CODEC_SERVER_HOST=${env.CODEC_SERVER_HOST}): whoever reaches it could decrypt every payload`,
+      });
+    }
+    if (env.DEV_IDP_BEHIND_LOOPBACK && env.NODE_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['DEV_IDP_BEHIND_LOOPBACK'], message: 'is refused in production (the development identity provider signs a token for any e-mail asked)' });
+    }
+    if (authSet.length === 0 && env.NODE_ENV !== 'production' && !isLoopbackHost(env.HOST) && !env.DEV_IDP_BEHIND_LOOPBACK) {
+      // The development identity provider signs a token for any e-mail asked: never on a network.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HOST'],
+        message: `${env.HOST} is not a loopback address: set AUTH_ISSUER and AUTH_AUDIENCE (the development identity provider only serves 127.0.0.1, ::1 or localhost, or a container published on loopback with DEV_IDP_BEHIND_LOOPBACK=true)`,
+      });
+    }
+    if ((env.STRIPE_API_KEY === undefined) !== (env.STRIPE_WEBHOOK_SECRET === undefined)) {
+      const missing = env.STRIPE_API_KEY === undefined ? 'STRIPE_API_KEY' : 'STRIPE_WEBHOOK_SECRET';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other STRIPE_ variable (both, or neither)' });
+    }
+    if (env.NODE_ENV === 'production') {
+      if (env.PAYLOAD_ENCRYPTION_KEYS === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PAYLOAD_ENCRYPTION_KEYS'],
+          message: 'is required in production (id:base64key of 32 random bytes, e.g. "k1:$(openssl rand -base64 32)")',
+        });
+      }
+      if (authSet.length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['AUTH_ISSUER'],
+          message: 'is required in production (the development identity provider is refused)',
+        });
+      }
+      if (env.AUTH_CLIENT_ID !== undefined && env.PUBLIC_URL === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PUBLIC_URL'],
+          message: 'is required in production with AUTH_CLIENT_ID (the dashboard\'s origin, e.g. https://domains.example.com: its sign-in redirect URI and CSRF origin)',
+        });
+      }
+      if (env.KEY_HASH_SECRET === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['KEY_HASH_SECRET'], message: 'is required in production' });
+      }
+      if (env.WEBHOOK_ALLOW_PRIVATE) {
+        ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_PRIVATE'], message: 'cannot be true in production (webhooks could reach the private network)' });
+      }
+      if (env.STRIPE_API_KEY && /^(sk|rk)_test_/.test(env.STRIPE_API_KEY)) {
+        // A test key's payments are not money, but its webhook would still credit live balances.
+        ctx.addIssue({ code: 'custom', path: ['STRIPE_API_KEY'], message: 'is a Stripe test key; production credits live balances, so it needs a live key (sk_live_… or rk_live_…)' });
+      }
+      if (env.WEBHOOK_TEST_LOOPBACK) {
+        ctx.addIssue({ code: 'custom', path: ['WEBHOOK_TEST_LOOPBACK'], message: 'cannot be true in production (webhooks could reach the api\'s own machine)' });
+      }
+    }
+  });
+
+export type Env = z.output<typeof envSchema>;
