@@ -1885,7 +1885,7 @@ export interface components {
              */
             type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
             /**
-             * @description Relative to the domain: `@` for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)
+             * @description Relative to the domain: `@` (or an empty string) for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)
              * @example www
              */
             name: string;
@@ -1949,7 +1949,7 @@ export interface components {
          */
         UpdateDnsRecordInput: {
             /**
-             * @description Relative to the domain: `@` for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)
+             * @description Relative to the domain: `@` (or an empty string) for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)
              * @example www
              */
             name?: string;
