@@ -1885,7 +1885,7 @@ export interface components {
              */
             type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
             /**
-             * @description Relative to the domain: `@` for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)
+             * @description Relative to the domain: `@` (or an empty string) for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)
              * @example www
              */
             name: string;
@@ -1949,7 +1949,7 @@ export interface components {
          */
         UpdateDnsRecordInput: {
             /**
-             * @description Relative to the domain: `@` for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)
+             * @description Relative to the domain: `@` (or an empty string) for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)
              * @example www
              */
             name?: string;
@@ -2669,7 +2669,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -2836,7 +2836,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -3074,7 +3074,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -3363,7 +3363,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -3622,7 +3622,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -3774,7 +3774,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -3998,7 +3998,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -4144,7 +4144,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -4372,7 +4372,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -4527,7 +4527,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -4754,7 +4754,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -4924,7 +4924,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -5165,7 +5165,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -5314,7 +5314,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -5549,7 +5549,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -5840,7 +5840,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -6114,7 +6114,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -6389,7 +6389,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -6681,7 +6681,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -6853,7 +6853,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -7507,7 +7507,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -7692,7 +7692,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -7855,7 +7855,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -8020,7 +8020,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -8166,7 +8166,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -8326,7 +8326,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -8485,7 +8485,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -8717,7 +8717,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -8882,7 +8882,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -9069,7 +9069,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -9219,7 +9219,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -9467,7 +9467,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -9641,7 +9641,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -9814,7 +9814,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -10073,7 +10073,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -10266,7 +10266,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -10446,7 +10446,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -10700,7 +10700,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -10979,7 +10979,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -11164,7 +11164,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -11339,7 +11339,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -11608,7 +11608,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -11788,7 +11788,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -11958,7 +11958,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -12121,7 +12121,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -12364,7 +12364,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -12534,7 +12534,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -12705,7 +12705,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -12957,7 +12957,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -13148,7 +13148,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -13338,7 +13338,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -13512,7 +13512,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],
@@ -13694,7 +13694,7 @@ export interface operations {
                      *             "body",
                      *             "name"
                      *           ],
-                     *           "msg": "Invalid input: expected string, received undefined",
+                     *           "msg": "Required",
                      *           "type": "invalid_type"
                      *         }
                      *       ],

@@ -45,6 +45,12 @@ describe('checkRecord, per type', () => {
     expect(normalised({ type: 'TXT', name: '_dmarc', content: 'v=DMARC1; p=none' }).name).toBe('_dmarc');
   });
 
+  it('takes an empty (or blank) name as the apex, with the apex’s rules', () => {
+    expect(normalised({ type: 'TXT', name: '', content: 'apex' }).name).toBe('@');
+    expect(normalised({ type: 'A', name: '  ', content: '192.0.2.1' }).name).toBe('@');
+    expect(problems({ type: 'CNAME', name: '', content: 'target.example.net' })).toEqual(['name:cname_at_apex']);
+  });
+
   it.each([
     ['A', '192.0.2.256', 'content:ipv4_invalid'],
     ['A', '2001:db8::1', 'content:ipv4_invalid'],

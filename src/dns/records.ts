@@ -39,9 +39,13 @@ const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const LOOSE_HOST_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-/** `@`, or relative labels (letters, digits, `-`, `_`), the first of which may be the wildcard `*`. */
+/**
+ * `@`, or relative labels (letters, digits, `-`, `_`), the first of which may be the wildcard `*`.
+ * An empty name is the apex too; `@` is the form stored and answered.
+ */
 export function normalizeRecordName(input: string): string {
-  return input.trim().toLowerCase();
+  const name = input.trim().toLowerCase();
+  return name === '' ? '@' : name;
 }
 
 function checkName(name: string, zone: string): string | undefined {

@@ -4,6 +4,8 @@ import { ValidationError, type FieldError } from '../errors.js';
 import type { AppState } from './context.js';
 import type { RequestSchemas, ParsedRequest } from './route.js';
 import { unsafeTextErrors } from './safeText.js';
+// Every schema's 422 messages in words, not zod's own.
+import './validationWords.js';
 
 export type InputState = AppState & { input: ParsedRequest<RequestSchemas> };
 

@@ -24,7 +24,7 @@ export function errorExample(status: number, description: string): { detail: unk
   const code = /`([A-Z][A-Z0-9_]+)`/.exec(description)?.[1] ?? DEFAULT_CODES[status] ?? 'ERROR';
   if (status === 400) return { detail: [{ loc: ['body'], msg: 'Unexpected end of JSON input', type: 'json_invalid' }], code };
   if (status === 422 && code === 'VALIDATION_ERROR') {
-    return { detail: [{ loc: ['body', 'name'], msg: 'Invalid input: expected string, received undefined', type: 'invalid_type' }], code };
+    return { detail: [{ loc: ['body', 'name'], msg: 'Required', type: 'invalid_type' }], code };
   }
   if (status === 500) return { detail: 'Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.', code };
   const sentence = description.split(/;|\(`/)[0]!.replaceAll('`', '').trim();

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { openChromiumDashboard, pollPage as poll, showPageOnFailure, type ChromiumDashboard } from '../support/dashboardChromium.js';
 import { randomBase62 } from '../../src/ids.js';
+import { expectNoAxeViolations } from '../support/axe.js';
 
 const person = { email: `ada-${randomBase62(6).toLowerCase()}@example.com`, name: 'Ada Lovelace' };
 // `-flaky`: the synthetic registrar answers 503 twice first (src/registrar/synthetic.ts), so the
@@ -30,8 +31,9 @@ afterAll(() => dashboard?.close());
 
 describe.sequential('the dashboard in Chromium', () => {
   it('signs in through the development OpenID provider and keeps the session out of reach of scripts', async () => {
-    await dashboard.signIn(person);
+    await dashboard.signIn(person, (label) => expectNoAxeViolations(page, label));
     await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`Welcome, ${person.name}`);
+    await expectNoAxeViolations(page, 'the home page');
 
     const cookies = await dashboard.context.cookies(`${dashboard.app.url}/dashboard/`);
     expect(cookies.length).toBeGreaterThan(0);
@@ -53,6 +55,7 @@ describe.sequential('the dashboard in Chromium', () => {
     await poll(() => page.getByRole('alert').first().textContent()).toContain('at least one owner');
     await page.reload();
     await poll(() => page.getByRole('combobox', { name: `Role of ${person.email}` }).inputValue()).toBe('owner');
+    await expectNoAxeViolations(page, 'the Organisations page');
   });
 
   it('creates a test key from a preset, with the secret shown once', async () => {
@@ -71,6 +74,7 @@ describe.sequential('the dashboard in Chromium', () => {
     expect(secret).toMatch(/^svc_test_/);
     await poll(() => page.getByRole('article', { name: 'New key secret' }).textContent()).toContain('secrets manager');
     await dashboard.screenshot('keys-secret-once.png');
+    await expectNoAxeViolations(page, 'the API keys page showing a new secret');
 
     const me = await dashboard.app.fetch('/api/v1/me', { headers: { authorization: `Bearer ${secret}` } });
     expect(me.status).toBe(200);
@@ -82,6 +86,7 @@ describe.sequential('the dashboard in Chromium', () => {
     await poll(() => page.getByRole('table', { name: 'API keys' }).textContent()).toContain('CI deploys');
     expect(await page.getByTestId('key-secret').count()).toBe(0);
     expect(await page.content()).not.toContain(secret);
+    await expectNoAxeViolations(page, 'the API keys page');
   });
 
   it('explains a 402 in words when the test balance cannot pay for a registration', async () => {
@@ -111,6 +116,7 @@ describe.sequential('the dashboard in Chromium', () => {
     await poll(() => edit.getByLabel('City', { exact: true }).inputValue()).toBe('London');
     await edit.getByLabel('Company (optional)', { exact: true }).fill('Analytical Engines');
     await dashboard.screenshot('contact-edit.png');
+    await expectNoAxeViolations(page, 'the Contacts page editing a contact');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await poll(() => page.getByRole('table', { name: 'Contacts' }).textContent()).toContain('Analytical Engines');
     await poll(() => page.getByRole('form', { name: 'New contact' }).count()).toBe(1);
@@ -123,11 +129,13 @@ describe.sequential('the dashboard in Chromium', () => {
     const registration = page.getByRole('article', { name: 'Register a domain' });
     await registration.getByLabel('Registrant contact').selectOption({ label: `Ada Lovelace (${person.email})` });
     await poll(() => registration.getByTestId('balance').textContent()).toBe('$0.00');
+    await expectNoAxeViolations(page, 'the Domains page registering a name');
     await registration.getByRole('button', { name: /^Register for/ }).click();
 
     const problem = page.getByTestId('payment-required');
     await poll(() => problem.textContent()).toMatch(/Not enough funds\. This costs \$[\d.]+ but your balance has \$0\.00 available\./);
     expect(await problem.textContent()).not.toContain('{');
+    await expectNoAxeViolations(page, 'the Domains page explaining a 402');
     expect(page.url()).toBe(dashboard.url('/domains'));
   });
 
@@ -137,6 +145,7 @@ describe.sequential('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Add funds' }).click();
     await poll(() => page.getByTestId('available').textContent()).toBe('$100.00');
     await poll(() => page.getByRole('table', { name: 'Transactions' }).textContent()).toContain('Top-up');
+    await expectNoAxeViolations(page, 'the Billing page');
 
     await dashboard.openNav('Domains');
     await page.getByRole('searchbox').fill(domain);
@@ -151,6 +160,7 @@ describe.sequential('the dashboard in Chromium', () => {
     // Seen unfinished first, then finished on the same page: it updates by itself.
     await poll(() => status.textContent()).toMatch(/pending|running/);
     await dashboard.screenshot('operation-in-progress.png');
+    await expectNoAxeViolations(page, "an operation's page");
     await poll(() => status.textContent(), { timeout: 60_000 }).toBe('succeeded');
     await poll(() => page.getByRole('link', { name: `Open ${domain}` }).count()).toBe(1);
   }, 90_000);
@@ -166,21 +176,29 @@ describe.sequential('the dashboard in Chromium', () => {
       await editor.getByLabel(`Content of row ${n}`).fill(content);
     };
     await poll(() => editor.textContent()).toContain('No records yet');
+    await expectNoAxeViolations(page, "a domain's page");
 
     await editor.getByRole('button', { name: 'Add record' }).click();
     await fillRow(1, 'A', 'www', '192.0.2.10');
     await editor.getByRole('button', { name: 'Add record' }).click();
-    await fillRow(2, 'TXT', '@', 'v=spf1 -all');
+    // An empty name is the apex; empty content is refused in words, next to its row.
+    await fillRow(2, 'TXT', '', '');
+    await editor.getByRole('button', { name: 'Apply 2 changes' }).click();
+    await poll(() => editor.locator('tr.row-error').textContent()).toBe('Content: Give the record’s data, e.g. an IPv4 address for an A record.');
+    await dashboard.screenshot('record-refused.png');
+    await expectNoAxeViolations(page, "a domain's page with a refused record");
+    await editor.getByLabel('Content of row 2').fill('v=spf1 -all');
     await editor.getByRole('button', { name: 'Apply 2 changes' }).click();
     await poll(() => editor.getByRole('status').textContent()).toBe('Applied 2 changes.');
     await poll(() => rows.count()).toBe(2);
+    await poll(async () => (await valuesOf(editor.locator('input[aria-label^="Name of row"]'))).sort()).toEqual(['@', 'www']);
     // The table shows the records as the API returned them (no row still marked as changed) before
     // rows are picked by position: the API's order need not be the order they were typed in.
     await poll(() => editor.locator('tr.changed').count()).toBe(0);
 
     // A bad row is named next to itself, and nothing of the batch is applied.
     const wwwRow = (await valuesOf(editor.locator('input[aria-label^="Name of row"]'))).indexOf('www') + 1;
-    const txtRow = wwwRow === 1 ? 2 : 1;
+    const txtRow = 3 - wwwRow;
     await editor.getByLabel(`Content of row ${wwwRow}`).fill('192.0.2.11');
     await editor.getByLabel(`Delete row ${txtRow}`).check();
     await editor.getByRole('button', { name: 'Add record' }).click();
@@ -199,6 +217,7 @@ describe.sequential('the dashboard in Chromium', () => {
     const contents = await valuesOf(editor.locator('input[aria-label^="Content of row"]'));
     expect(names.map((name, i) => `${name} ${contents[i]}`).sort()).toEqual(['api 192.0.2.12', 'www 192.0.2.11']);
     await dashboard.screenshot('domain-records.png');
+    await expectNoAxeViolations(page, "a domain's page with records");
   });
 
   it('unlocks the domain, shows its auth code, and renews it live', async () => {
@@ -230,6 +249,7 @@ describe.sequential('the dashboard in Chromium', () => {
     await poll(() => answers.count()).toBe(2);
     expect(await answers.nth(0).textContent()).toContain(`${free} is available`);
     expect(await answers.nth(1).textContent()).toContain(`${taken} is taken`);
+    await expectNoAxeViolations(page, 'the Domains page after a bulk check');
   });
 
   it('shows test-mode objects only while the test data toggle is on', async () => {
@@ -240,6 +260,7 @@ describe.sequential('the dashboard in Chromium', () => {
     expect(await page.getByText(domain).count()).toBe(0);
     await page.getByRole('switch', { name: 'Test data' }).check();
     await poll(() => page.getByRole('table', { name: 'Domains' }).textContent()).toContain(domain);
+    await expectNoAxeViolations(page, 'the Domains page listing a domain');
   });
 
   it('fits a 390 px wide phone without sideways scrolling', async () => {
@@ -248,6 +269,7 @@ describe.sequential('the dashboard in Chromium', () => {
       await dashboard.openNav(label);
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       expect(overflow, label).toBeLessThanOrEqual(0);
+      await expectNoAxeViolations(page, `the ${label} page 390 px wide`);
       if (label === 'API keys') await dashboard.screenshot('keys-390px.png');
     }
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -258,6 +280,7 @@ describe.sequential('the dashboard in Chromium', () => {
     await page.locator('details.dropdown summary').click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await poll(() => page.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+    await expectNoAxeViolations(page, 'the signed-out page');
 
     const replay = await dashboard.browser.newContext();
     await replay.addCookies(oldCookies);

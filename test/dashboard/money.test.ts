@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openChromiumDashboard, pollPage as poll, showPageOnFailure, type ChromiumDashboard } from '../support/dashboardChromium.js';
 import { randomBase62 } from '../../src/ids.js';
+import { expectNoAxeViolations } from '../support/axe.js';
 
 const person = { email: `grace-${randomBase62(6).toLowerCase()}@example.com`, name: 'Grace Hopper' };
 
@@ -39,6 +40,7 @@ describe.sequential('money guards in the dashboard', () => {
     await page.getByRole('button', { name: 'Add funds' }).click();
     await poll(() => page.getByTestId('available').textContent()).toBe('$40.00');
     await dashboard.screenshot('billing-limits.png');
+    await expectNoAxeViolations(page, 'the Billing page with a spending limit');
 
     // The limit belongs to the organisation, not to this page: it is there after a reload.
     await page.reload();
@@ -59,6 +61,7 @@ describe.sequential('money guards in the dashboard', () => {
     // The API's 422 is shown under the field it names, not as a general note.
     await poll(() => form.locator('label', { hasText: 'Allowed IP ranges' }).locator('.field-error').count()).toBe(1);
     expect(await page.getByTestId('key-secret').count()).toBe(0);
+    await expectNoAxeViolations(page, 'the API keys page with a refused field');
 
     await form.getByLabel('Allowed IP ranges').fill('203.0.113.0/24');
     await form.getByRole('button', { name: 'Create key' }).click();
@@ -76,6 +79,7 @@ describe.sequential('money guards in the dashboard', () => {
     await edit.getByRole('button', { name: 'Save limits' }).click();
     await poll(() => row.textContent()).toContain('Limit: none');
     expect(await row.textContent()).toContain('*.example.net');
+    await expectNoAxeViolations(page, 'the API keys page with limits');
   });
 
   it('checks a registration first: the price and the balance after, nothing charged, and a max price below it refused in words', async () => {
@@ -102,6 +106,7 @@ describe.sequential('money guards in the dashboard', () => {
     await registration.getByLabel('Max price in USD').fill('0.01');
     await registration.getByRole('button', { name: 'Check first' }).click();
     await poll(() => registration.getByRole('alert').textContent()).toContain('higher than the most you chose to pay');
+    await expectNoAxeViolations(page, 'the Domains page checking a registration first');
     await dashboard.openNav('Billing');
     expect(await page.getByTestId('available').textContent()).toBe('$40.00');
   });

@@ -10,6 +10,7 @@ import { openChromiumDashboard, pollPage as poll, showPageOnFailure, type Chromi
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { startEventDispatcher } from '../../src/services/webhooks/startDispatcher.js';
 import { randomBase62 } from '../../src/ids.js';
+import { expectNoAxeViolations } from '../support/axe.js';
 
 const person = { email: `grace-${randomBase62(6).toLowerCase()}@example.com`, name: 'Grace Hopper' };
 
@@ -59,6 +60,7 @@ describe.sequential('the Webhooks page in Chromium', () => {
       { timeout: 20_000 },
     ).toContain('200');
     await dashboard.screenshot('webhooks.png');
+    await expectNoAxeViolations(page, 'the Webhooks page');
 
     await page.reload();
     await poll(() => page.getByRole('article', { name: `Endpoint ${receiver.url}` }).textContent()).toContain('Build notifications');

@@ -188,3 +188,42 @@ describe('validation per type, over the API', () => {
     expect(unchanged).toMatchObject({ content: 'mx.example.net', priority: 5, version: 1 });
   });
 });
+
+describe('an empty name, and refusals in words', () => {
+  it('takes an empty name as the apex on create, update and batch', async () => {
+    const created = await post({ type: 'TXT', name: '', content: 'empty is the apex' });
+    expect(created.status).toBe(201);
+    expect(await readJson<RecordBody>(created)).toMatchObject({ name: '@', content: 'empty is the apex' });
+
+    const www = await readJson<RecordBody>(await post({ type: 'TXT', name: 'to-apex', content: 'moved' }));
+    const renamed = await app.fetch(`${records}/${www.id}`, { method: 'PATCH', headers: jsonHeaders(c.key), body: JSON.stringify({ name: '' }) });
+    expect(renamed.status).toBe(200);
+    expect(await readJson<RecordBody>(renamed)).toMatchObject({ name: '@', content: 'moved' });
+
+    const batch = await app.fetch(`${records}/batch`, {
+      method: 'POST',
+      headers: jsonHeaders(c.key),
+      body: JSON.stringify({ operations: [{ op: 'create', record: { type: 'TXT', name: '  ', content: 'batched' } }] }),
+    });
+    expect(batch.status).toBe(200);
+    expect((await readJson<{ results: { record: RecordBody }[] }>(batch)).results[0]!.record).toMatchObject({ name: '@', content: 'batched' });
+    const apex = await readJson<{ data: RecordBody[] }>(await app.fetch(`${records}?type=TXT&name=@`, { headers: bearer(c.key) }));
+    expect(apex.data.map((r) => r.content)).toEqual(expect.arrayContaining(['batched', 'empty is the apex', 'moved']));
+  });
+
+  const shapes: [string, Record<string, unknown>, string][] = [
+    ['empty content', { type: 'A', name: 'x', content: '' }, 'Give the record’s data, e.g. an IPv4 address for an A record.'],
+    ['no content', { type: 'A', name: 'x' }, 'Give the record’s data, e.g. an IPv4 address for an A record.'],
+    ['a name that is not text', { type: 'A', name: 7, content: '10.0.0.1' }, 'Give the name as text: "www", or "@" (or nothing) for the domain itself'],
+    ['a name too long', { type: 'A', name: 'a'.repeat(254), content: '10.0.0.1' }, 'A name may be at most 253 characters'],
+    ['a TTL below the range', { type: 'A', name: 'x', content: '10.0.0.1', ttl: 59 }, 'TTL must be a whole number of seconds, 60–86400'],
+    ['a TTL as text', { type: 'A', name: 'x', content: '10.0.0.1', ttl: '3600' }, 'TTL must be a whole number of seconds, 60–86400'],
+    ['a priority above the range', { type: 'MX', name: 'x', content: 'mx.example.net', priority: 65536 }, 'Priority must be a whole number, 0–65535'],
+    ['an unknown type', { type: 'PTR', name: 'x', content: 'host.example.net' }, 'Must be one of A, AAAA, CNAME, MX, TXT, NS, SRV, CAA'],
+  ];
+  it.each(shapes)('refuses %s in words, not in the validator’s', async (_label, body, msg) => {
+    const res = await post(body);
+    expect(res.status).toBe(422);
+    expect((await readJson<FieldErrorBody>(res)).detail.map((e) => e.msg)).toEqual([msg]);
+  });
+});

@@ -24,8 +24,11 @@ export interface ChromiumDashboard {
   screenshot(name: string): Promise<void>;
   /** Client-side navigation through the top bar, as a person clicks it, until the page's heading says so. */
   openNav(label: string): Promise<void>;
-  /** Signs in through the development OpenID provider's form, back on the dashboard's home page. */
-  signIn(person: { email: string; name: string }): Promise<void>;
+  /**
+   * Signs in through the development OpenID provider's form, back on the dashboard's home page;
+   * `onPage` is called on each page on the way (the signed-out page, the provider's form).
+   */
+  signIn(person: { email: string; name: string }, onPage?: (label: string) => Promise<void>): Promise<void>;
   /** Creates an organisation on the Organisations page and waits until it is the current one. */
   createOrg(name: string): Promise<void>;
   close(): Promise<void>;
@@ -59,10 +62,14 @@ export async function openChromiumDashboard(options: TestAppOptions = {}): Promi
     screenshot: async (name) => {
       if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
     },
-    signIn: async (person) => {
+    signIn: async (person, onPage) => {
       await page.goto(url('/'));
+      await page.getByRole('button', { name: 'Sign in' }).click({ trial: true });
+      await onPage?.('the signed-out page');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(/\/dev\/oidc\//);
+      await page.getByLabel('E-mail').waitFor();
+      await onPage?.('the sign-in form');
       await page.getByLabel('E-mail').fill(person.email);
       await page.getByLabel('Name').fill(person.name);
       await page.getByRole('button', { name: 'Sign in' }).click();

@@ -63,6 +63,24 @@ export function Field(props: { label: string; error?: string | undefined; hint?:
   );
 }
 
+/** The header of a column of row buttons: no visible text, but a name a screen reader announces. */
+export function ActionsHeader() {
+  return (
+    <th class="actions-header">
+      <span class="visually-hidden">Actions</span>
+    </th>
+  );
+}
+
+/** A table that scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it too. */
+export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}
+
 export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="empty">{children}</p>;
 }

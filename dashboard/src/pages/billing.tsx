@@ -3,7 +3,7 @@ import { useDashboard } from '../context.js';
 import { ErrorNote, fieldError } from '../errors.js';
 import { formatDate, formatMoney } from '../format.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
-import { Empty, Field, NeedsOrganisation, Pager } from '../components/ui.js';
+import { Empty, Field, NeedsOrganisation, Pager, TableScroll } from '../components/ui.js';
 import { SpendLimitForm, TopUpList } from './billingGuards.js';
 
 const ENTRY_LABELS = { top_up: 'Top-up', reservation: 'Held', capture: 'Charged', release: 'Released' } as const;
@@ -82,7 +82,7 @@ export function BillingPage() {
       <ErrorNote error={ledger.error} />
       {ledger.data && ledger.data.data.length === 0 ? <Empty>No transactions yet.</Empty> : null}
       {ledger.data && ledger.data.data.length > 0 ? (
-        <div class="table-scroll">
+        <TableScroll label="Transactions">
           <table class="striped" aria-label="Transactions">
             <thead>
               <tr>
@@ -105,7 +105,7 @@ export function BillingPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       <Pager page={pages.page} nextCursor={ledger.data?.next_cursor} onNext={pages.next} onPrevious={pages.previous} />
     </section>

@@ -3,7 +3,7 @@ import { useDashboard } from '../context.js';
 import { ErrorNote, fieldError } from '../errors.js';
 import { formatDate, formatMoney } from '../format.js';
 import { useAction, useLoad } from '../hooks.js';
-import { Empty, Field, StatusBadge } from '../components/ui.js';
+import { ActionsHeader, Empty, Field, StatusBadge, TableScroll } from '../components/ui.js';
 
 /** Dollars as a person types them, in integer minor units (cents); '' means no value. */
 export function centsFrom(dollars: string): number | null {
@@ -78,7 +78,7 @@ export function TopUpList(props: { reloadKey: number }) {
       <ErrorNote error={topUps.error} />
       {topUps.data && topUps.data.data.length === 0 ? <Empty>No card top-ups yet. Test-mode funds appear under Transactions only.</Empty> : null}
       {topUps.data && topUps.data.data.length > 0 ? (
-        <div class="table-scroll">
+        <TableScroll label="Top-ups">
           <table class="striped" aria-label="Top-ups">
             <thead>
               <tr>
@@ -86,7 +86,7 @@ export function TopUpList(props: { reloadKey: number }) {
                 <th>Amount</th>
                 <th>Status</th>
                 <th>Completed</th>
-                <th />
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>
@@ -103,7 +103,7 @@ export function TopUpList(props: { reloadKey: number }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
     </>
   );

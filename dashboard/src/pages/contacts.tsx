@@ -3,7 +3,7 @@ import type { components } from '../../../client/src/index.js';
 import { useDashboard } from '../context.js';
 import { ErrorNote, fieldError } from '../errors.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
-import { ConfirmButton, Empty, Field, NeedsOrganisation, Pager } from '../components/ui.js';
+import { ActionsHeader, ConfirmButton, Empty, Field, NeedsOrganisation, Pager, TableScroll } from '../components/ui.js';
 
 type ContactInput = components['schemas']['CreateContactInput'];
 type Contact = components['schemas']['Contact'];
@@ -81,7 +81,7 @@ export function ContactsPage() {
       <ErrorNote error={contacts.error ?? remove.error} />
       {contacts.data && contacts.data.data.length === 0 ? <Empty>No contacts yet.</Empty> : null}
       {contacts.data && contacts.data.data.length > 0 ? (
-        <div class="table-scroll">
+        <TableScroll label="Contacts">
           <table class="striped" aria-label="Contacts">
             <thead>
               <tr>
@@ -89,7 +89,7 @@ export function ContactsPage() {
                 <th>E-mail</th>
                 <th>Phone</th>
                 <th>Country</th>
-                <th />
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>
@@ -116,7 +116,7 @@ export function ContactsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       <Pager page={pages.page} nextCursor={contacts.data?.next_cursor} onNext={pages.next} onPrevious={pages.previous} />
       <article>

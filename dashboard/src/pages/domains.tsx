@@ -5,7 +5,7 @@ import { useDashboard } from '../context.js';
 import { ErrorNote } from '../errors.js';
 import { formatDay, formatMoney } from '../format.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
-import { Empty, NeedsOrganisation, Pager, StatusBadge } from '../components/ui.js';
+import { Empty, NeedsOrganisation, Pager, StatusBadge, TableScroll } from '../components/ui.js';
 import { RegisterForm, TransferForm } from './domainForms.js';
 
 type Availability = components['schemas']['Availability'];
@@ -124,7 +124,7 @@ function DomainList({ orgId }: { orgId: string }) {
       <ErrorNote error={domains.error} />
       {domains.data && domains.data.data.length === 0 ? <Empty>No domains yet: check a name above and register it.</Empty> : null}
       {domains.data && domains.data.data.length > 0 ? (
-        <div class="table-scroll">
+        <TableScroll label="Domains">
           <table class="striped" aria-label="Domains">
             <thead>
               <tr>
@@ -149,7 +149,7 @@ function DomainList({ orgId }: { orgId: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       <Pager page={pages.page} nextCursor={domains.data?.next_cursor} onNext={pages.next} onPrevious={pages.previous} />
     </>

@@ -4,7 +4,7 @@ import { useDashboard } from '../context.js';
 import { ErrorNote, fieldError } from '../errors.js';
 import { formatDate } from '../format.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
-import { ConfirmButton, Empty, Field, Pager, StatusBadge } from '../components/ui.js';
+import { ActionsHeader, ConfirmButton, Empty, Field, Pager, StatusBadge, TableScroll } from '../components/ui.js';
 import { SecretOnce } from '../components/secretOnce.js';
 import { EditGuards, EMPTY_GUARDS, GuardFields, GuardSummary, guardsFrom, hasGuardError, type GuardDraft } from './keyGuards.js';
 
@@ -56,7 +56,7 @@ export function KeysPage() {
       <ErrorNote error={keys.error ?? remove.error} />
       {keys.data && keys.data.data.length === 0 ? <Empty>No keys yet.</Empty> : null}
       {keys.data && keys.data.data.length > 0 ? (
-        <div class="table-scroll">
+        <TableScroll label="API keys">
           <table class="striped" aria-label="API keys">
             <thead>
               <tr>
@@ -67,7 +67,7 @@ export function KeysPage() {
                 <th>Limits</th>
                 <th>Status</th>
                 <th>Last used</th>
-                <th />
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>
@@ -103,7 +103,7 @@ export function KeysPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       <Pager page={pages.page} nextCursor={keys.data?.next_cursor} onNext={pages.next} onPrevious={pages.previous} />
     </section>

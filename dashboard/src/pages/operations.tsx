@@ -5,7 +5,7 @@ import { useDashboard } from '../context.js';
 import { ErrorNote } from '../errors.js';
 import { formatDate } from '../format.js';
 import { useCursorPages, useLoad } from '../hooks.js';
-import { Empty, NeedsOrganisation, Pager, StatusBadge } from '../components/ui.js';
+import { Empty, NeedsOrganisation, Pager, StatusBadge, TableScroll } from '../components/ui.js';
 
 const TYPE_LABELS: Record<Operation['type'], string> = { 'domain.register': 'Registration', 'domain.transfer': 'Transfer in', 'domain.renew': 'Renewal' };
 const UNFINISHED = new Set<Operation['status']>(['pending', 'running']);
@@ -33,7 +33,7 @@ export function OperationsPage() {
       <ErrorNote error={operations.error} />
       {operations.data && operations.data.data.length === 0 ? <Empty>No operations yet.</Empty> : null}
       {operations.data && operations.data.data.length > 0 ? (
-        <div class="table-scroll">
+        <TableScroll label="Operations">
           <table class="striped" aria-label="Operations">
             <thead>
               <tr>
@@ -60,7 +60,7 @@ export function OperationsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       <Pager page={pages.page} nextCursor={operations.data?.next_cursor} onNext={pages.next} onPrevious={pages.previous} />
     </section>
@@ -97,9 +97,9 @@ export function OperationPage({ id }: { id: string }) {
       {operation ? (
         <article aria-live="polite">
           <header class="row-header">
-            <strong>
+            <h1>
               {TYPE_LABELS[operation.type]} of {operation.domain}
-            </strong>
+            </h1>
             <span data-testid="operation-status">
               <StatusBadge status={operation.status} />
             </span>
@@ -139,8 +139,11 @@ export function OperationPage({ id }: { id: string }) {
             </div>
           </dl>
         </article>
-      ) : error ? null : (
-        <p aria-busy="true">Loading the operation…</p>
+      ) : (
+        <>
+          <h1>Operation {id}</h1>
+          {error ? null : <p aria-busy="true">Loading the operation…</p>}
+        </>
       )}
     </section>
   );

@@ -4,7 +4,7 @@ import { useDashboard } from '../context.js';
 import { ErrorNote, fieldError } from '../errors.js';
 import { formatDate } from '../format.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
-import { ConfirmButton, Empty, Field, Pager } from '../components/ui.js';
+import { ActionsHeader, ConfirmButton, Empty, Field, Pager, TableScroll } from '../components/ui.js';
 
 type Role = components['schemas']['Member']['role'];
 
@@ -25,14 +25,14 @@ export function OrgsPage() {
     <section>
       <h1>Organisations</h1>
       <Invitations />
-      <div class="table-scroll">
+      <TableScroll label="Organisations">
         <table class="striped" aria-label="Organisations">
           <thead>
             <tr>
               <th>Name</th>
               <th>Your role</th>
               <th>Plan</th>
-              <th />
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>
@@ -46,7 +46,7 @@ export function OrgsPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <form class="inline-form" onSubmit={(e) => void submit(e)} aria-label="New organisation">
         <Field label="New organisation" error={fieldError(create.error, 'name')}>
           <input name="org-name" value={name} required placeholder="Acme Inc." onInput={(e) => setName(e.currentTarget.value)} />
@@ -124,14 +124,14 @@ function Members({ orgId, orgName }: { orgId: string; orgName: string }) {
       <h2>Members of {orgName}</h2>
       <ErrorNote error={members.error ?? change.error} />
       {members.data && members.data.data.length === 0 ? <Empty>No members.</Empty> : null}
-      <div class="table-scroll">
+      <TableScroll label="Members">
         <table class="striped" aria-label="Members">
           <thead>
             <tr>
               <th>E-mail</th>
               <th>Name</th>
               <th>Role</th>
-              <th />
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>
@@ -165,7 +165,7 @@ function Members({ orgId, orgName }: { orgId: string; orgName: string }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <Pager page={pages.page} nextCursor={members.data?.next_cursor} onNext={pages.next} onPrevious={pages.previous} />
       <form class="inline-form" onSubmit={(e) => void submitInvite(e)} aria-label="Invite a member">
         <Field label="Invite by e-mail" error={fieldError(invite.error, 'email')}>

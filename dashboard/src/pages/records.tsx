@@ -4,7 +4,7 @@ import { ApiError, type components } from '../../../client/src/index.js';
 import { useDashboard } from '../context.js';
 import { ErrorNote } from '../errors.js';
 import { useAction, useLoad } from '../hooks.js';
-import { Empty } from '../components/ui.js';
+import { Empty, TableScroll } from '../components/ui.js';
 
 type DnsRecord = components['schemas']['DnsRecord'];
 type RecordType = DnsRecord['type'];
@@ -56,6 +56,9 @@ function toOperations(rows: Row[]): { operations: BatchOperation[]; rowKeys: str
   return { operations, rowKeys };
 }
 
+/** The editor's column names, for the fields a batch's errors name (`record.content` → Content). */
+const FIELD_LABELS: Record<string, string> = { type: 'Type', name: 'Name', content: 'Content', ttl: 'TTL', priority: 'Priority' };
+
 /** Field errors of a batch (`loc` = body, operations, index, …) by the row they belong to. */
 function errorsByRow(error: unknown, rowKeys: string[]): Map<string, string> {
   const byRow = new Map<string, string>();
@@ -65,7 +68,8 @@ function errorsByRow(error: unknown, rowKeys: string[]): Map<string, string> {
     const key = rowKeys[index];
     if (key === undefined) continue;
     const field = f.loc.slice(4).join('.') || f.loc.slice(3).join('.');
-    byRow.set(key, [byRow.get(key), `${field ? `${field}: ` : ''}${f.msg}`].filter(Boolean).join(' '));
+    const label = FIELD_LABELS[field] ?? field;
+    byRow.set(key, [byRow.get(key), `${label ? `${label}: ` : ''}${f.msg}`].filter(Boolean).join(' '));
   }
   return byRow;
 }
@@ -107,7 +111,7 @@ export function RecordsEditor({ orgId, domain }: { orgId: string; domain: string
       <ErrorNote error={records.error} />
       <form onSubmit={(e) => void submit(e)}>
         {rows.length === 0 && records.data ? <Empty>No records yet.</Empty> : null}
-        <div class="table-scroll">
+        <TableScroll label="Records">
           <table class="records" aria-label="Records">
             <thead>
               <tr>
@@ -138,7 +142,7 @@ export function RecordsEditor({ orgId, domain }: { orgId: string; domain: string
                         )}
                       </td>
                       <td>
-                        <input aria-label={`Name of row ${index + 1}`} value={row.name} onInput={(e) => update(row.key, { name: e.currentTarget.value })} />
+                        <input aria-label={`Name of row ${index + 1}`} placeholder="@" value={row.name} onInput={(e) => update(row.key, { name: e.currentTarget.value })} />
                       </td>
                       <td>
                         <input
@@ -181,7 +185,7 @@ export function RecordsEditor({ orgId, domain }: { orgId: string; domain: string
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         <ErrorNote error={rowErrors.size > 0 ? undefined : apply.error} />
         {saved ? <p role="status">{saved}</p> : null}
         <div class="button-row">

@@ -4,7 +4,7 @@ import { useDashboard } from '../context.js';
 import { ErrorNote, fieldError } from '../errors.js';
 import { formatDate } from '../format.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
-import { ConfirmButton, Empty, Field, NeedsOrganisation, Pager, StatusBadge } from '../components/ui.js';
+import { ActionsHeader, ConfirmButton, Empty, Field, NeedsOrganisation, Pager, StatusBadge, TableScroll } from '../components/ui.js';
 import { SecretOnce } from '../components/secretOnce.js';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
@@ -220,7 +220,7 @@ function Deliveries(props: { orgId: string; endpoint: Endpoint }) {
       {retried ? <p role="status">Retry queued.</p> : null}
       {deliveries.data && deliveries.data.data.length === 0 ? <Empty>No deliveries yet.</Empty> : null}
       {deliveries.data && deliveries.data.data.length > 0 ? (
-        <div class="table-scroll">
+        <TableScroll label={`Deliveries to ${props.endpoint.url}`}>
           <table class="striped" aria-label={`Deliveries to ${props.endpoint.url}`}>
             <thead>
               <tr>
@@ -230,7 +230,7 @@ function Deliveries(props: { orgId: string; endpoint: Endpoint }) {
                 <th>Status</th>
                 <th>Duration</th>
                 <th>Error</th>
-                <th />
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>
@@ -264,7 +264,7 @@ function Deliveries(props: { orgId: string; endpoint: Endpoint }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       <Pager page={pages.page} nextCursor={deliveries.data?.next_cursor} onNext={pages.next} onPrevious={pages.previous} />
     </div>

@@ -23,16 +23,16 @@ function page(props: { action: string; clientId: string; email?: string; name?: 
 <style>body{font:16px system-ui,sans-serif;max-width:26rem;margin:4rem auto;padding:0 1rem;color:#1f2933}
 label{display:block;margin:1rem 0 .25rem}input{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
 button{margin-top:1.5rem;padding:.6rem 1.2rem;font:inherit}.problem{color:#b42318}.note{color:#52606d;font-size:.9rem}</style>
-</head><body>
+</head><body><main>
 <h1>Development sign-in</h1>
 <p class="note">The development identity provider signs in whoever you say you are. It only serves loopback addresses; production uses your own OpenID provider.</p>
 <p class="note">Signing in to <code>${escapeHtml(props.clientId)}</code>.</p>
 ${props.problem ? `<p class="problem" role="alert">${escapeHtml(props.problem)}</p>` : ''}
-<form method="post" action="${escapeHtml(props.action)}">
+<form method="post" action="${escapeHtml(props.action)}" aria-label="Sign in">
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="email" required autofocus${value(props.email)}>
 <label for="name">Name</label><input id="name" name="name" type="text" autocomplete="name" required${value(props.name)}>
 <button type="submit">Sign in</button>
-</form></body></html>`;
+</form></main></body></html>`;
 }
 
 /**

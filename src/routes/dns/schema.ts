@@ -10,27 +10,36 @@ import { DomainNameSchema } from '../../domains/domainName.js';
  * Shapes only: the rules that depend on the type and the domain (addresses, host names, priorities,
  * CAA tags, CNAME exclusivity) are checked by the service, with field errors at the same places.
  */
-const RecordType = z.enum(RECORD_TYPES).describe('Record type');
+const RecordType = z.enum(RECORD_TYPES, { error: `Must be one of ${RECORD_TYPES.join(', ')}` }).describe('Record type');
+/** Empty (after trimming) is the apex, as `@` is: `normalizeRecordName` turns it into `@`. */
 const RecordName = z
-  .string()
+  .string({ error: 'Give the name as text: "www", or "@" (or nothing) for the domain itself' })
   .meta({ example: 'www' })
   .trim()
-  .min(1)
-  .max(253)
-  .describe('Relative to the domain: `@` for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)');
+  .max(253, 'A name may be at most 253 characters')
+  .describe('Relative to the domain: `@` (or an empty string) for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)');
+const CONTENT_MISSING = 'Give the record’s data, e.g. an IPv4 address for an A record.';
 const Content = z
-  .string()
+  .string({ error: CONTENT_MISSING })
   .meta({ example: '192.0.2.10' })
   .trim()
-  .min(1)
-  .max(TXT_MAX_LENGTH + 100)
+  .min(1, CONTENT_MISSING)
+  .max(TXT_MAX_LENGTH + 100, `The data may be at most ${TXT_MAX_LENGTH} characters`)
   .describe(
     'Per type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS and MX a host name (trailing dot optional); ' +
       `TXT plain text, printable ASCII, up to ${TXT_MAX_LENGTH} characters (split into 255-character strings for you; do not quote it); ` +
       'SRV `weight port target` (priority apart); CAA `flags tag value` with tag `issue`, `issuewild` or `iodef`',
   );
-const Ttl = z.number().int().min(TTL_MIN).max(TTL_MAX).describe(`Seconds, ${TTL_MIN}–${TTL_MAX}`);
-const Priority = z.number().int().min(0).max(65_535).nullable().describe('Required for MX and SRV (0–65535); absent or null for the other types');
+const TTL_WORDS = `TTL must be a whole number of seconds, ${TTL_MIN}–${TTL_MAX}`;
+const Ttl = z.number({ error: TTL_WORDS }).int(TTL_WORDS).min(TTL_MIN, TTL_WORDS).max(TTL_MAX, TTL_WORDS).describe(`Seconds, ${TTL_MIN}–${TTL_MAX}`);
+const PRIORITY_WORDS = 'Priority must be a whole number, 0–65535';
+const Priority = z
+  .number({ error: PRIORITY_WORDS })
+  .int(PRIORITY_WORDS)
+  .min(0, PRIORITY_WORDS)
+  .max(65_535, PRIORITY_WORDS)
+  .nullable()
+  .describe('Required for MX and SRV (0–65535); absent or null for the other types');
 
 export const CreateRecordBody = z
   .object({ type: RecordType, name: RecordName, content: Content, ttl: Ttl.default(TTL_DEFAULT), priority: Priority.optional() })
@@ -51,7 +60,7 @@ export const RecordPath = DomainPath.extend({ record_id: z.string().min(1).max(6
 
 export const RecordListQuery = PaginationQuery.extend({
   type: RecordType.optional().describe('Only records of this type'),
-  name: z.string().trim().toLowerCase().min(1).max(253).optional().describe('Only records of this name (`@` for the apex)'),
+  name: z.string().trim().toLowerCase().min(1, 'Give a name to filter by, "@" for the domain itself').max(253, 'A name may be at most 253 characters').optional().describe('Only records of this name (`@` for the apex)'),
 });
 
 const RecordId = z.string().min(1).max(64).describe('Record id (`rec_…`)');
