@@ -2,10 +2,10 @@
  * The Temporal boundary: every workflow's input and result, its signals, and the registrar step
  * the paid activities answer with. It imports nothing of ours, so workflows, activities and
  * services all import from here and never from each other (no import circle; `import-x/no-cycle`
- * in eslint.config.js). Workflow code imports it too, so it stays deterministic: types and
- * `defineSignal` only.
+ * in eslint.config.js). Workflow code imports it too, so it stays deterministic: types,
+ * `defineSignal` and `defineQuery` only.
  */
-import { defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 /**
  * Where a paid registrar action stands. `reference` is the registrar's id of the registration,
@@ -388,6 +388,20 @@ export const testClockAdvancedSignal = defineSignal('testClockAdvanced');
 
 /** The domain changed (renewed, a renewal failed, auto-renew turned on or off): its lifecycle looks again. */
 export const domainChangedSignal = defineSignal<[{ reason: string }]>('domainChanged');
+
+/** Where a lifecycle run stands, as the `lifecycleProgress` query answers it. */
+export interface DomainLifecycleProgress {
+  /** The domain's test clock as the run last read it from the database; null before its first read. */
+  clockOffsetDays: number | null;
+  /**
+   * Waiting for a signal or for its next step's time, with no step due, no renewal running and no
+   * signal unread: everything the clock it read brought has been done, notices mailed included.
+   */
+  idle: boolean;
+}
+
+/** Lets an operator or a test see that the lifecycle has finished with what it was told (queries add nothing to history). */
+export const lifecycleProgressQuery = defineQuery<DomainLifecycleProgress>('lifecycleProgress');
 
 /**
  * The signature of every workflow the worker runs, by its registered name (the exported function's

@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.js';
 import {
   DOMAIN_LIFECYCLE_RETRIES,
   domainChangedSignal,
+  lifecycleProgressQuery,
   testClockAdvancedSignal,
   type DomainLifecycleInput,
   type DomainLifecycleResult,
@@ -53,6 +54,9 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
   setHandler(domainChangedSignal, () => {
     wake = true;
   });
+  let clockOffsetDays: number | null = null;
+  let idle = false;
+  setHandler(lifecycleProgressQuery, () => ({ clockOffsetDays, idle: idle && !wake }));
   const { lifecycle } = acts;
   const ref = { domainId: input.domainId, livemode: input.livemode };
   // A signal that comes while the domain is being read or changed must not be lost: `wake` is
@@ -90,7 +94,10 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
     }
     // A running renewal signals its end (domainChanged); its timer, like a busy step's, is only a safety net.
     const waitMs = state.renewalOpen || due ? input.durations.renewalRecheckMs : pending[0] ? pending[0].at - now : undefined;
+    clockOffsetDays = state.clockOffsetDays;
+    idle = !state.renewalOpen && !due;
     await condition(() => wake, waitMs);
+    idle = false;
     state = await observe();
   }
 }

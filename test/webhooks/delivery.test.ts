@@ -117,6 +117,16 @@ async function deliveries(owner: string, orgId: string, endpointId: string): Pro
   return (await readJson<{ data: Delivery[] }>(res)).data;
 }
 
+async function pingEventIds(orgId: string): Promise<string[]> {
+  const { rows } = await app.deps.db.query<{ id: string }>(`SELECT id FROM events WHERE org_id = $1 AND type = 'ping'`, [orgId]);
+  return rows.map((r) => r.id);
+}
+
+async function undispatchedEventIds(orgId: string): Promise<string[]> {
+  const { rows } = await app.deps.db.query<{ id: string }>('SELECT id FROM events WHERE org_id = $1 AND dispatched_at IS NULL', [orgId]);
+  return rows.map((r) => r.id);
+}
+
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -215,7 +225,7 @@ describe('webhook delivery', () => {
     const endpoint = await createEndpoint(c.session, c.org.id, hooks.url, ['ping']);
     const watching = await createEndpoint(c.session, c.org.id, watcher.url, ['webhook_endpoint.disabled']);
     const before = await counted();
-    await ping(c.session, c.org.id, endpoint.id);
+    const pinged = await ping(c.session, c.org.id, endpoint.id);
 
     const mail = await smtp.waitFor((m) => m.envelopeTo.includes(c.email) && (m.subject ?? '').includes('Webhook endpoint disabled'), 30_000);
     expect(mail.text).toContain(endpoint.id);
@@ -240,12 +250,14 @@ describe('webhook delivery', () => {
     const disabledHook = await watcher.waitFor((h) => (JSON.parse(h.body) as EventBody).type === 'webhook_endpoint.disabled');
     expect(JSON.parse(disabledHook.body)).toMatchObject({ data: { object: { id: endpoint.id, enabled: false } } });
     expect(new Webhook(watching.secret).verify(disabledHook.body, disabledHook.headers)).toBeTruthy();
-    // Nothing more goes to a disabled endpoint.
-    const count = hooks.received.length;
+    // Nothing more goes to a disabled endpoint: the refused ping made no event, and the one delivery
+    // that could send to it has ended with every attempt it made already received.
     const refused = await app.fetch(`/api/v1/orgs/${c.org.id}/webhook-endpoints/${endpoint.id}/test`, { method: 'POST', headers: testMode(c.session) });
     expect(refused.status).toBe(409);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(hooks.received.length).toBe(count);
+    expect(await pingEventIds(c.org.id)).toEqual([pinged.id]);
+    const ended = await app.deps.temporal.client.workflow.getHandle(deliveryWorkflowId(endpoint.id, pinged.id)).result();
+    expect(ended).toEqual({ outcome: 'endpoint_disabled', attempts: hooks.received.length });
+    expect(await deliveries(c.session, c.org.id, endpoint.id)).toHaveLength(hooks.received.length);
   });
 
   it('an event fanned out to 16 endpoints on one host reaches each once, one turn at a time, and waiting for a turn is no failed attempt; the history replays', async () => {
@@ -337,7 +349,10 @@ describe('webhook delivery', () => {
     // A committed event after it arrives; the rolled-back one never does, and never existed.
     const committed = await ping(c.session, c.org.id, endpoint.id);
     await hooks.waitFor((h) => h.headers['webhook-id'] === committed.id);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The outbox holds only the committed event, dispatched, and its one delivery has ended: nothing else can arrive.
+    await expect.poll(() => undispatchedEventIds(c.org.id)).toEqual([]);
+    expect((await app.deps.db.query<{ id: string }>('SELECT id FROM events WHERE org_id = $1', [c.org.id])).rows.map((r) => r.id)).toEqual([committed.id]);
+    expect(await app.deps.temporal.client.workflow.getHandle(deliveryWorkflowId(endpoint.id, committed.id)).result()).toEqual({ outcome: 'delivered', attempts: 1 });
     expect(hooks.received.map((h) => h.headers['webhook-id'])).toEqual([committed.id]);
     expect(rolledBackId).toMatch(/^evt_/);
     const stored = await app.deps.db.query('SELECT 1 FROM events WHERE id = $1', [rolledBackId]);

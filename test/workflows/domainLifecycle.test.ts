@@ -8,6 +8,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtpSink.js';
 import { recordHistory } from '../support/histories.js';
 import { findDomainOfOrg, findLatestDomainOfOrg } from '../../src/db/repositories/domains.js';
 import { lifecycleWorkflowId } from '../../src/services/domains/lifecycle/watch.js';
+import { lifecycleProgressQuery } from '../../workflows/contract.js';
 
 const RENEW_PRICE = 1299; // .com in test mode (migrations/1763800002000_tld_prices.sql)
 
@@ -72,10 +73,23 @@ async function renewOperations(c: Customer): Promise<OperationBody[]> {
   return page.data.filter((op) => op.type === 'domain.renew');
 }
 
-/** Lets the lifecycle take a signal and do whatever it brings; used before asserting that nothing more happened. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 2_500));
-
 const poll = { timeout: 20_000, interval: 200 };
+
+/**
+ * Waits until the domain's lifecycle has read the test clock at `moved.offset_days` and done all it
+ * brought (or has ended): from then on nothing more happens until the clock moves again, so what
+ * the test counts next is final.
+ */
+async function settled(c: Customer, name: string, moved: { offset_days: number }): Promise<void> {
+  const domain = await findLatestDomainOfOrg(app.deps.db, { livemode: false }, c.org.id, name);
+  const handle = app.deps.temporal.client.workflow.getHandle(lifecycleWorkflowId(domain!.id));
+  const done = async () => {
+    if ((await handle.describe()).status.name !== 'RUNNING') return true;
+    const progress = await handle.query(lifecycleProgressQuery);
+    return progress.idle && progress.clockOffsetDays === moved.offset_days;
+  };
+  await expect.poll(done, poll).toBe(true);
+}
 
 describe('domain lifecycle with test clocks', () => {
   it('auto-renews once, 30 days before expiry, from the balance: one renewal operation, one capture', async () => {
@@ -91,8 +105,7 @@ describe('domain lifecycle with test clocks', () => {
     expect(await f.balance(c)).toMatchObject({ available: 5_000 - 2 * RENEW_PRICE, reserved: 0 });
 
     // Later days of the old term bring no second renewal.
-    await advance(c, domain.name, 10);
-    await settle();
+    await settled(c, domain.name, await advance(c, domain.name, 10));
     expect(await f.balance(c)).toMatchObject({ available: 5_000 - 2 * RENEW_PRICE, reserved: 0 });
     const renewals = await renewOperations(c);
     expect(renewals).toHaveLength(1);
@@ -111,16 +124,13 @@ describe('domain lifecycle with test clocks', () => {
     await advance(c, domain.name, 335); // 30 days left, less the seconds since registration
     await expect.poll(() => expiring(c.email), poll).toHaveLength(1);
     await advance(c, domain.name, 1); // past the same point again
-    await advance(c, domain.name, 21); // 8 days left: nothing due
-    await settle();
+    await settled(c, domain.name, await advance(c, domain.name, 21)); // 8 days left: nothing due
     expect(expiring(c.email)).toEqual([`[test mode] ${domain.name} expires in 30 days`]);
 
     await advance(c, domain.name, 1); // 7 days left
     await expect.poll(() => expiring(c.email), poll).toHaveLength(2);
     await advance(c, domain.name, 5); // 2 days left
-    await advance(c, domain.name, 1); // 1 day left
-    await expect.poll(() => expiring(c.email), poll).toHaveLength(3);
-    await settle();
+    await settled(c, domain.name, await advance(c, domain.name, 1)); // 1 day left
     const expected = [30, 7, 1].map((days) => `[test mode] ${domain.name} expires in ${days} day${days === 1 ? '' : 's'}`);
     expect(expiring(c.email)).toEqual(expected);
     expect(expiring(adminEmail)).toEqual(expected);
@@ -173,8 +183,7 @@ describe('domain lifecycle with test clocks', () => {
     expect(new Date(renewed.expires_at).getUTCFullYear()).toBe(new Date(domain.expires_at).getUTCFullYear() + 1);
     expect(await domainOf(c, domain.name)).toMatchObject({ status: 'active', expires_at: renewed.expires_at });
     // Past the end of the old grace period: the new term goes on.
-    await advance(c, domain.name, 40);
-    await settle();
+    await settled(c, domain.name, await advance(c, domain.name, 40));
     expect((await domainOf(c, domain.name)).status).toBe('active');
     expect(await f.balance(c)).toMatchObject({ available: 5_000 - 2 * RENEW_PRICE, reserved: 0 });
     expect(subjects(c.email, `${domain.name} has been deleted`)).toEqual([]);
@@ -247,8 +256,7 @@ describe('domain lifecycle with test clocks', () => {
     ]);
     expect([200, 202, 409]).toContain(manual.status);
     await expect.poll(async () => (await domainOf(c, domain.name)).expires_at, poll).not.toBe(domain.expires_at);
-    await advance(c, domain.name, 2);
-    await settle();
+    await settled(c, domain.name, await advance(c, domain.name, 2));
     const renewals = (await renewOperations(c)).filter((op) => op.status === 'succeeded');
     expect(renewals).toHaveLength(1);
     expect(new Date((await domainOf(c, domain.name)).expires_at).getUTCFullYear()).toBe(new Date(domain.expires_at).getUTCFullYear() + 1);

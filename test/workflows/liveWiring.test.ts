@@ -14,6 +14,7 @@ import { topUp } from '../../src/services/billing/ledger.js';
 import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
 import { findOperation } from '../../src/db/repositories/operations.js';
 import { Worker } from '@temporalio/worker';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 import { recordHistory } from '../support/histories.js';
 
@@ -167,7 +168,13 @@ describe('the registrant at the registrar', () => {
     const before = dnsimple.requests.length;
     const res = await app.fetch(`/api/v1/orgs/${c.org.id}/contacts/${c.contactId}`, { method: 'PATCH', headers: jsonHeaders(c.token), body: '{"city":"Norfolk"}' });
     expect(res.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The PATCH has been answered, so the workflow that would send this version has been started or
+    // never will be; once it has ended (or was never started), what the registrar received is final.
+    const { rows } = await app.deps.db.query<{ version: number }>('SELECT version FROM contacts WHERE id = $1', [c.contactId]);
+    const sync = app.deps.temporal.client.workflow.getHandle(`contact-sync:${c.contactId}:v${rows[0]!.version}`);
+    await sync.result().catch((err: unknown) => {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    });
     expect(dnsimple.requests.slice(before).filter((r) => r.path.includes('/contacts'))).toEqual([]);
   });
 });
