@@ -27,7 +27,7 @@ export function isOrgPath(path: string): boolean {
   return path.startsWith('/api/v1/orgs/{org_oid}');
 }
 
-/** Layers a test or benchmark may switch off to measure what they cost. */
+/** Layers a benchmark may switch off to measure what they cost (bench/servers/layers.ts); tests run with all of them. */
 export interface RouterLayers {
   rateLimit: boolean;
   idempotency: boolean;

@@ -1,7 +1,7 @@
 /**
  * The dashboard's Webhooks page in Debian's Chromium, against the real api, a worker, the event
- * dispatcher, Temporal, PostgreSQL and Redis, delivering to a receiver on loopback
- * (WEBHOOK_ALLOW_PRIVATE=true lets an http://127.0.0.1 endpoint through).
+ * dispatcher, Temporal, PostgreSQL and Redis, delivering to a receiver on loopback: a test-mode
+ * endpoint, which WEBHOOK_TEST_LOOPBACK=true lets be http://127.0.0.1, as under `npm run dev`.
  * With DASHBOARD_SCREENSHOTS=1 it also refreshes docs/screenshots/webhooks.png.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ let page: Page;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  dashboard = await openChromiumDashboard({ worker: true, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  dashboard = await openChromiumDashboard({ worker: true, env: { WEBHOOK_TEST_LOOPBACK: 'true' } });
   dispatcherId = await startEventDispatcher(dashboard.app.deps.temporal.client, dashboard.app.deps.config);
   page = dashboard.page;
 });
@@ -36,6 +36,8 @@ describe.sequential('the Webhooks page in Chromium', () => {
   it('adds an endpoint, shows its secret once, pings it and lists the delivery', async () => {
     await dashboard.signIn(person);
     await dashboard.createOrg('Compilers Inc');
+    await page.getByRole('switch', { name: 'Test data' }).check();
+    await poll(() => page.getByRole('status').first().textContent()).toContain('Test data');
     await dashboard.openNav('Webhooks');
     await page.getByLabel('Endpoint URL').fill(receiver.url);
     await page.getByLabel('Description').fill('Build notifications');

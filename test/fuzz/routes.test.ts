@@ -10,9 +10,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, createKey, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
+import { bearer, createKey, jsonHeaders, uniqueEmail } from '../support/actors.js';
+import { insertKey, insertOrg, insertUser, sessionOf, type FactoryUser } from '../support/factories.js';
 import { insertActiveDomain } from '../support/domains.js';
-import { forwardedFrom, readJson } from '../support/http.js';
+import { forwardedFrom, readJson, simulatedClientAddress } from '../support/http.js';
 import { createApp } from '../../src/app.js';
 import { listen, type ListeningServer } from '../../src/http/listen.js';
 import { buildRoutes } from '../../src/routes/index.js';
@@ -27,6 +28,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_251_123);
 let app: TestApp;
 let server: ListeningServer;
 let fixtures: Record<string, string>;
+let fuzzUser: FactoryUser;
 let session: string;
 let testKey: string;
 let fingerprint: () => Promise<string>;
@@ -50,13 +52,14 @@ async function buildFingerprint(userId: string): Promise<() => Promise<string>> 
 
 beforeAll(async () => {
   app = await startTestApp();
-  // The rate limiter off, idempotency on: the fuzz traffic is far above any plan's limits.
-  server = await listen(createApp(app.deps, { layers: { rateLimit: false, idempotency: true } }), '127.0.0.1', 0);
+  server = await listen(createApp(app.deps), '127.0.0.1', 0);
+  // Thousands of requests from one user: its organisation is on the plan with the largest limits,
+  // set before its first request (the limiter caches plans for a minute: src/http/rateLimit.ts).
   const email = uniqueEmail('fuzz');
-  session = await sessionToken(app, email);
+  fuzzUser = await insertUser(app.deps, email);
+  const org = await insertOrg(app.deps, { owner: fuzzUser, name: 'Fuzz', plan: 'enterprise' });
+  session = await sessionOf(app.deps, fuzzUser);
   const me = await readJson<{ id: string }>(await app.fetch('/api/v1/me', { headers: bearer(session) }));
-  const org = await createOrg(app, session, 'Fuzz');
-  await app.deps.db.query(`UPDATE organizations SET plan = 'enterprise' WHERE id = $1`, [org.id]);
   const key = await createKey(app, session, { name: 'fuzz', scopes: SCOPES, mode: 'test' });
   testKey = key.key;
   const customer = { org, livemode: false };
@@ -130,19 +133,56 @@ const headerArbitrary: fc.Arbitrary<Headers> = fc.record({
   contentType: fc.oneof({ weight: 8, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded') }),
 });
 
+/**
+ * What one route's cases are sent as: a client of its own, as each integration of a customer is in a
+ * deployment (its own session, its own all-scopes test key, its own address), so one route's cases
+ * spend their own rate-limit pools; all of them are the fuzz user's, whose rows the fingerprint covers.
+ */
+interface Client {
+  session: string;
+  testKey: string;
+  address: string;
+}
+
+async function clientFor(route: RouteSpec): Promise<Client> {
+  const { key } = await insertKey(app.deps, { user: fuzzUser, scopes: [...SCOPES], mode: 'test', name: `fuzz ${route.operationId}` });
+  const client = { session: await sessionOf(app.deps, fuzzUser), testKey: key, address: simulatedClientAddress() };
+  // A key's first request in an organisation records that it was used there (api_key_organizations):
+  // made here, as an integration's first call, so that no fuzz case's 4xx is the one writing it.
+  const first = await fetch(`${server.url}/api/v1/orgs/${fixtures.org_oid}/billing/balance`, forwardedFrom(client.address, { headers: bearer(key) }));
+  expect(first.status).toBe(200);
+  return client;
+}
+
 /** Org and account routes are the session's; the rest run in test mode with the all-scopes test key. */
-const tokenFor = (route: RouteSpec) => (/^\/api\/v1\/(me|orgs)(\/\{org_oid\}(\/members.*)?)?$/.test(route.path) || route.path.startsWith('/api/v1/me/') ? session : testKey);
+const tokenFor = (route: RouteSpec, client: Client) =>
+  /^\/api\/v1\/(me|orgs)(\/\{org_oid\}(\/members.*)?)?$/.test(route.path) || route.path.startsWith('/api/v1/me/') ? client.session : client.testKey;
 
 /** Encoded on the wire as fetch would refuse some of them: header values must stay Latin-1. */
 const latin1 = (value: string) => value.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 
-async function send(route: RouteSpec, path: string, query: string, body: string | Buffer | undefined, headers: Headers) {
-  const h: Record<string, string> = { ...bearer(tokenFor(route)) };
+async function send(route: RouteSpec, client: Client, path: string, query: string, body: string | Buffer | undefined, headers: Headers) {
+  const h: Record<string, string> = { ...bearer(tokenFor(route, client)) };
   if (body !== undefined) h['content-type'] = headers.contentType;
   if (headers.idempotencyKey !== undefined) h['idempotency-key'] = latin1(headers.idempotencyKey);
   if (headers.ifMatch !== undefined) h['if-match'] = headers.ifMatch;
   const init = { method: route.method.toUpperCase(), headers: h, ...(body === undefined || route.method === 'get' ? {} : { body }) };
-  return fetch(`${server.url}${path}${query}`, forwardedFrom(app.clientAddress, init));
+  return honouringRetryAfter(() => fetch(`${server.url}${path}${query}`, forwardedFrom(client.address, init)));
+}
+
+/**
+ * Sends again after a 429's `Retry-After`, as a well-behaved client does: a route's cases may come
+ * faster than one client's burst, and each case must reach its route. A refusal is decided before
+ * any work, so sending again is safe.
+ */
+async function honouringRetryAfter(request: () => Promise<Response>): Promise<Response> {
+  for (let attempt = 1; ; attempt += 1) {
+    const res = await request();
+    const retryAfter = Number(res.headers.get('retry-after'));
+    if (res.status !== 429 || attempt === 5 || !(retryAfter > 0)) return res;
+    await res.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1_000));
+  }
 }
 
 /** Everything but the documentation and `/readyz`, whose 503 (no worker in this app) is its purpose. */
@@ -156,9 +196,10 @@ describe('fuzzing every route', () => {
     /** Routes that answered 2xx at least once: the generated values are valid often enough to get past validation. */
     const succeeded = new Set<string>();
     for (const route of routes) {
+      const client = await clientFor(route);
       const property = fc.asyncProperty(pathArbitrary(route), queryArbitrary(route), bodyArbitrary(route), headerArbitrary, async (path, query, body, headers) => {
         const before = await fingerprint();
-        const res = await send(route, path, query, body, headers);
+        const res = await send(route, client, path, query, body, headers);
         const text = await res.text();
         const where = `${route.method.toUpperCase()} ${path}${query} → ${res.status} ${text.slice(0, 300)}`;
         if (res.status >= 500) throw new Error(`5xx: ${where}`);

@@ -7,7 +7,6 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { closeDeps, createDeps, type AppDeps } from '../../src/deps.js';
 import { createApp } from '../../src/app.js';
-import type { RouterLayers } from '../../src/http/router.js';
 import { listen } from '../../src/http/listen.js';
 import type { RouteSpec } from '../../src/http/route.js';
 import { createWorker, type RunningWorker } from '../../src/worker/worker.js';
@@ -57,8 +56,6 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   extraRoutes?: RouteSpec[];
-  /** Layers switched off (a file sending hundreds of writes that are not about limits). */
-  layers?: RouterLayers;
   /** Where log lines go (with LOG_LEVEL set in env); default: the logger's own stdout. */
   logDestination?: { write(line: string): void };
   /** Also run a worker on the app's task queue (with the shared workflow bundle). */
@@ -78,7 +75,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const worker = options.worker ? await createWorker(deps, options.workflowBundle ?? sharedWorkflowBundle(), options.outside) : undefined;
   const workerRun = worker?.worker.run();
   const http = await listen(
-    (listeningUrl) => createApp(deps, { extraRoutes: options.extraRoutes ?? [], listeningUrl, ...(options.layers ? { layers: options.layers } : {}) }),
+    (listeningUrl) => createApp(deps, { extraRoutes: options.extraRoutes ?? [], listeningUrl }),
     '127.0.0.1',
     options.port ?? 0,
   );

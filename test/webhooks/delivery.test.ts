@@ -1,6 +1,7 @@
 /**
- * Webhooks end to end: the real api, worker, dispatcher, PostgreSQL and Temporal, receivers on
- * loopback (WEBHOOK_ALLOW_PRIVATE=true) and a real SMTP sink. Durations are the configuration's,
+ * Webhooks end to end: the real api, worker, dispatcher, PostgreSQL and Temporal, test-mode receivers
+ * on loopback (WEBHOOK_TEST_LOOPBACK=true, as under `npm run dev`; live endpoints stay public https
+ * only) and a real SMTP sink. Durations are the configuration's,
  * run short: 1 s per attempt, back-off from 200 ms doubling to 1 s, disabled after a 4 s streak.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,11 @@ import { createWebhookEndpoint } from '../../src/services/webhooks/endpoints.js'
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 import { deliveryWorkflowId } from '../../src/webhooks/timing.js';
 import { recordHistory } from '../support/histories.js';
+import type { Resolver } from '../../src/webhooks/sender.js';
+
+/** The live endpoint's name resolves to loopback: a live delivery there would be refused and logged, never sent. */
+const LIVE_HOOKS = 'https://live-hooks.example.test/in';
+const resolver: Resolver = (hostname) => Promise.resolve(hostname === 'live-hooks.example.test' ? [{ address: '127.0.0.1', family: 4 }] : []);
 
 let app: TestApp;
 let smtp: SmtpSink;
@@ -56,8 +62,9 @@ beforeAll(async () => {
   smtp = await startSmtpSink();
   app = await startTestApp({
     worker: true,
+    outside: { webhookResolver: resolver },
     env: {
-      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_TEST_LOOPBACK: 'true',
       WEBHOOK_TIMEOUT: '1s',
       WEBHOOK_RETRY_INITIAL: '200ms',
       WEBHOOK_RETRY_MAX_INTERVAL: '1s',
@@ -140,9 +147,8 @@ describe('webhook delivery', () => {
   it("a registration's operation.succeeded arrives signed, verifies with the library and the SDK, and only at the test-mode endpoint", async () => {
     const c = await customers.customer(10_000);
     const hooks = await receiver();
-    const liveHooks = await receiver();
     const endpoint = await createEndpoint(c.session, c.org.id, hooks.url, ['operation.succeeded', 'operation.failed']);
-    await createEndpoint(c.session, c.org.id, liveHooks.url, ['*'], true);
+    const liveEndpoint = await createEndpoint(c.session, c.org.id, LIVE_HOOKS, ['*'], true);
 
     const name = `hooked-${Date.now().toString(36)}.com`;
     const res = await customers.register(c, { name, years: 1, registrant_contact_id: c.contactId }, `reg-${name}`);
@@ -169,7 +175,9 @@ describe('webhook delivery', () => {
     expect(listed.data.map((e) => e.id)).toContain(event.id);
     const one = await app.fetch(`/api/v1/orgs/${c.org.id}/events/${event.id}`, { headers: testMode(c.session) });
     expect(JSON.parse(await one.text())).toEqual(event);
-    expect(liveHooks.received).toEqual([]);
+    const liveLog = await app.fetch(`/api/v1/orgs/${c.org.id}/webhook-endpoints/${liveEndpoint.id}/deliveries`, { headers: bearer(c.session) });
+    expect(liveLog.status).toBe(200);
+    expect((await readJson<{ data: Delivery[] }>(liveLog)).data).toEqual([]);
     const [delivered] = await deliveries(c.session, c.org.id, endpoint.id);
     expect(delivered).toMatchObject({ event_id: event.id, attempt: 1, status_code: 200, error: null });
   });

@@ -4,13 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, createKey, createOrg, joinOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
+import { bearer, createKey, joinOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
 import { withTransaction } from '../../src/db/pool.js';
 import { markEventsDispatched } from '../../src/db/repositories/events.js';
 import { emitEvent } from '../../src/services/events/emitEvent.js';
 import type { Resolver } from '../../src/webhooks/sender.js';
 import { customerFactory } from '../support/customers.js';
+import { insertOrg, insertUser, sessionOf, type FactoryUser } from '../support/factories.js';
 import { pingOnce } from '../support/webhookDelivery.js';
 
 const NAMES: Record<string, string[]> = {
@@ -20,6 +21,7 @@ const NAMES: Record<string, string[]> = {
 const resolver: Resolver = (hostname) => Promise.resolve((NAMES[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
 
 let app: TestApp;
+let ownerUser: FactoryUser;
 let owner: string;
 let orgId: string;
 
@@ -34,10 +36,13 @@ interface Endpoint {
 }
 
 beforeAll(async () => {
-  // Dozens of writes from one session: the limiter is not what this file is about.
-  app = await startTestApp({ worker: true, outside: { webhookResolver: resolver }, layers: { rateLimit: false, idempotency: true } });
-  owner = await sessionToken(app, uniqueEmail('hook-owner'));
-  orgId = (await createOrg(app, owner)).id;
+  app = await startTestApp({ worker: true, outside: { webhookResolver: resolver } });
+  // Dozens of writes a second from one session, as an integration setting up its hooks does: its
+  // organisation is on the plan whose limits allow that, set before the first request (the limiter
+  // caches plans for a minute: src/http/rateLimit.ts).
+  ownerUser = await insertUser(app.deps, uniqueEmail('hook-owner'));
+  orgId = (await insertOrg(app.deps, { owner: ownerUser, plan: 'enterprise' })).id;
+  owner = await sessionOf(app.deps, ownerUser);
 });
 afterAll(async () => app?.close());
 
@@ -123,7 +128,7 @@ describe('webhook endpoints', () => {
   });
 
   it('allows 16 endpoints per organisation and mode, even to concurrent creates: the 17th is 409 WEBHOOK_ENDPOINT_LIMIT', async () => {
-    const limited = (await createOrg(app, owner, 'Many hooks')).id;
+    const limited = (await insertOrg(app.deps, { owner: ownerUser, name: 'Many hooks', plan: 'enterprise' })).id;
     const createIn = (mode: 'live' | 'test', n: number) =>
       app.fetch(`/api/v1/orgs/${limited}/webhook-endpoints`, {
         method: 'POST',
