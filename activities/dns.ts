@@ -35,7 +35,7 @@ export function createDnsActivities(deps: DnsActivityDeps) {
     },
 
     /**
-     * Deletes a deleted domain's zone (README "Domain lifecycle"), only while the zone still belongs
+     * Deletes a deleted domain's zone (docs/api-guide.md, Operations and workflows), only while the zone still belongs
      * to a registration that has ended: never the zone of whoever registered the name since.
      */
     async deleteDnsZone(input: { livemode: boolean; domainName: string }): Promise<{ deleted: boolean }> {

@@ -18,7 +18,7 @@ import type { PayloadKeyring } from '../src/temporal/payloadKeys.js';
 import { systemResolver, type Resolver } from '../src/webhooks/sender.js';
 import type { DispatchEventsInput } from '../workflows/contract.js';
 
-/** Events are kept 30 days (README "Events and webhooks"); their delivery attempts go with them. */
+/** Events are kept 30 days (docs/api-guide.md, Webhooks and events); their delivery attempts go with them. */
 export const EVENT_RETENTION_DAYS = 30;
 
 export interface WebhookActivityDeps {

@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/medians.ts [--before A.json,B.json,C.json] RUN1.json RUN2.json RUN3.json`: the median
- * of each row over several `npm run bench -- --json` runs, as a Markdown table for the README's bench
+ * of each row over several `npm run bench -- --json` runs, as a Markdown table for docs/bench.md's
  * section; with `--before`, the medians of earlier runs beside them.
  */
 import { readFile } from 'node:fs/promises';

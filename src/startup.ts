@@ -76,7 +76,7 @@ export async function startService({ config, logger, role, workflowBundle, extra
       const schedules = await ensureSchedules(deps.temporal.client, config);
       logger.info({ schedules }, 'Temporal schedules in place');
       if (config.webhooks.dispatcher) logger.info({ workflowId: await startEventDispatcher(deps.temporal.client, config) }, 'event dispatcher started');
-      // Loaded here so an api process never loads the SDK's native worker runtime (README "Bench": memory).
+      // Loaded here so an api process never loads the SDK's native worker runtime (docs/bench.md: the memory row).
       const { createWorker } = await import('./worker/worker.js');
       worker = await createWorker(deps, workflowBundle);
       workerRun = worker.worker.run();

@@ -300,7 +300,7 @@ export interface DispatchEventsInput {
 }
 
 /**
- * How long each part of a domain's life lasts (README "Domain lifecycle"). Inputs of the lifecycle
+ * How long each part of a domain's life lasts (docs/api-guide.md, Operations and workflows). Inputs of the lifecycle
  * workflow, so a test can run a whole life short; test clocks move the lifecycle's "now" instead.
  */
 export interface DomainLifecycleDurations {

@@ -24,7 +24,7 @@ const started: BenchProcess[] = [];
 /** Runs compiled `script` (relative to the repository) with `env`, its output going to `logFile`. */
 export function startCompiled(props: { name: string; script: string; args?: string[]; env: Record<string, string>; logFile: string }): BenchProcess {
   const fd = openSync(props.logFile, 'a');
-  // BENCH_PROFILE=1: a CPU profile of each process, written when it exits (README "Bench").
+  // BENCH_PROFILE=1: a CPU profile of each process, written when it exits (docs/bench.md).
   const profile = process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(REPO_ROOT, '.data/bench/profiles')}`, `--cpu-prof-name=${props.name.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`] : [];
   const child = spawn(process.execPath, [...profile, path.join(REPO_ROOT, props.script), ...(props.args ?? [])], {
     cwd: REPO_ROOT,

@@ -1,6 +1,6 @@
 /**
  * The bench's rows: each figure beside its floor, measured in the same run, the ratio between them and
- * the issue's target (README "Bench"). Printed as a table, and written as JSON with `--json FILE`.
+ * the issue's target (docs/bench.md). Printed as a table, and written as JSON with `--json FILE`.
  */
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';

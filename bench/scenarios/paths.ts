@@ -1,5 +1,5 @@
 /**
- * The hot paths, each beside its floor measured in the same run (issue 19's targets; README "Bench").
+ * The hot paths, each beside its floor measured in the same run (targets in docs/bench.md).
  */
 import type { sameShapeWorkflow, Step } from '../servers/sameShapeWorkflow.js';
 import { throughput, sequential, type Request } from '../lib/load.js';

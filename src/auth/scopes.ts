@@ -1,4 +1,4 @@
-/** The complete set of scopes (README, Authentication). A session holds all of them. */
+/** The complete set of scopes (docs/api-guide.md, Authentication). A session holds all of them. */
 export const SCOPES = [
   'domains:read',
   'domains:write',

@@ -9,7 +9,7 @@ const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
 
 /**
  * How long a verified session token and the user it names are reused in one process. The user row is
- * read again after this, so a change to it shows within this bound (well inside the 2 s the README
+ * read again after this, so a change to it shows within this bound (well inside the 2 s docs/operations.md
  * promises for identity changes); the signature is checked again too.
  */
 export const SESSION_CACHE_TTL_MS = 1_500;

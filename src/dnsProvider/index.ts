@@ -20,7 +20,7 @@ export function createDnsProviders(config: Pick<Config, 'dnsProvider'>, options:
 
 /**
  * The provider for live keys. Without `DNS_PROVIDER_URL` every call fails with 503
- * DNS_PROVIDER_UNAVAILABLE (README, DNS records), marked permanent: retrying cannot help until the
+ * DNS_PROVIDER_UNAVAILABLE (docs/api-guide.md, DNS), marked permanent: retrying cannot help until the
  * process is configured.
  */
 export function createLiveDnsProvider(dnsProvider: Config['dnsProvider'], options: { timeoutMs?: number } = {}): DnsProvider {

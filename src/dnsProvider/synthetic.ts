@@ -1,6 +1,6 @@
 import type { DnsProvider } from './port.js';
 
-/** Test mode: no network, every change is accepted (README, Availability: test mode never calls the provider). */
+/** Test mode: no network, every change is accepted (docs/api-guide.md, Modes: test mode never calls the provider). */
 export class SyntheticDnsProvider implements DnsProvider {
   createZone(): Promise<{ created: boolean }> {
     return Promise.resolve({ created: true });

@@ -1,5 +1,5 @@
 /**
- * Rate-limit groups and plans (README, Rate limits).
+ * Rate-limit groups and plans (docs/api-guide.md, Rate limits).
  * `availability`: single availability and search; `bulk`: bulk availability (its own pool);
  * `read`: other GETs; `write`: POST, PATCH, DELETE.
  */
@@ -25,7 +25,7 @@ export const RATE_LIMIT_GROUPS: Readonly<Record<RateLimitGroup, GroupLimits>> = 
 /** The plan scales both the per-minute limit and the burst. */
 export const PLAN_MULTIPLIERS: Readonly<Record<Plan, number>> = { free: 1, pro: 5, enterprise: 20 };
 
-/** No block, however widened by early retries, lasts longer than this (README, Rate limits: 15 minutes). */
+/** No block, however widened by early retries, lasts longer than this (docs/api-guide.md, Rate limits: 15 minutes). */
 export const MAX_BLOCK_SECONDS = 900;
 
 /** Ceiling on the stored back-off multiplier; 1024 × a 1 s base already exceeds MAX_BLOCK_SECONDS. */

@@ -1,6 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/** Search attributes operators filter workflows by (README, Temporal Web UI). */
+/** Search attributes operators filter workflows by (docs/operations.md, The codec server). */
 export const OrgIdKey = defineSearchAttributeKey('OrgId', SearchAttributeType.KEYWORD);
 export const DomainKey = defineSearchAttributeKey('Domain', SearchAttributeType.KEYWORD);
 export const LivemodeKey = defineSearchAttributeKey('Livemode', SearchAttributeType.BOOL);

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { isLoopbackHost } from '../config.js';
 
 /**
- * Where webhooks may not go (README "Events and webhooks"): addresses inside our own network or
+ * Where webhooks may not go (docs/api-guide.md, Webhooks and events): addresses inside our own network or
  * machine, reachable only because the sender sits there. Checked on every address a name resolves
  * to, at send time, and on literal addresses when an endpoint is saved.
  */

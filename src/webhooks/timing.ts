@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { DispatchEventsInput, WebhookDeliveryTiming } from '../../workflows/contract.js';
 
-/** The delivery workflow's durations from the configuration (WEBHOOK_* in README). */
+/** The delivery workflow's durations from the configuration (WEBHOOK_* in docs/configuration.md). */
 export function deliveryTiming(config: Pick<Config, 'webhooks'>): WebhookDeliveryTiming {
   const { timeoutMs, initialRetryMs, maxRetryIntervalMs, retryForMs, disableAfterMs } = config.webhooks;
   return { timeoutMs, initialRetryMs, maxRetryIntervalMs, retryForMs, disableAfterMs };

@@ -276,7 +276,7 @@ describe('DNS records in live mode, applied to PowerDNS', () => {
       expect((await app.fetch(path, { headers: bearer(c.key) })).status).toBe(404);
     }
     // A name that is not a domain name fails the path schema: 422 on path.domain, before any look-up
-    // (README "Errors"), and reveals nothing either.
+    // (docs/api-guide.md, Conventions), and reveals nothing either.
     const malformed = `/api/v1/orgs/${c.org.id}/domains/${encodeURIComponent('not a domain')}/records`;
     expect((await send(c.key, 'POST', malformed, { type: 'A', name: 'www', content: '192.0.2.1' })).status).toBe(422);
     expect((await app.fetch(malformed, { headers: bearer(c.key) })).status).toBe(422);

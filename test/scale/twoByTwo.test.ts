@@ -1,5 +1,5 @@
 /**
- * More than one of every process (README "Running in production"): two api processes and two workers,
+ * More than one of every process (docs/operations.md, The parts and how they scale): two api processes and two workers,
  * compiled and started with the roles `npm start` uses, on one Temporal, PostgreSQL and Redis.
  * Loopback only; the load is bounded in time (SCALE_TEST_DURATION_MS, default 20 s) and count.
  */

@@ -3,7 +3,7 @@
  * Each behaviour names where it comes from in the public repository dnsimple/dnsimple-developer:
  * `content/v2/registrar.md`, `content/v2/openapi.yml` and the recorded responses under
  * `fixtures/v2/api/` (cited below by their path there). Where the documents are silent the choice
- * is marked "assumed" (see the README's list of what only DNSimple's sandbox can confirm).
+ * is marked "assumed" (see docs/development.md, What only DNSimple's sandbox can confirm).
  *
  * Paid work (registrations, renewals, transfers) is created when the POST arrives and completes
  * `processingMs` later, whether or not anyone polls or is still connected. Every request is

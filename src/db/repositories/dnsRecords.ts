@@ -97,7 +97,7 @@ export async function lockDnsNames(db: Queryable, domainId: string, names: Itera
   }
 }
 
-/** Every record of a domain, gone with the domain (README "Domain lifecycle"). The count removed. */
+/** Every record of a domain, gone with the domain (docs/api-guide.md, Operations and workflows). The count removed. */
 export function deleteDnsRecordsOfDomain(db: Queryable, mode: Mode, domainId: string): Promise<number> {
   return records.delete(db, mode, 'domain_id = $2', [domainId]);
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from '../pool.js';
 import { ModeScopedTable, type Mode } from '../modeScope.js';
 
-/** What a lifecycle notice is about (README "Domain lifecycle"); each also has an event of its own. */
+/** What a lifecycle notice is about (docs/api-guide.md, Operations and workflows); each also has an event of its own. */
 export type DomainNoticeKind = 'expiring' | 'auto_renew_failed' | 'expired' | 'deleted';
 
 /** Fixed when the notice is recorded, so a retried mail says the same thing to the same people. */

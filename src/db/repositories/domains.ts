@@ -19,7 +19,7 @@ export interface Domain {
   adminContactId: string | null;
   techContactId: string | null;
   version: number;
-  /** Test mode: how many days the domain's test clock runs ahead of real time (README "Domain lifecycle"). */
+  /** Test mode: how many days the domain's test clock runs ahead of real time (docs/api-guide.md, Modes: live and test). */
   clockOffsetDays: number;
   createdAt: Date;
   updatedAt: Date;

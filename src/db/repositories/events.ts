@@ -89,7 +89,7 @@ export async function markEventsDispatched(db: Queryable, ids: string[]): Promis
   if (ids.length > 0) await db.query('UPDATE events SET dispatched_at = now() WHERE id = ANY($1)', [ids]);
 }
 
-/** Events (and, by cascade, their delivery attempts) older than `days`: kept 30 days (README). */
+/** Events (and, by cascade, their delivery attempts) older than `days`: kept 30 days (docs/api-guide.md, Webhooks and events). */
 export async function purgeEventsOlderThan(db: Queryable, days: number): Promise<number> {
   const { rowCount } = await db.query(`DELETE FROM events WHERE created_at < now() - make_interval(days => $1)`, [days]);
   return rowCount ?? 0;

@@ -53,7 +53,7 @@ describe('GET /api/v1/orgs/{org_oid}/domains/{domain}', () => {
     expect(shouted.status).toBe(200);
     expect(await shouted.json()).toMatchObject({ name });
     const malformed = await app.fetch(`${orgUrl}/-bad-.com`, { headers: bearer(c.key) });
-    // Schema failures, path included, are 422 located by request part (README "Errors").
+    // Schema failures, path included, are 422 located by request part (docs/api-guide.md, Conventions).
     expect(malformed.status).toBe(422);
     expect(await malformed.json()).toMatchObject({
       detail: [{ loc: ['path', 'domain'], msg: expect.stringMatching(/inner hyphens/), type: 'domain_name_invalid' }],

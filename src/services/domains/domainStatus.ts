@@ -4,7 +4,7 @@ import { findDomainById, writeDomainStatus, type Domain, type DomainStatus, type
 import { ConflictError, NotFoundError } from '../../errors.js';
 
 /**
- * Every status a domain may go to, by where it is (README "Domain lifecycle"). `active → active` is
+ * Every status a domain may go to, by where it is (docs/api-guide.md, Operations and workflows). `active → active` is
  * a renewal (a new expiry); `failed` and `deleted` are final.
  */
 export const DOMAIN_TRANSITIONS: Record<DomainStatus, readonly DomainStatus[]> = {

@@ -20,7 +20,7 @@ export async function activeDomainNamed(db: Queryable, mode: Mode, orgId: string
   return domainIn(await domainNamed(db, mode, orgId, name), ['active'], action);
 }
 
-/** Renewal works while a domain is active and during the grace period after it expired (README "Domain lifecycle"). */
+/** Renewal works while a domain is active and during the grace period after it expired (docs/api-guide.md, Operations and workflows). */
 export const RENEWABLE: readonly DomainStatus[] = ['active', 'expired'];
 
 /** 409 DOMAIN_STATE_CONFLICT unless the domain is in one of `statuses`; `action` names what was refused. */

@@ -3,7 +3,7 @@ import { insertEvent, type EventType } from '../../db/repositories/events.js';
 import { derivedId, newId } from '../../ids.js';
 
 export interface EmitEventProps {
-  /** The transaction that makes the change the event describes (README "Events and webhooks"). */
+  /** The transaction that makes the change the event describes (docs/api-guide.md, Webhooks and events). */
   db: Queryable;
   orgId: string;
   livemode: boolean;

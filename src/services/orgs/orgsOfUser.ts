@@ -5,7 +5,7 @@ import type { OrgRole } from '../../db/repositories/memberships.js';
 /**
  * How long one process answers `GET /me`'s organisations from memory. Counted from when the read
  * began, so a membership or role changed on another api process shows within this bound (inside
- * the 2 s the README promises); on this process the change forgets the user at once.
+ * the 2 s docs/operations.md promises); on this process the change forgets the user at once.
  */
 export const ORGS_OF_USER_TTL_MS = 1_500;
 /** `GET /me` lists this many. */

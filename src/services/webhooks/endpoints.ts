@@ -17,7 +17,7 @@ import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
 import { addressPolicy, urlProblem, type DestinationSettings } from '../../webhooks/addressPolicy.js';
 import { newSigningSecret } from '../../webhooks/signing.js';
 
-/** How long the previous secret keeps signing after a rotation (README "Events and webhooks"). */
+/** How long the previous secret keeps signing after a rotation (docs/api-guide.md, Webhooks and events). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /**

@@ -28,7 +28,7 @@ export interface RecordNoticeProps {
 }
 
 /**
- * Records a lifecycle notice and its event (README "Events") in the caller's transaction. Its id and
+ * Records a lifecycle notice and its event (docs/api-guide.md, Webhooks and events) in the caller's transaction. Its id and
  * the event's derive from the domain, term, kind and qualifier, so a retried or replayed step, or a
  * test clock moved past the same point twice, finds the notice it recorded before. Returns its id.
  */

@@ -12,7 +12,7 @@ import {
 
 const DAY_MS = 86_400_000;
 
-/** The real durations of a domain's life (README "Domain lifecycle"); tests move test clocks instead. */
+/** The real durations of a domain's life (docs/api-guide.md, Operations and workflows); tests move test clocks instead. */
 export const LIFECYCLE_DURATIONS: DomainLifecycleDurations = {
   autoRenewLeadMs: 30 * DAY_MS,
   autoRenewRetryMs: DAY_MS,
