@@ -144,9 +144,11 @@ describe('monthly spending limits', () => {
   it('admits exactly 3 of 12 concurrent registrations by sibling keys in six organisations under a parent limit that fits 3', async () => {
     const c = await f.customer(0, 'enterprise');
     // Each organisation's balance row serialises its own reservations; only the lineage's lock orders them across organisations.
+    // Thirty writes of one user inside a second: the organisations are on the plan whose limits allow that.
     const orgs = await Promise.all(
       Array.from({ length: 6 }, async (_, i) => {
         const orgId = (await createOrg(app, c.session, `Org ${i}`)).id;
+        await app.deps.db.query(`UPDATE organizations SET plan = 'enterprise' WHERE id = $1`, [orgId]);
         await creditBalance(app.deps, { orgId, livemode: false, amount: 10_000 });
         return { org: { id: orgId }, contactId: await insertContact(app.deps, { orgId, livemode: false }) };
       }),
