@@ -1,7 +1,5 @@
 import { envSchema, type Env } from './configSchema.js';
 
-export { isLoopbackHost } from './configSchema.js';
-
 /** The configuration the code reads: the environment (src/configSchema.ts, docs/configuration.md) regrouped. */
 export type Config = ReturnType<typeof toConfig>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parsePayloadKeys } from './temporal/payloadKeys.js';
 import { canonicalCidr, parseCidrs } from './http/cidr.js';
+import { isLoopbackHost } from './http/loopback.js';
 
 // Each variable is declared once: its validator, default and description (`.describe()`), in the
 // section it is documented under. `npm run config:docs` (scripts/configDocs.ts) renders
@@ -58,12 +59,6 @@ const payloadKeys = z.string().transform((value, ctx) => {
   for (const message of parsed.problems) ctx.addIssue({ code: 'custom', message });
   return z.NEVER;
 });
-
-/** 127.0.0.0/8, ::1 and localhost: addresses no other machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || bare === '::ffff:127.0.0.1';
-}
 
 const REQUIRED_IN_PRODUCTION = { production: { required: true } } as const;
 const TRUE_REFUSED_IN_PRODUCTION = { production: { refuses: 'true' } } as const;

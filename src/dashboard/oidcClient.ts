@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { isLoopbackHost } from '../config.js';
+import { isLoopbackHost } from '../http/loopback.js';
 import { ServiceUnavailableError } from '../errors.js';
 import type { DashboardUser, SessionTokens } from './sessions.js';
 

@@ -1,5 +1,6 @@
 import type { ParameterizedContext } from 'koa';
-import { isLoopbackHost, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { isLoopbackHost } from '../http/loopback.js';
 
 /** Every dashboard path starts with this. */
 export const DASHBOARD_PATH = '/dashboard';

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { isLoopbackHost } from '../config.js';
+import { isLoopbackHost } from '../http/loopback.js';
 
 /**
  * Where webhooks may not go (docs/api-guide.md, Webhooks and events): addresses inside our own network or

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
-import { isLoopbackHost } from '../config.js';
+import { isLoopbackHost } from '../http/loopback.js';
 import { destinationHost, refusedRange, urlProblem, type AddressPolicy } from './addressPolicy.js';
 
 /** Resolves a host name to all its addresses; injectable, so tests never depend on the real DNS. */
