@@ -21,7 +21,8 @@ export interface AppState {
    * The request's Idempotency-Key, per (user, mode). Handlers that start durable work derive its id
    * from this, so a retry after a crash finds the work instead of repeating it.
    */
-  idempotency?: IdempotencyIdentity;
+  /** Set by the idempotency layer when the request carries an Idempotency-Key, with the hash of the request it names. */
+  idempotency?: IdempotencyIdentity & { requestHash: Buffer };
 }
 
 export type AppContext = RouterContext<AppState>;

@@ -86,7 +86,7 @@ export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMidd
       return;
     }
 
-    ctx.state.idempotency = identity;
+    ctx.state.idempotency = { ...identity, requestHash: hash };
     recordIdempotency('first');
     const stopRenewing = keepLease({ db: deps.db, log: ctx.state.log }, identity, lease);
     try {
@@ -116,10 +116,12 @@ export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMidd
  * The id a request sent again with the same Idempotency-Key derives again (undefined without a key),
  * for a handler whose effect commits before its answer is stored: should the process die in between,
  * the lease runs out and the retry runs the handler again, which finds its effect by this id instead
- * of repeating it. `scope` tells one request's ids apart (the path, an index in a batch).
+ * of repeating it. The seed holds the request's hash, so the key reused for another request after its
+ * record expired derives other ids. `scope` tells one request's ids apart (an index in a batch).
  */
 export function idempotentId(state: Pick<AppState, 'idempotency'>, prefix: IdPrefix, scope: string): string | undefined {
-  const identity = state.idempotency;
-  if (!identity) return undefined;
-  return derivedId(prefix, [identity.credential, identity.livemode ? 'live' : 'test', identity.key, scope].join('\n'));
+  const request = state.idempotency;
+  if (!request) return undefined;
+  const seed = [request.credential, request.livemode ? 'live' : 'test', request.key, request.requestHash.toString('hex'), scope];
+  return derivedId(prefix, seed.join('\n'));
 }

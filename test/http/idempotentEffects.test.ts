@@ -57,6 +57,17 @@ describe('a request run again after its answer was lost', () => {
     expect(rows[0]!.n).toBe(1);
   });
 
+  it('credits a top-up anew when its key, expired, is reused for another amount', async () => {
+    const first = await readJson<{ id: string }>(await post('/billing/top-ups', 'top-up-reused', { amount: 1000 }));
+    await app.deps.db.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = 'top-up-reused'`);
+    const again = await post('/billing/top-ups', 'top-up-reused', { amount: 1500 });
+    expect(again.status).toBe(201);
+    expect(await readJson<{ id: string; amount: number }>(again)).toMatchObject({ amount: 1500 });
+    const { rows } = await app.deps.db.query(`SELECT id FROM billing_transactions WHERE org_id = $1 AND type = 'top_up' AND amount = 1500`, [customer.org.id]);
+    expect(rows.map((r: { id: string }) => r.id)).not.toContain(first.id);
+    expect(rows).toHaveLength(1);
+  });
+
   it('creates a record once, answering the same record rather than 409 DUPLICATE', async () => {
     const record = { type: 'A', name: 'lost', content: '192.0.2.77', ttl: 300 };
     const first = await post(`/domains/${domain}/records`, 'record-lost-answer', record);

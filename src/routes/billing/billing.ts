@@ -100,7 +100,7 @@ export function billingRoutes(deps: AppDeps) {
           amount: body.amount,
           actor: actorOf(principal),
           requestId,
-          entryId: idempotentId(ctx.state, 'txn', ctx.path),
+          entryId: idempotentId(ctx.state, 'txn', 'top-up'),
         });
         ctx.status = 201;
         ctx.body = presentLedgerEntry(entry);

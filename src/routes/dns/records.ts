@@ -51,7 +51,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       operations,
       shape,
       requestId,
-      createdIdOf: (index) => idempotentId(state, 'rec', `${path.org_oid} ${path.domain.name} ${index}`),
+      createdIdOf: (index) => idempotentId(state, 'rec', String(index)),
     });
 
   return [
