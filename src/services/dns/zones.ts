@@ -40,7 +40,7 @@ export async function ownsZone(db: Queryable, domain: Pick<Domain, 'id' | 'name'
  */
 export function createZoneOfHolder(db: Db, provider: DnsProvider, name: string): Promise<{ created: boolean }> {
   return withTransaction(db, async (tx) => {
-    await lockZone(tx, name);
+    // ensureOwnZone takes the zone's lock; the holder is read by name, which the lock does not guard.
     const holder = await findDomainHoldingName(tx, LIVE, name);
     if (holder?.status !== 'active') return { created: false };
     return ensureOwnZone(tx, provider, holder);
