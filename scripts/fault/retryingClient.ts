@@ -2,7 +2,7 @@
  * A client as the interface asks callers to behave (contract 9.1): every request that got no definite
  * answer (a network error, a 5xx, 409 IDEMPOTENCY_KEY_IN_USE, 429) is sent again with the same
  * Idempotency-Key, after `Retry-After` when the answer has one. It records every answer it saw, and
- * for each logical request how long it waited in total and how long its key was refused as in use.
+ * for each logical request when it started, when its key was first refused as in use, and when it ended.
  */
 
 export interface Answer {
@@ -18,8 +18,8 @@ export interface LogicalRequest {
   endedAt: number;
   /** When the attempt that got the definite answer (or the last one) was sent. */
   lastSentAt: number;
-  /** From the first IDEMPOTENCY_KEY_IN_USE refusal to the definite answer; 0 when never refused so. */
-  keyInUseMs: number;
+  /** When the key was first refused as in use (IDEMPOTENCY_KEY_IN_USE), in ms since the epoch; undefined when never. */
+  keyInUseSince?: number;
   answered: boolean;
   /** The answers in order, repeats counted: `network error (ECONNREFUSED) × 40, 503 × 2, 201`. */
   trail: string;
@@ -102,7 +102,7 @@ export function retryingClient(props: ClientProps) {
         startedAt: started,
         endedAt: Date.now(),
         lastSentAt,
-        keyInUseMs: inUseSince ? Date.now() - inUseSince : 0,
+        keyInUseSince: inUseSince,
         answered,
         trail: trail.map(([answer, n]) => (n > 1 ? `${answer} × ${n}` : answer)).join(', '),
       });
