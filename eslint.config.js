@@ -18,8 +18,9 @@ export default tseslint.config(
     },
   },
   {
-    // Workflow code must stay deterministic: no Node built-ins, and only types from activities.
-    files: ['workflows/**/*.ts'],
+    // Workflow code must stay deterministic: no Node built-ins, and values only from the workflow SDK,
+    // other workflow files and contracts; everything else (activities, services) as types only.
+    files: ['src/**/*.workflow.ts', 'src/**/*.contract.ts', 'src/worker/workflows.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -27,11 +28,31 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code runs in a deterministic sandbox: no Node built-ins.' })),
           patterns: [
             {
-              group: ['**/activities', '**/activities/**'],
+              regex: '^\\.{1,2}/(?!.*\\.(workflow|contract)\\.js$)',
               allowTypeImports: true,
-              message: 'Workflows import only types from activities; call them through proxyActivities.',
+              message: 'Workflow code imports values only from *.workflow.ts and *.contract.ts files; call activities through proxyActivities.',
             },
-            { group: ['**/src/**'], allowTypeImports: true, message: 'Workflows import only types from src/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Shared plumbing never imports a feature, the worker or the composition root (docs/architecture.md).
+    files: [
+      'src/{audit,auth,db,http,mail,metrics,openapi,rateLimit,registrar,telemetry,temporal,upstream}/**/*.ts',
+      'src/{config,configSchema,dataDir,domainName,errors,ids,logger,platformDeps,redis}.ts',
+    ],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/worker/**', '**/deps.js', '**/app.js', '**/routes.js', '**/startup.js', '**/workflows.js', '**/dashboard/**'],
+              message: 'Shared plumbing never imports a feature or the code that wires them (docs/architecture.md).',
+            },
           ],
         },
       ],

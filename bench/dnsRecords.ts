@@ -1,4 +1,4 @@
-import { checkRecord } from '../src/dns/records.js';
+import { checkRecord } from '../src/features/dns/records.js';
 
 /**
  * Time to check one 100-record batch of large CAA iodef records, the worst inputs for a backtracking

@@ -6,7 +6,7 @@ import { errorHandler } from './http/errorHandler.js';
 import { httpMetrics } from './metrics/http.js';
 import { buildRouter, type RouterLayers } from './http/router.js';
 import type { RouteSpec } from './http/route.js';
-import { buildRoutes } from './routes/index.js';
+import { buildRoutes } from './routes.js';
 import { createWebMounts, type DispatchApi } from './dashboard/index.js';
 
 export interface CreateAppOptions {

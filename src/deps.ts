@@ -1,60 +1,39 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { PlatformDeps } from './platformDeps.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { createPool, type Db } from './db/pool.js';
+import { createPool } from './db/pool.js';
 import { createRedis, redisReady } from './redis.js';
-import { createTemporal, type Temporal } from './temporal/client.js';
-import { loadDevIdentityProvider, type DevIdentityProvider } from './auth/dev/devIdentityProvider.js';
+import { createTemporal } from './temporal/client.js';
+import { loadDevIdentityProvider } from './auth/dev/devIdentityProvider.js';
 import { resolveKeyHashSecret } from './auth/dev/keyHashSecret.js';
-import { resolvePayloadKeyring, type PayloadKeyring } from './temporal/payloadKeys.js';
+import { resolvePayloadKeyring } from './temporal/payloadKeys.js';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier.js';
 import { ApiKeyMisses } from './auth/apiKeyMisses.js';
-import { createSessionVerifier, type SessionVerifier } from './auth/sessionVerifier.js';
+import { createSessionVerifier } from './auth/sessionVerifier.js';
 import { SessionPrincipals, sessionLoader } from './auth/sessionPrincipals.js';
-import { OrgsOfUser } from './services/orgs/orgsOfUser.js';
-import { createRateLimiter, type RateLimiter } from './rateLimit/limiter.js';
-import { createRegistrars, type Registrars } from './registrar/registrars.js';
+import { OrgsOfUser } from './features/orgs/orgsOfUser.js';
+import { createRateLimiter } from './rateLimit/limiter.js';
+import { createRegistrars } from './registrar/registrars.js';
 import type Stripe from 'stripe';
-import { createStripe } from './payments/stripe.js';
-import { AvailabilityService } from './services/domains/availability.js';
-import { createDnsProviders, type DnsProviders } from './dnsProvider/index.js';
-import { processMetrics, type Metrics } from './metrics/registry.js';
+import { createStripe } from './features/billing/stripe.js';
+import { AvailabilityService } from './features/domains/availability.js';
+import { createDnsProviders, type DnsProviders } from './features/dns/provider/index.js';
+import { processMetrics } from './metrics/registry.js';
 import { observeState } from './metrics/collectors.js';
+import { countUnfinishedOperations } from './features/domains/operations.repository.js';
 import { activeTracing } from './telemetry/tracing.js';
 import { traceRedisCommands } from './telemetry/spans.js';
 
 /** Everything the api and the worker share, created once per process. */
-export interface AppDeps {
-  config: Config;
-  logger: Logger;
-  db: Db;
-  redis: Redis;
-  temporal: Temporal;
-  keyHashSecret: string;
-  /** Encrypts Temporal payloads and stored workflow inputs. */
-  payloadKeys: PayloadKeyring;
-  /** Present when the development identity provider is on (no `AUTH_JWKS_URL`, not production). */
-  devIdentity: DevIdentityProvider | undefined;
-  apiKeys: ApiKeyVerifier;
-  /** Recent unknown-key answers, forgotten when a key is created (src/auth/apiKeyMisses.ts). */
-  keyMisses: ApiKeyMisses;
-  verifySession: SessionVerifier;
-  /** `GET /me`'s organisations per user, reused for at most 1.5 s (src/services/orgs/orgsOfUser.ts). */
+export interface AppDeps extends PlatformDeps {
+  /** `GET /me`'s organisations per user, reused for at most 1.5 s (src/features/orgs/orgsOfUser.ts). */
   orgsOfUser: OrgsOfUser;
-  /** Verified session tokens and their users, reused for at most 1.5 s (src/auth/sessionPrincipals.ts). */
-  sessions: SessionPrincipals;
-  rateLimiter: RateLimiter;
-  registrars: Registrars;
   /** The Stripe library for live top-ups; absent when STRIPE_API_KEY is unset (live top-ups refused). */
   stripe: Stripe | undefined;
   availability: AvailabilityService;
   /** PowerDNS for live mode (503 when unconfigured), the synthetic provider for test mode. */
   dnsProviders: DnsProviders;
-  /** The Redis connection in subscriber mode (pub/sub needs one of its own). */
-  subscriber: Redis;
-  /** This process's Prometheus metrics (`processMetrics()`), served at `/metrics` when METRICS_PORT is set. */
-  metrics: Metrics;
 }
 
 export async function createDeps(config: Config, logger: Logger): Promise<AppDeps> {
@@ -78,7 +57,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
   const registrars = createRegistrars({ config, db, redis });
   const verifySession = createSessionVerifier(config, devIdentity);
   const metrics = processMetrics();
-  observeState(metrics, { db, redis, subscriber });
+  observeState(metrics, { db, redis, subscriber, unfinishedOperations: () => countUnfinishedOperations(db) });
   return {
     config,
     logger,

@@ -32,7 +32,7 @@ export class ApiError extends Error {
 /**
  * An upstream (registrar, DNS provider) failed us. `transient`: retrying may succeed (it could not be
  * reached, timed out, answered 5xx or 429); `retryAfterSeconds`: how long it asked us to wait. One
- * conversion turns these into Temporal failures (activities/failures.ts).
+ * conversion turns these into Temporal failures (src/temporal/activityFailures.ts).
  */
 export class UpstreamError extends ApiError {
   readonly transient: boolean;

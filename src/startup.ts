@@ -7,8 +7,8 @@ import { createApp } from './app.js';
 import { listen, type ListeningServer } from './http/listen.js';
 import type { RunningWorker } from './worker/worker.js';
 import { ensureSearchAttributes } from './temporal/client.js';
-import { ensureSchedules } from './temporal/schedules.js';
-import { startEventDispatcher } from './services/webhooks/startDispatcher.js';
+import { ensureSchedules } from './worker/schedules.js';
+import { startEventDispatcher } from './features/webhooks/startDispatcher.js';
 import { startMetricsServer } from './metrics/server.js';
 
 export type Role = 'api' | 'worker' | 'all';

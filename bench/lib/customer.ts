@@ -4,8 +4,8 @@
  * mode, a live domain whose records go to PowerDNS, and a test domain for synthetic records.
  */
 import { insertContact, insertKey, insertOrg, insertUser, sessionOf, creditBalance } from '../../test/support/factories.js';
-import { insertDomain } from '../../src/db/repositories/domains.js';
-import { changeDomainStatus } from '../../src/services/domains/domainStatus.js';
+import { insertDomain } from '../../src/features/domains/domains.repository.js';
+import { changeDomainStatus } from '../../src/features/domains/domainStatus.js';
 import { SCOPES } from '../../src/auth/scopes.js';
 import { newId, randomBase62 } from '../../src/ids.js';
 import type { AppDeps } from '../../src/deps.js';

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { withTransaction } from '../../src/db/pool.js';
-import { emitEvent } from '../../src/services/events/emitEvent.js';
-import { createWebhookEndpoint } from '../../src/services/webhooks/endpoints.js';
+import { emitEvent } from '../../src/features/webhooks/emitEvent.js';
+import { createWebhookEndpoint } from '../../src/features/webhooks/endpoints.js';
 import { benchCustomer } from '../lib/customer.js';
 import { summarise, type BenchRow } from '../lib/report.js';
 import type { Stack } from '../lib/stack.js';

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { AppDeps } from '../../src/deps.js';
-import { buildRoutes } from '../../src/routes/index.js';
+import { buildRoutes } from '../../src/routes.js';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
 
 /**
@@ -20,7 +20,7 @@ function inert(): unknown {
 
 /**
  * The OpenAPI document the api serves at `/api/v1/openapi.json`, built from the same route table
- * (src/routes/index.ts) without connecting to PostgreSQL, Redis or Temporal.
+ * (src/routes.ts) without connecting to PostgreSQL, Redis or Temporal.
  */
 export function buildServedDocument(): object {
   const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent' });

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/pool.js';
 import type { Logger } from '../logger.js';
-import { findApiKeyByHash, recordApiKeysLastUsed, type ApiKeyRecord } from '../db/repositories/apiKeys.js';
-import { findUserById, type User } from '../db/repositories/users.js';
+import { findApiKeyByHash, recordApiKeysLastUsed, type ApiKeyRecord } from './apiKeys.js';
+import { findUserById, type User } from './users.js';
 import { hashApiKey, parseApiKey } from './apiKeyFormat.js';
 import { ApiKeyRevokedError, InvalidTokenError } from './errors.js';
 

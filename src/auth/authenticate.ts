@@ -1,10 +1,10 @@
 import type { RouterMiddleware } from '@koa/router';
-import type { AppDeps } from '../deps.js';
+import type { PlatformDeps } from '../platformDeps.js';
 import type { AppState } from '../http/context.js';
 import { ApiError, ValidationError } from '../errors.js';
 import { consumeAddressPool } from '../rateLimit/addressLimits.js';
 import { API_KEY_SHAPE } from './apiKeyFormat.js';
-import type { ApiKeyRecord } from '../db/repositories/apiKeys.js';
+import type { ApiKeyRecord } from './apiKeys.js';
 import { InvalidTokenError, IpNotAllowedError, NotAuthenticatedError } from './errors.js';
 import { addressAllowed } from './keyRestrictions.js';
 import { clientAddress } from '../http/clientAddress.js';
@@ -19,7 +19,7 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
  * Unknown and deleted keys are answered from a short miss cache (src/auth/apiKeyMisses.ts).
  * `hash`: the key's keyed hash (ApiKeyVerifier.hashOf), undefined for a look-alike.
  */
-async function verifyApiKey(deps: AppDeps, hash: string | undefined): ReturnType<AppDeps['apiKeys']['verify']> {
+async function verifyApiKey(deps: PlatformDeps, hash: string | undefined): ReturnType<PlatformDeps['apiKeys']['verify']> {
   if (!hash) throw new InvalidTokenError('The API key is malformed');
   const miss = deps.keyMisses.lookup(hash);
   if (miss) throw miss;
@@ -35,7 +35,7 @@ async function verifyApiKey(deps: AppDeps, hash: string | undefined): ReturnType
 /** One principal per cached key record: requests answered from memory share it (nothing mutates one). */
 const keyPrincipals = new WeakMap<ApiKeyRecord, Principal>();
 
-async function principalFromApiKey(deps: AppDeps, hash: string | undefined): Promise<Principal> {
+async function principalFromApiKey(deps: PlatformDeps, hash: string | undefined): Promise<Principal> {
   const { record, user } = await verifyApiKey(deps, hash);
   const known = keyPrincipals.get(record);
   if (known?.user === user) return known;
@@ -76,7 +76,7 @@ type Credential =
   | { kind: 'api_key'; hash: string | undefined }
   | { kind: 'session'; session: SessionToken };
 
-function credentialOf(deps: AppDeps, header: string): Credential {
+function credentialOf(deps: PlatformDeps, header: string): Credential {
   if (!header) return { kind: 'none' };
   const token = BEARER.exec(header)?.[1];
   if (!token) return { kind: 'malformed' };
@@ -85,7 +85,7 @@ function credentialOf(deps: AppDeps, header: string): Credential {
   return { kind: 'unknown' };
 }
 
-async function principalFrom(deps: AppDeps, credential: Credential): Promise<Principal> {
+async function principalFrom(deps: PlatformDeps, credential: Credential): Promise<Principal> {
   switch (credential.kind) {
     case 'none':
       throw new NotAuthenticatedError();
@@ -108,7 +108,7 @@ async function principalFrom(deps: AppDeps, credential: Credential): Promise<Pri
  * Refusing costs no more than checking: a forged key reaches the database only when its checksum
  * holds and it is not in the miss cache (src/auth/apiKeyMisses.ts).
  */
-export function authenticate(deps: AppDeps): RouterMiddleware<AppState> {
+export function authenticate(deps: PlatformDeps): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     try {
       const principal = await principalFrom(deps, credentialOf(deps, ctx.get('authorization')));

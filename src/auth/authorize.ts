@@ -1,12 +1,12 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { Db } from '../db/pool.js';
 import type { AppState } from '../http/context.js';
-import type { OrgRole } from '../db/repositories/memberships.js';
-import { findMembershipRecordingKey, findMembershipWithOrganization } from '../db/repositories/organizations.js';
+import type { OrgRole } from './memberships.js';
+import { findMembershipRecordingKey, findMembershipWithOrganization } from './organizations.js';
 import type { RecordedKeyOrganizations } from './recordedKeyOrganizations.js';
 import { DomainNotAllowedError, ForbiddenError, InsufficientScopeError, NotOrgMemberError } from './errors.js';
 import { domainMatches } from './keyRestrictions.js';
-import { parseDomainName } from '../domains/domainName.js';
+import { parseDomainName } from '../domainName.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
 
@@ -26,7 +26,7 @@ export function requireScope(scope: Scope): RouterMiddleware<AppState> {
  * For `/orgs/{org_oid}/…`: the caller must be a member. A missing organisation answers exactly like
  * one the caller does not belong to, so ids cannot be probed. An API key's first request in an
  * organisation on this process also records, in the same statement, that the key acted there: the
- * organisations told of its revocation (src/services/apiKeys/revokeApiKey.ts).
+ * organisations told of its revocation (src/features/apiKeys/revokeApiKey.ts).
  */
 export function requireOrgMember(db: Db, roles: readonly OrgRole[] | undefined, recorded: RecordedKeyOrganizations): RouterMiddleware<AppState> {
   return async (ctx, next) => {

@@ -1,4 +1,4 @@
-import { parseDomainName } from '../domains/domainName.js';
+import { parseDomainName } from '../domainName.js';
 import { cidrWithin, inCidrs, parseAddress, parseCidrs } from '../http/cidr.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { User } from '../db/repositories/users.js';
-import type { ApiKeyGuards } from '../db/repositories/apiKeys.js';
+import type { User } from './users.js';
+import type { ApiKeyGuards } from './apiKeys.js';
 import type { KeyMode } from './apiKeyFormat.js';
 import type { Scope } from './scopes.js';
 
@@ -19,6 +19,6 @@ export interface Principal {
    * `sid`). Idempotent answers are replayed only to the credential that made them.
    */
   credential: string;
-  /** An API key's spending limit and restrictions (src/services/apiKeys/keyGuards.ts); absent for sessions. */
+  /** An API key's spending limit and restrictions (src/features/apiKeys/keyGuards.ts); absent for sessions. */
   guards?: ApiKeyGuards;
 }

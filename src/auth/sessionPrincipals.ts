@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/pool.js';
-import { findUserBySubject, upsertUserBySubject } from '../db/repositories/users.js';
+import { findUserBySubject, upsertUserBySubject } from './users.js';
 import type { Principal } from './principal.js';
 import { SCOPES, type Scope } from './scopes.js';
 import type { SessionVerifier } from './sessionVerifier.js';

@@ -7,8 +7,8 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { closeDeps, createDeps } from '../deps.js';
-import { listWatchedDomains } from '../db/repositories/domains.js';
-import { watchDomain } from '../services/domains/lifecycle/watch.js';
+import { listWatchedDomains } from '../features/domains/domains.repository.js';
+import { watchDomain } from '../features/lifecycle/watch.js';
 
 const PAGE = 200;
 

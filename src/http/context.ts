@@ -1,9 +1,9 @@
 import type { RouterContext } from '@koa/router';
 import type { Logger } from '../logger.js';
 import type { Principal } from '../auth/principal.js';
-import type { Organization } from '../db/repositories/organizations.js';
-import type { OrgRole } from '../db/repositories/memberships.js';
-import type { IdempotencyIdentity } from '../db/repositories/idempotencyKeys.js';
+import type { Organization } from '../auth/organizations.js';
+import type { OrgRole } from '../auth/memberships.js';
+import type { IdempotencyIdentity } from './idempotencyKeys.js';
 
 /** What every request carries through the middleware chain. Later layers add to it. */
 export interface AppState {

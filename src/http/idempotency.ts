@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RouterMiddleware } from '@koa/router';
 import type { Db } from '../db/pool.js';
-import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyIdentity } from '../db/repositories/idempotencyKeys.js';
+import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyIdentity } from './idempotencyKeys.js';
 import { requirePrincipal } from '../auth/authorize.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import type { AppState } from './context.js';

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import type { IdempotencyIdentity } from '../db/repositories/idempotencyKeys.js';
+import type { IdempotencyIdentity } from './idempotencyKeys.js';
 
 /**
  * Stored answers can carry secrets (a new API key's `key`), so they are encrypted with AES-256-GCM

@@ -6,7 +6,7 @@ import {
   renewIdempotencyLease,
   type IdempotencyIdentity,
   type IdempotencyLease,
-} from '../db/repositories/idempotencyKeys.js';
+} from './idempotencyKeys.js';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
 

@@ -1,7 +1,7 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { Db } from '../db/pool.js';
 import type { Config } from '../config.js';
-import { bestPlanOfUser, planOfMemberOrg, type Plan } from '../db/repositories/organizations.js';
+import { bestPlanOfUser, planOfMemberOrg, type Plan } from '../auth/organizations.js';
 import { requirePrincipal } from '../auth/authorize.js';
 import { RateLimitedError } from '../errors.js';
 import { limitsFor, userCeilingFor, USER_CEILING_FACTOR, type RateLimitGroup } from '../rateLimit/groups.js';

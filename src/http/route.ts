@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AppContext } from './context.js';
 import type { Scope } from '../auth/scopes.js';
-import type { OrgRole } from '../db/repositories/memberships.js';
+import type { OrgRole } from '../auth/memberships.js';
 import type { RateLimitGroup } from '../rateLimit/groups.js';
 import type { Principal } from '../auth/principal.js';
 

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { RouterMiddleware } from '@koa/router';
-import type { AppDeps } from '../deps.js';
+import type { PlatformDeps } from '../platformDeps.js';
 import { authenticate } from '../auth/authenticate.js';
 import { requireOrgMember, requirePathDomainAllowed, requirePrincipal, requireScope } from '../auth/authorize.js';
 import type { AppState } from './context.js';
@@ -41,7 +41,7 @@ type Layer = RouterMiddleware<AppState>;
  */
 function routeChain(
   route: RouteSpec,
-  deps: AppDeps,
+  deps: PlatformDeps,
   layers: RouterLayers,
   shared: { limit: ReturnType<typeof rateLimitMiddleware>; recordedKeyOrganizations: RecordedKeyOrganizations },
 ): Layer[] {
@@ -82,7 +82,7 @@ function routeChain(
 
 export function buildRouter(
   routes: RouteSpec[],
-  deps: AppDeps,
+  deps: PlatformDeps,
   layers: RouterLayers = { rateLimit: true, idempotency: true },
 ): Router<AppState> {
   const router = new Router<AppState>();

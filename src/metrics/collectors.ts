@@ -1,13 +1,23 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/pool.js';
-import { countUnfinishedOperations } from '../db/repositories/operations.js';
 import type { Metrics } from './registry.js';
+
+/** Operations pending or running, by type, status and mode, with the age of the oldest. */
+export interface UnfinishedOperations {
+  type: string;
+  status: string;
+  livemode: boolean;
+  count: number;
+  oldestAgeSeconds: number;
+}
 
 interface StateSources {
   db: Db;
   redis: Redis;
   subscriber: Redis;
+  /** Read at scrape time; given by the caller, as shared plumbing never imports a feature. */
+  unfinishedOperations: () => Promise<UnfinishedOperations[]>;
 }
 
 const sources = new WeakMap<Registry, StateSources>();
@@ -64,7 +74,7 @@ function registerStateGauges(registry: Registry): void {
       this.reset();
       unfinished.reset();
       // A database outage must not fail the whole scrape: the pool gauges above still tell the story.
-      const rows = await countUnfinishedOperations(current().db).catch(() => []);
+      const rows = await current().unfinishedOperations().catch(() => []);
       for (const row of rows) {
         const labels = { type: row.type, status: row.status, mode: row.livemode ? 'live' : 'test' };
         unfinished.set(labels, row.count);

@@ -2,7 +2,7 @@
  * The one-line hooks shared code calls to count what happened, into the process's metrics
  * (`processMetrics()`). Each takes only values from closed lists (src/metrics/registry.ts).
  */
-import type { LeakSource } from '../../workflows/contract.js';
+import type { LeakSource } from './registry.js';
 import type { RateLimitGroup, AddressPool } from '../rateLimit/groups.js';
 import { modeLabel, processMetrics, type FinalOperationStatus, type LedgerFlow, type ModeLabel, type OperationTypeLabel } from './registry.js';
 

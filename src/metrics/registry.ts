@@ -1,6 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RegistrarAdapter } from '../registrar/errors.js';
-import type { DriftKind, LeakSource } from '../../workflows/contract.js';
 import { ADDRESS_LIMITS, RATE_LIMIT_GROUPS } from '../rateLimit/groups.js';
 
 /** The statuses with which a registrar refuses our account (credentials, billing, scope). */
@@ -14,6 +13,12 @@ export type AccountErrorStatus = (typeof ACCOUNT_ERROR_STATUSES)[number];
  * against these lists.
  */
 const keysOf = <T extends string>(record: Record<T, 0>): T[] => Object.keys(record) as T[];
+// Shared plumbing never imports a feature (docs/architecture.md): the kinds of registrar drift and
+// where a leaked key was reported from are declared here, and the features' contracts take them from here.
+/** How the registrar account and our live domains can disagree (src/features/registrarDrift/registrarDrift.ts). */
+export type DriftKind = 'expiry_mismatch' | 'auto_renew_on' | 'unknown_upstream' | 'missing_upstream';
+/** Where a leaked key was reported from. */
+export type LeakSource = 'github_secret_scanning' | 'github_code_search';
 export const DRIFT_KINDS = keysOf<DriftKind>({ expiry_mismatch: 0, auto_renew_on: 0, unknown_upstream: 0, missing_upstream: 0 });
 const ACCOUNT_ADAPTERS = keysOf<RegistrarAdapter>({ dnsimple: 0 });
 // Ledger and operation labels are declared here rather than imported from their repositories (which
@@ -31,7 +36,7 @@ export const RATE_LIMIT_METRIC_GROUPS = [...Object.keys(RATE_LIMIT_GROUPS), ...O
 export const UPSTREAM_OUTCOMES = ['ok', 'rejected', 'unavailable', 'outcome_unknown', 'error'] as const;
 export type UpstreamOutcome = (typeof UPSTREAM_OUTCOMES)[number];
 export const MODES = ['live', 'test'] as const;
-/** What one webhook delivery attempt came to (src/services/webhooks/deliver.ts AttemptOutcome). */
+/** What one webhook delivery attempt came to (src/features/webhooks/deliver.ts AttemptOutcome). */
 export const WEBHOOK_ATTEMPT_OUTCOMES = ['delivered', 'failed', 'endpoint_gone', 'endpoint_disabled', 'event_gone'] as const;
 export type WebhookAttemptOutcome = (typeof WEBHOOK_ATTEMPT_OUTCOMES)[number];
 export type ModeLabel = (typeof MODES)[number];

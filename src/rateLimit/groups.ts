@@ -4,7 +4,7 @@
  * `read`: other GETs; `write`: POST, PATCH, DELETE.
  */
 export type RateLimitGroup = 'availability' | 'read' | 'write' | 'bulk';
-import type { Plan } from '../db/repositories/organizations.js';
+import type { Plan } from '../auth/organizations.js';
 
 export type { Plan };
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/pool.js';
-import { bestPlanOfUser } from '../db/repositories/organizations.js';
+import { bestPlanOfUser } from '../auth/organizations.js';
 import type { Principal } from '../auth/principal.js';
 import { RateLimitedError } from '../errors.js';
 import { registrarBudgetFor } from './groups.js';

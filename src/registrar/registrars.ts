@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/pool.js';
-import { loadPriceTable } from '../db/repositories/tldPrices.js';
+import { loadPriceTable } from './tldPrices.js';
 import { RedisAttemptCounter } from './attemptCounter.js';
 import { createLiveRegistrar, createLiveRegistrarAccount, createTestRegistrar } from './index.js';
 import type { PriceTable, Registrar, RegistrarAccount } from './port.js';

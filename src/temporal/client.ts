@@ -1,5 +1,4 @@
-import { Client, Connection, type WorkflowHandleWithFirstExecutionRunId, type WorkflowStartOptions } from '@temporalio/client';
-import type { Workflows } from '../../workflows/contract.js';
+import { Client, Connection } from '@temporalio/client';
 import proto, { type temporal as TemporalProto } from '@temporalio/proto';
 import { temporalAddress, type Config } from '../config.js';
 import { SEARCH_ATTRIBUTES } from './searchAttributes.js';
@@ -24,18 +23,6 @@ export function createTemporal(config: Config, payloadKeys: PayloadKeyring): Tem
   const connection = Connection.lazy({ address: temporalAddress(config) });
   const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: encryptedDataConverter(payloadKeys), interceptors: tracingClientInterceptors() });
   return { connection, client };
-}
-
-/**
- * Starts a workflow by its registered name, the name and arguments checked against its signature in
- * workflows/contract.ts (the api never loads workflow code, so it cannot pass the function itself).
- */
-export function startWorkflow<N extends keyof Workflows>(
-  client: Client,
-  workflowType: N,
-  options: WorkflowStartOptions<Workflows[N]>,
-): Promise<WorkflowHandleWithFirstExecutionRunId<Workflows[N]>> {
-  return client.workflow.start<Workflows[N]>(workflowType, options);
 }
 
 const INDEXED_VALUE_TYPE: Record<string, TemporalProto.api.enums.v1.IndexedValueType> = {

@@ -4,7 +4,7 @@ import { startJwksServer, unsignedToken, type JwksServer } from '../support/jwks
 import { bearer, createKey, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson, simulatedClientAddress, type MessageErrorBody } from '../support/http.js';
 import { checksumOf } from '../../src/auth/apiKeyFormat.js';
-import { revokeApiKey } from '../../src/services/apiKeys/revokeApiKey.js';
+import { revokeApiKey } from '../../src/features/apiKeys/revokeApiKey.js';
 
 let idp: JwksServer;
 let app: TestApp;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createKey, sessionToken, uniqueEmail } from '../support/actors.js';
 import { timeUntilRefused } from '../support/keyRefusal.js';
-import { revokeApiKey } from '../../src/services/apiKeys/revokeApiKey.js';
+import { revokeApiKey } from '../../src/features/apiKeys/revokeApiKey.js';
 import { KEY_INVALIDATION_CHANNEL } from '../../src/auth/apiKeyVerifier.js';
 
 // Two api processes of one deployment: same database, same Redis, same hash secret.

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createKey, createOrg, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson } from '../support/http.js';
 import { runTs } from '../support/processes.js';
-import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
+import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -3,8 +3,8 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createKey, joinOrg, sessionToken, uniqueEmail } from '../support/actors.js';
 import { customerFactory, SCOPES, type OperationBody } from '../support/customers.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
-import { release } from '../../src/services/billing/ledger.js';
-import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
+import { release } from '../../src/features/billing/ledger.js';
+import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openChromiumDashboard, pollPage as poll, showPageOnFailure, type ChromiumDashboard } from '../support/dashboardChromium.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
-import { startEventDispatcher } from '../../src/services/webhooks/startDispatcher.js';
+import { startEventDispatcher } from '../../src/features/webhooks/startDispatcher.js';
 import { randomBase62 } from '../../src/ids.js';
 import { expectNoAxeViolations } from '../support/axe.js';
 

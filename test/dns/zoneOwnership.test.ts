@@ -3,9 +3,9 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { startPowerDns, type PowerDns } from '../support/powerdns.js';
 import { dnsCustomer, insertActiveDomain, type Customer } from '../support/domains.js';
 import { jsonHeaders } from '../support/actors.js';
-import { findDomainOfOrg } from '../../src/db/repositories/domains.js';
-import { changeDomainStatus } from '../../src/services/domains/domainStatus.js';
-import { createDnsActivities } from '../../activities/dns.js';
+import { findDomainOfOrg } from '../../src/features/domains/domains.repository.js';
+import { changeDomainStatus } from '../../src/features/domains/domainStatus.js';
+import { createDnsActivities } from '../../src/features/dns/activities.js';
 
 /**
  * A name outlives its registrations, and PowerDNS knows zones only by name. Here one organisation's

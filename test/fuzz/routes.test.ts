@@ -16,7 +16,7 @@ import { insertActiveDomain } from '../support/domains.js';
 import { forwardedFrom, readJson, simulatedClientAddress } from '../support/http.js';
 import { createApp } from '../../src/app.js';
 import { listen, type ListeningServer } from '../../src/http/listen.js';
-import { buildRoutes } from '../../src/routes/index.js';
+import { buildRoutes } from '../../src/routes.js';
 import type { RouteSpec } from '../../src/http/route.js';
 import { SCOPES } from '../../src/auth/scopes.js';
 import { DOMAIN_NAMES, fromZod, mutate, mutation, rawBodyTweak, toWire } from './arbitraries.js';

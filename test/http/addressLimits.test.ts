@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { createKey, sessionToken, uniqueEmail } from '../support/actors.js';
 import { startFakeGithub, type FakeGithub } from '../support/fakeGithub.js';
 import { checksumOf, generateApiKey, hashApiKey } from '../../src/auth/apiKeyFormat.js';
-import { insertApiKey } from '../../src/db/repositories/apiKeys.js';
+import { insertApiKey } from '../../src/auth/apiKeys.js';
 import { newId, randomBase62 } from '../../src/ids.js';
 
 interface Answer {
@@ -163,7 +163,7 @@ describe('unknown-key misses', () => {
       const secretHash = hashApiKey(app.deps.keyHashSecret, key);
       await insertApiKey(app.deps.db, { id: newId('key'), userId, name: 'late', scopes: ['orgs:read'], mode: 'live', prefix, secretHash });
       expect((await request(other, someAddress(), '/api/v1/me', { headers: bearer(key) })).status).toBe(401);
-      // Creating a key announces its hash (src/services/apiKeys/createApiKey.ts): both processes forget the miss.
+      // Creating a key announces its hash (src/features/apiKeys/createApiKey.ts): both processes forget the miss.
       await app.deps.keyMisses.created(secretHash.toString('hex'));
       expect((await request(app, someAddress(), '/api/v1/me', { headers: bearer(key) })).status).toBe(200);
       const deadline = Date.now() + 2_000;

@@ -10,7 +10,7 @@ import { startDatabaseProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { bearer, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
 import { SESSION_CACHE_TTL_MS } from '../../src/auth/sessionPrincipals.js';
-import { ORGS_OF_USER_TTL_MS } from '../../src/services/orgs/orgsOfUser.js';
+import { ORGS_OF_USER_TTL_MS } from '../../src/features/orgs/orgsOfUser.js';
 
 /** The session and `GET /me`'s organisations are answered from memory this long; an outage shows after it. */
 const pastCaches = () => new Promise((resolve) => setTimeout(resolve, Math.max(SESSION_CACHE_TTL_MS, ORGS_OF_USER_TTL_MS) + 50));

@@ -9,11 +9,11 @@ import { startFakeGithub, type FakeGithub, type SigningKey } from '../support/fa
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.js';
 import { createTestNamespace } from '../support/temporalNamespace.js';
 import { checksumOf, hashApiKey } from '../../src/auth/apiKeyFormat.js';
-import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
+import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
 import { ensureTestSchedules } from '../support/schedules.js';
-import { ensureSchedules, scheduleId } from '../../src/temporal/schedules.js';
-import type { LeakedKeyResult, LeakScanSummary } from '../../workflows/contract.js';
-import type { CodeSearchItem } from '../../src/secretScanning/githubCodeSearch.js';
+import { ensureSchedules, scheduleId } from '../../src/worker/schedules.js';
+import type { LeakedKeyResult, LeakScanSummary } from '../../src/features/leaks/leaks.contract.js';
+import type { CodeSearchItem } from '../../src/features/leaks/githubCodeSearch.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 import { recordHistory } from '../support/histories.js';
 

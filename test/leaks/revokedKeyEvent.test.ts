@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createKey, createOrg, sessionToken, uniqueEmail } from '../support/actors.js';
 import { readJson } from '../support/http.js';
-import { revokeApiKey } from '../../src/services/apiKeys/revokeApiKey.js';
+import { revokeApiKey } from '../../src/features/apiKeys/revokeApiKey.js';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import type { RunningProcess } from '../support/processes.js';
 import { startWorkerProcess } from '../support/workerProcess.js';
-import { scheduleId } from '../../src/temporal/schedules.js';
+import { scheduleId } from '../../src/worker/schedules.js';
 import { assertLedgerInvariants } from '../support/ledgerInvariants.js';
 import { runLoad } from '../support/loadClients.js';
 

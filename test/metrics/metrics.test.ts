@@ -13,7 +13,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtpSink.js';
 import { scrape as scrapeUrl, valueOf, type Sample } from '../support/metrics.js';
 import { startMetricsServer } from '../../src/metrics/server.js';
 import type { ListeningServer } from '../../src/http/listen.js';
-import { buildRoutes } from '../../src/routes/index.js';
+import { buildRoutes } from '../../src/routes.js';
 import {
   DRIFT_KINDS,
   FINAL_OPERATION_STATUSES,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { buildRoutes } from '../../src/routes/index.js';
+import { buildRoutes } from '../../src/routes.js';
 import type { RouteSpec } from '../../src/http/route.js';
 import { ErrorSchema, NotAuthenticatedSchema } from '../../src/openapi/errorSchemas.js';
 

@@ -14,7 +14,7 @@ import { createTestNamespace } from '../support/temporalNamespace.js';
 import { REPO_ROOT, runCompiled, type RunningProcess } from '../support/processes.js';
 import { assertLedgerInvariants } from '../support/ledgerInvariants.js';
 import { runLoad } from '../support/loadClients.js';
-import { scheduleId } from '../../src/temporal/schedules.js';
+import { scheduleId } from '../../src/worker/schedules.js';
 import { forwardedFrom, simulatedClientAddress } from '../support/http.js';
 
 const DURATION_MS = Number(process.env.SCALE_TEST_DURATION_MS ?? 20_000);

@@ -1,5 +1,5 @@
 import type { TestApp } from './testApp.js';
-import { creditByOperator } from '../../src/services/billing/operatorCredit.js';
+import { creditByOperator } from '../../src/features/billing/operatorCredit.js';
 
 /**
  * Live money for a test: the API refuses unpaid live top-ups (403 PAYMENT_REQUIRED_FOR_LIVE_TOP_UP),

@@ -8,8 +8,8 @@ import type { TestApp } from './testApp.js';
 import { bearer, jsonHeaders, uniqueEmail } from './actors.js';
 import { creditBalance, insertContact, insertKey, insertOrg, insertUser, sessionOf } from './factories.js';
 import { readJson } from './http.js';
-import { insertDomain, type DomainStatus } from '../../src/db/repositories/domains.js';
-import { changeDomainStatus } from '../../src/services/domains/domainStatus.js';
+import { insertDomain, type DomainStatus } from '../../src/features/domains/domains.repository.js';
+import { changeDomainStatus } from '../../src/features/domains/domainStatus.js';
 import { newId } from '../../src/ids.js';
 
 export const DNS_SCOPES = ['dns:read', 'dns:write', 'domains:read', 'domains:write', 'contacts:write', 'billing:read', 'billing:write'];

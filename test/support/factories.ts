@@ -6,19 +6,19 @@
  */
 import type { TestApp } from './testApp.js';
 import { uniqueEmail } from './actors.js';
-import { upsertUserBySubject } from '../../src/db/repositories/users.js';
-import { insertOrganization, type Plan } from '../../src/db/repositories/organizations.js';
-import { insertMembership, type OrgRole } from '../../src/db/repositories/memberships.js';
-import { insertApiKey } from '../../src/db/repositories/apiKeys.js';
-import { insertContact as insertContactRow, type ContactFields } from '../../src/db/repositories/contacts.js';
+import { upsertUserBySubject } from '../../src/auth/users.js';
+import { insertOrganization, type Plan } from '../../src/auth/organizations.js';
+import { insertMembership, type OrgRole } from '../../src/auth/memberships.js';
+import { insertApiKey } from '../../src/auth/apiKeys.js';
+import { insertContact as insertContactRow, type ContactFields } from '../../src/features/contacts/contacts.repository.js';
 import { generateApiKey, hashApiKey, type KeyMode } from '../../src/auth/apiKeyFormat.js';
-import { reserveWithin, topUp } from '../../src/services/billing/ledger.js';
-import { insertDomain } from '../../src/db/repositories/domains.js';
-import { insertOperation, WORKFLOW_INPUT_PURPOSE, type Operation } from '../../src/db/repositories/operations.js';
+import { reserveWithin, topUp } from '../../src/features/billing/ledger.js';
+import { insertDomain } from '../../src/features/domains/domains.repository.js';
+import { insertOperation, WORKFLOW_INPUT_PURPOSE, type Operation } from '../../src/features/domains/operations.repository.js';
 import { sealJson } from '../../src/db/sealedJson.js';
 import { withTransaction } from '../../src/db/pool.js';
 import { derivedId, newId, randomBase62 } from '../../src/ids.js';
-import type { RegisterDomainInput } from '../../workflows/contract.js';
+import type { RegisterDomainInput } from '../../src/features/domains/operations.contract.js';
 
 type Deps = Pick<TestApp['deps'], 'db' | 'keyHashSecret' | 'keyMisses' | 'devIdentity' | 'payloadKeys'>;
 

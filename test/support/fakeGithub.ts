@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CodeSearchItem } from '../../src/secretScanning/githubCodeSearch.js';
+import type { CodeSearchItem } from '../../src/features/leaks/githubCodeSearch.js';
 
 /**
  * GitHub as the service sees it, on loopback: the secret-scanning public keys

@@ -1,7 +1,7 @@
 import type { TestApp } from './testApp.js';
 import { bearer, jsonHeaders, uniqueEmail } from './actors.js';
 import { insertContact, insertOrg, insertUser, sessionOf } from './factories.js';
-import type { ContactFields } from '../../src/db/repositories/contacts.js';
+import type { ContactFields } from '../../src/features/contacts/contacts.repository.js';
 import { readJson } from './http.js';
 import { creditLiveBalance } from './billing.js';
 import type { OperationBody } from './customers.js';

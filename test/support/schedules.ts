@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { ensureSchedules } from '../../src/temporal/schedules.js';
+import { ensureSchedules } from '../../src/worker/schedules.js';
 import type { Config } from '../../src/config.js';
 
 /**

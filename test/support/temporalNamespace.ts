@@ -6,7 +6,7 @@ import { randomBase62 } from '../../src/ids.js';
 /**
  * A Temporal namespace of a test file's own, for a test that counts a schedule's runs and lists what
  * it started: nothing another test file starts can show up there. (Schedule ids already carry the
- * task queue, so no other test can re-point the schedule itself: `src/temporal/schedules.ts`.)
+ * task queue, so no other test can re-point the schedule itself: `src/worker/schedules.ts`.)
  */
 export async function createTestNamespace(label: string): Promise<string> {
   const namespace = `${label}-${randomBase62(8).toLowerCase()}`;

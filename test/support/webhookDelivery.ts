@@ -1,9 +1,9 @@
 import { withTransaction } from '../../src/db/pool.js';
-import { markEventsDispatched } from '../../src/db/repositories/events.js';
-import { emitEvent } from '../../src/services/events/emitEvent.js';
-import { startWorkflow } from '../../src/temporal/client.js';
-import { deliveryTiming } from '../../src/webhooks/timing.js';
-import type { DeliverWebhookResult } from '../../workflows/contract.js';
+import { markEventsDispatched } from '../../src/features/webhooks/events.repository.js';
+import { emitEvent } from '../../src/features/webhooks/emitEvent.js';
+import { startWorkflow } from '../../src/workflows.js';
+import { deliveryTiming } from '../../src/features/webhooks/timing.js';
+import type { DeliverWebhookResult } from '../../src/features/webhooks/webhooks.contract.js';
 import type { TestApp } from './testApp.js';
 
 /**

@@ -14,14 +14,14 @@ import { readJson } from '../support/http.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { verifyWebhook, WebhookVerificationError } from '../../client/src/index.js';
-import { startEventDispatcher } from '../../src/services/webhooks/startDispatcher.js';
+import { startEventDispatcher } from '../../src/features/webhooks/startDispatcher.js';
 import { withTransaction } from '../../src/db/pool.js';
-import { emitEvent } from '../../src/services/events/emitEvent.js';
-import { createWebhookEndpoint } from '../../src/services/webhooks/endpoints.js';
+import { emitEvent } from '../../src/features/webhooks/emitEvent.js';
+import { createWebhookEndpoint } from '../../src/features/webhooks/endpoints.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
-import { deliveryWorkflowId } from '../../src/webhooks/timing.js';
+import { deliveryWorkflowId } from '../../src/features/webhooks/timing.js';
 import { recordHistory } from '../support/histories.js';
-import type { Resolver } from '../../src/webhooks/sender.js';
+import type { Resolver } from '../../src/features/webhooks/sender.js';
 
 /** The live endpoint's name resolves to loopback: a live delivery there would be refused and logged, never sent. */
 const LIVE_HOOKS = 'https://live-hooks.example.test/in';

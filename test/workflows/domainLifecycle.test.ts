@@ -6,9 +6,9 @@ import { customerFactory, type OperationBody } from '../support/customers.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.js';
 import { recordHistory } from '../support/histories.js';
-import { findDomainOfOrg, findLatestDomainOfOrg } from '../../src/db/repositories/domains.js';
-import { lifecycleWorkflowId } from '../../src/services/domains/lifecycle/watch.js';
-import { lifecycleProgressQuery } from '../../workflows/contract.js';
+import { findDomainOfOrg, findLatestDomainOfOrg } from '../../src/features/domains/domains.repository.js';
+import { lifecycleWorkflowId } from '../../src/features/lifecycle/watch.js';
+import { lifecycleProgressQuery } from '../../src/features/lifecycle/domainLifecycle.contract.js';
 
 const RENEW_PRICE = 1299; // .com in test mode (migrations/1763800002000_tld_prices.sql)
 

@@ -4,8 +4,8 @@ import { startPowerDns, type PowerDns } from '../support/powerdns.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.js';
 import { dnsCustomer, insertActiveDomain } from '../support/domains.js';
 import { jsonHeaders } from '../support/actors.js';
-import { findDomainOfOrg, findLatestDomainOfOrg, updateDomain } from '../../src/db/repositories/domains.js';
-import { LIFECYCLE_DURATIONS, watchDomain } from '../../src/services/domains/lifecycle/watch.js';
+import { findDomainOfOrg, findLatestDomainOfOrg, updateDomain } from '../../src/features/domains/domains.repository.js';
+import { LIFECYCLE_DURATIONS, watchDomain } from '../../src/features/lifecycle/watch.js';
 
 /**
  * A live domain's end, with the durations short (they are workflow inputs; live mode has no test

@@ -4,7 +4,7 @@ import { bearer, jsonHeaders } from '../support/actors.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
 import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
 import { liveCustomers, type LiveCustomer, type LiveCustomers } from '../support/liveCustomers.js';
-import type { ContactFields } from '../../src/db/repositories/contacts.js';
+import type { ContactFields } from '../../src/features/contacts/contacts.repository.js';
 import { startPowerDns, type PowerDns } from '../support/powerdns.js';
 
 let dnsimple: FakeDnsimple;

@@ -10,9 +10,9 @@ import { bearer, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../su
 import { readJson } from '../support/http.js';
 import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
 import type { OperationBody } from '../support/customers.js';
-import { topUp } from '../../src/services/billing/ledger.js';
-import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
-import { findOperation } from '../../src/db/repositories/operations.js';
+import { topUp } from '../../src/features/billing/ledger.js';
+import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
+import { findOperation } from '../../src/features/domains/operations.repository.js';
 import { Worker } from '@temporalio/worker';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';

@@ -1,6 +1,6 @@
 /**
  * The long paths of the paid workflows, run in seconds: every duration a workflow waits is an
- * input (workflows/contract.ts), set short here through the configuration (timeouts, poll and
+ * input (src/workflows.ts), set short here through the configuration (timeouts, poll and
  * settle delays) or the workflow input (retries). Live mode against the DNSimple double, so a
  * transfer can stay pending and the registrar's side can be checked; test mode for the synthetic
  * registrar's `-flaky` names.
@@ -16,11 +16,11 @@ import type { OperationBody } from '../support/customers.js';
 import { GRACE_HOPPER } from '../support/liveCustomers.js';
 import { insertCustomer, insertPendingRegistration, type FactoryCustomer } from '../support/factories.js';
 import { operationWorkflowId, recordHistory } from '../support/histories.js';
-import { abandonOperation } from '../../src/services/domains/beginOperation.js';
-import { findContact, updateContact } from '../../src/db/repositories/contacts.js';
-import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
-import { startWorkflow } from '../../src/temporal/client.js';
-import { startOperationWorkflow } from '../../src/services/domains/operationWorkflows.js';
+import { abandonOperation } from '../../src/features/domains/beginOperation.js';
+import { findContact, updateContact } from '../../src/features/contacts/contacts.repository.js';
+import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
+import { startWorkflow } from '../../src/workflows.js';
+import { startOperationWorkflow } from '../../src/features/domains/operationWorkflows.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;

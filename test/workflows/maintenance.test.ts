@@ -3,7 +3,7 @@ import { ensureTestSchedules } from '../support/schedules.js';
 import { Worker } from '@temporalio/worker';
 import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
 import { sessionToken, uniqueEmail } from '../support/actors.js';
-import { ensureSchedules, scheduleId } from '../../src/temporal/schedules.js';
+import { ensureSchedules, scheduleId } from '../../src/worker/schedules.js';
 import { randomBase62 } from '../../src/ids.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 import { recordHistory } from '../support/histories.js';

@@ -4,12 +4,12 @@ import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/tes
 import { bearer } from '../support/actors.js';
 import { customerFactory, type OperationBody } from '../support/customers.js';
 import { readJson } from '../support/http.js';
-import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
+import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
 import { randomBase62 } from '../../src/ids.js';
 import { insertPendingRegistration } from '../support/factories.js';
 import { ensureTestSchedules } from '../support/schedules.js';
-import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/temporal/schedules.js';
-import type { ReconcileOperationsSummary as ReconcileSummary } from '../../workflows/contract.js';
+import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/worker/schedules.js';
+import type { ReconcileOperationsSummary as ReconcileSummary } from '../../src/features/strandedOperations/strandedOperations.contract.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 import { recordHistory } from '../support/histories.js';
 

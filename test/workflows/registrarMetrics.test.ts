@@ -8,10 +8,10 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
 import { liveCustomers } from '../support/liveCustomers.js';
 import { insertActiveDomain } from '../support/domains.js';
-import { findDomainOfOrg, updateDomain } from '../../src/db/repositories/domains.js';
+import { findDomainOfOrg, updateDomain } from '../../src/features/domains/domains.repository.js';
 import { startMetricsServer } from '../../src/metrics/server.js';
 import type { ListeningServer } from '../../src/http/listen.js';
-import type { RegistrarReconcileSummary as ReconcileSummary } from '../../workflows/contract.js';
+import type { RegistrarReconcileSummary as ReconcileSummary } from '../../src/features/registrarDrift/registrarDrift.contract.js';
 import { randomBase62 } from '../../src/ids.js';
 import { byLabel, scrape as scrapeUrl, type Sample } from '../support/metrics.js';
 

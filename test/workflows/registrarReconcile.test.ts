@@ -8,11 +8,11 @@ import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/tes
 import { createOrg, sessionToken, uniqueEmail } from '../support/actors.js';
 import { insertActiveDomain } from '../support/domains.js';
 import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
-import { findDomainOfOrg, updateDomain } from '../../src/db/repositories/domains.js';
-import { listAuditEventsForTarget } from '../../src/db/repositories/auditEvents.js';
+import { findDomainOfOrg, updateDomain } from '../../src/features/domains/domains.repository.js';
+import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
 import { ensureTestSchedules } from '../support/schedules.js';
-import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/temporal/schedules.js';
-import type { RegistrarReconcileSummary as ReconcileSummary } from '../../workflows/contract.js';
+import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/worker/schedules.js';
+import type { RegistrarReconcileSummary as ReconcileSummary } from '../../src/features/registrarDrift/registrarDrift.contract.js';
 import { randomBase62 } from '../../src/ids.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 import { recordHistory } from '../support/histories.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Worker } from '@temporalio/worker';
 import { sharedWorkflowBundle } from '../support/testApp.js';
 import { storedHistories } from '../support/histories.js';
-import type { Workflows } from '../../workflows/contract.js';
+import type { Workflows } from '../../src/workflows.js';
 
 /**
  * Every workflow type the worker runs; the type makes adding a workflow without naming it here a

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import { startTestApp, testConfig, type TestApp } from '../support/testApp.js';
-import { ensureSchedules, OWNER_MEMO_KEY, scheduleId, type ScheduleName } from '../../src/temporal/schedules.js';
+import { ensureSchedules, OWNER_MEMO_KEY, scheduleId, type ScheduleName } from '../../src/worker/schedules.js';
 import type { Config } from '../../src/config.js';
 
 const NAMES: ScheduleName[] = ['idempotency-purge', 'leak-scan', 'operation-reconciler', 'registrar-reconcile', 'events-purge'];

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer } from '../support/actors.js';
 import { customerFactory, type OperationBody } from '../support/customers.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
-import { abandonPendingOperation, claimOperationForWorkflow, insertOperation, WORKFLOW_INPUT_PURPOSE } from '../../src/db/repositories/operations.js';
+import { abandonPendingOperation, claimOperationForWorkflow, insertOperation, WORKFLOW_INPUT_PURPOSE } from '../../src/features/domains/operations.repository.js';
 import { sealJson } from '../../src/db/sealedJson.js';
 import { derivedId } from '../../src/ids.js';
 

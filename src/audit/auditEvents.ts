@@ -1,0 +1,98 @@
+import type { Queryable } from '../db/pool.js';
+import { newId } from '../ids.js';
+import type { Principal } from '../auth/principal.js';
+
+export type AuditAction =
+  | 'api_key.created'
+  | 'api_key.deleted'
+  | 'api_key.revoked'
+  | 'api_key.leak_reported'
+  | 'api_key.updated'
+  | 'org.created'
+  | 'org.member_added'
+  | 'org.member_removed'
+  | 'org.member_invited'
+  | 'org.member_role_changed'
+  | 'contact.created'
+  | 'contact.updated'
+  | 'contact.deleted'
+  | 'billing.operator_credit'
+  | 'billing.spend_limit_changed'
+  | 'billing.stripe_top_up'
+  | 'dns_record.created'
+  | 'dns_record.updated'
+  | 'dns_record.deleted'
+  | 'operation.capture_conflict'
+  | 'operation.abandoned'
+  | 'contact.registrar_sync_failed'
+  | 'domain.partially_registered'
+  | 'registrar.drift';
+
+export interface AuditEvent {
+  action: AuditAction;
+  actorUserId: string | null;
+  actorKeyId: string | null;
+  orgId: string | null;
+  targetType: 'api_key' | 'organization' | 'membership' | 'invitation' | 'contact' | 'dns_record' | 'operation' | 'domain';
+  targetId: string;
+  data?: Record<string, unknown>;
+  requestId: string | null;
+}
+
+/** The actor fields of an event done by a caller (as opposed to the system, e.g. leak detection). */
+export function actorOf(principal: Principal): Pick<AuditEvent, 'actorUserId' | 'actorKeyId'> {
+  return { actorUserId: principal.user.id, actorKeyId: principal.keyId ?? null };
+}
+
+/** Who asked, in which request: what every audit event of a caller's action records besides the action. */
+export interface CallerOfRequest {
+  principal: Principal;
+  requestId: string;
+}
+
+/** Records what a caller did (the actor and request id come from `caller`; services pass their props). */
+export function auditCallerAction(
+  db: Queryable,
+  caller: CallerOfRequest,
+  event: Omit<AuditEvent, 'actorUserId' | 'actorKeyId' | 'requestId'>,
+): Promise<string> {
+  return insertAuditEvent(db, { ...event, ...actorOf(caller.principal), requestId: caller.requestId });
+}
+
+/**
+ * Records an event. Pass `id` (e.g. derived from a workflow id) to make the write idempotent: a
+ * retried activity then finds its event already there instead of writing a second one.
+ */
+export async function insertAuditEvent(db: Queryable, event: AuditEvent & { id?: string }): Promise<string> {
+  const id = event.id ?? newId('evt');
+  await db.query(
+    `INSERT INTO audit_events (id, action, actor_user_id, actor_key_id, org_id, target_type, target_id, data, request_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
+    [
+      id,
+      event.action,
+      event.actorUserId,
+      event.actorKeyId,
+      event.orgId,
+      event.targetType,
+      event.targetId,
+      JSON.stringify(event.data ?? {}),
+      event.requestId,
+    ],
+  );
+  return id;
+}
+
+export async function listAuditEventsForTarget(
+  db: Queryable,
+  targetType: AuditEvent['targetType'],
+  targetId: string,
+): Promise<(AuditEvent & { id: string; createdAt: Date })[]> {
+  const { rows } = await db.query<AuditEvent & { id: string; createdAt: Date }>(
+    `SELECT id, action, actor_user_id AS "actorUserId", actor_key_id AS "actorKeyId", org_id AS "orgId",
+       target_type AS "targetType", target_id AS "targetId", data, request_id AS "requestId", created_at AS "createdAt"
+     FROM audit_events WHERE target_type = $1 AND target_id = $2 ORDER BY created_at, id`,
+    [targetType, targetId],
+  );
+  return rows;
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { exampleId } from '../../ids.js';
+import type { ApiKeyRecord } from '../../auth/apiKeys.js';
+import { SCOPES } from '../../auth/scopes.js';
+
+export const ApiKeySchema = z
+  .object({
+    id: z.string().meta({ example: exampleId('key') }),
+    name: z.string().meta({ example: 'CI deploys' }),
+    scopes: z.array(z.enum(SCOPES)),
+    mode: z.enum(['live', 'test']),
+    prefix: z.string().meta({ example: 'svc_test_Q3x9' }).describe('`svc_<mode>_` and the next 4 characters, to recognise the key'),
+    status: z.enum(['active', 'revoked']),
+    created_at: z.iso.datetime(),
+    last_used_at: z.iso.datetime().nullable().describe('Updated within a minute of use'),
+    revoked_at: z.iso.datetime().nullable(),
+    revoked_reason: z.string().nullable().meta({ example: null }),
+    monthly_spend_limit: z.number().int().nullable().describe("Minor units the key's operations may reserve per calendar month (UTC); null: no limit"),
+    allowed_ips: z.array(z.string()).meta({ example: ['203.0.113.0/24'] }).describe('CIDRs the key may be used from (canonical form); empty: any address'),
+    allowed_domains: z.array(z.string()).meta({ example: ['example.com', '*.example.org'] }).describe('Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain'),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const CreatedApiKeySchema = ApiKeySchema.pick({
+  id: true,
+  name: true,
+  scopes: true,
+  mode: true,
+  prefix: true,
+  created_at: true,
+  monthly_spend_limit: true,
+  allowed_ips: true,
+  allowed_domains: true,
+})
+  .extend({ key: z.string().describe('The full secret. Returned only here, once: store it in a secrets manager.') })
+  .meta({ id: 'CreatedApiKey' });
+
+/**
+ * A revoked key as its `api_key.revoked` event shows it to the organisations it acted in: enough to
+ * recognise it, never its restrictions or limits (those are its owner's business).
+ */
+export const RevokedApiKeySchema = ApiKeySchema.pick({ id: true, prefix: true, name: true }).meta({ id: 'RevokedApiKey' });
+
+export function presentRevokedApiKey(key: ApiKeyRecord): z.infer<typeof RevokedApiKeySchema> {
+  return { id: key.id, prefix: key.prefix, name: key.name };
+}
+
+/** Never includes the secret or its hash: the list shows what identifies a key, nothing that unlocks it. */
+export function presentApiKey(key: ApiKeyRecord): z.infer<typeof ApiKeySchema> {
+  return {
+    id: key.id,
+    name: key.name,
+    scopes: key.scopes as z.infer<typeof ApiKeySchema>['scopes'],
+    mode: key.mode,
+    prefix: key.prefix,
+    status: key.status === 'revoked' ? 'revoked' : 'active',
+    created_at: key.createdAt.toISOString(),
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+    revoked_reason: key.revokedReason,
+    ...presentGuards(key),
+  };
+}
+
+export function presentCreatedApiKey(key: ApiKeyRecord, secret: string): z.infer<typeof CreatedApiKeySchema> {
+  return {
+    id: key.id,
+    name: key.name,
+    scopes: key.scopes as z.infer<typeof CreatedApiKeySchema>['scopes'],
+    mode: key.mode,
+    prefix: key.prefix,
+    key: secret,
+    created_at: key.createdAt.toISOString(),
+    ...presentGuards(key),
+  };
+}
+
+function presentGuards(key: ApiKeyRecord): Pick<z.infer<typeof ApiKeySchema>, 'monthly_spend_limit' | 'allowed_ips' | 'allowed_domains'> {
+  return { monthly_spend_limit: key.monthlySpendLimit, allowed_ips: key.allowedIps, allowed_domains: key.allowedDomains };
+}

@@ -1,0 +1,134 @@
+import type { Queryable } from '../../db/pool.js';
+import { ModeScopedTable, type Mode } from '../../db/modeScope.js';
+import { minorUnits, type Currency } from '../../db/money.js';
+
+export type ReservationState = 'reserved' | 'captured' | 'released';
+
+/** Money held for one operation; the operation id is its key. */
+export interface Reservation {
+  operationId: string;
+  orgId: string;
+  livemode: boolean;
+  amount: number;
+  currency: Currency;
+  state: ReservationState;
+  description: string;
+  createdAt: Date;
+  settledAt: Date | null;
+}
+
+type ReservationRow = Omit<Reservation, 'amount'> & { amount: string };
+
+const reservations = new ModeScopedTable<ReservationRow>(
+  'billing_reservations',
+  `operation_id AS "operationId", org_id AS "orgId", livemode, amount, currency, state, description,
+   created_at AS "createdAt", settled_at AS "settledAt"`,
+);
+
+const toReservation = (row: ReservationRow): Reservation => ({ ...row, amount: minorUnits(row.amount) });
+
+/**
+ * The organisation and mode an operation's reservation belongs to, found by the operation id alone.
+ * This is the one read of a mode-scoped table that is not filtered by a caller's mode: capture and
+ * release run for an operation (from its workflow), not for a caller, and the operation id is a key
+ * the service minted. It returns only the scope; every read and write after it is scoped to that mode.
+ */
+export async function findReservationScope(
+  db: Queryable,
+  operationId: string,
+): Promise<{ orgId: string; mode: Mode } | undefined> {
+  const { rows } = await db.query<{ orgId: string; livemode: boolean }>(
+    'SELECT org_id AS "orgId", livemode FROM billing_reservations WHERE operation_id = $1',
+    [operationId],
+  );
+  const row = rows[0];
+  return row && { orgId: row.orgId, mode: { livemode: row.livemode } };
+}
+
+export async function findReservation(db: Queryable, mode: Mode, operationId: string): Promise<Reservation | undefined> {
+  const row = await reservations.findOne(db, mode, 'operation_id = $2', [operationId]);
+  return row && toReservation(row);
+}
+
+/** Undefined when the operation id already has a reservation (in either mode). */
+export async function insertReservation(
+  tx: Queryable,
+  mode: Mode,
+  props: { operationId: string; orgId: string; amount: number; description: string; apiKeyId: string | null },
+): Promise<Reservation | undefined> {
+  const row = await reservations.insertIfAbsent(tx, mode, {
+    operation_id: props.operationId,
+    org_id: props.orgId,
+    amount: props.amount,
+    description: props.description,
+    api_key_id: props.apiKeyId,
+  });
+  return row && toReservation(row);
+}
+
+/** Moves a `reserved` reservation to its final state; undefined when it was not `reserved`. */
+export async function settleReservation(
+  tx: Queryable,
+  mode: Mode,
+  operationId: string,
+  state: Exclude<ReservationState, 'reserved'>,
+): Promise<Reservation | undefined> {
+  const [row] = await reservations.update(tx, mode, "operation_id = $2 AND state = 'reserved'", [operationId], {
+    state,
+    settled_at: new Date(),
+  });
+  return row && toReservation(row);
+}
+
+/**
+ * Reservations still `reserved` although their operation failed or was cancelled (a crash between
+ * the two writes): the stranded-operations run releases them. Read across modes like findReservationScope, for
+ * the same reason; the release that follows is scoped to each reservation's own mode.
+ */
+export async function listReservedOfFinishedOperations(db: Queryable, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ operationId: string }>(
+    `SELECT r.operation_id AS "operationId" FROM billing_reservations r
+     JOIN operations o ON o.id = r.operation_id AND o.livemode = r.livemode
+     WHERE r.state = 'reserved' AND o.status IN ('failed', 'cancelled')
+     ORDER BY r.created_at LIMIT $1`,
+    [limit],
+  );
+  return rows.map((row) => row.operationId);
+}
+
+/**
+ * What this calendar month's (UTC) reservations add up to: held ones in full, captured ones for what
+ * was captured (a partial capture released the rest), released ones not at all. A reservation counts
+ * in the month it was made, the month whose limit admitted it.
+ */
+const SPENT = 'r.amount - COALESCE(rest.amount, 0)';
+const MONTH_RESERVATIONS = `
+  LEFT JOIN billing_transactions rest ON rest.operation_id = r.operation_id AND rest.type = 'release'
+  WHERE r.state <> 'released' AND r.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+
+/** This month's spending of an organisation in one mode. */
+export async function monthSpendingOfOrg(db: Queryable, mode: Mode, orgId: string): Promise<number> {
+  const { rows } = await db.query<{ spent: string }>(
+    `SELECT COALESCE(SUM(${SPENT}), 0) AS spent FROM billing_reservations r ${MONTH_RESERVATIONS} AND r.org_id = $1 AND r.livemode = $2`,
+    [orgId, mode.livemode],
+  );
+  return minorUnits(rows[0]!.spent);
+}
+
+/**
+ * This month's spending, in every organisation and mode, of each of `keyIds` together with every key
+ * below it in the lineage rooted at `rootKeyId` (deleted and revoked keys included), keyed by key id.
+ */
+export async function monthSpendingOfKeyLineages(db: Queryable, rootKeyId: string, keyIds: string[]): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ keyId: string; spent: string }>(
+    `SELECT g.id AS "keyId", COALESCE(SUM(s.spent), 0) AS spent
+     FROM unnest($2::text[]) AS g(id)
+     LEFT JOIN (
+       SELECT k.lineage, ${SPENT} AS spent
+       FROM api_keys k JOIN billing_reservations r ON r.api_key_id = k.id ${MONTH_RESERVATIONS} AND k.lineage[1] = $1
+     ) s ON g.id = ANY(s.lineage)
+     GROUP BY g.id`,
+    [rootKeyId, keyIds],
+  );
+  return new Map(rows.map((row) => [row.keyId, minorUnits(row.spent)]));
+}

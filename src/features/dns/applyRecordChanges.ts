@@ -1,0 +1,296 @@
+import type pg from 'pg';
+import { activeDomainNamed } from '../domains/lookup.js';
+import { withTransaction, type Db } from '../../db/pool.js';
+import type { Domain } from '../domains/domains.repository.js';
+import {
+  deleteDnsRecords,
+  dnsRecordsAtNames,
+  findDnsRecordsByIds,
+  insertDnsRecord,
+  lockDnsNames,
+  updateDnsRecord,
+  type DnsRecord,
+} from './dnsRecords.repository.js';
+import { auditCallerAction } from '../../audit/auditEvents.js';
+import type { Principal } from '../../auth/principal.js';
+import type { DomainName } from '../../domainName.js';
+import { checkRecord, normalizeRecordName, type RecordFields } from './records.js';
+import type { DnsProvider, DnsProviders, RRsetChange } from './provider/index.js';
+import { DnsZoneNotFoundError } from './provider/errors.js';
+import { ConflictError, NotFoundError, ValidationError, VersionMismatchError, type FieldError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { ensureOwnZone, ownsZone } from './zones.js';
+
+/** The fields a PATCH sends; the ones left out stay undefined and keep their value. */
+export type RecordChanges = Partial<Pick<RecordFields, 'name' | 'content' | 'ttl' | 'priority'>>;
+
+export type RecordOperation =
+  | { op: 'create'; record: RecordFields }
+  | { op: 'update'; id: string; changes: RecordChanges; expectedVersion: number | undefined }
+  | { op: 'delete'; id: string; expectedVersion: number | undefined };
+
+export type RecordOperationResult = { op: 'create' | 'update'; record: DnsRecord } | { op: 'delete'; id: string };
+
+export interface ApplyRecordChangesProps {
+  db: Db;
+  dnsProviders: DnsProviders;
+  principal: Principal;
+  orgId: string;
+  /** The domain named in the path. */
+  domain: DomainName;
+  operations: RecordOperation[];
+  /**
+   * `single` for the one-record routes: a missing record is 404 and field errors point into the body.
+   * `batch`: both are 422 field errors at `body.operations.N…`.
+   */
+  shape: 'single' | 'batch';
+  requestId: string;
+  /**
+   * The id of the record the create at this index makes, when the request derives one
+   * (idempotentId); else a new one. A request whose creates all exist already was applied by an
+   * earlier run whose answer was lost, and is answered from the rows instead of applied again.
+   */
+  createdIdOf?: (index: number) => string | undefined;
+}
+
+/**
+ * Applies creates, updates and deletes of one domain's records: all of them or none, at the DNS
+ * provider and here.
+ *
+ * In one transaction: the domain must be active; every affected name is locked (advisory locks,
+ * sorted), so concurrent edits of a name run one after the other; the new state of each affected
+ * RRset is computed from the rows plus the changes and checked (per-type rules, a CNAME shares its
+ * name with nothing, no duplicates); then the whole RRsets go to the provider in one atomic change,
+ * and only once it has accepted them are the rows written and committed. If the provider fails the
+ * transaction rolls back and nothing changes. Should the commit itself fail after the provider took
+ * the change, the next edit of that name sends the RRset again from the rows, which repairs it.
+ */
+export async function applyRecordChanges(props: ApplyRecordChangesProps): Promise<RecordOperationResult[]> {
+  const { principal } = props;
+  return withTransaction(props.db, async (tx) => {
+    const domain = await activeDomainNamed(tx, principal, props.orgId, props.domain, 'its DNS records can be changed');
+    const { rows, names } = await lockAffectedNames(tx, principal, domain.id, props.operations);
+    const applied = await resultsIfApplied(tx, props, domain.id, rows);
+    if (applied) return applied;
+    checkTargets(props, rows);
+    const before = await dnsRecordsAtNames(tx, principal, { domainId: domain.id, names: [...names] });
+    const plan = planChanges(props, domain.name, before, rows);
+    await applyAtProvider(tx, props.dnsProviders.forMode(principal.livemode), domain, plan.changes);
+    return writeRows(tx, props, domain, plan.writes);
+  });
+}
+
+type Write =
+  | { kind: 'create'; id: string; fields: RecordFields }
+  | { kind: 'update'; row: DnsRecord; fields: RecordFields }
+  | { kind: 'delete'; row: DnsRecord };
+
+const idsOf = (operations: RecordOperation[]) => operations.flatMap((o) => (o.op === 'create' ? [] : [o.id]));
+
+/**
+ * Locks every name the operations touch: the names of new records, new names of renamed ones, and
+ * the current names of updated and deleted ones (read, locked, read again with row locks; a record
+ * renamed in between gets its new name locked too).
+ */
+async function lockAffectedNames(tx: pg.PoolClient, principal: Principal, domainId: string, operations: RecordOperation[]) {
+  const ids = [...new Set(idsOf(operations))];
+  const names = new Set<string>();
+  for (const o of operations) {
+    if (o.op === 'create') names.add(normalizeRecordName(o.record.name));
+    if (o.op === 'update' && o.changes.name !== undefined) names.add(normalizeRecordName(o.changes.name));
+  }
+  for (const row of await findDnsRecordsByIds(tx, principal, { domainId, ids })) names.add(row.name);
+  await lockDnsNames(tx, domainId, names);
+  for (;;) {
+    const rows = await findDnsRecordsByIds(tx, principal, { domainId, ids, forUpdate: true });
+    const unlocked = rows.map((r) => r.name).filter((name) => !names.has(name));
+    if (unlocked.length === 0) return { rows: new Map(rows.map((r) => [r.id, r])), names };
+    for (const name of unlocked) names.add(name);
+    await lockDnsNames(tx, domainId, unlocked);
+  }
+}
+
+/** The results of an earlier run of this very request, read back from the rows, if it committed. */
+async function resultsIfApplied(
+  tx: pg.PoolClient,
+  props: ApplyRecordChangesProps,
+  domainId: string,
+  rows: Map<string, DnsRecord>,
+): Promise<RecordOperationResult[] | undefined> {
+  const createdIds = props.operations.map((o, index) => (o.op === 'create' ? props.createdIdOf?.(index) : undefined));
+  const wanted = createdIds.filter((id): id is string => id !== undefined);
+  if (wanted.length === 0) return undefined;
+  const created = new Map((await findDnsRecordsByIds(tx, props.principal, { domainId, ids: wanted })).map((r) => [r.id, r]));
+  if (created.size < wanted.length) return undefined;
+  return props.operations.map((o, index): RecordOperationResult => {
+    if (o.op === 'delete') return { op: 'delete', id: o.id };
+    const record = o.op === 'create' ? created.get(createdIds[index]!) : rows.get(o.id);
+    if (!record) throw new NotFoundError('Record not found');
+    return { op: o.op, record };
+  });
+}
+
+function loc(shape: ApplyRecordChangesProps['shape'], index: number, part: 'record' | 'changes' | 'id', field?: string): string[] {
+  if (shape === 'single') return part === 'id' ? ['path', 'record_id'] : ['body', ...(field ? [field] : [])];
+  return ['body', 'operations', String(index), part, ...(field ? [field] : [])];
+}
+
+/** Updates and deletes must name existing records of this domain, each once. */
+function checkTargets(props: ApplyRecordChangesProps, rows: Map<string, DnsRecord>): void {
+  const issues: FieldError[] = [];
+  const seen = new Map<string, number>();
+  props.operations.forEach((o, index) => {
+    if (o.op === 'create') return;
+    if (!rows.has(o.id)) {
+      if (props.shape === 'single') throw new NotFoundError('Record not found');
+      issues.push({ loc: loc(props.shape, index, 'id'), msg: 'No such record on this domain', type: 'record_not_found' });
+    } else if (seen.has(o.id)) {
+      issues.push({ loc: loc(props.shape, index, 'id'), msg: `Operation ${seen.get(o.id)} already changes this record`, type: 'record_repeated' });
+    }
+    seen.set(o.id, index);
+  });
+  if (issues.length > 0) throw new ValidationError(issues);
+}
+
+function fieldsOf(row: DnsRecord): RecordFields {
+  return { type: row.type, name: row.name, content: row.content, ttl: row.ttl, priority: row.priority };
+}
+
+const rrsetKey = (r: Pick<RecordFields, 'name' | 'type'>) => `${r.name} ${r.type}`;
+
+/** The rows after the operations, checked; what the provider is sent; what the database is written. */
+function planChanges(props: ApplyRecordChangesProps, zone: string, before: DnsRecord[], rows: Map<string, DnsRecord>) {
+  const state = new Map(before.map((r) => [r.id, fieldsOf(r)]));
+  const touched = new Map<string, Pick<RecordFields, 'name' | 'type'>>();
+  const touch = (r: RecordFields) => touched.set(rrsetKey(r), { name: r.name, type: r.type });
+  const issues: FieldError[] = [];
+  const writes: Write[] = [];
+  props.operations.forEach((o, index) => {
+    if (o.op === 'delete') {
+      const row = rows.get(o.id)!;
+      state.delete(row.id);
+      touch(row);
+      writes.push({ kind: 'delete', row });
+      return;
+    }
+    const row = o.op === 'update' ? rows.get(o.id)! : undefined;
+    const checked = checkRecord(o.op === 'update' ? merge(fieldsOf(row!), o.changes) : o.record, zone);
+    if (!checked.ok) {
+      const part = o.op === 'create' ? 'record' : 'changes';
+      issues.push(...checked.issues.map((i) => ({ loc: loc(props.shape, index, part, i.field), msg: i.message, type: i.type })));
+      return;
+    }
+    touch(checked.value);
+    if (row) {
+      touch(row);
+      state.set(row.id, checked.value);
+      writes.push({ kind: 'update', row, fields: checked.value });
+    } else {
+      const id = props.createdIdOf?.(index) ?? newId('rec');
+      state.set(id, checked.value);
+      writes.push({ kind: 'create', id, fields: checked.value });
+    }
+  });
+  if (issues.length > 0) throw new ValidationError(issues);
+  checkVersions(props, rows);
+  const after = [...state.values()];
+  for (const name of new Set([...touched.values()].map((t) => t.name))) checkName(name, after.filter((r) => r.name === name));
+  const changes: RRsetChange[] = [...touched.values()].map(({ name, type }) => {
+    const set = after.filter((r) => r.name === name && r.type === type);
+    if (set.length === 0) return { changetype: 'DELETE', name, type };
+    // One TTL per RRset at the provider: the lowest of its records'.
+    return { changetype: 'REPLACE', name, type, ttl: Math.min(...set.map((r) => r.ttl)), records: set };
+  });
+  return { changes, writes };
+}
+
+function merge(fields: RecordFields, changes: RecordChanges): RecordFields {
+  return {
+    type: fields.type,
+    name: changes.name ?? fields.name,
+    content: changes.content ?? fields.content,
+    ttl: changes.ttl ?? fields.ttl,
+    priority: changes.priority !== undefined ? changes.priority : fields.priority,
+  };
+}
+
+function checkVersions(props: ApplyRecordChangesProps, rows: Map<string, DnsRecord>): void {
+  props.operations.forEach((o, index) => {
+    if (o.op === 'create' || o.expectedVersion === undefined) return;
+    const current = rows.get(o.id)!.version;
+    if (current === o.expectedVersion) return;
+    if (props.shape === 'single') throw new VersionMismatchError({ resource: 'record', current, expected: o.expectedVersion });
+    throw new ConflictError(
+      'VERSION_MISMATCH',
+      `Operation ${index}: record ${o.id} is at version ${current}, not ${o.expectedVersion}; nothing was changed. Fetch it again and retry.`,
+    );
+  });
+}
+
+/** A CNAME shares its name with nothing (RFC 1034 3.6.2), and an RRset holds each record once. */
+function checkName(name: string, records: RecordFields[]): void {
+  const cnames = records.filter((r) => r.type === 'CNAME').length;
+  if (cnames > 0 && records.length > 1) {
+    const others = [...new Set(records.filter((r) => r.type !== 'CNAME').map((r) => r.type))];
+    throw new ConflictError(
+      'RECORD_CONFLICT',
+      others.length === 0
+        ? `"${name}" can have only one CNAME record`
+        : `"${name}" cannot have both a CNAME and ${others.join(', ')} records: a CNAME shares its name with nothing`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const r of records) {
+    const key = `${r.type} ${r.priority ?? ''} ${r.content}`;
+    if (seen.has(key)) throw new ConflictError('DUPLICATE', `"${name}" already has this ${r.type} record (${r.content})`);
+    seen.add(key);
+  }
+}
+
+/**
+ * Sends the changes in one atomic request. A live zone that is not the domain's own (one an earlier
+ * registration of the name left behind, see ./zones.ts) is replaced first, so none of its
+ * records survive into this one; a zone missing at the provider (the domain became active before its
+ * zone was created, or the zone was removed there) is created with the domain's name servers, and
+ * the changes sent again. Test mode has no zones.
+ */
+async function applyAtProvider(tx: pg.PoolClient, provider: DnsProvider, domain: Domain, changes: RRsetChange[]): Promise<void> {
+  const { livemode } = domain;
+  if (livemode && !(await ownsZone(tx, domain))) await ensureOwnZone(tx, provider, domain);
+  try {
+    await provider.applyChanges(domain.name, changes);
+  } catch (err) {
+    if (!(err instanceof DnsZoneNotFoundError)) throw err;
+    await (livemode ? ensureOwnZone(tx, provider, domain) : provider.createZone({ zone: domain.name, nameservers: domain.nameservers }));
+    await provider.applyChanges(domain.name, changes);
+  }
+}
+
+const AUDIT_ACTIONS = { create: 'dns_record.created', update: 'dns_record.updated', delete: 'dns_record.deleted' } as const;
+
+async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, domain: Domain, writes: Write[]): Promise<RecordOperationResult[]> {
+  const { principal } = props;
+  const results: RecordOperationResult[] = [];
+  for (const write of writes) {
+    let record: DnsRecord;
+    if (write.kind === 'create') {
+      record = await insertDnsRecord(tx, principal, { id: write.id, domainId: domain.id, orgId: props.orgId, fields: write.fields });
+      results.push({ op: 'create', record });
+    } else if (write.kind === 'update') {
+      record = await updateDnsRecord(tx, principal, { id: write.row.id, fields: write.fields });
+      results.push({ op: 'update', record });
+    } else {
+      record = write.row;
+      await deleteDnsRecords(tx, principal, [record.id]);
+      results.push({ op: 'delete', id: record.id });
+    }
+    await auditCallerAction(tx, props, {
+      action: AUDIT_ACTIONS[write.kind],
+      orgId: props.orgId,
+      targetType: 'dns_record',
+      targetId: record.id,
+      data: { livemode: principal.livemode, domain: domain.name, type: record.type, name: record.name, version: record.version },
+    });
+  }
+  return results;
+}

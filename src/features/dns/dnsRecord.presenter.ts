@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { exampleId } from '../../ids.js';
+import type { DnsRecord } from './dnsRecords.repository.js';
+import { RECORD_TYPES } from './records.js';
+
+export const DnsRecordSchema = z
+  .object({
+    id: z.string().meta({ example: exampleId('rec') }).describe('Record id (`rec_…`)'),
+    type: z.enum(RECORD_TYPES),
+    name: z.string().meta({ example: 'www' }).describe('Relative to the domain, lower case; `@` is the domain itself'),
+    content: z
+      .string()
+      .meta({ example: '192.0.2.10' })
+      .describe(
+        'Normalised: host names without the trailing dot; TXT as plain text (unquoted); SRV `weight port target`; ' +
+          'CAA `flags tag "value"`',
+      ),
+    ttl: z.number().int().meta({ example: 3600 }).describe('Seconds, 60–86400'),
+    priority: z.number().int().nullable().meta({ example: null }).describe('MX and SRV; null for the other types'),
+    version: z.number().int().describe('Raised by one on every change; the ETag is this number in quotes'),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'DnsRecord' });
+
+/** The domain, org and mode stay internal. */
+export function presentDnsRecord(record: DnsRecord): z.infer<typeof DnsRecordSchema> {
+  return {
+    id: record.id,
+    type: record.type,
+    name: record.name,
+    content: record.content,
+    ttl: record.ttl,
+    priority: record.priority,
+    version: record.version,
+    created_at: record.createdAt.toISOString(),
+    updated_at: record.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,103 @@
+import type { Queryable } from '../../db/pool.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../../db/modeScope.js';
+import { keyset, type PageRequest } from '../../db/keyset.js';
+import type { RecordFields, RecordType } from './records.js';
+
+export interface DnsRecord extends RecordFields {
+  id: string;
+  domainId: string;
+  orgId: string;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const records = new ModeScopedTable<DnsRecord>(
+  'dns_records',
+  `id, domain_id AS "domainId", org_id AS "orgId", type, name, content, ttl, priority, version,
+   created_at AS "createdAt", updated_at AS "updatedAt"`,
+);
+
+export function insertDnsRecord(db: Queryable, mode: Mode, props: { id: string; domainId: string; orgId: string; fields: RecordFields }): Promise<DnsRecord> {
+  const { fields } = props;
+  return records.insert(db, mode, {
+    id: props.id,
+    domain_id: props.domainId,
+    org_id: props.orgId,
+    type: fields.type,
+    name: fields.name,
+    content: fields.content,
+    ttl: fields.ttl,
+    priority: fields.priority,
+  });
+}
+
+export async function findDnsRecord(db: Queryable, mode: Mode, props: { domainId: string; id: string }): Promise<DnsRecord | undefined> {
+  return records.findOne(db, mode, 'domain_id = $2 AND id = $3', [props.domainId, props.id]);
+}
+
+/** Records of the domain with these ids; `forUpdate` locks them until the transaction ends. */
+export function findDnsRecordsByIds(db: Queryable, mode: Mode, props: { domainId: string; ids: string[]; forUpdate?: boolean }): Promise<DnsRecord[]> {
+  if (props.ids.length === 0) return Promise.resolve([]);
+  return records.select(db, mode, 'domain_id = $2 AND id = ANY($3::text[])', [props.domainId, props.ids], props.forUpdate ? 'ORDER BY id FOR UPDATE' : '');
+}
+
+/** Every record of the domain at these names, whatever their type. */
+export function dnsRecordsAtNames(db: Queryable, mode: Mode, props: { domainId: string; names: string[] }): Promise<DnsRecord[]> {
+  if (props.names.length === 0) return Promise.resolve([]);
+  return records.select(db, mode, 'domain_id = $2 AND name = ANY($3::text[])', [props.domainId, props.names], 'ORDER BY created_at, id');
+}
+
+/** Newest first, by keyset on (created_at, id); optionally one type and one name. */
+export function listDnsRecords(
+  db: Queryable,
+  mode: Mode,
+  props: { domainId: string; type: RecordType | undefined; name: string | undefined } & PageRequest,
+): Promise<DnsRecord[]> {
+  const p = modeScopedParams();
+  const [type, name] = [p.add(props.type ?? null), p.add(props.name ?? null)];
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
+  return records.select(
+    db,
+    mode,
+    `domain_id = ${p.add(props.domainId)} AND (${type}::text IS NULL OR type = ${type}) AND (${name}::text IS NULL OR name = ${name}) AND ${page.condition}`,
+    p.values,
+    page.tail,
+  );
+}
+
+/** Sets the record's fields and raises its version by one (the caller holds its row lock). */
+export async function updateDnsRecord(db: Queryable, mode: Mode, props: { id: string; fields: RecordFields }): Promise<DnsRecord> {
+  const { fields } = props;
+  const [updated] = await records.update(
+    db,
+    mode,
+    'id = $2',
+    [props.id],
+    { name: fields.name, content: fields.content, ttl: fields.ttl, priority: fields.priority },
+    { increment: ['version'], now: ['updated_at'] },
+  );
+  if (!updated) throw new Error(`dns record ${props.id} vanished while locked`);
+  return updated;
+}
+
+export async function deleteDnsRecords(db: Queryable, mode: Mode, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return records.delete(db, mode, 'id = ANY($2::text[])', [ids]);
+}
+
+/**
+ * Serialises edits of one name of one domain until the transaction ends (a transaction-scoped
+ * advisory lock, so it also covers names that have no rows yet). Names are locked in sorted order,
+ * so two edits of overlapping names cannot deadlock.
+ */
+export async function lockDnsNames(db: Queryable, domainId: string, names: Iterable<string>): Promise<void> {
+  for (const name of [...new Set(names)].sort()) {
+    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`dns_records|${domainId}|${name}`]);
+  }
+}
+
+/** Every record of a domain, gone with the domain (docs/api-guide.md, Operations and workflows). The count removed. */
+export function deleteDnsRecordsOfDomain(db: Queryable, mode: Mode, domainId: string): Promise<number> {
+  return records.delete(db, mode, 'domain_id = $2', [domainId]);
+}

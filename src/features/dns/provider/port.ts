@@ -1,0 +1,39 @@
+import type { RecordType } from '../records.js';
+
+/**
+ * The DNS-provider port: what the service needs from the servers that answer for its domains.
+ * Test mode uses the synthetic adapter (synthetic.ts); live mode speaks PowerDNS Authoritative's
+ * HTTP API (powerdns.ts).
+ *
+ * Changes are whole RRsets (every record of one name and type), so a caller that builds the set
+ * from its own rows, while holding a lock on that name, can never drop a record another edit added.
+ * Zone names are given without the trailing dot; record names relative to the zone (`@` for the apex).
+ *
+ * Every method throws the errors of ./errors.ts: DnsProviderUnavailableError (503 when a retry may
+ * help, 502 when the provider refused), DnsZoneNotFoundError when the zone does not exist there.
+ */
+export interface ProviderRecord {
+  type: RecordType;
+  /** Our stored form; the adapter writes it the way the provider expects (priority, quoting, dots). */
+  content: string;
+  priority: number | null;
+}
+
+export type RRsetChange =
+  | { changetype: 'REPLACE'; name: string; type: RecordType; ttl: number; records: ProviderRecord[] }
+  | { changetype: 'DELETE'; name: string; type: RecordType };
+
+export interface DnsProvider {
+  /**
+   * Creates the zone with these name servers at the apex; an existing zone is left as it is (whose it
+   * is, and whether to replace it, is decided above the port: src/features/dns/zones.ts).
+   */
+  createZone(input: { zone: string; nameservers: string[] }): Promise<{ created: boolean }>;
+  /** Deletes the zone with all its records; a zone that does not exist is fine. */
+  deleteZone(zone: string): Promise<{ deleted: boolean }>;
+  /**
+   * Applies every change atomically (all or none); each name and type appears at most once. REPLACE
+   * replaces the whole RRset of `name` and `type`; DELETE removes it, and one that does not exist is fine.
+   */
+  applyChanges(zone: string, changes: RRsetChange[]): Promise<void>;
+}

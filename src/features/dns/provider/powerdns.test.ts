@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPowerDns, type PowerDns } from '../../../../test/support/powerdns.js';
+import { freePort } from '../../../../scripts/lib/temporalDevServer.js';
+import { DnsProviderUnavailableError, DnsZoneNotFoundError } from './errors.js';
+import { PowerDnsProvider } from './powerdns.js';
+import { createDnsProviders } from './index.js';
+
+let pdns: PowerDns;
+let provider: PowerDnsProvider;
+beforeAll(async () => {
+  pdns = await startPowerDns();
+  provider = new PowerDnsProvider({ baseUrl: `${pdns.apiUrl}/api/v1`, apiKey: pdns.apiKey, timeoutMs: 3_000 });
+});
+afterAll(async () => pdns?.close());
+
+const zoneName = () => `adapter-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.test`;
+
+describe('PowerDNS adapter, against a real pdns_server', () => {
+  it('creates a zone once (a second create is fine) that answers SOA and NS over DNS', async () => {
+    const zone = zoneName();
+    expect(await provider.createZone({ zone, nameservers: ['ns1.example.net', 'ns2.example.net.'] })).toEqual({ created: true });
+    expect(await provider.createZone({ zone, nameservers: ['ns1.example.net'] })).toEqual({ created: false });
+    expect((await pdns.resolver().resolveNs(zone)).sort()).toEqual(['ns1.example.net', 'ns2.example.net']);
+    expect((await pdns.resolver().resolveSoa(zone)).nsname).toBeTruthy();
+  });
+
+  it('replaces whole RRsets and deletes them, every type in its presentation format', async () => {
+    const zone = zoneName();
+    await provider.createZone({ zone, nameservers: ['ns1.example.net'] });
+    const long = 'x'.repeat(300);
+    await provider.applyChanges(zone, [
+      { changetype: 'REPLACE', name: 'www', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.1', priority: null }, { type: 'A', content: '192.0.2.2', priority: null }] },
+      { changetype: 'REPLACE', name: 'www', type: 'AAAA', ttl: 300, records: [{ type: 'AAAA', content: '2001:db8::1', priority: null }] },
+      { changetype: 'REPLACE', name: '@', type: 'MX', ttl: 300, records: [{ type: 'MX', content: 'mail.example.net', priority: 10 }] },
+      { changetype: 'REPLACE', name: 'txt', type: 'TXT', ttl: 300, records: [{ type: 'TXT', content: `say "hi" ${long}`, priority: null }] },
+      { changetype: 'REPLACE', name: '_sip._tcp', type: 'SRV', ttl: 300, records: [{ type: 'SRV', content: '5 5060 sip.example.net', priority: 20 }] },
+      { changetype: 'REPLACE', name: '@', type: 'CAA', ttl: 300, records: [{ type: 'CAA', content: '0 issue "letsencrypt.org"', priority: null }] },
+      { changetype: 'REPLACE', name: 'alias', type: 'CNAME', ttl: 300, records: [{ type: 'CNAME', content: 'www.example.net', priority: null }] },
+      { changetype: 'REPLACE', name: 'sub', type: 'NS', ttl: 300, records: [{ type: 'NS', content: 'ns.elsewhere.net', priority: null }] },
+    ]);
+    const r = pdns.resolver();
+    expect((await r.resolve4(`www.${zone}`)).sort()).toEqual(['192.0.2.1', '192.0.2.2']);
+    expect(await r.resolve6(`www.${zone}`)).toEqual(['2001:db8::1']);
+    expect(await r.resolveMx(zone)).toEqual([{ exchange: 'mail.example.net', priority: 10 }]);
+    expect((await r.resolveTxt(`txt.${zone}`))[0]!.join('')).toBe(`say "hi" ${long}`);
+    expect((await r.resolveTxt(`txt.${zone}`))[0]!.map((s) => s.length)).toEqual([255, 54]);
+    expect(await r.resolveSrv(`_sip._tcp.${zone}`)).toEqual([{ name: 'sip.example.net', port: 5060, priority: 20, weight: 5 }]);
+    expect(await r.resolveCaa(zone)).toEqual([{ critical: 0, issue: 'letsencrypt.org' }]);
+    expect(await r.resolveCname(`alias.${zone}`)).toEqual(['www.example.net']);
+
+    await provider.applyChanges(zone, [{ changetype: 'REPLACE', name: 'www', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.3', priority: null }] }]);
+    expect(await pdns.resolver().resolve4(`www.${zone}`)).toEqual(['192.0.2.3']);
+    await provider.applyChanges(zone, [{ changetype: 'DELETE', name: 'www', type: 'A' }]);
+    await provider.applyChanges(zone, [{ changetype: 'DELETE', name: 'never-was', type: 'A' }]);
+    await expect(pdns.resolver().resolve4(`www.${zone}`)).rejects.toMatchObject({ code: 'ENODATA' });
+  });
+
+  it('applies a PATCH all or nothing: one refused RRset leaves the others unchanged', async () => {
+    const zone = zoneName();
+    await provider.createZone({ zone, nameservers: ['ns1.example.net'] });
+    await provider.applyChanges(zone, [{ changetype: 'REPLACE', name: 'alias', type: 'CNAME', ttl: 300, records: [{ type: 'CNAME', content: 'www.example.net', priority: null }] }]);
+    const refused = provider.applyChanges(zone, [
+      { changetype: 'REPLACE', name: 'ok', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.9', priority: null }] },
+      { changetype: 'REPLACE', name: 'alias', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.9', priority: null }] },
+    ]);
+    await expect(refused).rejects.toMatchObject({ status: 502, code: 'DNS_PROVIDER_UNAVAILABLE', transient: false, upstreamStatus: 422 });
+    await expect(refused).rejects.toThrow(/Conflicts with pre-existing RRset/);
+    await expect(pdns.resolver().resolve4(`ok.${zone}`)).rejects.toMatchObject({ code: 'ENOTFOUND' });
+  });
+
+  it('reports a missing zone, a wrong key, and an unreachable or unconfigured provider', async () => {
+    await expect(provider.applyChanges('missing.test', [{ changetype: 'REPLACE', name: 'www', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.1', priority: null }] }])).rejects.toBeInstanceOf(
+      DnsZoneNotFoundError,
+    );
+    const wrongKey = new PowerDnsProvider({ baseUrl: pdns.apiUrl, apiKey: 'wrong' });
+    await expect(wrongKey.createZone({ zone: zoneName(), nameservers: [] })).rejects.toMatchObject({ status: 502, transient: false, upstreamStatus: 401 });
+    const closed = new PowerDnsProvider({ baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: 'x' });
+    const down = closed.createZone({ zone: zoneName(), nameservers: [] });
+    await expect(down).rejects.toMatchObject({ status: 503, transient: true });
+    await expect(down).rejects.toThrow(/ECONNREFUSED/);
+    const unconfigured = createDnsProviders({ dnsProvider: undefined }).forMode(true);
+    await expect(unconfigured.applyChanges('x.test', [])).rejects.toMatchObject({ status: 503, code: 'DNS_PROVIDER_UNAVAILABLE', transient: false });
+    await expect(createDnsProviders({ dnsProvider: undefined }).forMode(false).createZone({ zone: 'x.test', nameservers: [] })).resolves.toEqual({ created: true });
+  });
+
+  it('answers 503 while PowerDNS is stopped, and works again once it is back', async () => {
+    const zone = zoneName();
+    await provider.createZone({ zone, nameservers: ['ns1.example.net'] });
+    await pdns.stop();
+    try {
+      const err: unknown = await provider.createZone({ zone: zoneName(), nameservers: [] }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DnsProviderUnavailableError);
+      expect(err).toMatchObject({ status: 503, transient: true });
+    } finally {
+      await pdns.start();
+    }
+    await provider.applyChanges(zone, [{ changetype: 'REPLACE', name: 'back', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.4', priority: null }] }]);
+    expect(await pdns.resolver().resolve4(`back.${zone}`)).toEqual(['192.0.2.4']);
+  });
+});

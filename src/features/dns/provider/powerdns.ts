@@ -1,0 +1,123 @@
+import { absoluteName, presentationContent } from '../records.js';
+import { networkCode } from '../../../upstream/network.js';
+import { DnsProviderUnavailableError, DnsZoneNotFoundError } from './errors.js';
+import type { DnsProvider, RRsetChange } from './port.js';
+
+/**
+ * Live DNS provider: PowerDNS Authoritative's HTTP API (doc.powerdns.com/authoritative/http-api/,
+ * checked against PowerDNS/pdns docs/http-api/zone.rst and a real pdns_server 4.7).
+ *
+ * - `X-API-Key` header; everything under `/api/v1/servers/localhost/`.
+ * - `POST zones` `{name: "example.com.", kind: "Native", nameservers: ["ns1.example.net."]}` → 201;
+ *   409 when the zone exists (answered `created: false`; whose
+ *   zone it is is src/features/dns/zones.ts's question).
+ * - `PATCH zones/example.com.` `{rrsets: [{name, type, ttl, changetype: REPLACE, records: [{content,
+ *   disabled: false}]}, {name, type, changetype: DELETE}]}` → 204. One PATCH is applied atomically.
+ *   Names are absolute with the trailing dot; content is presentation format (MX "10 mx.example.net.",
+ *   SRV "10 5 5060 sip.example.net.", TXT quoted strings of at most 255 characters).
+ * - Errors are `{"error": "..."}`: 404 for an unknown zone, 422 for content it will not store
+ *   (e.g. "Conflicts with pre-existing RRset"), 401 for a bad key.
+ *
+ * Connection failures, timeouts, 429 and 5xx are 503 (transient); every other 4xx is 502 (permanent)
+ * with the provider's message in the detail.
+ */
+export interface PowerDnsConfig {
+  /** The API's base URL, e.g. `http://127.0.0.1:8081` (a trailing `/api/v1` is accepted). */
+  baseUrl: string;
+  apiKey: string | undefined;
+  serverId?: string;
+  /** Per request, connect to last body byte. Default 10 s. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** A zone name as PowerDNS writes it: absolute, with the trailing dot. */
+const dotted = (name: string) => (name.endsWith('.') ? name : `${name}.`);
+
+export class PowerDnsProvider implements DnsProvider {
+  private readonly root: string;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly config: PowerDnsConfig) {
+    const base = config.baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    this.root = `${base}/api/v1/servers/${encodeURIComponent(config.serverId ?? 'localhost')}`;
+    this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  async createZone(input: { zone: string; nameservers: string[] }): Promise<{ created: boolean }> {
+    const body = { name: dotted(input.zone), kind: 'Native', nameservers: input.nameservers.map(dotted) };
+    const { status } = await this.send('POST', '/zones', body, [409]);
+    return { created: status !== 409 };
+  }
+
+  async deleteZone(zone: string): Promise<{ deleted: boolean }> {
+    const { status } = await this.send('DELETE', `/zones/${encodeURIComponent(dotted(zone))}`, undefined, [404]);
+    return { deleted: status !== 404 };
+  }
+
+  async applyChanges(zone: string, changes: RRsetChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    const rrsets = changes.map((change) => {
+      const name = dotted(absoluteName(change.name, zone));
+      if (change.changetype === 'DELETE' || change.records.length === 0) return { name, type: change.type, changetype: 'DELETE' };
+      return {
+        name,
+        type: change.type,
+        ttl: change.ttl,
+        changetype: 'REPLACE',
+        records: change.records.map((record) => ({ content: presentationContent(record), disabled: false })),
+      };
+    });
+    const { status } = await this.send('PATCH', `/zones/${encodeURIComponent(dotted(zone))}`, { rrsets }, [404]);
+    if (status === 404) throw new DnsZoneNotFoundError(zone);
+  }
+
+  private async send(method: string, path: string, body: unknown, allow: number[] = []): Promise<{ status: number; text: string }> {
+    let status: number;
+    let text: string;
+    try {
+      const response = await fetch(`${this.root}${path}`, {
+        method,
+        headers: {
+          ...(this.config.apiKey ? { 'X-API-Key': this.config.apiKey } : {}),
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'error',
+      });
+      status = response.status;
+      text = await response.text();
+    } catch (err) {
+      const timedOut = err instanceof Error && err.name === 'TimeoutError';
+      const detail = timedOut
+        ? `The DNS provider did not answer ${method} ${path} within ${this.timeoutMs} ms`
+        : `Could not reach the DNS provider (${networkCode(err) ?? 'connection failed'})`;
+      throw new DnsProviderUnavailableError(detail, { status: 503, transient: true, cause: err });
+    }
+    if ((status >= 200 && status < 300) || allow.includes(status)) return { status, text };
+    const message = errorMessage(text, status);
+    if (status === 429 || status >= 500) {
+      throw new DnsProviderUnavailableError(`The DNS provider is unavailable (${status}): ${message}`, { status: 503, transient: true, upstreamStatus: status });
+    }
+    throw new DnsProviderUnavailableError(`The DNS provider refused the change (${status}): ${message}`, {
+      status: 502,
+      transient: false,
+      upstreamStatus: status,
+    });
+  }
+}
+
+/** PowerDNS errors are `{"error": "..."}`; some answers (401, 404, 409) are plain text. */
+function errorMessage(text: string, status: number): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown };
+    if (typeof parsed.error === 'string') return parsed.error;
+  } catch {
+    // not JSON: fall through to the text itself
+  }
+  const plain = text.trim().slice(0, 200);
+  return plain === '' ? `HTTP ${status}` : plain;
+}

@@ -1,0 +1,155 @@
+import type { AppDeps } from '../../deps.js';
+import { findContact } from '../contacts/contacts.repository.js';
+import { findDomainOfOrg, insertDomain, linkDomainContacts } from './domains.repository.js';
+import type { Operation } from './operations.repository.js';
+import { ConflictError, ValidationError, type FieldError } from '../../errors.js';
+import { randomBase62 } from '../../ids.js';
+import type { Principal } from '../../auth/principal.js';
+import type { IdempotencyIdentity } from '../../http/idempotencyKeys.js';
+import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
+import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from './beginOperation.js';
+import { requireRegistrantState } from './registrantChecks.js';
+import { requireDomainAllowed } from '../../auth/authorize.js';
+import { parseDomainName } from '../../domainName.js';
+
+/** How often a pending registration is checked in test mode; live mode takes `config.registrarTiming`. */
+export const REGISTRATION_POLL_MS = { test: 1_000 };
+
+export interface RegisterDomainProps {
+  deps: Pick<AppDeps, 'db' | 'availability' | 'temporal' | 'config' | 'payloadKeys'>;
+  principal: Principal;
+  orgId: string;
+  idempotency: IdempotencyIdentity | undefined;
+  body: {
+    name: string;
+    years: number;
+    registrant_contact_id: string;
+    admin_contact_id?: string | undefined;
+    tech_contact_id?: string | undefined;
+    nameservers?: string[] | undefined;
+    auto_renew?: boolean | undefined;
+    max_price?: number | undefined;
+  };
+}
+
+async function checkContacts(props: RegisterDomainProps): Promise<void> {
+  const mode = { livemode: props.principal.livemode };
+  const errors: FieldError[] = [];
+  for (const field of ['registrant_contact_id', 'admin_contact_id', 'tech_contact_id'] as const) {
+    const id = props.body[field];
+    if (id && !(await findContact(props.deps.db, mode, { orgId: props.orgId, id }))) {
+      errors.push({ loc: ['body', field], msg: 'No such contact in this organisation', type: 'contact_not_found' });
+    }
+  }
+  if (errors.length) throw new ValidationError(errors);
+  if (mode.livemode) await requireRegistrantState(props.deps.db, { orgId: props.orgId, id: props.body.registrant_contact_id });
+}
+
+/** The workflow id and request hash of a registration; max_price is a guard, not part of what is asked. */
+function registrationIdentity(props: RegisterDomainProps): { workflowId: string; requestHash: string } {
+  const { body } = props;
+  return {
+    workflowId: operationWorkflowId('register', requester(props), () => randomBase62(16)),
+    requestHash: operationRequestHash({
+      type: 'domain.register',
+      name: body.name.toLowerCase(),
+      years: body.years,
+      registrant: body.registrant_contact_id,
+      admin: body.admin_contact_id ?? null,
+      tech: body.tech_contact_id ?? null,
+      nameservers: body.nameservers ?? [],
+      autoRenew: body.auto_renew ?? false,
+    }),
+  };
+}
+
+/**
+ * Registers a domain: what can be decided now is answered now (422, 409, then 402 as the price is
+ * reserved), then a workflow does the rest (see beginOperation for how retries stay single).
+ */
+export async function registerDomain(props: RegisterDomainProps): Promise<Operation> {
+  const identity = registrationIdentity(props);
+  const existing = await existingOperation(props.deps, props.principal.livemode, identity.workflowId, identity.requestHash);
+  if (existing) return existing;
+  return beginOperation(await planRegistration(props, identity));
+}
+
+/** `Dry-Run: true`: every check of registerDomain, nothing kept (quoteOperation). */
+export async function quoteRegistration(props: RegisterDomainProps): Promise<OperationQuote> {
+  return quoteOperation(await planRegistration({ ...props, idempotency: undefined }, registrationIdentity({ ...props, idempotency: undefined })));
+}
+
+async function planRegistration(
+  props: RegisterDomainProps,
+  identity: { workflowId: string; requestHash: string },
+): Promise<BeginOperationProps<'domain.register'>> {
+  const { deps, principal, orgId, body } = props;
+  const mode = { livemode: principal.livemode };
+  // A restricted key is refused before the registrar is asked anything about the name.
+  const parsed = parseDomainName(body.name);
+  if (parsed.ok) requireDomainAllowed(principal, parsed.value.name);
+  const answer = await deps.availability.check({ input: body.name, livemode: mode.livemode, loc: ['body', 'name'] });
+  await checkContacts(props);
+  if (await findDomainOfOrg(deps.db, mode, orgId, answer.name)) {
+    throw new ConflictError('DOMAIN_STATE_CONFLICT', `${answer.name} is already registered or being registered by this organisation`);
+  }
+  if (!answer.available || !answer.price) throw new ConflictError('DOMAIN_NOT_AVAILABLE', `${answer.name} is not available`);
+  const price = answer.price;
+  if (mode.livemode && answer.premium && body.max_price === undefined) {
+    // A premium price is set by the registry and can be many times the list price: never charged unseen.
+    throw new ValidationError([
+      {
+        loc: ['body', 'max_price'],
+        msg: `${answer.name} is a premium name at ${price.amount * body.years} (USD minor units); send max_price to agree to it`,
+        type: 'max_price_required',
+      },
+    ]);
+  }
+
+  return {
+    deps,
+    livemode: mode.livemode,
+    orgId,
+    type: 'domain.register',
+    ...identity,
+    domainName: answer.name,
+    amount: price.amount * body.years,
+    maxPrice: body.max_price,
+    apiKeyId: principal.keyId,
+    description: `Registration of ${answer.name} for ${body.years} year${body.years > 1 ? 's' : ''}`,
+    writeDomain: async (tx, { domainId }) => {
+      await insertDomain(tx, mode, {
+        id: domainId,
+        status: 'registering',
+        orgId,
+        name: answer.name,
+        years: body.years,
+        autoRenew: body.auto_renew ?? false,
+        nameservers: body.nameservers ?? [],
+        registrantContactId: body.registrant_contact_id,
+        adminContactId: body.admin_contact_id ?? null,
+        techContactId: body.tech_contact_id ?? null,
+      });
+      await linkDomainContacts(tx, mode, domainId, {
+        registrant: body.registrant_contact_id,
+        admin: body.admin_contact_id ?? null,
+        tech: body.tech_contact_id ?? null,
+      });
+      return domainId;
+    },
+    workflowInput: ({ operationId, domainId }) => ({
+      operationId,
+      orgId,
+      livemode: mode.livemode,
+      domainId,
+      name: answer.name,
+      years: body.years,
+      registrantContactId: body.registrant_contact_id,
+      nameservers: body.nameservers ?? [],
+      autoRenew: body.auto_renew ?? false,
+      premiumPriceCents: answer.premium ? price.amount : null,
+      pollIntervalMs: mode.livemode ? deps.config.registrarTiming.pollIntervalMs : REGISTRATION_POLL_MS.test,
+      settleMs: mode.livemode ? deps.config.registrarTiming.settleMs : REGISTRATION_POLL_MS.test,
+    }),
+  };
+}

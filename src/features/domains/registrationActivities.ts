@@ -1,0 +1,121 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Db } from '../../db/pool.js';
+import { insertAuditEvent } from '../../audit/auditEvents.js';
+import { findReservation } from '../billing/reservations.repository.js';
+import type { Domain } from './domains.repository.js';
+import { endOperation } from './operationEvents.js';
+import { activateDomain } from './domainStatus.js';
+import { watchDomain } from '../lifecycle/watch.js';
+import { captureInPart } from '../billing/ledger.js';
+import { ensureRegistrarContact } from '../contacts/registrarContact.js';
+import type { Registrars } from '../../registrar/registrars.js';
+import { callRegistrar, type AccountProblemReport } from './activities.js';
+import type { Temporal } from '../../temporal/client.js';
+import type { Config } from '../../config.js';
+
+export interface RegistrationActivityDeps extends AccountProblemReport {
+  db: Db;
+  registrars: Registrars;
+  temporal: Pick<Temporal, 'client'>;
+  config: Pick<Config, 'temporal'>;
+}
+
+/** The operation error of a registration done for fewer years than paid for. */
+export const PARTIALLY_REGISTERED = 'PARTIALLY_REGISTERED';
+
+/** The steps a live registration needs beside the paid call itself, and contact changes passed on upstream. */
+export function createRegistrationActivities({ db, logger, metrics, registrars, temporal, config }: RegistrationActivityDeps) {
+  const report = { logger, metrics };
+  return {
+    /** Delegates the domain to the name servers asked for at registration (DNSimple: PUT …/delegation). */
+    async registrarSetNameservers(input: { livemode: boolean; name: string; nameservers: string[] }): Promise<string[]> {
+      return callRegistrar(report, async () => (await (await registrars.forMode(input.livemode)).setNameservers(input)).nameservers);
+    },
+
+    /**
+     * Registered for `yearsDone` of `years`, the renewal for the rest refused: the registration is
+     * real and kept, so its share of the reservation is captured and the rest released; the domain is
+     * active until the expiry the registrar gave; the operation ends `failed` with PARTIALLY_REGISTERED,
+     * saying what was done and charged, and an audit event and an error log tell the operator.
+     */
+    async settleRegistrationInPart(input: {
+      operationId: string;
+      livemode: boolean;
+      orgId: string;
+      domainId: string;
+      name: string;
+      years: number;
+      yearsDone: number;
+      expiresAt: string;
+      /** Null when the registration was recognised from the domain itself; the stored reference is kept. */
+      registrarReference: string | null;
+      failure: { code: string; detail: string };
+    }): Promise<void> {
+      const mode = { livemode: input.livemode };
+      const reservation = await findReservation(db, mode, input.operationId);
+      if (!reservation) throw ApplicationFailure.nonRetryable(`Operation ${input.operationId} has no reservation`, 'INTERNAL');
+      // The reservation is the one-year price times the years (src/features/domains/registerDomain.ts).
+      const charged = Math.round((reservation.amount * input.yearsDone) / input.years);
+      await captureInPart({ db, operationId: input.operationId, amount: charged });
+      let domain: Domain | undefined;
+      const detail =
+        `Registered for ${input.yearsDone} of ${input.years} years (charged ${charged} of ${reservation.amount}); ` +
+        `renewing the other ${input.years - input.yearsDone} failed: ${input.failure.detail}`;
+      await endOperation({
+        db,
+        mode,
+        operationId: input.operationId,
+        ending: {
+          status: 'failed',
+          result: { domain: input.name, status: 'active', years: input.yearsDone, expires_at: input.expiresAt },
+          error: { code: PARTIALLY_REGISTERED, detail },
+        },
+        alongside: async (tx) => {
+          domain = await activateDomain({ db: tx, mode, domainId: input.domainId, expiresAt: input.expiresAt, registrarReference: input.registrarReference });
+        },
+      });
+      await insertAuditEvent(db, {
+        id: `evt_partial_${input.operationId}`,
+        action: 'domain.partially_registered',
+        actorUserId: null,
+        actorKeyId: null,
+        orgId: input.orgId,
+        targetType: 'domain',
+        targetId: input.domainId,
+        data: { livemode: input.livemode, operation_id: input.operationId, charged, released: reservation.amount - charged, cause: input.failure },
+        requestId: null,
+      });
+      logger.error({ operationId: input.operationId, domain: input.name, failure: input.failure }, 'registration renewed for fewer years than paid');
+      if (domain) await watchDomain({ temporal, config, domain, reason: `operation ${input.operationId} registered in part` });
+    },
+
+    /**
+     * Passes a contact change on to the registrar, when the registrar holds the contact (it is
+     * created there only when a registration or transfer first uses it). An older change arriving
+     * after a newer one finds the contact current and does nothing.
+     */
+    async syncContactToRegistrar(input: { livemode: boolean; contactId: string }): Promise<{ status: string; version?: number }> {
+      return callRegistrar(report, async () => {
+        const registrar = await registrars.forMode(input.livemode);
+        const synced = await ensureRegistrarContact({ db, registrar, mode: { livemode: input.livemode }, contactId: input.contactId, onlyIfKnown: true });
+        return 'version' in synced ? { status: synced.status, version: synced.version } : { status: synced.status };
+      });
+    },
+
+    /** A contact change the registrar refused for good: the operator hears of it; our copy keeps the change. */
+    async reportContactSyncFailure(input: { livemode: boolean; orgId: string; contactId: string; version: number; failure: { code: string; detail: string } }): Promise<void> {
+      await insertAuditEvent(db, {
+        id: `evt_contact_sync_${input.contactId}_v${input.version}`,
+        action: 'contact.registrar_sync_failed',
+        actorUserId: null,
+        actorKeyId: null,
+        orgId: input.orgId,
+        targetType: 'contact',
+        targetId: input.contactId,
+        data: { livemode: input.livemode, version: input.version, failure: input.failure },
+        requestId: null,
+      });
+      logger.error({ contactId: input.contactId, version: input.version, failure: input.failure }, 'the registrar refused a contact change');
+    },
+  };
+}

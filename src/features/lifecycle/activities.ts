@@ -1,0 +1,75 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { AppDeps } from '../../deps.js';
+import type { Logger } from '../../logger.js';
+import { findDomainNotice, markDomainNoticeMailed } from './domainNotices.repository.js';
+import { domainNoticeMail } from './domainNotice.mail.js';
+import { MailRejectedError, type Mailer } from '../../mail/mailer.js';
+import { autoRenewDomain } from './autoRenew.js';
+import { deleteExpiredDomain, expireDomain, readLifecycleState, recordExpiringNotice } from './steps.js';
+import type { DomainLifecycleState, LifecycleStepOutcome, LifecycleStepResult } from './domainLifecycle.contract.js';
+
+export type LifecycleActivityDeps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'> & { logger: Logger; mailer: Mailer };
+
+interface StepRef {
+  domainId: string;
+  livemode: boolean;
+  cycleExpiresAt: string;
+}
+
+/** The steps of a domain's life (src/features/lifecycle/domainLifecycle.workflow.ts); each checks the domain again itself. */
+export function createLifecycleActivities(deps: LifecycleActivityDeps) {
+  const { db, logger, mailer } = deps;
+  const withState = async (input: StepRef, outcome: LifecycleStepOutcome): Promise<LifecycleStepResult> => ({
+    ...outcome,
+    state: await readLifecycleState(db, { livemode: input.livemode }, input.domainId),
+  });
+  return {
+    async readDomainLifecycle(input: { domainId: string; livemode: boolean }): Promise<DomainLifecycleState | null> {
+      return readLifecycleState(db, { livemode: input.livemode }, input.domainId);
+    },
+
+    async autoRenewDomain(input: StepRef & { attemptAt: string }): Promise<LifecycleStepResult> {
+      const outcome = await autoRenewDomain({ deps, ...input });
+      logger.info({ domainId: input.domainId, ...outcome }, 'auto-renewal attempt');
+      return withState(input, outcome);
+    },
+
+    async recordExpiringNotice(input: StepRef & { at: string; daysLeft: number }): Promise<LifecycleStepResult> {
+      return withState(input, await recordExpiringNotice({ db, ...input }));
+    },
+
+    async expireDomain(input: StepRef & { graceMs: number }): Promise<LifecycleStepResult> {
+      return withState(input, await expireDomain({ db, ...input }));
+    },
+
+    async deleteExpiredDomain(input: StepRef & { graceMs: number }): Promise<LifecycleStepResult> {
+      return withState(input, await deleteExpiredDomain({ db, ...input }));
+    },
+
+    /**
+     * E-mails a recorded notice to the owners and admins it names, once: a notice already mailed is
+     * skipped, and a retry after a partial send sends the same messages (Message-IDs derive from the
+     * notice and the address), which mail systems recognise as one.
+     */
+    async mailDomainNotice(input: { noticeId: string; livemode: boolean }): Promise<{ sent: number }> {
+      const mode = { livemode: input.livemode };
+      const notice = await findDomainNotice(db, mode, input.noticeId);
+      if (!notice) throw ApplicationFailure.nonRetryable(`Notice ${input.noticeId} does not exist`, 'NOTICE_NOT_FOUND');
+      if (notice.mailedAt) return { sent: 0 };
+      for (const to of notice.facts.recipients) {
+        try {
+          await mailer.send(domainNoticeMail({ noticeId: notice.id, kind: notice.kind, facts: notice.facts, livemode: notice.livemode, recordedAt: notice.createdAt, to }));
+        } catch (err) {
+          if (err instanceof MailRejectedError) {
+            // One bad address must not keep the others from being told.
+            logger.error({ noticeId: notice.id, to: to.email, err: err.message }, 'a domain notice was refused by the SMTP server');
+            continue;
+          }
+          throw err;
+        }
+      }
+      await markDomainNoticeMailed(db, mode, notice.id);
+      return { sent: notice.facts.recipients.length };
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { defineRoute } from '../../http/route.js';
+import type { AppDeps } from '../../deps.js';
+import { listOrganizationsOfUser } from '../../auth/organizations.js';
+import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
+import { OrganizationSchema, OrganizationSettingsSchema, presentOrganization } from './organization.presenter.js';
+import { findBalance } from '../billing/balances.repository.js';
+import { setOrgSpendLimit } from '../billing/spendLimits.js';
+import { createOrganization } from './createOrganization.js';
+import { CreateOrganizationBody, OrganizationPage, OrgPath, UpdateOrganizationBody } from './schemas.js';
+
+export function organizationRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/orgs',
+      operationId: 'createOrganization',
+      summary: 'Create an organisation; the caller becomes its owner',
+      tags: ['organisations'],
+      scope: 'orgs:write',
+      request: { body: CreateOrganizationBody },
+      responses: { 201: { description: 'Created', schema: OrganizationSchema } },
+      handler: async (ctx, { body, principal, requestId }) => {
+        const org = await createOrganization({
+          db: deps.db,
+          principal: principal,
+          name: body.name,
+          requestId,
+        });
+        deps.orgsOfUser.forget(principal.user.id);
+        ctx.status = 201;
+        ctx.set('Location', `/api/v1/orgs/${org.id}`);
+        ctx.body = presentOrganization(org);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs',
+      operationId: 'listOrganizations',
+      summary: "The caller's organisations, newest first, with the caller's role",
+      tags: ['organisations'],
+      scope: 'orgs:read',
+      request: { query: PaginationQuery },
+      responses: { 200: { description: 'A page of organisations', schema: OrganizationPage } },
+      handler: async (ctx, { query, principal }) => {
+        const rows = await listOrganizationsOfUser(deps.db, {
+          userId: principal.user.id,
+          limit: query.limit,
+          after: decodeCursor(query.cursor),
+        });
+        ctx.body = toPage(rows, query.limit, (org) => ({ createdAt: org.createdAt, id: org.id }), presentOrganization);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}',
+      operationId: 'getOrganization',
+      summary: 'One organisation the caller belongs to',
+      tags: ['organisations'],
+      scope: 'orgs:read',
+      request: { path: OrgPath },
+      responses: { 200: { description: "The organisation, with the caller's mode's spending limit", schema: OrganizationSettingsSchema } },
+      handler: async (ctx, { principal }) => {
+        const { org, role } = ctx.state.org!;
+        const balance = await findBalance(deps.db, { livemode: principal.livemode }, org.id);
+        ctx.body = { ...presentOrganization({ ...org, role }), monthly_spend_limit: balance.monthlySpendLimit };
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/v1/orgs/{org_oid}',
+      operationId: 'updateOrganization',
+      summary: "Set the monthly spending limit of the caller's mode (owners)",
+      description:
+        'Each mode has its own limit: a test key sets the test-mode one, a live key or session the live one. Register, transfer ' +
+        "and renew are refused with 402 `SPEND_LIMIT_REACHED` when their charge would take the month's captured plus reserved " +
+        'spending past it. null removes the limit.',
+      tags: ['organisations'],
+      scope: 'orgs:write',
+      roles: ['owner'],
+      request: { path: OrgPath, body: UpdateOrganizationBody },
+      responses: { 200: { description: 'The organisation as changed', schema: OrganizationSettingsSchema } },
+      handler: async (ctx, { path, body, principal, requestId }) => {
+        const { org, role } = ctx.state.org!;
+        const limit = await setOrgSpendLimit({ db: deps.db, principal, orgId: path.org_oid, limit: body.monthly_spend_limit, requestId });
+        ctx.body = { ...presentOrganization({ ...org, role }), monthly_spend_limit: limit };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,61 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { withTransaction, type Db } from '../../db/pool.js';
+import { lockUndispatchedEvents, markEventsDispatched, type EventRow } from './events.repository.js';
+import { endpointsForEvent } from './endpoints.repository.js';
+import { startWorkflow } from '../../workflows.js';
+import { deliveryWorkflowId } from './timing.js';
+import type { WebhookDeliveryTiming } from './webhooks.contract.js';
+
+export interface DispatchProps {
+  db: Db;
+  client: Client;
+  taskQueue: string;
+  timing: WebhookDeliveryTiming;
+  batch: number;
+}
+
+/** A `ping` (`POST …/test`) goes to the endpoint it was made for, whatever that endpoint subscribes to. */
+function pingTarget(event: EventRow): string | null {
+  if (event.type !== 'ping') return null;
+  const object = event.data.object as { id?: unknown } | null;
+  return typeof object?.id === 'string' ? object.id : null;
+}
+
+/**
+ * Hands one batch of the outbox to delivery: for each undispatched event, one workflow per endpoint
+ * that should get it (id from both, so a second dispatch finds the first), then the events are marked
+ * dispatched in the same transaction. If Temporal cannot be reached, nothing is marked and the next
+ * run tries again. Returns how many events it handled.
+ */
+export async function dispatchEvents(props: DispatchProps): Promise<number> {
+  return withTransaction(props.db, async (tx) => {
+    const events = await lockUndispatchedEvents(tx, props.batch);
+    const starts = await Promise.all(
+      events.map(async (event) => {
+        const endpoints = await endpointsForEvent(tx, event, { orgId: event.orgId, type: event.type, pingEndpointId: pingTarget(event) });
+        return endpoints.map((endpoint) => ({ endpoint, event }));
+      }),
+    );
+    await Promise.all(
+      starts.flat().map(async ({ endpoint, event }) => {
+        try {
+          await startWorkflow(props.client, 'deliverWebhookWorkflow', {
+            workflowId: deliveryWorkflowId(endpoint.id, event.id),
+            taskQueue: props.taskQueue,
+            args: [{ endpointId: endpoint.id, eventId: event.id, livemode: event.livemode, timing: props.timing }],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          });
+        } catch (err) {
+          // Delivered (or given up) already, by an earlier dispatch that could not mark the event.
+          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        }
+      }),
+    );
+    await markEventsDispatched(
+      tx,
+      events.map((event) => event.id),
+    );
+    return events.length;
+  });
+}

@@ -1,0 +1,25 @@
+import type { Queryable } from '../../db/pool.js';
+import { insertEvent, type EventType } from './events.repository.js';
+import { derivedId, newId } from '../../ids.js';
+
+export interface EmitEventProps {
+  /** The transaction that makes the change the event describes (docs/api-guide.md, Webhooks and events). */
+  db: Queryable;
+  orgId: string;
+  livemode: boolean;
+  type: EventType;
+  /** The resource as the API renders it (a presenter's output). */
+  object: unknown;
+  /**
+   * Makes the event idempotent: the same seed (e.g. a workflow id plus a step) always gives the same
+   * event id, so a retried or replayed activity never emits twice.
+   */
+  dedupeSeed?: string;
+}
+
+/** The one way an event is emitted. Returns the event id. */
+export async function emitEvent({ db, orgId, livemode, type, object, dedupeSeed }: EmitEventProps): Promise<string> {
+  const id = dedupeSeed ? derivedId('evt', `event|${dedupeSeed}`) : newId('evt');
+  await insertEvent(db, { livemode }, { id, orgId, type, data: { object } });
+  return id;
+}

@@ -1,0 +1,114 @@
+import { withTransaction, type Db } from '../../db/pool.js';
+import type { Mode } from '../../db/modeScope.js';
+import {
+  findWebhookEndpoint,
+  insertWebhookEndpoint,
+  lockAndCountWebhookEndpoints,
+  updateWebhookEndpoint,
+  WEBHOOK_SECRETS_PURPOSE,
+  type EndpointChanges,
+  type EndpointSecrets,
+  type WebhookEndpoint,
+} from './endpoints.repository.js';
+import { openJson, sealJson } from '../../db/sealedJson.js';
+import { NotFoundError, ValidationError, WebhookEndpointLimitError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
+import { addressPolicy, urlProblem, type DestinationSettings } from './addressPolicy.js';
+import { newSigningSecret } from './signing.js';
+
+/** How long the previous secret keeps signing after a rotation (docs/api-guide.md, Webhooks and events). */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+/**
+ * Endpoints one organisation may have per mode: each event fans out to all of them, each retried for
+ * days, so every further endpoint multiplies what one organisation can make us send.
+ */
+export const MAX_ENDPOINTS_PER_ORG_AND_MODE = 16;
+
+export interface EndpointServiceDeps {
+  db: Db;
+  payloadKeys: PayloadKeyring;
+  /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_TEST_LOOPBACK */
+  destinations: DestinationSettings;
+}
+
+/** A URL the sender would refuse is 422 on `body.url` when saved; names are checked again when sending. */
+function checkUrl(deps: EndpointServiceDeps, mode: Mode, url: string): void {
+  const problem = urlProblem(url, addressPolicy(deps.destinations, mode));
+  if (problem) throw new ValidationError([{ loc: ['body', 'url'], msg: problem, type: 'url_refused' }]);
+}
+
+/** `["*"]` stands for every type; listing it beside others means the same. */
+function normalisedEvents(events: string[]): string[] {
+  return events.includes('*') ? ['*'] : [...new Set(events)];
+}
+
+function sealed(deps: EndpointServiceDeps, secrets: EndpointSecrets) {
+  return sealJson(deps.payloadKeys, WEBHOOK_SECRETS_PURPOSE, secrets);
+}
+
+/**
+ * A new endpoint in the caller's mode, and its signing secret: the only time the secret is shown.
+ * At most MAX_ENDPOINTS_PER_ORG_AND_MODE per organisation and mode (409 `WEBHOOK_ENDPOINT_LIMIT`).
+ */
+export async function createWebhookEndpoint(
+  deps: EndpointServiceDeps,
+  props: { mode: Mode; orgId: string; url: string; events: string[]; description: string | null },
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  checkUrl(deps, props.mode, props.url);
+  const secret = newSigningSecret();
+  const endpoint = await withTransaction(deps.db, async (tx) => {
+    // Counted under a lock of the organisation's endpoints, so concurrent creates cannot pass the limit together.
+    if ((await lockAndCountWebhookEndpoints(tx, props.mode, props.orgId)) >= MAX_ENDPOINTS_PER_ORG_AND_MODE) {
+      throw new WebhookEndpointLimitError(MAX_ENDPOINTS_PER_ORG_AND_MODE);
+    }
+    return insertWebhookEndpoint(tx, props.mode, {
+      id: newId('we'),
+      orgId: props.orgId,
+      url: props.url,
+      events: normalisedEvents(props.events),
+      description: props.description,
+      secrets: sealed(deps, { current: secret, previous: null }),
+    });
+  });
+  return { endpoint, secret };
+}
+
+export async function changeWebhookEndpoint(
+  deps: EndpointServiceDeps,
+  props: { mode: Mode; orgId: string; id: string; changes: Pick<EndpointChanges, 'url' | 'events' | 'enabled' | 'description'> },
+): Promise<WebhookEndpoint> {
+  const { changes } = props;
+  if (changes.url !== undefined) checkUrl(deps, props.mode, changes.url);
+  const updated = await updateWebhookEndpoint(deps.db, props.mode, {
+    orgId: props.orgId,
+    id: props.id,
+    changes: { ...changes, ...(changes.events ? { events: normalisedEvents(changes.events) } : {}) },
+  });
+  if (!updated) throw new NotFoundError('Webhook endpoint not found');
+  return updated;
+}
+
+/**
+ * A new current secret; the one it replaces keeps signing for ROTATION_OVERLAP_MS, so receivers can
+ * switch without missing a delivery (deliveries carry both signatures meanwhile). A secret older
+ * than that is dropped.
+ */
+export async function rotateWebhookSecret(
+  deps: EndpointServiceDeps,
+  props: { mode: Mode; orgId: string; id: string },
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  return withTransaction(deps.db, async (tx) => {
+    const endpoint = await findWebhookEndpoint(tx, props.mode, { orgId: props.orgId, id: props.id, forUpdate: true });
+    if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
+    const old = openJson<EndpointSecrets>(deps.payloadKeys, WEBHOOK_SECRETS_PURPOSE, endpoint.secrets);
+    const secret = newSigningSecret();
+    const updated = await updateWebhookEndpoint(tx, props.mode, {
+      orgId: props.orgId,
+      id: props.id,
+      changes: { secrets: sealed(deps, { current: secret, previous: old.current }), previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS) },
+    });
+    return { endpoint: updated!, secret };
+  });
+}

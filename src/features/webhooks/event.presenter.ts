@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { exampleId } from '../../ids.js';
+import { EVENT_TYPES, type EventRow } from './events.repository.js';
+import { RevokedApiKeySchema } from '../apiKeys/apiKey.presenter.js';
+
+/** What `data.object` holds: the resource as the API renders it, except a revoked key (RevokedApiKey). */
+const EventObject = z
+  .union([RevokedApiKeySchema, z.record(z.string(), z.unknown())])
+  .meta({ example: { id: exampleId('op'), type: 'domain.register', status: 'succeeded', domain: 'example.com' } })
+  .describe(
+    'The resource as the API renders it (an operation, a domain, a webhook endpoint). For `api_key.revoked`, only the ' +
+      "key's `{id, prefix, name}` (RevokedApiKey), sent to the organisations the key acted in, never its restrictions or limits",
+  );
+
+export const EventSchema = z
+  .object({
+    id: z.string().meta({ example: exampleId('evt') }).describe('`evt_…`; also the `webhook-id` header of its deliveries'),
+    type: z.enum(EVENT_TYPES),
+    created_at: z.iso.datetime(),
+    livemode: z.boolean(),
+    org_id: z.string().meta({ example: exampleId('org') }),
+    data: z.object({ object: EventObject }),
+  })
+  .meta({ id: 'Event' });
+
+export type EventBody = z.infer<typeof EventSchema>;
+
+/** What the events API answers and what a webhook POSTs: the same JSON. */
+export function presentEvent(event: EventRow): EventBody {
+  return {
+    id: event.id,
+    type: event.type,
+    created_at: event.createdAt.toISOString(),
+    livemode: event.livemode,
+    org_id: event.orgId,
+    // Every event is emitted with a rendered resource, which is always a JSON object.
+    data: { object: event.data.object as Record<string, unknown> },
+  };
+}

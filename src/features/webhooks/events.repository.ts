@@ -1,0 +1,96 @@
+import type { Queryable } from '../../db/pool.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../../db/modeScope.js';
+import { keyset, type PageRequest } from '../../db/keyset.js';
+
+export const EVENT_TYPES = [
+  'operation.succeeded',
+  'operation.failed',
+  'operation.cancelled',
+  'domain.expiring',
+  'domain.renewed',
+  'domain.auto_renew_failed',
+  'domain.expired',
+  'domain.deleted',
+  'api_key.revoked',
+  'webhook_endpoint.disabled',
+  'ping',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The PostgreSQL channel told of new events; delivered only when the writing transaction commits. */
+export const EVENTS_CHANNEL = 'events_emitted';
+
+export interface EventRow {
+  id: string;
+  orgId: string;
+  livemode: boolean;
+  type: EventType;
+  /** `{object}`: the resource as the API renders it. */
+  data: { object: unknown };
+  createdAt: Date;
+  dispatchedAt: Date | null;
+}
+
+const COLUMNS = `id, org_id AS "orgId", livemode, type, data, created_at AS "createdAt", dispatched_at AS "dispatchedAt"`;
+const events = new ModeScopedTable<EventRow>('events', COLUMNS);
+
+/**
+ * Writes an event; a second write with the same id (a retried activity) changes nothing. The
+ * notification wakes the dispatcher (src/features/webhooks/activities.ts) once, and only if, the transaction commits.
+ */
+export async function insertEvent(
+  db: Queryable,
+  mode: Mode,
+  event: Pick<EventRow, 'id' | 'orgId' | 'type' | 'data'>,
+): Promise<EventRow | undefined> {
+  const inserted = await events.insertIfAbsent(db, mode, { id: event.id, org_id: event.orgId, type: event.type, data: JSON.stringify(event.data) });
+  if (inserted) await db.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, inserted.id]);
+  return inserted;
+}
+
+export async function findEvent(db: Queryable, mode: Mode, orgId: string, id: string): Promise<EventRow | undefined> {
+  return events.findOne(db, mode, 'org_id = $2 AND id = $3', [orgId, id]);
+}
+
+/** By id alone, for delivery (the system's own work). */
+export async function findEventById(db: Queryable, mode: Mode, id: string): Promise<EventRow | undefined> {
+  return events.findOne(db, mode, 'id = $2', [id]);
+}
+
+/** Newest first, by keyset on (created_at, id); `type` narrows to one event type. */
+export async function listEvents(
+  db: Queryable,
+  mode: Mode,
+  props: { orgId: string; type: EventType | undefined } & PageRequest,
+): Promise<EventRow[]> {
+  const p = modeScopedParams();
+  const type = props.type === undefined ? 'TRUE' : `type = ${p.add(props.type)}`;
+  const where = `org_id = ${p.add(props.orgId)} AND ${type}`;
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
+  return events.select(db, mode, `${where} AND ${page.condition}`, p.values, page.tail);
+}
+
+/**
+ * The oldest events not yet handed to delivery, in both modes, locked for this transaction; another
+ * dispatcher skips them (SKIP LOCKED) rather than waiting. Not mode-scoped: the system sweeps its own
+ * outbox, and every write that follows is scoped to the row's mode.
+ * NO KEY UPDATE: delivery attempts inserting rows that reference a locked event are not made to wait.
+ */
+export async function lockUndispatchedEvents(db: Queryable, limit: number): Promise<EventRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
+    [limit],
+  );
+  return rows as EventRow[];
+}
+
+export async function markEventsDispatched(db: Queryable, ids: string[]): Promise<void> {
+  if (ids.length > 0) await db.query('UPDATE events SET dispatched_at = now() WHERE id = ANY($1)', [ids]);
+}
+
+/** Events (and, by cascade, their delivery attempts) older than `days`: kept 30 days (docs/api-guide.md, Webhooks and events). */
+export async function purgeEventsOlderThan(db: Queryable, days: number): Promise<number> {
+  const { rowCount } = await db.query(`DELETE FROM events WHERE created_at < now() - make_interval(days => $1)`, [days]);
+  return rowCount ?? 0;
+}

@@ -1,0 +1,52 @@
+import { defineRoute } from '../../http/route.js';
+import type { AppDeps } from '../../deps.js';
+import { findEvent, listEvents } from './events.repository.js';
+import { decodeCursor, toPage } from '../../http/pagination.js';
+import { NotFoundError } from '../../errors.js';
+import { EventSchema, presentEvent } from './event.presenter.js';
+import { OrgPath } from '../orgs/schemas.js';
+import { EventListQuery, EventPage, EventPath } from './schemas.js';
+
+const MODE_NOTE = 'Events of the caller’s mode only (test keys see test-mode events). Kept 30 days.';
+
+export function eventRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}/events',
+      operationId: 'listEvents',
+      summary: "The organisation's events, newest first",
+      description: `Each is \`{id, type, created_at, livemode, org_id, data: {object}}\`, exactly what webhooks POST. ${MODE_NOTE}`,
+      tags: ['webhooks'],
+      scope: 'webhooks:read',
+      request: { path: OrgPath, query: EventListQuery },
+      responses: { 200: { description: 'A page of events', schema: EventPage } },
+      handler: async (ctx, { path, query, principal }) => {
+        const rows = await listEvents(deps.db, principal, {
+          orgId: path.org_oid,
+          type: query.type,
+          limit: query.limit,
+          after: decodeCursor(query.cursor),
+        });
+        ctx.body = toPage(rows, query.limit, (e) => ({ createdAt: e.createdAt, id: e.id }), presentEvent);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}/events/{event_id}',
+      operationId: 'getEvent',
+      summary: 'One event',
+      description: MODE_NOTE,
+      tags: ['webhooks'],
+      scope: 'webhooks:read',
+      request: { path: EventPath },
+      responses: { 200: { description: 'The event', schema: EventSchema } },
+      errors: { 404: 'No such event in this organisation and mode, or older than 30 days (`NOT_FOUND`)' },
+      handler: async (ctx, { path, principal }) => {
+        const event = await findEvent(deps.db, principal, path.org_oid, path.event_id);
+        if (!event) throw new NotFoundError('Event not found');
+        ctx.body = presentEvent(event);
+      },
+    }),
+  ];
+}

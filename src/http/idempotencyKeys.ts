@@ -1,0 +1,114 @@
+import type { Queryable } from '../db/pool.js';
+
+export interface IdempotencyIdentity {
+  userId: string;
+  livemode: boolean;
+  key: string;
+  /** The API key or session that sent it (Principal.credential); no other credential gets its answer. */
+  credential: string;
+}
+
+export interface IdempotencyRecord {
+  credential: string;
+  requestHash: Buffer;
+  state: 'in_flight' | 'completed';
+  responseStatus: number | null;
+  responseHeaders: Record<string, string> | null;
+  responseBody: Buffer | null;
+  /** Seconds until an in-flight request's lease runs out (at least 1): the 409's Retry-After. */
+  retryAfterSeconds: number;
+}
+
+/** One claim of a key: `token` tells this claim from a later one that took the key over. */
+export interface IdempotencyLease {
+  token: string;
+  seconds: number;
+}
+
+export const IDEMPOTENCY_TTL_HOURS = 24;
+
+/**
+ * Claims the key for this request in one statement. It succeeds for a new key, an expired one, or
+ * one whose earlier identical request died in flight or failed unreleased (its lease ran out).
+ * Otherwise the existing record is returned for the caller to replay or refuse.
+ */
+export async function claimIdempotencyKey(
+  db: Queryable,
+  props: IdempotencyIdentity & { requestHash: Buffer; method: string; path: string; lease: IdempotencyLease },
+): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRecord }> {
+  const params = [
+    props.userId, props.livemode, props.key, props.requestHash, props.method, props.path,
+    props.lease.seconds, props.credential, IDEMPOTENCY_TTL_HOURS, props.lease.token,
+  ];
+  // A dead request's key is taken over only by the same request from the same credential.
+  const { rowCount } = await db.query(
+    `INSERT INTO idempotency_keys AS k (user_id, livemode, key, request_hash, method, path, state, locked_until, expires_at, credential, lease_token)
+     VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', now() + make_interval(secs => $7), now() + make_interval(hours => $9), $8, $10)
+     ON CONFLICT (user_id, livemode, key) DO UPDATE SET
+       request_hash = EXCLUDED.request_hash, method = EXCLUDED.method, path = EXCLUDED.path, state = 'in_flight',
+       locked_until = EXCLUDED.locked_until, response_status = NULL, response_headers = NULL, response_body = NULL,
+       created_at = now(), expires_at = EXCLUDED.expires_at, credential = EXCLUDED.credential, lease_token = EXCLUDED.lease_token
+     WHERE k.expires_at <= now()
+        OR (k.state = 'in_flight' AND k.locked_until <= now() AND k.request_hash = EXCLUDED.request_hash
+            AND k.credential = EXCLUDED.credential)`,
+    params,
+  );
+  if (rowCount === 1) return { claimed: true };
+  const { rows } = await db.query<IdempotencyRecord>(
+    `SELECT credential, request_hash AS "requestHash", state, response_status AS "responseStatus",
+       response_headers AS "responseHeaders", response_body AS "responseBody",
+       GREATEST(1, CEIL(EXTRACT(EPOCH FROM locked_until - now())))::int AS "retryAfterSeconds"
+     FROM idempotency_keys WHERE user_id = $1 AND livemode = $2 AND key = $3`,
+    [props.userId, props.livemode, props.key],
+  );
+  // Purged between the two statements: treat as in use, the client retries.
+  return {
+    claimed: false,
+    existing: rows[0] ?? {
+      credential: props.credential,
+      requestHash: props.requestHash,
+      state: 'in_flight',
+      responseStatus: null,
+      responseHeaders: null,
+      responseBody: null,
+      retryAfterSeconds: 1,
+    },
+  };
+}
+
+/** Stores the answer, unless a retry took the key over after this claim's lease ran out (the retry answers). */
+export async function completeIdempotencyKey(
+  db: Queryable,
+  identity: IdempotencyIdentity,
+  lease: IdempotencyLease,
+  response: { status: number; headers: Record<string, string>; body: Buffer },
+): Promise<void> {
+  await db.query(
+    `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_headers = $5, response_body = $6
+     WHERE user_id = $1 AND livemode = $2 AND key = $3 AND credential = $7 AND lease_token = $8`,
+    [identity.userId, identity.livemode, identity.key, response.status, JSON.stringify(response.headers), response.body, identity.credential, lease.token],
+  );
+}
+
+/** Pushes a running request's lease on; false when the key is no longer this claim's (taken over, or done). */
+export async function renewIdempotencyLease(db: Queryable, identity: IdempotencyIdentity, lease: IdempotencyLease): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $4)
+     WHERE user_id = $1 AND livemode = $2 AND key = $3 AND lease_token = $5 AND state = 'in_flight'`,
+    [identity.userId, identity.livemode, identity.key, lease.seconds, lease.token],
+  );
+  return rowCount === 1;
+}
+
+/** Forgets a claim whose answer is not to be kept (5xx, 401, 403, 429), so a retry runs again. */
+export async function releaseIdempotencyKey(db: Queryable, identity: IdempotencyIdentity, lease: IdempotencyLease): Promise<void> {
+  await db.query(
+    `DELETE FROM idempotency_keys WHERE user_id = $1 AND livemode = $2 AND key = $3 AND lease_token = $4 AND state = 'in_flight'`,
+    [identity.userId, identity.livemode, identity.key, lease.token],
+  );
+}
+
+export async function purgeExpiredIdempotencyKeys(db: Queryable): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM idempotency_keys WHERE expires_at <= now()');
+  return rowCount ?? 0;
+}

@@ -1,0 +1,44 @@
+import type { AppDeps } from './deps.js';
+import type { RouteSpec } from './http/route.js';
+import { healthRoutes } from './features/health/health.routes.js';
+import { docsRoutes } from './features/docs/docs.routes.js';
+import { devIdentityRoutes } from './auth/dev/jwks.routes.js';
+import { meRoutes } from './features/orgs/me.routes.js';
+import { apiKeyRoutes } from './features/apiKeys/apiKeys.routes.js';
+import { organizationRoutes } from './features/orgs/orgs.routes.js';
+import { memberRoutes } from './features/orgs/members.routes.js';
+import { availabilityRoutes } from './features/domains/availability.routes.js';
+import { domainRoutes } from './features/domains/domains.routes.js';
+import { operationRoutes } from './features/domains/operations.routes.js';
+import { billingRoutes } from './features/billing/billing.routes.js';
+import { stripeWebhookRoutes } from './features/billing/stripeWebhook.routes.js';
+import { contactRoutes } from './features/contacts/contacts.routes.js';
+import { secretScanningRoutes } from './features/leaks/secretScanning.routes.js';
+import { dnsRecordRoutes } from './features/dns/records.routes.js';
+import { eventRoutes } from './features/webhooks/events.routes.js';
+import { webhookEndpointRoutes } from './features/webhooks/endpoints.routes.js';
+
+/** Every route the api serves; the OpenAPI document is built from this same list. */
+export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): RouteSpec[] {
+  const routes: RouteSpec[] = [
+    ...healthRoutes(deps),
+    ...(deps.devIdentity ? devIdentityRoutes(deps.devIdentity) : []),
+    ...meRoutes(deps),
+    ...apiKeyRoutes(deps),
+    ...organizationRoutes(deps),
+    ...memberRoutes(deps),
+    ...availabilityRoutes(deps),
+    ...domainRoutes(deps),
+    ...operationRoutes(deps),
+    ...billingRoutes(deps),
+    ...stripeWebhookRoutes(deps),
+    ...contactRoutes(deps),
+    ...secretScanningRoutes(deps),
+    ...dnsRecordRoutes(deps),
+    ...eventRoutes(deps),
+    ...webhookEndpointRoutes(deps),
+    ...extraRoutes,
+  ];
+  routes.push(...docsRoutes(() => routes));
+  return routes;
+}

@@ -1,0 +1,53 @@
+/**
+ * The workflow bundle's one entry: every workflow the worker runs, re-exported from its feature's
+ * `*.workflow.ts`. Workflow code is deterministic: no Node built-ins, no I/O; values only from
+ * `@temporalio/workflow`, other `*.workflow.ts` files and the `*.contract.ts` files, types from
+ * anywhere (eslint.config.js). Side effects live in each feature's activities (docs/architecture.md).
+ */
+import type { Workflows } from '../workflows.js';
+import { purgeIdempotencyKeysWorkflow } from '../features/housekeeping/purgeIdempotencyKeys.workflow.js';
+import { reconcileOperationsWorkflow } from '../features/strandedOperations/strandedOperations.workflow.js';
+import { registerDomainWorkflow } from '../features/domains/registerDomain.workflow.js';
+import { renewDomainWorkflow } from '../features/domains/renewDomain.workflow.js';
+import { transferDomainWorkflow } from '../features/domains/transferDomain.workflow.js';
+import { leakScanWorkflow, revokeLeakedKeyWorkflow } from '../features/leaks/leaks.workflow.js';
+import { syncRegistrarContactWorkflow } from '../features/contacts/syncRegistrarContact.workflow.js';
+import { registrarReconcileWorkflow } from '../features/registrarDrift/registrarDrift.workflow.js';
+import { deliverWebhookWorkflow, dispatchEventsWorkflow, purgeEventsWorkflow } from '../features/webhooks/webhooks.workflow.js';
+import { domainLifecycleWorkflow } from '../features/lifecycle/domainLifecycle.workflow.js';
+
+export {
+  purgeIdempotencyKeysWorkflow,
+  reconcileOperationsWorkflow,
+  registerDomainWorkflow,
+  renewDomainWorkflow,
+  transferDomainWorkflow,
+  leakScanWorkflow,
+  revokeLeakedKeyWorkflow,
+  syncRegistrarContactWorkflow,
+  registrarReconcileWorkflow,
+  deliverWebhookWorkflow,
+  dispatchEventsWorkflow,
+  purgeEventsWorkflow,
+  domainLifecycleWorkflow,
+};
+
+// Compile-time only: each workflow is exported under the name the contract starts it by, with the
+// contract's signature, and the contract names no workflow that is not exported here.
+type Exported = {
+  purgeIdempotencyKeysWorkflow: typeof purgeIdempotencyKeysWorkflow;
+  reconcileOperationsWorkflow: typeof reconcileOperationsWorkflow;
+  registerDomainWorkflow: typeof registerDomainWorkflow;
+  renewDomainWorkflow: typeof renewDomainWorkflow;
+  transferDomainWorkflow: typeof transferDomainWorkflow;
+  leakScanWorkflow: typeof leakScanWorkflow;
+  revokeLeakedKeyWorkflow: typeof revokeLeakedKeyWorkflow;
+  syncRegistrarContactWorkflow: typeof syncRegistrarContactWorkflow;
+  registrarReconcileWorkflow: typeof registrarReconcileWorkflow;
+  deliverWebhookWorkflow: typeof deliverWebhookWorkflow;
+  dispatchEventsWorkflow: typeof dispatchEventsWorkflow;
+  purgeEventsWorkflow: typeof purgeEventsWorkflow;
+  domainLifecycleWorkflow: typeof domainLifecycleWorkflow;
+};
+export type WorkflowsImplemented = Exported extends Workflows ? (Workflows extends Exported ? true : never) : never;
+export const workflowsImplemented: WorkflowsImplemented = true;
