@@ -89,6 +89,11 @@ export async function startPowerDns(): Promise<PowerDns> {
     'negquery-cache-ttl': 0,
     // No look-ups of PowerDNS's security status on the internet.
     'security-poll-suffix': '',
+    // ALIAS at the apex is answered as its target's A/AAAA, which PowerDNS looks up through
+    // `resolver` (docs/operations.md). A deployment points it at a recursive resolver; here it is
+    // this server itself, so targets in the zones it serves resolve without the internet.
+    'expand-alias': 'yes',
+    resolver: `127.0.0.1:${dnsPort}`,
     'receiver-threads': 1,
     'distributor-threads': 1,
     loglevel: 4,

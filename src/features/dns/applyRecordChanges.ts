@@ -227,7 +227,11 @@ function checkVersions(props: ApplyRecordChangesProps, rows: Map<string, DnsReco
   });
 }
 
-/** A CNAME shares its name with nothing (RFC 1034 3.6.2), and an RRset holds each record once. */
+/**
+ * A CNAME shares its name with nothing (RFC 1034 3.6.2); an ALIAS is one target and stands in for
+ * the name's addresses (PowerDNS ignores it beside A or AAAA records); a DS sits where a child is
+ * delegated, beside NS records; and an RRset holds each record once.
+ */
 function checkName(name: string, records: RecordFields[]): void {
   const cnames = records.filter((r) => r.type === 'CNAME').length;
   if (cnames > 0 && records.length > 1) {
@@ -238,6 +242,14 @@ function checkName(name: string, records: RecordFields[]): void {
         ? `"${name}" can have only one CNAME record`
         : `"${name}" cannot have both a CNAME and ${others.join(', ')} records: a CNAME shares its name with nothing`,
     );
+  }
+  const count = (...types: string[]) => records.filter((r) => types.includes(r.type)).length;
+  if (count('ALIAS') > 1) throw new ConflictError('RECORD_CONFLICT', `"${name}" can have only one ALIAS record`);
+  if (count('ALIAS') > 0 && count('A', 'AAAA') > 0) {
+    throw new ConflictError('RECORD_CONFLICT', `"${name}" cannot have both an ALIAS and A or AAAA records: the ALIAS answers with its target's addresses`);
+  }
+  if (count('DS') > 0 && count('NS') === 0) {
+    throw new ConflictError('RECORD_CONFLICT', `"${name}" needs NS records for its DS records: a DS record belongs where a child zone is delegated`);
   }
   const seen = new Set<string>();
   for (const r of records) {

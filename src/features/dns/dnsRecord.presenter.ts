@@ -13,7 +13,8 @@ export const DnsRecordSchema = z
       .meta({ example: '192.0.2.10' })
       .describe(
         'Normalised: host names without the trailing dot; TXT as plain text (unquoted); SRV `weight port target`; ' +
-          'CAA `flags tag "value"`',
+          'CAA `flags tag "value"`; HTTPS and SVCB with SvcParams in key order (`alpn` unquoted, `ech` quoted); ' +
+          'TLSA, SSHFP and DS with lower-case hex in one piece; NAPTR with its three strings quoted',
       ),
     ttl: z.number().int().meta({ example: 3600 }).describe('Seconds, 60–86400'),
     priority: z.number().int().nullable().meta({ example: null }).describe('MX and SRV; null for the other types'),

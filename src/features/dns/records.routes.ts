@@ -16,7 +16,9 @@ import { BatchBody, BatchResultSchema, CreateRecordBody, DomainPath, RecordListQ
 const NOT_FOUND = 'No such domain, or no such record on it, in this organisation and mode (`NOT_FOUND`)';
 const STALE = '`If-Match` names a version other than the current one (`VERSION_MISMATCH`)';
 const NOT_ACTIVE = 'the domain is not `active` (`DOMAIN_STATE_CONFLICT`)';
-const CONFLICT = 'a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`)';
+const CONFLICT =
+  'a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records ' +
+  '(`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`)';
 const PROVIDER =
   'The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`, the detail quotes it); nothing was changed';
 const PROVIDER_DOWN = 'The DNS provider is down, timed out or not configured (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later';

@@ -1,12 +1,17 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { domainToASCII } from 'node:url';
+import { HOST_HINT, PRINTABLE_ASCII, absolute, contentIssue, hostName, type ContentCheck, type RecordIssue } from './recordSyntax.js';
+import { checkSvcb, presentSvcb } from './svcbRecords.js';
+import { checkDs, checkSshfp, checkTlsa } from './digestRecords.js';
+import { checkNaptr, presentNaptr } from './naptrRecords.js';
+
+export type { RecordIssue } from './recordSyntax.js';
 
 /**
  * DNS record rules, in one place: what each type accepts, the normalised form that is stored, and
  * the zone-file (presentation) form a DNS provider is sent. Names are relative to the domain, lower
  * case, `@` for the apex; host names in content are stored without their trailing dot.
  */
-export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;
+export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA', 'ALIAS', 'HTTPS', 'SVCB', 'TLSA', 'SSHFP', 'NAPTR', 'PTR', 'DS'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 export const TTL_MIN = 60;
@@ -27,17 +32,8 @@ export interface RecordFields {
   priority: number | null;
 }
 
-export interface RecordIssue {
-  field: 'name' | 'content' | 'ttl' | 'priority';
-  message: string;
-  type: string;
-}
-
 const TAKES_PRIORITY: ReadonlySet<RecordType> = new Set(['MX', 'SRV']);
 const NAME_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
-const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-const LOOSE_HOST_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * `@`, or relative labels (letters, digits, `-`, `_`), the first of which may be the wildcard `*`.
@@ -61,29 +57,17 @@ function checkName(name: string, zone: string): string | undefined {
   return undefined;
 }
 
-/** A fully qualified host name, without its trailing dot: at least two labels, non-numeric TLD. */
-function hostName(input: string, options: { underscores: boolean }): string | undefined {
-  const trimmed = input.trim().toLowerCase().replace(/\.$/, '');
-  // eslint-disable-next-line no-control-regex -- IDN input is converted to punycode first
-  const ascii = /^[\x00-\x7f]*$/.test(trimmed) ? trimmed : domainToASCII(trimmed);
-  if (ascii === '' || ascii.length > 253) return undefined;
-  const labels = ascii.split('.');
-  const label = options.underscores ? LOOSE_HOST_LABEL : HOST_LABEL;
-  if (labels.length < 2 || !labels.every((l) => label.test(l)) || /^\d+$/.test(labels[labels.length - 1]!)) return undefined;
-  return ascii;
-}
-
-const HOST_HINT = 'a fully qualified host name such as mail.example.com';
-
-function checkContent(fields: RecordFields): { content: string } | RecordIssue {
-  const bad = (message: string, type: string): RecordIssue => ({ field: 'content', message, type });
+function checkContent(fields: RecordFields): ContentCheck {
+  const bad = contentIssue;
   const content = fields.content.trim();
   switch (fields.type) {
     case 'A':
       return isIPv4(content) ? { content } : bad('Must be an IPv4 address, e.g. 192.0.2.1', 'ipv4_invalid');
     case 'AAAA':
       return isIPv6(content) && !content.includes('%') ? { content: content.toLowerCase() } : bad('Must be an IPv6 address, e.g. 2001:db8::1', 'ipv6_invalid');
-    case 'CNAME': {
+    case 'CNAME':
+    case 'ALIAS':
+    case 'PTR': {
       const host = hostName(content, { underscores: true });
       return host ? { content: host } : bad(`Must be ${HOST_HINT}`, 'hostname_invalid');
     }
@@ -107,6 +91,17 @@ function checkContent(fields: RecordFields): { content: string } | RecordIssue {
       return { content: fields.content };
     case 'CAA':
       return checkCaa(content);
+    case 'HTTPS':
+    case 'SVCB':
+      return checkSvcb(fields.type, content);
+    case 'TLSA':
+      return checkTlsa(content);
+    case 'SSHFP':
+      return checkSshfp(content);
+    case 'DS':
+      return checkDs(content);
+    case 'NAPTR':
+      return checkNaptr(content);
   }
 }
 
@@ -125,7 +120,7 @@ function isIodefUrl(value: string): boolean {
   return scheme > 0 && value.length > scheme;
 }
 
-function checkCaa(content: string): { content: string } | RecordIssue {
+function checkCaa(content: string): ContentCheck {
   const bad = (message: string): RecordIssue => ({ field: 'content', message, type: 'caa_invalid' });
   const match = /^(\d{1,3})\s+([A-Za-z0-9]+)\s+(.+)$/.exec(content);
   if (!match) return bad('Must be "flags tag value", e.g. 0 issue "letsencrypt.org"');
@@ -148,6 +143,31 @@ function checkCaa(content: string): { content: string } | RecordIssue {
   return { content: `${flags} ${tag} "${value}"` };
 }
 
+/** Where a type may stand: the names its rules exclude or require (the name itself is valid). */
+function placementProblem(type: RecordType, name: string): Omit<RecordIssue, 'field'> | undefined {
+  const apex = name === '@';
+  switch (type) {
+    case 'CNAME':
+      return apex ? { message: 'A CNAME cannot be at the apex: the zone’s SOA and NS records live there; use an ALIAS there instead', type: 'cname_at_apex' } : undefined;
+    case 'ALIAS':
+      return apex ? undefined : { message: 'An ALIAS record belongs at the apex ("@"), where a CNAME cannot be; use a CNAME elsewhere', type: 'alias_not_at_apex' };
+    case 'NS':
+      if (apex) return { message: 'The apex NS records are the domain’s name servers: change them on the domain', type: 'ns_name_invalid' };
+      return name.startsWith('*') ? { message: 'NS records cannot be wildcards', type: 'ns_name_invalid' } : undefined;
+    case 'DS':
+      if (apex) return { message: 'The apex DS records are published at the registry (DNSSEC on the domain); a DS record here belongs at a delegated child, next to its NS records', type: 'ds_at_apex' };
+      return name.startsWith('*') ? { message: 'DS records cannot be wildcards: give the delegated child’s name', type: 'ds_name_invalid' } : undefined;
+    case 'SRV':
+      return /^_[a-z0-9-]+\._[a-z0-9-]+(\.|$)/.test(name) ? undefined : { message: 'An SRV name starts with _service._protocol, e.g. "_sip._tcp"', type: 'srv_name_invalid' };
+    case 'TLSA': {
+      const port = /^_(\d{1,5})\._[a-z0-9-]+(\.|$)/.exec(name);
+      return port && Number(port[1]) <= 65_535 ? undefined : { message: 'A TLSA name starts with _port._protocol, e.g. "_443._tcp.www" or "_25._tcp.mail"', type: 'tlsa_name_invalid' };
+    }
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Checks a record as a whole against its type's rules and the zone it belongs to, and returns it
  * normalised, or every problem found. Shapes (type names, TTL range, integer priority) are the
@@ -158,16 +178,9 @@ export function checkRecord(input: RecordFields, zone: string): { ok: true; valu
   const name = normalizeRecordName(input.name);
   const nameProblem = checkName(name, zone);
   if (nameProblem) issues.push({ field: 'name', message: nameProblem, type: 'record_name_invalid' });
-  else if (name === '@' && input.type === 'CNAME') {
-    issues.push({ field: 'name', message: 'A CNAME cannot be at the apex: the zone’s SOA and NS records live there', type: 'cname_at_apex' });
-  } else if (input.type === 'NS' && (name === '@' || name.startsWith('*'))) {
-    issues.push({
-      field: 'name',
-      message: name === '@' ? 'The apex NS records are the domain’s name servers: change them on the domain' : 'NS records cannot be wildcards',
-      type: 'ns_name_invalid',
-    });
-  } else if (input.type === 'SRV' && !/^_[a-z0-9-]+\._[a-z0-9-]+(\.|$)/.test(name)) {
-    issues.push({ field: 'name', message: 'An SRV name starts with _service._protocol, e.g. "_sip._tcp"', type: 'srv_name_invalid' });
+  else {
+    const placement = placementProblem(input.type, name);
+    if (placement) issues.push({ field: 'name', ...placement });
   }
   if (!Number.isInteger(input.ttl) || input.ttl < TTL_MIN || input.ttl > TTL_MAX) {
     issues.push({ field: 'ttl', message: `TTL must be ${TTL_MIN}–${TTL_MAX} seconds`, type: 'ttl_invalid' });
@@ -175,7 +188,8 @@ export function checkRecord(input: RecordFields, zone: string): { ok: true; valu
   if (TAKES_PRIORITY.has(input.type)) {
     if (input.priority === null) issues.push({ field: 'priority', message: `A ${input.type} record needs a priority (0–65535)`, type: 'priority_required' });
   } else if (input.priority !== null) {
-    issues.push({ field: 'priority', message: 'Only MX and SRV records take a priority', type: 'priority_not_allowed' });
+    const inContent = input.type === 'HTTPS' || input.type === 'SVCB' ? `: a ${input.type} record’s SvcPriority is the first field of its content` : '';
+    issues.push({ field: 'priority', message: `Only MX and SRV records take a priority${inContent}`, type: 'priority_not_allowed' });
   }
   const content = checkContent(input);
   if ('field' in content) issues.push(content);
@@ -191,18 +205,26 @@ export function txtStrings(text: string): string {
   return chunks.map((chunk) => `"${chunk.replace(/[\\"]/g, '\\$&')}"`).join(' ');
 }
 
-const absolute = (host: string) => (host === '.' ? '.' : `${host}.`);
-
 /** The record's data in zone-file presentation format, priority included (what PowerDNS stores as `content`). */
 export function presentationContent(record: Pick<RecordFields, 'type' | 'content' | 'priority'>): string {
   switch (record.type) {
     case 'A':
     case 'AAAA':
     case 'CAA':
+    case 'TLSA':
+    case 'SSHFP':
+    case 'DS':
       return record.content;
     case 'CNAME':
     case 'NS':
+    case 'ALIAS':
+    case 'PTR':
       return absolute(record.content);
+    case 'HTTPS':
+    case 'SVCB':
+      return presentSvcb(record.content);
+    case 'NAPTR':
+      return presentNaptr(record.content);
     case 'MX':
       return `${record.priority ?? 0} ${absolute(record.content)}`;
     case 'SRV': {

@@ -26,9 +26,17 @@ const Content = z
   .min(1, CONTENT_MISSING)
   .max(TXT_MAX_LENGTH + 100, `The data may be at most ${TXT_MAX_LENGTH} characters`)
   .describe(
-    'Per type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS and MX a host name (trailing dot optional); ' +
+    'The record data in zone-file presentation form, per type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS, MX and PTR ' +
+      'a host name (trailing dot optional); ALIAS (apex only, answered as the target’s A and AAAA) a host name; ' +
       `TXT plain text, printable ASCII, up to ${TXT_MAX_LENGTH} characters (split into 255-character strings for you; do not quote it); ` +
-      'SRV `weight port target` (priority apart); CAA `flags tag value` with tag `issue`, `issuewild` or `iodef`',
+      'SRV `weight port target` (priority apart); CAA `flags tag value` with tag `issue`, `issuewild` or `iodef`; ' +
+      'HTTPS and SVCB `SvcPriority TargetName SvcParams` (RFC 9460; 0 is alias mode, without SvcParams; keys `mandatory`, `alpn`, ' +
+      '`no-default-alpn`, `port`, `ipv4hint`, `ech`, `ipv6hint`), e.g. `1 . alpn=h2,h3`; ' +
+      'TLSA `usage selector matching-type hex` (RFC 6698; 0–3, 0–1, 0–2; 64 hex digits for SHA-256, 128 for SHA-512), e.g. `3 1 1 <hex>`; ' +
+      'SSHFP `algorithm fingerprint-type hex` (algorithm 1–4 or 6; type 1 SHA-1 with 40 hex digits, 2 SHA-256 with 64); ' +
+      'NAPTR `order preference "flags" "services" "regexp" replacement` (RFC 3403; a regexp or a replacement, the other empty or `.`); ' +
+      'DS (a delegated child’s name, beside its NS records; not the apex) `key-tag algorithm digest-type hex` ' +
+      '(algorithm 5, 7, 8, 10, 13–16; digest type 2 SHA-256 with 64 hex digits, 4 SHA-384 with 96)',
   );
 const TTL_WORDS = `TTL must be a whole number of seconds, ${TTL_MIN}–${TTL_MAX}`;
 const Ttl = z.number({ error: TTL_WORDS }).int(TTL_WORDS).min(TTL_MIN, TTL_WORDS).max(TTL_MAX, TTL_WORDS).describe(`Seconds, ${TTL_MIN}–${TTL_MAX}`);
