@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { startPowerDns, type PowerDns } from '../support/powerdns.js';
 import { dnsCustomer, insertActiveDomain, type Customer } from '../support/domains.js';
 import { bearer, jsonHeaders } from '../support/actors.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
+import { checkRecord, type RecordType } from '../../src/features/dns/records.js';
 
 /**
  * Live mode end to end: the app's DNS provider is a real PowerDNS on loopback, and every answer is
@@ -51,6 +54,19 @@ async function list(key: string, records: string, query = ''): Promise<RecordBod
 }
 
 const a = (name: string) => pdns.resolver().resolve4(name).then((ips) => ips.sort(), (err: NodeJS.ErrnoException) => err.code);
+
+/** The answers `dig` prints for a type Node's resolver does not ask for (HTTPS, SVCB, TLSA, SSHFP, DS). */
+async function dig(name: string, type: string): Promise<string[]> {
+  const { stdout } = await promisify(execFile)('dig', ['+short', '+norec', '+time=2', '+tries=1', '@127.0.0.1', '-p', String(pdns.dnsPort), name, type]);
+  return stdout.trim().split('\n').filter((line) => line !== '');
+}
+
+/** The content of each record PowerDNS holds for the zone, by "name type", as its API answers it. */
+async function powerDnsContents(domain: string): Promise<Map<string, string[]>> {
+  const res = await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones/${domain}.`, { headers: { 'X-API-Key': pdns.apiKey } });
+  const zone = (await res.json()) as { rrsets: { name: string; type: string; records: { content: string }[] }[] };
+  return new Map(zone.rrsets.map((set) => [`${set.name} ${set.type}`, set.records.map((r) => r.content)]));
+}
 
 describe('DNS records in live mode, applied to PowerDNS', () => {
   it('creates, updates and deletes records, and PowerDNS answers each change', async () => {
@@ -105,6 +121,89 @@ describe('DNS records in live mode, applied to PowerDNS', () => {
       'www A',
       'www AAAA',
     ]);
+  });
+
+  it('serves the types a host needs: ALIAS as its target’s addresses, HTTPS, SVCB, TLSA, SSHFP, NAPTR, PTR and DS', async () => {
+    const { c, domain, records } = await liveDomain();
+    const sha256 = '0d6fce3320b2e9a2a6c33c7db2e9fe8e4c12a7d16e7e2be1c4fe3c37c5e8e1b2';
+    await create(c.key, records, { type: 'A', name: 'www', content: '192.0.2.20' });
+    await create(c.key, records, { type: 'AAAA', name: 'www', content: '2001:db8::20' });
+    const alias = await create(c.key, records, { type: 'ALIAS', name: '', content: `WWW.${domain}.` });
+    expect(alias).toMatchObject({ name: '@', content: `www.${domain}`, priority: null });
+    // PowerDNS looks the target up through its resolver and answers with the addresses found.
+    expect(await a(domain)).toEqual(['192.0.2.20']);
+    expect(await pdns.resolver().resolve6(domain)).toEqual(['2001:db8::20']);
+
+    const https = await create(c.key, records, { type: 'HTTPS', name: '@', content: '1 . port=443 alpn="h3,h2" ipv4hint=192.0.2.20 ipv6hint=2001:DB8:0::20' });
+    expect(https.content).toBe('1 . alpn=h3,h2 port=443 ipv4hint=192.0.2.20 ipv6hint=2001:db8::20');
+    expect(await dig(domain, 'HTTPS')).toEqual(['1 . alpn="h3,h2" port=443 ipv4hint=192.0.2.20 ipv6hint=2001:db8::20']);
+    await create(c.key, records, { type: 'HTTPS', name: 'www', content: `0 ${domain}` });
+    expect(await dig(`www.${domain}`, 'HTTPS')).toEqual([`0 ${domain}.`]);
+    await create(c.key, records, { type: 'SVCB', name: '_dns', content: '1 dns.example.net. alpn=dot port=853 mandatory=alpn' });
+    expect(await dig(`_dns.${domain}`, 'SVCB')).toEqual(['1 dns.example.net. mandatory=alpn alpn="dot" port=853']);
+
+    await create(c.key, records, { type: 'TLSA', name: '_443._tcp.www', content: `3 1 1 ${sha256.toUpperCase()}` });
+    expect((await dig(`_443._tcp.www.${domain}`, 'TLSA')).map((line) => line.replace(/ (?=[0-9A-F]{8}$)/, '').toLowerCase())).toEqual([`3 1 1 ${sha256}`]);
+    await create(c.key, records, { type: 'SSHFP', name: 'www', content: `4 2 ${sha256}` });
+    expect((await dig(`www.${domain}`, 'SSHFP')).map((line) => line.replace(/ (?=[0-9A-F]{8}$)/, '').toLowerCase())).toEqual([`4 2 ${sha256}`]);
+    await create(c.key, records, { type: 'NAPTR', name: '@', content: '100 10 "u" "E2U+sip" "!^\\\\+1(.*)$!sip:\\\\1@example.com!" .' });
+    await create(c.key, records, { type: 'NAPTR', name: '@', content: '100 20 "S" "SIP+D2U" "" _sip._udp.example.com.' });
+    expect((await pdns.resolver().resolveNaptr(domain)).sort((x, y) => x.preference - y.preference)).toEqual([
+      { flags: 'U', service: 'E2U+sip', regexp: '!^\\+1(.*)$!sip:\\1@example.com!', replacement: '', order: 100, preference: 10 },
+      { flags: 'S', service: 'SIP+D2U', regexp: '', replacement: '_sip._udp.example.com', order: 100, preference: 20 },
+    ]);
+    await create(c.key, records, { type: 'PTR', name: '10', content: 'host.example.net' });
+    expect(await pdns.resolver().resolvePtr(`10.${domain}`)).toEqual(['host.example.net']);
+    // A DS stands beside the NS records of the child it is for: both in one batch.
+    const batch = await send(c.key, 'POST', `${records}/batch`, {
+      operations: [
+        { op: 'create', record: { type: 'NS', name: 'child', content: 'ns1.example.net' } },
+        { op: 'create', record: { type: 'DS', name: 'child', content: `12345 13 2 ${sha256}` } },
+      ],
+    });
+    expect(batch.status).toBe(200);
+    expect((await dig(`child.${domain}`, 'DS')).map((line) => line.replace(/ (?=[0-9A-F]{8}$)/, '').toLowerCase())).toEqual([`12345 13 2 ${sha256}`]);
+
+    // What PowerDNS holds reads back as what is stored here: the two forms round-trip.
+    const held = await powerDnsContents(domain);
+    // MX and SRV are sent with their priority in front, kept apart here; none are in this zone.
+    const stored = await list(c.key, records);
+    expect(stored.filter((r) => r.priority !== null)).toEqual([]);
+    for (const record of stored) {
+      const fqdn = record.name === '@' ? `${domain}.` : `${record.name}.${domain}.`;
+      const contents = held.get(`${fqdn} ${record.type}`) ?? [];
+      const readBack = contents.map((content) => {
+        const checked = checkRecord({ type: record.type as RecordType, name: record.name, content, ttl: record.ttl, priority: null }, domain);
+        return checked.ok ? checked.value.content : `refused: ${content}`;
+      });
+      expect(readBack, `${record.name} ${record.type}`).toContain(record.content);
+    }
+  });
+
+  it('keeps an ALIAS at the apex and alone beside addresses, and a DS beside NS records', async () => {
+    const { c, domain, records } = await liveDomain();
+    const elsewhere = await send(c.key, 'POST', records, { type: 'ALIAS', name: 'www', content: 'lb.example.net' });
+    expect(elsewhere.status).toBe(422);
+    expect((await readJson<FieldErrorBody>(elsewhere)).detail).toEqual([
+      { loc: ['body', 'name'], msg: expect.stringContaining('apex'), type: 'alias_not_at_apex' },
+    ]);
+    const badHttps = await send(c.key, 'POST', records, { type: 'HTTPS', name: '@', content: '1 . port=99999' });
+    expect(badHttps.status).toBe(422);
+    expect((await readJson<FieldErrorBody>(badHttps)).detail).toEqual([
+      { loc: ['body', 'content'], msg: 'SvcParams: port must be 0–65535, e.g. port=8443', type: 'https_invalid' },
+    ]);
+
+    await create(c.key, records, { type: 'A', name: '@', content: '192.0.2.1' });
+    for (const body of [
+      { type: 'ALIAS', name: '@', content: 'lb.example.net' },
+      { type: 'DS', name: 'child', content: `12345 13 2 ${'ab'.repeat(32)}` },
+    ]) {
+      const res = await send(c.key, 'POST', records, body);
+      expect(res.status).toBe(409);
+      expect((await readJson<MessageErrorBody>(res)).code).toBe('RECORD_CONFLICT');
+    }
+    expect(await a(domain)).toEqual(['192.0.2.1']);
+    await expect(dig(`child.${domain}`, 'DS')).resolves.toEqual([]);
   });
 
   it('sends one TTL per RRset: the lowest of its records', async () => {
