@@ -1850,14 +1850,14 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
+            type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA" | "ALIAS" | "HTTPS" | "SVCB" | "TLSA" | "SSHFP" | "NAPTR" | "PTR" | "DS";
             /**
              * @description Relative to the domain, lower case; `@` is the domain itself
              * @example www
              */
             name: string;
             /**
-             * @description Normalised: host names without the trailing dot; TXT as plain text (unquoted); SRV `weight port target`; CAA `flags tag "value"`
+             * @description Normalised: host names without the trailing dot; TXT as plain text (unquoted); SRV `weight port target`; CAA `flags tag "value"`; HTTPS and SVCB with SvcParams in key order (`alpn` unquoted, `ech` quoted); TLSA, SSHFP and DS with lower-case hex in one piece; NAPTR with its three strings quoted
              * @example 192.0.2.10
              */
             content: string;
@@ -1883,14 +1883,14 @@ export interface components {
              * @description Record type
              * @enum {string}
              */
-            type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
+            type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA" | "ALIAS" | "HTTPS" | "SVCB" | "TLSA" | "SSHFP" | "NAPTR" | "PTR" | "DS";
             /**
              * @description Relative to the domain: `@` (or an empty string) for the domain itself, `www`, `_dmarc`, `*.dev`; case-insensitive (stored lower case)
              * @example www
              */
             name: string;
             /**
-             * @description Per type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS and MX a host name (trailing dot optional); TXT plain text, printable ASCII, up to 2048 characters (split into 255-character strings for you; do not quote it); SRV `weight port target` (priority apart); CAA `flags tag value` with tag `issue`, `issuewild` or `iodef`
+             * @description The record data in zone-file presentation form, per type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS, MX and PTR a host name (trailing dot optional); ALIAS (apex only, answered as the target’s A and AAAA) a host name; TXT plain text, printable ASCII, up to 2048 characters (split into 255-character strings for you; do not quote it); SRV `weight port target` (priority apart); CAA `flags tag value` with tag `issue`, `issuewild` or `iodef`; HTTPS and SVCB `SvcPriority TargetName SvcParams` (RFC 9460; 0 is alias mode, without SvcParams; keys `mandatory`, `alpn`, `no-default-alpn`, `port`, `ipv4hint`, `ech`, `ipv6hint`), e.g. `1 . alpn=h2,h3`; TLSA `usage selector matching-type hex` (RFC 6698; 0–3, 0–1, 0–2; 64 hex digits for SHA-256, 128 for SHA-512), e.g. `3 1 1 <hex>`; SSHFP `algorithm fingerprint-type hex` (algorithm 1–4 or 6; type 1 SHA-1 with 40 hex digits, 2 SHA-256 with 64); NAPTR `order preference "flags" "services" "regexp" replacement` (RFC 3403; a regexp or a replacement, the other empty or `.`); DS (a delegated child’s name, beside its NS records; not the apex) `key-tag algorithm digest-type hex` (algorithm 5, 7, 8, 10, 13–16; digest type 2 SHA-256 with 64 hex digits, 4 SHA-384 with 96)
              * @example 192.0.2.10
              */
             content: string;
@@ -1954,7 +1954,7 @@ export interface components {
              */
             name?: string;
             /**
-             * @description Per type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS and MX a host name (trailing dot optional); TXT plain text, printable ASCII, up to 2048 characters (split into 255-character strings for you; do not quote it); SRV `weight port target` (priority apart); CAA `flags tag value` with tag `issue`, `issuewild` or `iodef`
+             * @description The record data in zone-file presentation form, per type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS, MX and PTR a host name (trailing dot optional); ALIAS (apex only, answered as the target’s A and AAAA) a host name; TXT plain text, printable ASCII, up to 2048 characters (split into 255-character strings for you; do not quote it); SRV `weight port target` (priority apart); CAA `flags tag value` with tag `issue`, `issuewild` or `iodef`; HTTPS and SVCB `SvcPriority TargetName SvcParams` (RFC 9460; 0 is alias mode, without SvcParams; keys `mandatory`, `alpn`, `no-default-alpn`, `port`, `ipv4hint`, `ech`, `ipv6hint`), e.g. `1 . alpn=h2,h3`; TLSA `usage selector matching-type hex` (RFC 6698; 0–3, 0–1, 0–2; 64 hex digits for SHA-256, 128 for SHA-512), e.g. `3 1 1 <hex>`; SSHFP `algorithm fingerprint-type hex` (algorithm 1–4 or 6; type 1 SHA-1 with 40 hex digits, 2 SHA-256 with 64); NAPTR `order preference "flags" "services" "regexp" replacement` (RFC 3403; a regexp or a replacement, the other empty or `.`); DS (a delegated child’s name, beside its NS records; not the apex) `key-tag algorithm digest-type hex` (algorithm 5, 7, 8, 10, 13–16; digest type 2 SHA-256 with 64 hex digits, 4 SHA-384 with 96)
              * @example 192.0.2.10
              */
             content?: string;
@@ -10339,7 +10339,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page */
                 cursor?: string;
                 /** @description Only records of this type */
-                type?: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
+                type?: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA" | "ALIAS" | "HTTPS" | "SVCB" | "TLSA" | "SSHFP" | "NAPTR" | "PTR" | "DS";
                 /** @description Only records of this name (`@` for the apex) */
                 name?: string;
             };
@@ -10639,7 +10639,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -10918,7 +10918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -11547,7 +11547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
