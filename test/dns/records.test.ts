@@ -93,7 +93,7 @@ describe('DNS records in test mode', () => {
     expect(seen).toEqual(['192.0.2.5', '192.0.2.4', '192.0.2.3', '192.0.2.2', '192.0.2.1']);
     const txt = await readJson<{ data: RecordBody[] }>(await app.fetch(`${records}?type=TXT&name=list`, { headers: bearer(c.key) }));
     expect(txt.data.map((r) => r.content)).toEqual(['note']);
-    const badType = await app.fetch(`${records}?type=PTR`, { headers: bearer(c.key) });
+    const badType = await app.fetch(`${records}?type=SPF`, { headers: bearer(c.key) });
     expect(badType.status).toBe(422);
     expect((await readJson<FieldErrorBody>(badType)).detail[0]!.loc).toEqual(['query', 'type']);
   });
@@ -129,6 +129,13 @@ describe('validation per type, over the API', () => {
     ['CAA iodef', { type: 'CAA', name: '@', content: '0 iodef "mailto:caa@example.com"' }],
     ['wildcard', { type: 'A', name: '*.v-wild', content: '198.51.100.8' }],
     ['TTL bounds', { type: 'A', name: 'v-ttl', content: '198.51.100.9', ttl: 60 }],
+    ['ALIAS at the apex', { type: 'ALIAS', name: '', content: 'lb.example.net.' }],
+    ['HTTPS', { type: 'HTTPS', name: 'v-https', content: '1 . alpn=h2,h3 port=8443' }],
+    ['SVCB alias mode', { type: 'SVCB', name: '_dns.v-svcb', content: '0 dns.example.net' }],
+    ['TLSA', { type: 'TLSA', name: '_443._tcp.v-tlsa', content: `3 1 1 ${'a1'.repeat(32)}` }],
+    ['SSHFP', { type: 'SSHFP', name: 'v-sshfp', content: `4 2 ${'b2'.repeat(32)}` }],
+    ['NAPTR', { type: 'NAPTR', name: 'v-naptr', content: '100 10 "S" "SIP+D2U" "" _sip._udp.example.net' }],
+    ['PTR', { type: 'PTR', name: 'v-ptr', content: 'host.example.net' }],
   ];
   it.each(good)('accepts %s', async (_label, body) => {
     const res = await post(body);
@@ -165,7 +172,15 @@ describe('validation per type, over the API', () => {
     ['priority on A', { type: 'A', name: 'x', content: '10.0.0.1', priority: 1 }, ['body', 'priority']],
     ['TTL too low', { type: 'A', name: 'x', content: '10.0.0.1', ttl: 59 }, ['body', 'ttl']],
     ['TTL too high', { type: 'A', name: 'x', content: '10.0.0.1', ttl: 86401 }, ['body', 'ttl']],
-    ['unknown type', { type: 'PTR', name: 'x', content: 'host.example.net' }, ['body', 'type']],
+    ['unknown type', { type: 'SPF', name: 'x', content: 'v=spf1 -all' }, ['body', 'type']],
+    ['ALIAS off the apex', { type: 'ALIAS', name: 'www', content: 'lb.example.net' }, ['body', 'name']],
+    ['HTTPS with a port out of range', { type: 'HTTPS', name: '@', content: '1 . port=70000' }, ['body', 'content']],
+    ['HTTPS with a priority apart', { type: 'HTTPS', name: '@', content: '1 . alpn=h2', priority: 1 }, ['body', 'priority']],
+    ['TLSA with a short digest', { type: 'TLSA', name: '_443._tcp', content: '3 1 1 abcd' }, ['body', 'content']],
+    ['SSHFP with an unknown algorithm', { type: 'SSHFP', name: 'x', content: `5 2 ${'b2'.repeat(32)}` }, ['body', 'content']],
+    ['NAPTR with a regexp and a replacement', { type: 'NAPTR', name: 'x', content: '1 1 "U" "E2U+sip" "!^.*$!sip:a@example.net!" x.example.net' }, ['body', 'content']],
+    ['PTR to an address', { type: 'PTR', name: 'x', content: '192.0.2.1' }, ['body', 'content']],
+    ['DS at the apex', { type: 'DS', name: '@', content: `1 13 2 ${'c3'.repeat(32)}` }, ['body', 'name']],
     ['absolute name', { type: 'A', name: 'www.example.com.', content: '10.0.0.1' }, ['body', 'name']],
     ['name with a space', { type: 'A', name: 'a b', content: '10.0.0.1' }, ['body', 'name']],
     ['unknown field', { type: 'A', name: 'x', content: '10.0.0.1', weight: 3 }, ['body']],
@@ -175,6 +190,23 @@ describe('validation per type, over the API', () => {
     expect(res.status).toBe(422);
     const detail = (await readJson<FieldErrorBody>(res)).detail;
     expect(detail.map((e) => e.loc)).toEqual([loc]);
+  });
+
+  it('keeps a DS beside the NS records of its child: created together, and the NS cannot go first', async () => {
+    const ds = { type: 'DS', name: 'v-child', content: `2371 13 2 ${'c3'.repeat(32)}` };
+    const alone = await post(ds);
+    expect(alone.status).toBe(409);
+    expect(await readJson<MessageErrorBody>(alone)).toMatchObject({ code: 'RECORD_CONFLICT', detail: expect.stringContaining('needs NS records') });
+    const batch = await app.fetch(`${records}/batch`, {
+      method: 'POST',
+      headers: jsonHeaders(c.key),
+      body: JSON.stringify({ operations: [{ op: 'create', record: { type: 'NS', name: 'v-child', content: 'ns1.example.net' } }, { op: 'create', record: ds }] }),
+    });
+    expect(batch.status).toBe(200);
+    const [ns] = (await readJson<{ results: { record: RecordBody }[] }>(batch)).results.map((r) => r.record);
+    const deleteNs = await app.fetch(`${records}/${ns!.id}`, { method: 'DELETE', headers: bearer(c.key) });
+    expect(deleteNs.status).toBe(409);
+    expect((await readJson<MessageErrorBody>(deleteNs)).code).toBe('RECORD_CONFLICT');
   });
 
   it('validates an update against the record as a whole', async () => {
@@ -219,7 +251,7 @@ describe('an empty name, and refusals in words', () => {
     ['a TTL below the range', { type: 'A', name: 'x', content: '10.0.0.1', ttl: 59 }, 'TTL must be a whole number of seconds, 60–86400'],
     ['a TTL as text', { type: 'A', name: 'x', content: '10.0.0.1', ttl: '3600' }, 'TTL must be a whole number of seconds, 60–86400'],
     ['a priority above the range', { type: 'MX', name: 'x', content: 'mx.example.net', priority: 65536 }, 'Priority must be a whole number, 0–65535'],
-    ['an unknown type', { type: 'PTR', name: 'x', content: 'host.example.net' }, 'Must be one of A, AAAA, CNAME, MX, TXT, NS, SRV, CAA'],
+    ['an unknown type', { type: 'SPF', name: 'x', content: 'v=spf1 -all' }, 'Must be one of A, AAAA, CNAME, MX, TXT, NS, SRV, CAA, ALIAS, HTTPS, SVCB, TLSA, SSHFP, NAPTR, PTR, DS'],
   ];
   it.each(shapes)('refuses %s in words, not in the validator’s', async (_label, body, msg) => {
     const res = await post(body);
