@@ -115,6 +115,10 @@ describe('docker-compose.yml, read by the real compose loader', () => {
     // The codec server listens on the compose network as well: it asks for the secret.
     expect(loadConfig(envOf(production['codec-server']!)).codecServer).toMatchObject({ host: '0.0.0.0', token: SECRETS.CODEC_SERVER_TOKEN });
     expect(production.api!.environment).toMatchObject({ DNS_PROVIDER_URL: 'http://powerdns:8081', DNS_PROVIDER_TOKEN: 'pdns-secret-3' });
+    // ALIAS records are answered as their target's addresses, looked up through PDNS_RESOLVER.
+    expect(production.powerdns!.command).toEqual(['--expand-alias=yes', '--resolver=1.1.1.1']);
+    const ownResolver = (await loadCompose({ ...SECRETS, ...IDENTITY, PDNS_RESOLVER: '10.0.0.53:53' })).services!;
+    expect(ownResolver.powerdns!.command).toEqual(['--expand-alias=yes', '--resolver=10.0.0.53:53']);
   });
 
   it('starts each service only once what it needs is ready, so nothing boots into an error', async () => {

@@ -133,7 +133,10 @@ const COMPOSE_EXTRAS = `# --- Observability: Prometheus (127.0.0.1:9090), Grafan
 # API_PUBLISH=0.0.0.0          the api on every interface (put TLS in front of it)
 # TEMPORAL_PUBLISH=127.0.0.1   Temporal's frontend (7233) and Web UI (8233)
 # DNS_PUBLISH=0.0.0.0          PowerDNS on port 53, to serve the zones to the world
-# APP_VERSION=local            the tag of the image built for the api, worker and codec server`;
+# APP_VERSION=local            the tag of the image built for the api, worker and codec server
+
+# --- Live DNS ---------------------------------------------------------------------------------
+# PDNS_RESOLVER=1.1.1.1        the recursive resolver PowerDNS asks for ALIAS targets (docs/operations.md)`;
 
 const rule = (title: string) => `# --- ${title} ${'-'.repeat(Math.max(3, 94 - title.length))}`;
 
