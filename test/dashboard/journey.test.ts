@@ -220,6 +220,33 @@ describe.sequential('the dashboard in Chromium', () => {
     await expectNoAxeViolations(page, "a domain's page with records");
   });
 
+  it('adds a record of a newer type, with the hint for its content, and names the part that is wrong', async () => {
+    const editor = page.getByRole('article', { name: 'DNS records' });
+    const rows = editor.getByTestId('record-row');
+    await poll(() => rows.count()).toBe(2);
+    await editor.getByRole('button', { name: 'Add record' }).click();
+    await editor.getByLabel('Type of row 3').selectOption('HTTPS');
+    // The hint under the content field follows the type chosen, and describes the field.
+    const content = editor.getByLabel('Content of row 3');
+    await poll(() => editor.getByTestId('record-hint').textContent()).toContain('SvcPriority TargetName SvcParams');
+    expect(await content.getAttribute('aria-describedby')).toBe(await editor.getByTestId('record-hint').getAttribute('id'));
+    await editor.getByLabel('Name of row 3').fill('@');
+    await content.fill('1 . alpn=h3,h2 port=99999');
+    await editor.getByRole('button', { name: 'Apply 1 change' }).click();
+    await poll(() => editor.locator('tr.row-error').textContent()).toBe('Content: SvcParams: port must be 0–65535, e.g. port=8443');
+    await dashboard.screenshot('record-https.png');
+    await expectNoAxeViolations(page, "a domain's page adding an HTTPS record");
+    await content.fill('1 . port=443 alpn=h3,h2');
+    await editor.getByRole('button', { name: 'Apply 1 change' }).click();
+    await poll(() => editor.getByRole('status').textContent()).toBe('Applied 1 change.');
+
+    await page.reload();
+    await poll(() => rows.count()).toBe(3);
+    // Stored in its normal form: parameters in key order.
+    expect(await valuesOf(editor.locator('input[aria-label^="Content of row"]'))).toContain('1 . alpn=h3,h2 port=443');
+    expect(await editor.getByTestId('record-hint').count()).toBe(0);
+  });
+
   it('unlocks the domain, shows its auth code, and renews it live', async () => {
     const settings = page.getByRole('form', { name: 'Domain settings' });
     await settings.getByRole('switch', { name: 'Transfer lock' }).uncheck();

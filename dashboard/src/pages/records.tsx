@@ -5,12 +5,12 @@ import { useDashboard } from '../context.js';
 import { ErrorNote } from '../errors.js';
 import { useAction, useLoad } from '../hooks.js';
 import { Empty, TableScroll } from '../components/ui.js';
+import { RECORD_HINTS, RECORD_TYPES } from './recordHints.js';
 
 type DnsRecord = components['schemas']['DnsRecord'];
 type RecordType = DnsRecord['type'];
 type BatchOperation = components['schemas']['DnsRecordBatchInput']['operations'][number];
 
-const TYPES: RecordType[] = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'];
 const WITH_PRIORITY = new Set<RecordType>(['MX', 'SRV']);
 
 /** One row of the editor: an existing record (maybe changed or marked for deletion) or a new one. */
@@ -135,7 +135,7 @@ export function RecordsEditor({ orgId, domain }: { orgId: string; domain: string
                           <code>{row.type}</code>
                         ) : (
                           <select aria-label={`Type of row ${index + 1}`} value={row.type} onChange={(e) => update(row.key, { type: e.currentTarget.value as RecordType })}>
-                            {TYPES.map((t) => (
+                            {RECORD_TYPES.map((t) => (
                               <option key={t}>{t}</option>
                             ))}
                           </select>
@@ -149,8 +149,14 @@ export function RecordsEditor({ orgId, domain }: { orgId: string; domain: string
                           aria-label={`Content of row ${index + 1}`}
                           value={row.content}
                           aria-invalid={rowError ? 'true' : undefined}
+                          aria-describedby={row.original ? undefined : `hint-${row.key}`}
                           onInput={(e) => update(row.key, { content: e.currentTarget.value })}
                         />
+                        {row.original ? null : (
+                          <small class="record-hint" id={`hint-${row.key}`} data-testid="record-hint">
+                            {RECORD_HINTS[row.type]}
+                          </small>
+                        )}
                       </td>
                       <td>
                         <input aria-label={`TTL of row ${index + 1}`} type="number" min={60} max={86400} value={row.ttl} onInput={(e) => update(row.key, { ttl: Number(e.currentTarget.value) })} />
