@@ -5,6 +5,7 @@ import { customerFactory } from '../../../test/support/customers.js';
 import { readJson, type MessageErrorBody } from '../../../test/support/http.js';
 import { listAuditEventsForTarget } from '../../audit/auditEvents.js';
 import { findDomainOfOrg } from './domains.repository.js';
+import { operationWorkflowId, recordHistory } from '../../../test/support/histories.js';
 
 /** WHOIS privacy in test mode: the synthetic registrar (docs/api-guide.md, WHOIS privacy). */
 let app: TestApp;
@@ -75,6 +76,7 @@ describe('WHOIS privacy on a domain (test mode)', () => {
     expect(op).toMatchObject({ status: 'succeeded', result: { status: 'active' } });
     expect(op.result).not.toHaveProperty('whois_privacy_applied');
     expect(await (await app.fetch(url, { headers: bearer(c.key) })).json()).toMatchObject({ status: 'active', whois_privacy: true });
+    await recordHistory(app, await operationWorkflowId(app, op.id), 'register-whois-privacy');
   });
 
   it('transferring in with whois_privacy: true ends with it on', async () => {
@@ -86,10 +88,12 @@ describe('WHOIS privacy on a domain (test mode)', () => {
       body: JSON.stringify({ name, auth_code: 'secret-code', registrant_contact_id: c.contactId, whois_privacy: true }),
     });
     expect(res.status).toBe(202);
-    expect((await f.pollUntilFinished(c, res.headers.get('location')!)).status).toBe('succeeded');
+    const done = await f.pollUntilFinished(c, res.headers.get('location')!);
+    expect(done.status).toBe('succeeded');
     expect(await (await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${name}`, { headers: bearer(c.key) })).json()).toMatchObject({
       status: 'active',
       whois_privacy: true,
     });
+    await recordHistory(app, await operationWorkflowId(app, done.id), 'transfer-whois-privacy');
   });
 });
