@@ -12,6 +12,7 @@ import { liveCustomers, type LiveCustomer, type LiveCustomers } from '../support
 import { insertActiveDomain } from '../support/domains.js';
 import { findDomainOfOrg } from '../../src/features/domains/domains.repository.js';
 import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
+import { REGISTRAR_RETRY_AFTER_SECONDS } from '../../src/features/domains/domainSettings.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -72,7 +73,7 @@ describe('WHOIS privacy in live mode (DNSimple)', () => {
     dnsimple.fail({ method: 'PUT', path: new RegExp(`${name}/whois_privacy$`) }, { status: 502, body: '<html>502 Bad Gateway</html>' });
     const gateway = await patch(c, url, { whois_privacy: true });
     expect(gateway.status).toBe(503);
-    expect(gateway.headers.get('retry-after')).toBe('10');
+    expect(gateway.headers.get('retry-after')).toBe(String(REGISTRAR_RETRY_AFTER_SECONDS));
     expect(await shown(c, url)).toMatchObject({ whois_privacy: false, auto_renew: false, version: 1 });
     expect(dnsimple.domain(name).whoisPrivacy).toBe(false);
     const domain = (await findDomainOfOrg(app.deps.db, { livemode: true }, c.org.id, name))!;

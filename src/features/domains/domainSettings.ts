@@ -13,8 +13,12 @@ import { watchDomain } from '../lifecycle/watch.js';
 
 type Deps = Pick<AppDeps, 'db' | 'registrars' | 'temporal' | 'config'>;
 
-/** How long a client waits before sending a setting again after a registrar outage that named no delay. */
-export const REGISTRAR_RETRY_AFTER_SECONDS = 10;
+/**
+ * How long a client waits before sending a setting again after a registrar outage that named no
+ * delay: short, as the change is the caller's to retry and the dashboard waits for it (the SDK backs
+ * off further on its own, client/src/transport.ts).
+ */
+export const REGISTRAR_RETRY_AFTER_SECONDS = 2;
 
 export interface UpdateDomainSettingsProps extends CallerOfRequest {
   deps: Deps;

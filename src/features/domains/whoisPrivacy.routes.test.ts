@@ -5,6 +5,7 @@ import { customerFactory } from '../../../test/support/customers.js';
 import { readJson, type MessageErrorBody } from '../../../test/support/http.js';
 import { listAuditEventsForTarget } from '../../audit/auditEvents.js';
 import { findDomainOfOrg } from './domains.repository.js';
+import { REGISTRAR_RETRY_AFTER_SECONDS } from './domainSettings.js';
 import { operationWorkflowId, recordHistory } from '../../../test/support/histories.js';
 
 /** WHOIS privacy in test mode: the synthetic registrar (docs/api-guide.md, WHOIS privacy). */
@@ -64,7 +65,7 @@ describe('WHOIS privacy on a domain (test mode)', () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       const down = await patch(c, url, { whois_privacy: true });
       expect(down.status).toBe(503);
-      expect(down.headers.get('retry-after')).toBe('10');
+      expect(down.headers.get('retry-after')).toBe(String(REGISTRAR_RETRY_AFTER_SECONDS));
       expect((await readJson<MessageErrorBody>(down)).code).toBe('UPSTREAM_UNAVAILABLE');
       expect(await (await app.fetch(url, { headers: bearer(c.key) })).json()).toMatchObject({ whois_privacy: false, version: 1 });
     }
