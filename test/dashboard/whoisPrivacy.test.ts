@@ -1,15 +1,17 @@
 /**
  * WHOIS privacy on a domain's page, in Debian's Chromium driven by Playwright against the real api
  * (serving the built front end), in test mode: the page shows it, the switch turns it on through the
- * registrar when the settings are saved, and it stays on after a reload.
+ * registrar when the settings are saved, and it stays on after a reload; the registration form asks
+ * for it.
  * With DASHBOARD_SCREENSHOTS=1 it refreshes docs/screenshots/domain-whois-privacy.png.
  */
-import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openChromiumDashboard, pollPage as poll, showPageOnFailure, type ChromiumDashboard } from '../support/dashboardChromium.js';
 import { randomBase62 } from '../../src/ids.js';
 import { expectNoAxeViolations } from '../support/axe.js';
 import { insertActiveDomain } from '../support/domains.js';
+import { creditBalance, insertContact } from '../support/factories.js';
 
 const person = { email: `hedy-${randomBase62(6).toLowerCase()}@example.com`, name: 'Hedy Lamarr' };
 
@@ -56,5 +58,23 @@ describe.sequential('WHOIS privacy on the domain page', () => {
     await page.reload();
     await poll(() => page.getByTestId('whois-privacy').textContent()).toBe('on');
     await poll(() => settings.getByRole('switch', { name: 'WHOIS privacy' }).isChecked()).toBe(true);
+  });
+
+  it('the registration form sends whois_privacy: true when its switch is on', async () => {
+    await insertContact(dashboard.app.deps, { orgId, livemode: false });
+    await creditBalance(dashboard.app.deps, { orgId, livemode: false, amount: 5_000 });
+    const name = `veiled-${randomBase62(8).toLowerCase()}.com`;
+    await dashboard.openNav('Domains');
+    await page.getByRole('searchbox').fill(name);
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.getByRole('button', { name: 'Register…' }).click();
+    const registration = page.getByRole('article', { name: 'Register a domain' });
+    await registration.getByLabel('Registrant contact').selectOption({ index: 1 });
+    await registration.getByRole('switch', { name: /^WHOIS privacy/ }).check();
+    const dryRun = page.waitForRequest((r) => r.method() === 'POST' && r.headers()['dry-run'] === 'true');
+    await registration.getByRole('button', { name: 'Check first' }).click();
+    expect((await dryRun).postDataJSON()).toMatchObject({ name, whois_privacy: true });
+    await poll(() => page.getByTestId('dry-run').count()).toBe(1);
+    await expectNoAxeViolations(page, 'the registration form with WHOIS privacy');
   });
 });
