@@ -409,8 +409,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change auto-renew, the transfer lock or the name servers of an active domain
-         * @description Requires scope `domains:write`. Lock and name-server changes go through the registrar first. `If-Match` with an older version: 409 `VERSION_MISMATCH`.
+         * Change auto-renew, the transfer lock, the name servers or WHOIS privacy of an active domain
+         * @description Requires scope `domains:write`. Lock, name-server and WHOIS privacy changes go to the registrar within the request and are stored only once it agreed: a registrar outage is 503 with `Retry-After` and changes nothing. `If-Match` with an older version: 409 `VERSION_MISMATCH`.
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -1447,6 +1447,8 @@ export interface components {
             tech_contact_id?: string;
             nameservers?: string[];
             auto_renew?: boolean;
+            /** @description Turn WHOIS privacy on once the domain is ours (best effort: `GET` the domain for the outcome; default off) */
+            whois_privacy?: boolean;
             /** @description The most you agree to be charged for all `years`, in integer minor units: a higher price is 409 `PRICE_EXCEEDS_MAX`. Required for a premium name in live mode (else 422). */
             max_price?: number;
         };
@@ -1460,6 +1462,8 @@ export interface components {
             auth_code: string;
             /** @example ct_qogQNYHKbjn3zreuaYSEkW */
             registrant_contact_id: string;
+            /** @description Turn WHOIS privacy on once the domain is ours (best effort: `GET` the domain for the outcome; default off) */
+            whois_privacy?: boolean;
             /** @description The most you agree to be charged, in integer minor units: a higher price is 409 `PRICE_EXCEEDS_MAX` and nothing is reserved */
             max_price?: number;
         };
@@ -1511,6 +1515,8 @@ export interface components {
              *     ]
              */
             nameservers: string[];
+            /** @description WHOIS privacy as the registrar last confirmed it */
+            whois_privacy: boolean;
             /** @example ct_qogQNYHKbjn3zreuaYSEkW */
             registrant_contact_id: string;
             /** @example null */
@@ -1533,6 +1539,8 @@ export interface components {
             /** @description The registry transfer lock; unlock before asking for the auth code */
             locked?: boolean;
             nameservers?: string[];
+            /** @description Hide the registrant in public WHOIS behind the registrar's proxy details */
+            whois_privacy?: boolean;
         };
         AuthCode: {
             /**
@@ -5778,6 +5786,7 @@ export interface operations {
                      *             "ns1.example.net",
                      *             "ns2.example.net"
                      *           ],
+                     *           "whois_privacy": true,
                      *           "registrant_contact_id": "ct_qogQNYHKbjn3zreuaYSEkW",
                      *           "admin_contact_id": null,
                      *           "tech_contact_id": null,
@@ -6783,6 +6792,7 @@ export interface operations {
                      *         "ns1.example.net",
                      *         "ns2.example.net"
                      *       ],
+                     *       "whois_privacy": true,
                      *       "registrant_contact_id": "ct_qogQNYHKbjn3zreuaYSEkW",
                      *       "admin_contact_id": null,
                      *       "tech_contact_id": null,
@@ -6969,6 +6979,7 @@ export interface operations {
                      *         "ns1.example.net",
                      *         "ns2.example.net"
                      *       ],
+                     *       "whois_privacy": true,
                      *       "registrant_contact_id": "ct_qogQNYHKbjn3zreuaYSEkW",
                      *       "admin_contact_id": null,
                      *       "tech_contact_id": null,

@@ -26,6 +26,7 @@ export type AuditAction =
   | 'operation.abandoned'
   | 'contact.registrar_sync_failed'
   | 'domain.partially_registered'
+  | 'domain.whois_privacy_changed'
   | 'registrar.drift';
 
 export interface AuditEvent {

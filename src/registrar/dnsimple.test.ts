@@ -433,6 +433,41 @@ describe('DNSimple adapter: transfer, renew, lock, auth code, contacts', () => {
     expect(req!.body).toEqual(['ns1.example.net', 'ns2.example.net']);
   });
 
+  it('enables WHOIS privacy with PUT (201 when bought, 200 after) and disables it with DELETE', async () => {
+    fake.holdDomain('private.com');
+    const path = '/v2/1010/registrar/domains/private.com/whois_privacy';
+    // enableWhoisPrivacy/created.http: bought just now, `enabled: null`, read as on.
+    expect(await registrar.setWhoisPrivacy({ name: 'private.com', enabled: true })).toEqual({ enabled: true });
+    expect(fake.domain('private.com').whoisPrivacy).toBe(true);
+    expect(await registrar.setWhoisPrivacy({ name: 'private.com', enabled: false })).toEqual({ enabled: false });
+    expect(await registrar.setWhoisPrivacy({ name: 'private.com', enabled: true })).toEqual({ enabled: true });
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT ${path}`, `DELETE ${path}`, `PUT ${path}`]);
+  });
+
+  it('disabling WHOIS privacy that was never bought (404 notfound-whoisprivacy.http) reads the domain: off', async () => {
+    fake.holdDomain('plain.com');
+    expect(await registrar.setWhoisPrivacy({ name: 'plain.com', enabled: false })).toEqual({ enabled: false });
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'DELETE /v2/1010/registrar/domains/plain.com/whois_privacy',
+      'GET /v2/1010/domains/plain.com',
+    ]);
+    const err = await rejection(registrar.setWhoisPrivacy({ name: 'elsewhere.com', enabled: false }));
+    expect(err).toMatchObject({ status: 422, code: 'REGISTRAR_REJECTED', detail: expect.stringContaining('elsewhere.com` not found') });
+  });
+
+  it('refuses WHOIS privacy for a TLD without it (400) permanently, and passes 5xx on as transient', async () => {
+    fake.holdDomain('nopriv.com', '2030-01-01T00:00:00Z', { whoisPrivacyOffered: false });
+    const refused = await rejection(registrar.setWhoisPrivacy({ name: 'nopriv.com', enabled: true }));
+    expect(refused).toBeInstanceOf(RegistrarRejectedError);
+    expect(refused).toMatchObject({ status: 422, detail: expect.stringContaining('not available') });
+    fake.holdDomain('busy.com');
+    fake.fail({ method: 'PUT', path: /whois_privacy$/ }, { status: 502, body: BAD_GATEWAY_HTML });
+    const down = await rejection(registrar.setWhoisPrivacy({ name: 'busy.com', enabled: true }));
+    expect(down).toBeInstanceOf(RegistrarUnavailableError);
+    expect(isTransient(down)).toBe(true);
+    expect(fake.domain('busy.com').whoisPrivacy).toBe(false);
+  });
+
   it('updates a known contact with PATCH and re-creates one deleted upstream', async () => {
     const id = fake.addContact({ first_name: 'Old', job_title: 'CEO' });
     expect(await registrar.syncContact(registrant, String(id))).toBe(String(id));

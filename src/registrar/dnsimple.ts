@@ -71,7 +71,9 @@ const registrationSchema = z.object({ id: z.number().int(), state: z.string() })
 const transferSchema = z.object({ id: z.number().int(), state: z.string(), status_description: z.string().nullish() });
 const renewalSchema = z.object({ id: z.number().int(), state: z.string() });
 // openapi.yml Domain.state: hosted, registered, expired.
-const domainSchema = z.object({ name: z.string(), state: z.string(), expires_at: z.string().nullish() });
+const domainSchema = z.object({ name: z.string(), state: z.string(), expires_at: z.string().nullish(), private_whois: z.boolean().nullish() });
+// openapi.yml WhoisPrivacy; enableWhoisPrivacy/created.http answers `enabled: null` for a service bought just now.
+const whoisPrivacySchema = z.object({ enabled: z.boolean().nullable() });
 const lockSchema = z.object({ enabled: z.boolean() });
 const contactSchema = z.object({ id: z.number().int() });
 const delegationSchema = z.array(z.string());
@@ -312,6 +314,24 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
   async setNameservers(input: { name: string; nameservers: string[] }): Promise<{ nameservers: string[] }> {
     const path = this.domainPath(normalizeDomainName(input.name), 'delegation');
     return { nameservers: parse(delegationSchema, (await this.send('PUT', path, input.nameservers)).body) };
+  }
+
+  /**
+   * `PUT …/whois_privacy` enables: 200 (enableWhoisPrivacy/success.http) or 201 when it was bought
+   * just now (created.http, `enabled: null`; openapi.yml: "purchased and enabled"). `DELETE` disables
+   * (disableWhoisPrivacy/success.http). 400 when it cannot be (a TLD without it): REGISTRAR_REJECTED.
+   * A DELETE answered 404 (notfound-whoisprivacy.http) for a domain still in the account means the
+   * service was never bought: privacy is off, as asked.
+   */
+  async setWhoisPrivacy(input: { name: string; enabled: boolean }): Promise<{ enabled: boolean }> {
+    const name = normalizeDomainName(input.name);
+    const path = this.domainPath(name, 'whois_privacy');
+    if (input.enabled) return { enabled: parse(whoisPrivacySchema, (await this.send('PUT', path)).body).enabled ?? true };
+    const response = await this.send('DELETE', path, undefined, { allow: [404] });
+    if (response.status !== 404) return { enabled: parse(whoisPrivacySchema, response.body).enabled ?? false };
+    const held = await this.heldDomain(name);
+    if (!held) throw new RegistrarRejectedError(`The registrar refused: ${errorMessage(response.body, 404)}`, { upstreamStatus: 404 });
+    return { enabled: held.private_whois ?? false };
   }
 
   /**

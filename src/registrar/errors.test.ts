@@ -7,11 +7,24 @@ import {
   RegistrarUnavailableError,
   isTransient,
   retryAfterSeconds,
+  withRetryAfter,
 } from './errors.js';
 import { createLiveRegistrar } from './index.js';
 import { centsToDecimal, decimalToCents } from './money.js';
 
 describe('registrar errors', () => {
+  it('withRetryAfter gives a transient outage a Retry-After when the registrar named none, and leaves the rest', () => {
+    const named = new RegistrarUnavailableError('busy', { retryAfterSeconds: 7 });
+    const rejected = new RegistrarRejectedError('no');
+    const permanent = new RegistrarUnavailableError('unconfigured', { transient: false });
+    expect(withRetryAfter(named, 10)).toBe(named);
+    expect(withRetryAfter(rejected, 10)).toBe(rejected);
+    expect(withRetryAfter(permanent, 10)).toBe(permanent);
+    const filled = withRetryAfter(new RegistrarUnavailableError('down', { upstreamStatus: 502 }), 10) as RegistrarUnavailableError;
+    expect(filled).toMatchObject({ status: 503, code: 'UPSTREAM_UNAVAILABLE', detail: 'down', upstreamStatus: 502, headers: { 'Retry-After': '10' } });
+    expect(isTransient(filled)).toBe(true);
+  });
+
   it('carry status and stable code as ApiErrors', () => {
     const cases: [ApiError, number, string][] = [
       [new RegistrarUnavailableError('down'), 503, 'UPSTREAM_UNAVAILABLE'],

@@ -82,6 +82,15 @@ export function isTransient(err: unknown): boolean {
   return isNetworkFailure(err);
 }
 
+/**
+ * A registrar outage answered within a request: `Retry-After` always, `fallbackSeconds` when the
+ * registrar named no delay, so a client waits before sending the change again. Anything else as it is.
+ */
+export function withRetryAfter(err: unknown, fallbackSeconds: number): unknown {
+  if (!(err instanceof RegistrarUnavailableError) || !err.transient || err.retryAfterSeconds !== undefined) return err;
+  return new RegistrarUnavailableError(err.message, { retryAfterSeconds: fallbackSeconds, upstreamStatus: err.upstreamStatus, cause: err });
+}
+
 /** The delay the registrar asked for, if any (for Temporal's `nextRetryDelay`). */
 export function retryAfterSeconds(err: unknown): number | undefined {
   return err instanceof RegistrarUnavailableError ? err.retryAfterSeconds : undefined;

@@ -45,6 +45,7 @@ function unconfiguredRegistrar(): Registrar {
     renewalStatus: fail,
     setLock: fail,
     setNameservers: fail,
+    setWhoisPrivacy: fail,
     getAuthCode: fail,
     syncContact: fail,
     quote: fail,

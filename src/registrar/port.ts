@@ -188,6 +188,13 @@ export interface Registrar {
   renewalStatus(input: ReferenceInput & { expiresBefore?: string | null }): Promise<RenewalStatus>;
   setLock(input: { name: string; locked: boolean }): Promise<{ locked: boolean }>;
   setNameservers(input: { name: string; nameservers: string[] }): Promise<{ nameservers: string[] }>;
+  /**
+   * Turns WHOIS privacy on or off; answers the state the registrar confirmed. The first time it is
+   * turned on, DNSimple buys the service for our account (a year, then it stays on until turned
+   * off). Safe to repeat. Its state is read with the domain (DNSimple's `private_whois`): DNSimple
+   * removed `GET …/whois_privacy` (docs/development.md, What only DNSimple's sandbox can confirm).
+   */
+  setWhoisPrivacy(input: { name: string; enabled: boolean }): Promise<{ enabled: boolean }>;
   /** Throws DomainLockedError while the domain is transfer-locked. */
   getAuthCode(name: string): Promise<AuthCodeResult>;
   /** Per-year prices at the registrar; premium names cost more than the price table says. */

@@ -175,6 +175,16 @@ describe('synthetic registrar: transfer, renew, lock, auth code', () => {
     expect(await rejection(registrar.setLock({ name: 'vault-locked.com', locked: false }))).toBeInstanceOf(DomainLockedError);
   });
 
+  it('turns WHOIS privacy on and off as asked; -flaky names answer 503 twice first', async () => {
+    expect(await registrar.setWhoisPrivacy({ name: 'example.com', enabled: true })).toEqual({ enabled: true });
+    expect(await registrar.setWhoisPrivacy({ name: 'example.co.uk', enabled: false })).toEqual({ enabled: false });
+    expect(await rejection(registrar.setWhoisPrivacy({ name: 'example.org', enabled: true }))).toBeInstanceOf(RegistrarRejectedError);
+    const flaky = synthetic();
+    const name = flakyName();
+    for (let i = 0; i < 2; i++) expect(await rejection(flaky.setWhoisPrivacy({ name, enabled: true }))).toBeInstanceOf(RegistrarUnavailableError);
+    expect(await flaky.setWhoisPrivacy({ name, enabled: true })).toEqual({ enabled: true });
+  });
+
   it('renews from the current expiry, or from now when it has passed', async () => {
     expect(await registrar.renew({ name: 'example.com', years: 2, currentExpiresAt: '2025-09-01T00:00:00.000Z' })).toMatchObject({
       state: 'renewed',

@@ -45,7 +45,7 @@ export function syntheticBehaviour(name: string): SyntheticBehaviour | undefined
   return SUFFIXES.find((suffix) => firstLabel.endsWith(`-${suffix}`));
 }
 
-type FlakyOperation = 'register' | 'registrationStatus' | 'transfer' | 'transferStatus' | 'cancelTransfer' | 'renew' | 'renewalStatus' | 'setLock' | 'setNameservers' | 'getAuthCode';
+type FlakyOperation = 'register' | 'registrationStatus' | 'transfer' | 'transferStatus' | 'cancelTransfer' | 'renew' | 'renewalStatus' | 'setLock' | 'setNameservers' | 'setWhoisPrivacy' | 'getAuthCode';
 
 export interface SyntheticRegistrarOptions {
   prices: PriceTable;
@@ -185,6 +185,14 @@ export class SyntheticRegistrar implements Registrar {
   async setNameservers(input: { name: string; nameservers: string[] }): Promise<{ nameservers: string[] }> {
     await this.flakyGate('setNameservers', normalizeDomainName(input.name));
     return { nameservers: [...input.nameservers] };
+  }
+
+  /** Any supported TLD takes it; stateless, so the answer is what was asked (`-flaky`: 503 twice first). */
+  async setWhoisPrivacy(input: { name: string; enabled: boolean }): Promise<{ enabled: boolean }> {
+    const name = normalizeDomainName(input.name);
+    this.tldPrices(name);
+    await this.flakyGate('setWhoisPrivacy', name);
+    return { enabled: input.enabled };
   }
 
   async getAuthCode(rawName: string): Promise<AuthCodeResult> {

@@ -68,6 +68,12 @@ export interface FakeDomainState {
   transferFailure?: string;
   /** The name servers set by `PUT …/delegation`; DEFAULT_DELEGATION until then. */
   delegation?: string[];
+  /** WHOIS privacy on (the domain's `private_whois`). */
+  whoisPrivacy: boolean;
+  /** Bought once (the first `PUT …/whois_privacy`); until then a DELETE answers notfound-whoisprivacy.http. */
+  whoisPrivacyPurchased: boolean;
+  /** False for a TLD that offers none (openapi.yml TLD.whois_privacy): enabling is refused with 400. */
+  whoisPrivacyOffered: boolean;
 }
 
 /** What the upstream account was charged for, per domain. */
@@ -198,6 +204,9 @@ export class FakeDnsimple {
         expiresAt: null,
         locked: false,
         autoRenew: false,
+        whoisPrivacy: false,
+        whoisPrivacyPurchased: false,
+        whoisPrivacyOffered: true,
       }
     );
   }
@@ -353,6 +362,11 @@ export class FakeDnsimple {
         return this.inAccount(domain) ? { status: 200, body: { data: this.domain(domain).delegation ?? DEFAULT_DELEGATION } } : notFound(`Domain \`${domain}\` not found`);
       case 'PUT delegation':
         return this.delegation(domain, req.body);
+      // `GET whois_privacy` was removed upstream (DEPRECATIONS.md, 2026-01-14): it falls to 404 below.
+      case 'PUT whois_privacy':
+        return this.enableWhoisPrivacy(domain);
+      case 'DELETE whois_privacy':
+        return this.disableWhoisPrivacy(domain);
       default:
         return notFound();
     }
@@ -549,6 +563,34 @@ export class FakeDnsimple {
     return { status: 200, body: { data: body } };
   }
 
+  /**
+   * content/v2/registrar/whois-privacy.md: the first enable buys the service, 201 with created.http's
+   * body (`enabled` and `expires_on` null); later ones 200 as enableWhoisPrivacy/success.http. 400
+   * "if WHOIS privacy cannot be enabled" (the wording is assumed): here, a TLD without it.
+   */
+  private enableWhoisPrivacy(domain: string): Answer {
+    if (!this.inAccount(domain)) return notFound(`Domain \`${domain}\` not found`);
+    const d = this.domain(domain);
+    if (!d.whoisPrivacyOffered) return badRequest(`WHOIS privacy is not available for .${domain.split('.').slice(1).join('.')} domains`);
+    const bought = !d.whoisPrivacyPurchased;
+    this.setDomain(domain, { whoisPrivacy: true, whoisPrivacyPurchased: true });
+    return { status: bought ? 201 : 200, body: { data: this.whoisPrivacyView(domain, bought ? null : true) } };
+  }
+
+  /** disableWhoisPrivacy/success.http; notfound-whoisprivacy.http for a domain that never bought it. */
+  private disableWhoisPrivacy(domain: string): Answer {
+    if (!this.inAccount(domain)) return notFound(`Domain \`${domain}\` not found`);
+    if (!this.domain(domain).whoisPrivacyPurchased) return notFound(`Whois privacy for ${domain} not found`);
+    this.setDomain(domain, { whoisPrivacy: false });
+    return { status: 200, body: { data: this.whoisPrivacyView(domain, false) } };
+  }
+
+  /** openapi.yml WhoisPrivacy. */
+  private whoisPrivacyView(domain: string, enabled: boolean | null): Record<string, unknown> {
+    const expiresOn = enabled === null ? null : (this.domain(domain).expiresAt?.slice(0, 10) ?? null);
+    return { id: 1, domain_id: 999, expires_on: expiresOn, enabled, created_at: TIMESTAMP, updated_at: TIMESTAMP };
+  }
+
   /** getDomain/success.http; notfound-domain.http when this account does not hold it. */
   private getDomain(name: string): Answer {
     const d = this.domain(name);
@@ -564,7 +606,7 @@ export class FakeDnsimple {
           unicode_name: name,
           state: d.held,
           auto_renew: d.autoRenew,
-          private_whois: false,
+          private_whois: d.whoisPrivacy,
           trustee: false,
           expires_on: d.expiresAt?.slice(0, 10) ?? null,
           expires_at: d.expiresAt,
@@ -600,7 +642,7 @@ export class FakeDnsimple {
           unicode_name: name,
           state: d.held,
           auto_renew: d.autoRenew,
-          private_whois: false,
+          private_whois: d.whoisPrivacy,
           expires_on: d.held === 'registered' ? (d.expiresAt?.slice(0, 10) ?? null) : null,
           expires_at: d.held === 'registered' ? d.expiresAt : null,
           created_at: TIMESTAMP,

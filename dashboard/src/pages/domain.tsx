@@ -61,6 +61,10 @@ function Summary({ domain }: { domain: Domain }) {
         <dd>{formatDay(domain.expires_at)}</dd>
       </div>
       <div>
+        <dt>WHOIS privacy</dt>
+        <dd data-testid="whois-privacy">{domain.whois_privacy ? 'on' : 'off'}</dd>
+      </div>
+      <div>
         <dt>Mode</dt>
         <dd>{domain.livemode ? 'live' : 'test'}</dd>
       </div>
@@ -76,6 +80,7 @@ function Settings({ orgId, domain, onSaved }: { orgId: string; domain: Domain; o
   const { client } = useDashboard();
   const [autoRenew, setAutoRenew] = useState(domain.auto_renew);
   const [locked, setLocked] = useState(domain.locked);
+  const [whoisPrivacy, setWhoisPrivacy] = useState(domain.whois_privacy);
   const [nameservers, setNameservers] = useState(domain.nameservers.join('\n'));
   const save = useAction();
   const submit = async (event: Event) => {
@@ -85,6 +90,7 @@ function Settings({ orgId, domain, onSaved }: { orgId: string; domain: Domain; o
     const body = {
       ...(autoRenew !== domain.auto_renew ? { auto_renew: autoRenew } : {}),
       ...(locked !== domain.locked ? { locked } : {}),
+      ...(whoisPrivacy !== domain.whois_privacy ? { whois_privacy: whoisPrivacy } : {}),
       ...(list.join(' ') !== domain.nameservers.join(' ') ? { nameservers: list } : {}),
     };
     const saved = await save.run(() =>
@@ -106,6 +112,17 @@ function Settings({ orgId, domain, onSaved }: { orgId: string; domain: Domain; o
           <input type="checkbox" role="switch" checked={locked} onChange={(e) => setLocked(e.currentTarget.checked)} />
           Transfer lock
         </label>
+        <label>
+          <input
+            type="checkbox"
+            role="switch"
+            checked={whoisPrivacy}
+            aria-describedby="whois-privacy-hint"
+            onChange={(e) => setWhoisPrivacy(e.currentTarget.checked)}
+          />
+          WHOIS privacy
+        </label>
+        <small id="whois-privacy-hint">Hides the registrant's name and address in public WHOIS. The registrar changes it when you save.</small>
         <Field label="Name servers (one per line)" error={fieldError(save.error, 'nameservers')}>
           <textarea name="nameservers" rows={3} value={nameservers} onInput={(e) => setNameservers(e.currentTarget.value)} />
         </Field>

@@ -56,6 +56,7 @@ export function RegisterForm({ orgId, availability }: { orgId: string; availabil
   const [years, setYears] = useState(1);
   const [registrant, setRegistrant] = useState('');
   const [autoRenew, setAutoRenew] = useState(false);
+  const [whoisPrivacy, setWhoisPrivacy] = useState(false);
   const [maxPrice, setMaxPrice] = useState('');
   const [checked, setChecked] = useState<DryRun | undefined>(undefined);
   const register = useAction();
@@ -64,7 +65,14 @@ export function RegisterForm({ orgId, availability }: { orgId: string; availabil
   const available = balance.data?.available;
 
   const limit = centsFrom(maxPrice);
-  const body = { name: availability.name, years, registrant_contact_id: registrant, auto_renew: autoRenew, ...(limit === null ? {} : { max_price: limit }) };
+  const body = {
+    name: availability.name,
+    years,
+    registrant_contact_id: registrant,
+    auto_renew: autoRenew,
+    ...(whoisPrivacy ? { whois_privacy: true } : {}),
+    ...(limit === null ? {} : { max_price: limit }),
+  };
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -98,6 +106,10 @@ export function RegisterForm({ orgId, availability }: { orgId: string; availabil
         <label>
           <input type="checkbox" role="switch" checked={autoRenew} onChange={(e) => setAutoRenew(e.currentTarget.checked)} />
           Renew automatically from the balance
+        </label>
+        <label>
+          <input type="checkbox" role="switch" checked={whoisPrivacy} onChange={(e) => setWhoisPrivacy(e.currentTarget.checked)} />
+          WHOIS privacy (hide the registrant in public WHOIS)
         </label>
         <p class="price-line">
           Price: <strong data-testid="price">{price !== undefined ? formatMoney(price) : '—'}</strong> · Balance available:{' '}

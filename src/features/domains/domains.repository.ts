@@ -15,6 +15,8 @@ export interface Domain {
   autoRenew: boolean;
   locked: boolean;
   nameservers: string[];
+  /** WHOIS privacy as the registrar last confirmed it (off until it did; docs/api-guide.md, WHOIS privacy). */
+  whoisPrivacy: boolean;
   registrantContactId: string;
   adminContactId: string | null;
   techContactId: string | null;
@@ -28,7 +30,7 @@ export interface Domain {
 const domains = new ModeScopedTable<Domain>(
   'domains',
   `id, org_id AS "orgId", livemode, name, status, years, expires_at AS "expiresAt", auto_renew AS "autoRenew", locked,
-   nameservers, registrant_contact_id AS "registrantContactId", admin_contact_id AS "adminContactId",
+   nameservers, whois_privacy AS "whoisPrivacy", registrant_contact_id AS "registrantContactId", admin_contact_id AS "adminContactId",
    tech_contact_id AS "techContactId", version, clock_offset_days AS "clockOffsetDays", created_at AS "createdAt", updated_at AS "updatedAt"`,
 );
 
@@ -143,7 +145,11 @@ export async function linkDomainContacts(
 export async function updateDomainSettings(
   db: Queryable,
   mode: Mode,
-  props: { id: string; expectedVersion: number | undefined; changes: Partial<{ auto_renew: boolean; locked: boolean; nameservers: string[] }> },
+  props: {
+    id: string;
+    expectedVersion: number | undefined;
+    changes: Partial<{ auto_renew: boolean; locked: boolean; nameservers: string[]; whois_privacy: boolean }>;
+  },
 ): Promise<Domain | undefined> {
   const [updated] = await domains.update(
     db,

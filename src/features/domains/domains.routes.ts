@@ -173,17 +173,20 @@ export function domainRoutes(deps: AppDeps) {
       method: 'patch',
       path: '/api/v1/orgs/{org_oid}/domains/{domain}',
       operationId: 'updateDomain',
-      summary: 'Change auto-renew, the transfer lock or the name servers of an active domain',
-      description: 'Lock and name-server changes go through the registrar first. `If-Match` with an older version: 409 `VERSION_MISMATCH`.',
+      summary: 'Change auto-renew, the transfer lock, the name servers or WHOIS privacy of an active domain',
+      description:
+        'Lock, name-server and WHOIS privacy changes go to the registrar within the request and are stored only once it agreed: ' +
+        'a registrar outage is 503 with `Retry-After` and changes nothing. `If-Match` with an older version: 409 `VERSION_MISMATCH`.',
       tags: ['domains'],
       scope: 'domains:write',
       request: { path: DomainPath, header: IfMatchHeader, body: UpdateDomainBody },
       errors: { 409: `${NOT_ACTIVE}; or \`If-Match\` names an older version (\`VERSION_MISMATCH\`)`, 422: REGISTRAR_REFUSED, 503: REGISTRAR_DOWN },
       responses: { 200: { description: 'The domain as changed', schema: DomainSchema } },
-      handler: async (ctx, { path, header, body, principal }) => {
+      handler: async (ctx, { path, header, body, principal, requestId }) => {
         const domain = await updateDomainSettings({
           deps,
-          principal: principal,
+          principal,
+          requestId,
           orgId: path.org_oid,
           name: path.domain,
           expectedVersion: header['if-match'],

@@ -51,6 +51,37 @@ export function domainOperationActivities(input: { livemode: boolean; retries?: 
 export type DomainOperationActivities = ReturnType<typeof domainOperationActivities>;
 
 /**
+ * Registrations and transfers asked to turn WHOIS privacy on do so once the domain is ours. Runs
+ * whose history was written without this step (by a worker from before it) skip it on replay.
+ */
+export const WHOIS_PRIVACY_PATCH = 'whois-privacy-after-acquisition';
+
+/**
+ * Turns WHOIS privacy on at the registrar once the domain is ours, when the request asked for it,
+ * and stores it on the domain. Best effort, as the delegation: free to repeat, a few tries, and after
+ * them the domain stays without it (GET shows `whois_privacy: false`) and the operation's result says
+ * so. Undefined when nothing was asked.
+ */
+export async function applyWhoisPrivacy(
+  acts: DomainOperationActivities,
+  input: { livemode: boolean; domainId: string; name: string; whoisPrivacy?: boolean },
+): Promise<boolean | undefined> {
+  if (!input.whoisPrivacy || !patched(WHOIS_PRIVACY_PATCH)) return undefined;
+  try {
+    await acts.delegation.registrarApplyWhoisPrivacy({ livemode: input.livemode, domainId: input.domainId, name: input.name, enabled: true });
+    return true;
+  } catch (err) {
+    log.error('WHOIS privacy not turned on at the registrar; the domain stays without it', { domain: input.name, failure: failureOf(err) });
+    return false;
+  }
+}
+
+/** What the operation's result adds when privacy was asked for and could not be turned on. */
+export function whoisPrivacyResult(applied: boolean | undefined): { whois_privacy_applied?: false } {
+  return applied === false ? { whois_privacy_applied: false } : {};
+}
+
+/**
  * Marks the operation running, or ends the workflow without touching anything when the api has
  * already abandoned it (it could not confirm the start and gave the money back).
  */

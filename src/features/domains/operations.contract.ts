@@ -23,7 +23,10 @@ export interface DomainOperationRetries {
    */
   registrar: RetryTiming;
   bookkeeping: RetryTiming;
-  /** Setting the name servers asked for after a registration: free and safe to repeat, a few tries. */
+  /**
+   * Setting the name servers (after a registration) and WHOIS privacy (after a registration or
+   * transfer) asked for: free and safe to repeat, a few tries.
+   */
   delegation: RetryTiming;
   /** Creating the domain's DNS zone once it is ours: best effort (the first record edit creates it too). */
   dnsZone: RetryTiming;
@@ -54,6 +57,8 @@ export interface RegisterDomainInput extends DomainOperationInput {
   autoRenew: boolean;
   /** The price of a premium name as quoted, in cents; sent back to the registrar as confirmation. */
   premiumPriceCents: number | null;
+  /** Turn WHOIS privacy on once registered; absent when not asked for (and in older operations). */
+  whoisPrivacy?: boolean;
   /** How long to wait between checks of a registration the registrar answered "pending". */
   pollIntervalMs: number;
   /** After an attempt whose outcome is unknown, before reading again; absent in older operations. */
@@ -81,6 +86,8 @@ export interface TransferDomainInput extends DomainOperationInput {
   settleMs?: number;
   /** Ask the registrar to cancel (and release the funds once it has) after this long. */
   timeoutMs: number;
+  /** Turn WHOIS privacy on once transferred; absent when not asked for (and in older operations). */
+  whoisPrivacy?: boolean;
 }
 
 /** Register and renew end with the new expiry; a transfer may end without one (cancelled, or not told). */

@@ -28,6 +28,7 @@ export interface RegisterDomainProps {
     tech_contact_id?: string | undefined;
     nameservers?: string[] | undefined;
     auto_renew?: boolean | undefined;
+    whois_privacy?: boolean | undefined;
     max_price?: number | undefined;
   };
 }
@@ -59,6 +60,8 @@ function registrationIdentity(props: RegisterDomainProps): { workflowId: string;
       tech: body.tech_contact_id ?? null,
       nameservers: body.nameservers ?? [],
       autoRenew: body.auto_renew ?? false,
+      // Only when asked, so requests without it hash as they did before it existed.
+      ...(body.whois_privacy ? { whoisPrivacy: true } : {}),
     }),
   };
 }
@@ -148,6 +151,7 @@ async function planRegistration(
       nameservers: body.nameservers ?? [],
       autoRenew: body.auto_renew ?? false,
       premiumPriceCents: answer.premium ? price.amount : null,
+      ...(body.whois_privacy ? { whoisPrivacy: true } : {}),
       pollIntervalMs: mode.livemode ? deps.config.registrarTiming.pollIntervalMs : REGISTRATION_POLL_MS.test,
       settleMs: mode.livemode ? deps.config.registrarTiming.settleMs : REGISTRATION_POLL_MS.test,
     }),

@@ -1,6 +1,14 @@
 import { ApplicationFailure, log } from '@temporalio/workflow';
 import type { RegisterDomainInput, RegistrarStepDone, RegistrationResult } from './operations.contract.js';
-import { createZoneBestEffort, domainOperationActivities, takeOperation, untilDone, type DomainOperationActivities } from './operationSteps.workflow.js';
+import {
+  applyWhoisPrivacy,
+  createZoneBestEffort,
+  domainOperationActivities,
+  takeOperation,
+  untilDone,
+  whoisPrivacyResult,
+  type DomainOperationActivities,
+} from './operationSteps.workflow.js';
 import { failureOf } from '../../temporal/retries.workflow.js';
 
 /**
@@ -10,7 +18,8 @@ import { failureOf } from '../../temporal/retries.workflow.js';
  * state before it POSTs, and an answer that was lost is read again after `settleMs`, never re-sent
  * blindly (see untilDone in ./shared.ts). A refused registration releases everything and fails the
  * domain; a refused renewal after a registration keeps what was done (see settleRegistrationInPart
- * in src/features/domains/registrationActivities.ts). Name servers asked for are then set at the registrar.
+ * in src/features/domains/registrationActivities.ts). Name servers and WHOIS privacy asked for are then
+ * set at the registrar.
  */
 export async function registerDomainWorkflow(input: RegisterDomainInput): Promise<RegistrationResult> {
   const operation = { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId };
@@ -72,8 +81,9 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
       expiresAt = renewed.expiresAt;
     } catch (err) {
       const failure = failureOf(err);
-      // The registration stands: delegate it before the operation ends, as on success.
+      // The registration stands: delegate it (and hide its registrant, if asked) before the operation ends, as on success.
       await delegate(acts, input, nameserversApplied);
+      await applyWhoisPrivacy(acts, input);
       await bookkeeping.settleRegistrationInPart({
         ...operation,
         orgId: input.orgId,
@@ -90,11 +100,18 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
   }
 
   const delegated = await delegate(acts, input, nameserversApplied);
+  const privacy = await applyWhoisPrivacy(acts, input);
   await bookkeeping.completeOperation({
     ...operation,
     expiresAt,
     registrarReference: reference,
-    result: { domain: input.name, status: 'active', years: input.years, ...(delegated ? {} : { nameservers_applied: false }) },
+    result: {
+      domain: input.name,
+      status: 'active',
+      years: input.years,
+      ...(delegated ? {} : { nameservers_applied: false }),
+      ...whoisPrivacyResult(privacy),
+    },
   });
   await createZoneBestEffort(acts, { livemode: input.livemode, name: input.name, nameservers: input.nameservers });
   return { expiresAt };

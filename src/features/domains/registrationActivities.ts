@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../../db/pool.js';
 import { insertAuditEvent } from '../../audit/auditEvents.js';
 import { findReservation } from '../billing/reservations.repository.js';
-import type { Domain } from './domains.repository.js';
+import { updateDomainSettings, type Domain } from './domains.repository.js';
 import { endOperation } from './operationEvents.js';
 import { activateDomain } from './domainStatus.js';
 import { watchDomain } from '../lifecycle/watch.js';
@@ -30,6 +30,18 @@ export function createRegistrationActivities({ db, logger, metrics, registrars, 
     /** Delegates the domain to the name servers asked for at registration (DNSimple: PUT …/delegation). */
     async registrarSetNameservers(input: { livemode: boolean; name: string; nameservers: string[] }): Promise<string[]> {
       return callRegistrar(report, async () => (await (await registrars.forMode(input.livemode)).setNameservers(input)).nameservers);
+    },
+
+    /**
+     * WHOIS privacy asked for at registration or transfer, once the domain is ours: set at the
+     * registrar (DNSimple: PUT …/whois_privacy), then stored as it confirmed. Both are safe to repeat.
+     */
+    async registrarApplyWhoisPrivacy(input: { livemode: boolean; domainId: string; name: string; enabled: boolean }): Promise<void> {
+      const confirmed = await callRegistrar(report, async () => (await registrars.forMode(input.livemode)).setWhoisPrivacy({ name: input.name, enabled: input.enabled }));
+      if (confirmed.enabled !== input.enabled) {
+        throw ApplicationFailure.nonRetryable(`The registrar left WHOIS privacy ${confirmed.enabled ? 'on' : 'off'} for ${input.name}`, 'REGISTRAR_REJECTED');
+      }
+      await updateDomainSettings(db, { livemode: input.livemode }, { id: input.domainId, expectedVersion: undefined, changes: { whois_privacy: confirmed.enabled } });
     },
 
     /**

@@ -57,6 +57,11 @@ const MaxPrice = z
   .optional()
   .describe('The most you agree to be charged, in integer minor units: a higher price is 409 `PRICE_EXCEEDS_MAX` and nothing is reserved');
 
+const WhoisPrivacyAsked = z
+  .boolean()
+  .optional()
+  .describe('Turn WHOIS privacy on once the domain is ours (best effort: `GET` the domain for the outcome; default off)');
+
 export const RegisterDomainBody = z
   .object({
     name: z.string().min(1).max(300).meta({ example: 'example.com' }),
@@ -66,6 +71,7 @@ export const RegisterDomainBody = z
     tech_contact_id: ContactId.optional(),
     nameservers: z.array(z.string().min(1).max(253)).max(13).optional(),
     auto_renew: z.boolean().optional(),
+    whois_privacy: WhoisPrivacyAsked,
     max_price: MaxPrice.describe(
       'The most you agree to be charged for all `years`, in integer minor units: a higher price is 409 `PRICE_EXCEEDS_MAX`. ' +
         'Required for a premium name in live mode (else 422).',
@@ -79,6 +85,7 @@ export const TransferDomainBody = z
     name: z.string().min(1).max(300).meta({ example: 'example.org' }),
     auth_code: z.string().min(1).max(255).meta({ example: 'Xq7#Lp2-vK9m' }).describe('The transfer authorisation code from the losing registrar'),
     registrant_contact_id: ContactId,
+    whois_privacy: WhoisPrivacyAsked,
     max_price: MaxPrice,
   })
   .strict()
@@ -105,9 +112,10 @@ export const UpdateDomainBody = z
     auto_renew: z.boolean().optional(),
     locked: z.boolean().optional().describe('The registry transfer lock; unlock before asking for the auth code'),
     nameservers: z.array(z.string().min(1).max(253)).min(2).max(13).optional(),
+    whois_privacy: z.boolean().optional().describe("Hide the registrant in public WHOIS behind the registrar's proxy details"),
   })
   .strict()
-  .refine((body) => Object.keys(body).length > 0, 'Give at least one of auto_renew, locked, nameservers')
+  .refine((body) => Object.keys(body).length > 0, 'Give at least one of auto_renew, locked, nameservers, whois_privacy')
   .meta({ id: 'UpdateDomainInput', example: { auto_renew: true } });
 
 export const AuthCodeSchema = z

@@ -21,7 +21,7 @@ export interface TransferDomainProps {
   principal: Principal;
   orgId: string;
   idempotency: IdempotencyIdentity | undefined;
-  body: { name: string; auth_code: string; registrant_contact_id: string; max_price?: number | undefined };
+  body: { name: string; auth_code: string; registrant_contact_id: string; whois_privacy?: boolean | undefined; max_price?: number | undefined };
 }
 
 /** The workflow id and request hash of a transfer; max_price is a guard, not part of what is asked. */
@@ -30,7 +30,13 @@ function transferIdentity(props: TransferDomainProps): { workflowId: string; req
     workflowId: operationWorkflowId('transfer', requester(props), () => randomBase62(16)),
     // The auth code is a secret and stays out of the stored hash: a retry with a corrected code under
     // the same key is answered with the earlier operation (and charged nothing more), never refused.
-    requestHash: operationRequestHash({ type: 'domain.transfer', name: props.body.name.toLowerCase(), registrant: props.body.registrant_contact_id }),
+    requestHash: operationRequestHash({
+      type: 'domain.transfer',
+      name: props.body.name.toLowerCase(),
+      registrant: props.body.registrant_contact_id,
+      // Only when asked, so requests without it hash as they did before it existed.
+      ...(props.body.whois_privacy ? { whoisPrivacy: true } : {}),
+    }),
   };
 }
 
@@ -112,6 +118,7 @@ async function planTransfer(
       registrantContactId: body.registrant_contact_id,
       premiumPriceCents: quote.premium ? amount : null,
       ...timing,
+      ...(body.whois_privacy ? { whoisPrivacy: true } : {}),
     }),
   };
 }

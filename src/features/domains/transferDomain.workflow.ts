@@ -1,7 +1,14 @@
 import { ApplicationFailure, condition, setHandler, sleep } from '@temporalio/workflow';
 import { cancelTransferSignal, type TransferDomainInput, type TransferResult } from './operations.contract.js';
 import type { TransferStatus } from '../../registrar/port.js';
-import { createZoneBestEffort, domainOperationActivities, takeOperation, type DomainOperationActivities } from './operationSteps.workflow.js';
+import {
+  applyWhoisPrivacy,
+  createZoneBestEffort,
+  domainOperationActivities,
+  takeOperation,
+  whoisPrivacyResult,
+  type DomainOperationActivities,
+} from './operationSteps.workflow.js';
 import { failureOf } from '../../temporal/retries.workflow.js';
 
 type Ending =
@@ -31,11 +38,12 @@ export async function transferDomainWorkflow(input: TransferDomainInput): Promis
     ending = { kind: 'ended', status: 'failed', ...failureOf(err) };
   }
   if (ending.kind === 'completed') {
+    const privacy = await applyWhoisPrivacy(acts, input);
     await acts.bookkeeping.completeOperation({
       ...base,
       expiresAt: ending.expiresAt,
       registrarReference: ending.registrarReference,
-      result: { domain: input.name, status: 'active', ...(ending.cancelRefused ? { cancel_refused: true } : {}) },
+      result: { domain: input.name, status: 'active', ...(ending.cancelRefused ? { cancel_refused: true } : {}), ...whoisPrivacyResult(privacy) },
     });
     await createZoneBestEffort(acts, { livemode: input.livemode, name: input.name, nameservers: [] });
     return { expiresAt: ending.expiresAt };

@@ -17,6 +17,7 @@ function ours(name: string, props: Partial<Domain> = {}): Domain {
     autoRenew: false,
     locked: false,
     nameservers: [],
+    whoisPrivacy: false,
     registrantContactId: 'ct_1',
     adminContactId: null,
     techContactId: null,
