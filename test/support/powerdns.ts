@@ -72,6 +72,8 @@ export async function startPowerDns(): Promise<PowerDns> {
   const settings = {
     launch: 'gsqlite3',
     'gsqlite3-database': path.join(dir, 'pdns.sqlite3'),
+    // Zones are signed through the API (DNSSEC): the backend keeps keys only with this on (docs/operations.md).
+    'gsqlite3-dnssec': 'yes',
     api: 'yes',
     'api-key': apiKey,
     webserver: 'yes',
