@@ -40,7 +40,7 @@ interface OperationBody {
 }
 
 /** Long enough that the DS being gone while the zone is still signed can be seen between two polls. */
-const DS_REMOVAL_WAIT_MS = 4_000;
+const DS_REMOVAL_WAIT_MS = 6_000;
 
 let pdns: PowerDns;
 let dnsimple: FakeDnsimple;
@@ -226,5 +226,12 @@ describe('DNSSEC in test mode', () => {
     const stopping = await readJson<OperationBody>(await send(c, 'DELETE', domain, `test-unsign-${domain}`));
     expect(await finished(c, stopping.id)).toMatchObject({ status: 'succeeded' });
     expect(await state(c, domain)).toMatchObject({ status: 'off', ds_records: [] });
+
+    // Only an active domain's zone is signed.
+    const registering = await insertActiveDomain(app, c, { status: 'registering' });
+    const refused = await send(c, 'POST', registering);
+    expect(refused.status).toBe(409);
+    expect(await readJson<MessageErrorBody>(refused)).toMatchObject({ code: 'DOMAIN_STATE_CONFLICT' });
+    expect((await send(c, 'GET', `nosuch-${domain}`)).status).toBe(404);
   });
 });

@@ -50,7 +50,8 @@ export async function effectiveStatus(db: Queryable, zone: DnssecZone | undefine
 
 export async function readDnssec(deps: Pick<AppDeps, 'db'>, principal: Principal, orgId: string, name: DomainName) {
   const domain = await domainNamed(deps.db, principal, orgId, name);
-  const zone = await findDnssecZone(deps.db, principal, domain.id);
+  // A registration that ended took its zone with it (docs/api-guide.md, Operations and workflows).
+  const zone = domain.status === 'deleted' || domain.status === 'failed' ? undefined : await findDnssecZone(deps.db, principal, domain.id);
   return presentDnssec(domain.name, principal.livemode, zone, await effectiveStatus(deps.db, zone));
 }
 
