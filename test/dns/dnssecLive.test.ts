@@ -14,6 +14,11 @@ import { recordHistory } from '../support/histories.js';
 import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
 import { findLatestDomainOfOrg } from '../../src/features/domains/domains.repository.js';
 import { derivedP256Dnskey } from '../../src/features/dns/dnssecKeys.js';
+import { writeChange } from '../../src/features/dns/dnssec.js';
+import { withTransaction } from '../../src/db/pool.js';
+import { parseDomainName } from '../../src/domainName.js';
+import type { Principal } from '../../src/auth/principal.js';
+import type { ReconcileOperationsSummary } from '../../src/features/strandedOperations/strandedOperations.contract.js';
 
 /**
  * DNSSEC end to end: a real PowerDNS signs the live zone, answers with RRSIGs that a validating
@@ -233,5 +238,36 @@ describe('DNSSEC in test mode', () => {
     expect(refused.status).toBe(409);
     expect(await readJson<MessageErrorBody>(refused)).toMatchObject({ code: 'DOMAIN_STATE_CONFLICT' });
     expect((await send(c, 'GET', `nosuch-${domain}`)).status).toBe(404);
+  });
+});
+
+describe('a DNSSEC change the api wrote but never started', () => {
+  it('is started by the operation reconciler (it reserves nothing, so only its age decides)', async () => {
+    const c = await dnsCustomer(app, 'test');
+    const domain = await insertActiveDomain(app, c);
+    const { rows } = await app.deps.db.query<{ user_id: string }>('SELECT user_id FROM memberships WHERE org_id = $1', [c.org.id]);
+    // What an api killed right after its transaction leaves: the operation and `signing`, no workflow.
+    const principal = { livemode: false, user: { id: rows[0]!.user_id }, keyId: undefined } as unknown as Principal;
+    const parsed = parseDomainName(domain);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const stranded = await withTransaction(app.deps.db, (tx) =>
+      writeChange(
+        tx,
+        { deps: app.deps, principal, orgId: c.org.id, domainName: parsed.value, change: 'enable', idempotency: { key: `stranded-${domain}` } as never, requestId: 'req_test' },
+        `dnssec-enable:${c.org.id}:test:${rows[0]!.user_id}:stranded-${domain}`,
+        'stranded',
+      ),
+    );
+    await app.deps.db.query(`UPDATE operations SET created_at = now() - interval '30 seconds' WHERE id = $1`, [stranded.id]);
+    expect((await state(c, domain)).status).toBe('signing');
+
+    const summary = (await app.deps.temporal.client.workflow.execute('reconcileOperationsWorkflow', {
+      workflowId: `reconcile-dnssec-${domain}`,
+      taskQueue: app.deps.config.temporal.taskQueue,
+      args: [{ graceMs: 2_000, maxStartAgeMs: 3_600_000, limit: 1_000 }],
+    })) as ReconcileOperationsSummary;
+    expect(summary.started).toContain(stranded.id);
+    expect(await finished(c, stranded.id)).toMatchObject({ status: 'succeeded' });
+    expect((await state(c, domain)).status).toBe('active');
   });
 });

@@ -101,7 +101,8 @@ export async function changeDnssec(props: ChangeDnssecProps): Promise<Operation>
   return operation;
 }
 
-async function writeChange(tx: Queryable, props: ChangeDnssecProps, workflowId: string, requestHash: string): Promise<Operation> {
+/** The operation and the state it moves to, in the caller's transaction; the workflow is started after. Exported for tests. */
+export async function writeChange(tx: Queryable, props: ChangeDnssecProps, workflowId: string, requestHash: string): Promise<Operation> {
   const { deps, principal, orgId } = props;
   const spec = CHANGES[props.change];
   const mode = { livemode: principal.livemode };
