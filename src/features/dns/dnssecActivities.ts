@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import { withTransaction, type Db } from '../../db/pool.js';
 import type { Registrars } from '../../registrar/registrars.js';
 import { asActivityFailure } from '../../temporal/activityFailures.js';
+import { ConflictError } from '../../errors.js';
 import { findDomainById } from '../domains/domains.repository.js';
 import { endOperation } from '../domains/operationEvents.js';
 import { emitEvent } from '../webhooks/emitEvent.js';
@@ -57,6 +58,8 @@ export function createDnssecActivities(deps: DnssecActivityDeps) {
           if (input.livemode) {
             const domain = await findDomainById(tx, mode, input.domainId);
             if (!domain) throw new Error(`domain ${input.domainId} not found`);
+            // Never a zone for a registration that ended since the request.
+            if (domain.status !== 'active') throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} is ${domain.status}; DNSSEC is turned on only while a domain is active`);
             const provider = providers.forMode(true);
             await ensureOwnZone(tx, provider, domain);
             key = await provider.signZone(domain.name);
