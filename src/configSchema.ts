@@ -169,6 +169,8 @@ export const configSections = {
   'DNS, mail and leak scanning': {
     DNS_PROVIDER_URL: optionalUrl.describe('The DNS provider (PowerDNS) API for live zones; unset: live DNS calls answer 503 (test mode uses a synthetic provider).'),
     DNS_PROVIDER_TOKEN: optionalString.describe('The DNS provider\'s API key.'),
+    DNSSEC_DS_REMOVAL_WAIT: duration.prefault('2d')
+      .describe('After turning DNSSEC off has withdrawn a live domain\'s DS at the registrar, how long its zone stays signed before it is unsigned: the parent\'s DS TTL (one day for .com and .net) plus the registry\'s publication delay.'),
     SMTP_URL: optionalUrl.describe('Where mail is sent (`smtp://user:password@host:587`); unset: each message is written to `DATA_DIR/mail/` as an `.eml` file and logged.'),
     MAIL_FROM: z.string().min(3).default('Domain Service <no-reply@localhost>').describe('The sender of every mail.'),
     GITHUB_API_URL: z.url().default('https://api.github.com').describe('The GitHub API: code search for leaked keys, and the keys that sign secret-scanning alerts.'),

@@ -5,6 +5,7 @@
  * workflows' inputs, results and signals (docs/architecture.md).
  */
 import type { Client, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
+import type { DisableDnssecInput, DnssecResult, EnableDnssecInput } from './features/dns/dnssec.contract.js';
 import type { SyncRegistrarContactInput } from './features/contacts/contacts.contract.js';
 import type { OperationWorkflowInputs, RegisterDomainInput, RegistrationResult, RenewDomainInput, TransferDomainInput, TransferResult } from './features/domains/operations.contract.js';
 import type { LeakScanInput, LeakScanSummary, LeakedKeyInput, LeakedKeyResult } from './features/leaks/leaks.contract.js';
@@ -33,6 +34,8 @@ export interface Workflows {
   dispatchEventsWorkflow(input: DispatchEventsInput): Promise<never>;
   purgeEventsWorkflow(input?: ScheduledRunInput): Promise<{ purged: number }>;
   domainLifecycleWorkflow(input: DomainLifecycleInput): Promise<DomainLifecycleResult>;
+  enableDnssecWorkflow(input: EnableDnssecInput): Promise<DnssecResult>;
+  disableDnssecWorkflow(input: DisableDnssecInput): Promise<DnssecResult>;
 }
 
 /** The workflow each operation type runs. */
@@ -40,6 +43,8 @@ export const OPERATION_WORKFLOWS = {
   'domain.register': 'registerDomainWorkflow',
   'domain.transfer': 'transferDomainWorkflow',
   'domain.renew': 'renewDomainWorkflow',
+  'dnssec.enable': 'enableDnssecWorkflow',
+  'dnssec.disable': 'disableDnssecWorkflow',
 } as const satisfies { [T in keyof OperationWorkflowInputs]: keyof Workflows };
 
 /**

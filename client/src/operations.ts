@@ -55,6 +55,9 @@ export const operationRoutes = {
   getDnsRecord: ["GET", "/api/v1/orgs/{org_oid}/domains/{domain}/records/{record_id}"],
   deleteDnsRecord: ["DELETE", "/api/v1/orgs/{org_oid}/domains/{domain}/records/{record_id}"],
   updateDnsRecord: ["PATCH", "/api/v1/orgs/{org_oid}/domains/{domain}/records/{record_id}"],
+  getDnssec: ["GET", "/api/v1/orgs/{org_oid}/domains/{domain}/dnssec"],
+  enableDnssec: ["POST", "/api/v1/orgs/{org_oid}/domains/{domain}/dnssec"],
+  disableDnssec: ["DELETE", "/api/v1/orgs/{org_oid}/domains/{domain}/dnssec"],
   listEvents: ["GET", "/api/v1/orgs/{org_oid}/events"],
   getEvent: ["GET", "/api/v1/orgs/{org_oid}/events/{event_id}"],
   listWebhookEndpoints: ["GET", "/api/v1/orgs/{org_oid}/webhook-endpoints"],
@@ -72,4 +75,4 @@ export const operationRoutes = {
 } as const satisfies Record<keyof operations, readonly [string, string]>;
 
 /** Every event type, in the api's order; a webhook endpoint may also ask for `*` (all of them). */
-export const eventTypes = ["operation.succeeded","operation.failed","operation.cancelled","domain.expiring","domain.renewed","domain.auto_renew_failed","domain.expired","domain.deleted","api_key.revoked","webhook_endpoint.disabled","ping"] as const satisfies readonly components['schemas']['Event']['type'][];
+export const eventTypes = ["operation.succeeded","operation.failed","operation.cancelled","domain.expiring","domain.renewed","domain.auto_renew_failed","domain.expired","domain.deleted","api_key.revoked","webhook_endpoint.disabled","dnssec.enabled","dnssec.disabled","ping"] as const satisfies readonly components['schemas']['Event']['type'][];

@@ -763,6 +763,34 @@ export interface paths {
         patch: operations["updateDnsRecord"];
         trace?: never;
     };
+    "/api/v1/orgs/{org_oid}/domains/{domain}/dnssec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the domain's DNSSEC stands, and the DS of its key
+         * @description Requires scope `dns:read`. Live mode signs the zone at the DNS provider (PowerDNS) and publishes the DS at the registrar; test mode publishes nothing and answers a real key and its true DS, which no server serves (docs/api-guide.md, DNSSEC).
+         */
+        get: operations["getDnssec"];
+        put?: never;
+        /**
+         * Sign the domain's zone (ECDSA P-256, algorithm 13) and publish its DS
+         * @description Requires scope `dns:write`. Answers 202 with an operation to poll (`Location`); `GET …/dnssec` shows `signing`, then `active` with the DS (key tag, algorithm 13, digest type 2, digest). Send an `Idempotency-Key`: a retried request finds its operation. Costs nothing. Live mode signs the zone at the DNS provider (PowerDNS) and publishes the DS at the registrar; test mode publishes nothing and answers a real key and its true DS, which no server serves (docs/api-guide.md, DNSSEC).
+         */
+        post: operations["enableDnssec"];
+        /**
+         * Turn DNSSEC off: the DS is withdrawn at the registrar first, the zone unsigned once the parent’s DS TTL has passed
+         * @description Requires scope `dns:write`. Answers 202 with an operation to poll; `GET …/dnssec` shows `removing` until the zone is unsigned, then `off`. Live mode waits `DNSSEC_DS_REMOVAL_WAIT` (two days by default) between the two, so no resolver still holding the DS meets an unsigned zone; test mode two seconds. Live mode signs the zone at the DNS provider (PowerDNS) and publishes the DS at the registrar; test mode publishes nothing and answers a real key and its true DS, which no server serves (docs/api-guide.md, DNSSEC).
+         */
+        delete: operations["disableDnssec"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{org_oid}/events": {
         parameters: {
             query?: never;
@@ -1412,7 +1440,7 @@ export interface components {
             /** @example op_jXoGzixeFsLb8chA4NfUbd */
             id: string;
             /** @enum {string} */
-            type: "domain.register" | "domain.transfer" | "domain.renew";
+            type: "domain.register" | "domain.transfer" | "domain.renew" | "dnssec.enable" | "dnssec.disable";
             /** @enum {string} */
             status: "pending" | "running" | "succeeded" | "failed" | "cancelled";
             /** @example example.com */
@@ -1971,6 +1999,47 @@ export interface components {
             /** @description Required for MX and SRV (0–65535); absent or null for the other types */
             priority?: number | null;
         };
+        Dnssec: {
+            /** @example example.com */
+            domain: string;
+            /**
+             * @description `signing`: a POST is being carried out; `active`: signed, and in live mode the DS is at the registrar; `removing`: the DS is being withdrawn, the zone stays signed until the parent's DS TTL has passed
+             * @enum {string}
+             */
+            status: "off" | "signing" | "active" | "removing";
+            /** @description The DS of the zone's key, as published at the registrar (live mode); empty while off */
+            ds_records: components["schemas"]["DsRecord"][];
+            /**
+             * @description The zone's key (DNSKEY record data); null while off
+             * @example 257 3 13 KZ9dpqUM7JSSGWZoVcj02WLndu75hx+UBNVo5dCDa5V+tKS/b3EMIISa16/2/GPkosvG6g4YusbaWxu4XQBQfg==
+             */
+            dnskey: string | null;
+            /**
+             * @description The operation changing it now, or the last one that did
+             * @example op_jXoGzixeFsLb8chA4NfUbd
+             */
+            operation_id: string | null;
+            livemode: boolean;
+        };
+        DsRecord: {
+            /** @example 2371 */
+            key_tag: number;
+            /**
+             * @description 13: ECDSA P-256 with SHA-256
+             * @example 13
+             */
+            algorithm: number;
+            /**
+             * @description 2: SHA-256
+             * @example 2
+             */
+            digest_type: number;
+            /**
+             * @description Lower-case hexadecimal
+             * @example 684a1f049d7d082b7f98691657da5a65764913df7f065f6f8c36edf62d66ca03
+             */
+            digest: string;
+        };
         EventPage: {
             data: components["schemas"]["Event"][];
             /** @description Pass as `cursor` for the next page */
@@ -1983,7 +2052,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "ping";
+            type: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping";
             /** Format: date-time */
             created_at: string;
             livemode: boolean;
@@ -2057,7 +2126,7 @@ export interface components {
              */
             url: string;
             /** @description Event types to send; `["*"]` for all */
-            events: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "ping" | "*")[];
+            events: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping" | "*")[];
             description?: string | null;
         };
         WebhookEndpointPage: {
@@ -2110,7 +2179,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types to send; `["*"]` for all */
-            events?: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "ping" | "*")[];
+            events?: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping" | "*")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -11699,6 +11768,550 @@ export interface operations {
             };
         };
     };
+    getDnssec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+                /** @description The domain name, e.g. `example.com` */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DNSSEC state */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "domain": "example.com",
+                     *       "status": "off",
+                     *       "ds_records": [
+                     *         {
+                     *           "key_tag": 2371,
+                     *           "algorithm": 13,
+                     *           "digest_type": 2,
+                     *           "digest": "684a1f049d7d082b7f98691657da5a65764913df7f065f6f8c36edf62d66ca03"
+                     *         }
+                     *       ],
+                     *       "dnskey": "257 3 13 KZ9dpqUM7JSSGWZoVcj02WLndu75hx+UBNVo5dCDa5V+tKS/b3EMIISa16/2/GPkosvG6g4YusbaWxu4XQBQfg==",
+                     *       "operation_id": "op_jXoGzixeFsLb8chA4NfUbd",
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Dnssec"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:read",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such domain in this organisation and mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No such domain in this organisation and mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the read group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enableDnssec: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+                /** @description The domain name, e.g. `example.com` */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted; poll the operation */
+            202: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
+                     *       "type": "domain.register",
+                     *       "status": "pending",
+                     *       "domain": "example.com",
+                     *       "livemode": true,
+                     *       "created_at": "2019-08-24T14:15:22Z",
+                     *       "updated_at": "2019-08-24T14:15:22Z",
+                     *       "completed_at": "2019-08-24T14:15:22Z",
+                     *       "result": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such domain in this organisation and mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No such domain in this organisation and mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DNSSEC is not `off` (`DNSSEC_STATE_CONFLICT`: signing, active or being removed); the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "DNSSEC is not off",
+                     *       "code": "DNSSEC_STATE_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableDnssec: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+                /** @description The domain name, e.g. `example.com` */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted; poll the operation */
+            202: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
+                     *       "type": "domain.register",
+                     *       "status": "pending",
+                     *       "domain": "example.com",
+                     *       "livemode": true,
+                     *       "created_at": "2019-08-24T14:15:22Z",
+                     *       "updated_at": "2019-08-24T14:15:22Z",
+                     *       "completed_at": "2019-08-24T14:15:22Z",
+                     *       "result": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such domain in this organisation and mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No such domain in this organisation and mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DNSSEC is not `active` (`DNSSEC_STATE_CONFLICT`: off, still signing, or already being removed); the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "DNSSEC is not active",
+                     *       "code": "DNSSEC_STATE_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -11707,7 +12320,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "ping";
+                type?: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping";
             };
             header?: never;
             path: {

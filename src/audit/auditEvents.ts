@@ -22,6 +22,8 @@ export type AuditAction =
   | 'dns_record.created'
   | 'dns_record.updated'
   | 'dns_record.deleted'
+  | 'dnssec.enabled'
+  | 'dnssec.disabled'
   | 'operation.capture_conflict'
   | 'operation.abandoned'
   | 'contact.registrar_sync_failed'

@@ -25,10 +25,10 @@ const ACCOUNT_ADAPTERS = keysOf<RegistrarAdapter>({ dnsimple: 0 });
 // count into these metrics, so an import would be a circle); a repository passing a value outside
 // them fails the typecheck at its call of src/metrics/record.ts.
 export type LedgerFlow = 'top_up' | 'reservation' | 'capture' | 'release';
-export type OperationTypeLabel = 'domain.register' | 'domain.transfer' | 'domain.renew';
+export type OperationTypeLabel = 'domain.register' | 'domain.transfer' | 'domain.renew' | 'dnssec.enable' | 'dnssec.disable';
 export type FinalOperationStatus = 'succeeded' | 'failed' | 'cancelled';
 export const LEDGER_FLOWS = keysOf<LedgerFlow>({ top_up: 0, reservation: 0, capture: 0, release: 0 });
-export const OPERATION_TYPES = keysOf<OperationTypeLabel>({ 'domain.register': 0, 'domain.transfer': 0, 'domain.renew': 0 });
+export const OPERATION_TYPES = keysOf<OperationTypeLabel>({ 'domain.register': 0, 'domain.transfer': 0, 'domain.renew': 0, 'dnssec.enable': 0, 'dnssec.disable': 0 });
 export const FINAL_OPERATION_STATUSES = keysOf<FinalOperationStatus>({ succeeded: 0, failed: 0, cancelled: 0 });
 export const LEAK_SOURCES = keysOf<LeakSource>({ github_secret_scanning: 0, github_code_search: 0 });
 export const RATE_LIMIT_POOLS = ['key', 'user', 'address'] as const;

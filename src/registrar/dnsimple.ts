@@ -8,6 +8,8 @@ import {
   type AuthCodeResult,
   type AvailabilityResult,
   type ContactDetails,
+  type DelegationSigner,
+  type HeldDelegationSigner,
   type Money,
   type PriceTable,
   type Quote,
@@ -81,6 +83,9 @@ const domainListSchema = z.object({
   data: z.array(z.object({ name: z.string(), state: z.string(), auto_renew: z.boolean(), expires_at: z.string().nullish() })),
   pagination: z.object({ current_page: z.number().int(), total_pages: z.number().int() }),
 });
+// openapi.yml components.schemas.DelegationSigner: every number is sent as a string ("13", "2", "2371").
+const dsRecordSchema = z.object({ id: z.number().int(), algorithm: z.string(), digest: z.string(), digest_type: z.string(), keytag: z.string() });
+const dsListSchema = z.object({ data: z.array(dsRecordSchema), pagination: z.object({ current_page: z.number().int(), total_pages: z.number().int() }) });
 const errorSchema = z.object({ message: z.string().optional(), errors: z.unknown().optional() });
 
 type UpstreamDomain = z.output<typeof domainSchema>;
@@ -374,6 +379,34 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
     };
   }
 
+  // --- DS records at the parent (DNSSEC): `/domains/{domain}/ds_records`, outside `/registrar`. ---
+
+  /** listDelegationSignerRecords/success.http: `data` plus `pagination`; every page is read. */
+  async listDsRecords(rawName: string): Promise<HeldDelegationSigner[]> {
+    const name = normalizeDomainName(rawName);
+    const held: HeldDelegationSigner[] = [];
+    for (let page = 1; ; page++) {
+      const body = (await this.send('GET', `/domains/${encodeURIComponent(name)}/ds_records?page=${page}&per_page=100`)).body;
+      const parsed = dsListSchema.safeParse(body);
+      if (!parsed.success) throw protocolError('unexpected answer to the DS record list');
+      held.push(...parsed.data.data.map(heldDs));
+      if (parsed.data.pagination.current_page >= parsed.data.pagination.total_pages) return held;
+    }
+  }
+
+  /** createDelegationSignerRecord/created.http: 201 with the record; validation-error.http names missing fields. */
+  async addDsRecord(rawName: string, ds: DelegationSigner): Promise<HeldDelegationSigner> {
+    const path = `/domains/${encodeURIComponent(normalizeDomainName(rawName))}/ds_records`;
+    const body = { algorithm: String(ds.algorithm), digest: ds.digest, digest_type: String(ds.digestType), keytag: String(ds.keyTag) };
+    return heldDs(parse(dsRecordSchema, (await this.send('POST', path, body)).body));
+  }
+
+  /** deleteDelegationSignerRecord/success.http: 204; notfound-delegationSignerRecord.http: 404, already gone. */
+  async deleteDsRecord(rawName: string, id: string): Promise<void> {
+    const path = `/domains/${encodeURIComponent(normalizeDomainName(rawName))}/ds_records/${encodeURIComponent(id)}`;
+    await this.send('DELETE', path, undefined, { allow: [404] });
+  }
+
   // --- The account's domain list (reconciliation). ---
 
   /**
@@ -508,6 +541,12 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
     throw protocolError(`unexpected answer: ${envelope.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   return envelope.data.data;
+}
+
+function heldDs(record: z.output<typeof dsRecordSchema>): HeldDelegationSigner {
+  const numbers = [record.keytag, record.algorithm, record.digest_type].map(Number);
+  if (numbers.some((n) => !Number.isInteger(n))) throw protocolError(`unreadable DS record ${JSON.stringify(record)}`);
+  return { id: String(record.id), keyTag: numbers[0]!, algorithm: numbers[1]!, digestType: numbers[2]!, digest: record.digest.toLowerCase() };
 }
 
 function protocolError(detail: string): RegistrarUnavailableError {

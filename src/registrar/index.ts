@@ -51,6 +51,9 @@ function unconfiguredRegistrar(): Registrar {
     quote: fail,
     domainExpiry: fail,
     disableAutoRenew: fail,
+    listDsRecords: fail,
+    addDsRecord: fail,
+    deleteDsRecord: fail,
   };
 }
 

@@ -173,6 +173,20 @@ export interface ReferenceInput {
  */
 export type AuthCodeResult = { delivery: 'returned'; authCode: string } | { delivery: 'emailed' };
 
+/** A DS record at the parent zone (RFC 4034 section 5): what makes a signed zone's key trusted. */
+export interface DelegationSigner {
+  keyTag: number;
+  algorithm: number;
+  digestType: number;
+  /** Hexadecimal, as the registrar stores it (compare case-insensitively). */
+  digest: string;
+}
+
+/** A DS record the registrar holds for the domain, with its id there. */
+export interface HeldDelegationSigner extends DelegationSigner {
+  id: string;
+}
+
 export interface Registrar {
   checkAvailability(name: string): Promise<AvailabilityResult>;
   register(input: RegisterInput): Promise<RegisterResult>;
@@ -205,6 +219,12 @@ export interface Registrar {
   disableAutoRenew(name: string): Promise<void>;
   /** Creates the contact upstream, or updates it when `registrarContactId` is given; returns its upstream id. */
   syncContact(contact: ContactDetails, registrarContactId?: string): Promise<string>;
+  /** The DS records the registrar publishes for the domain (every page). */
+  listDsRecords(name: string): Promise<HeldDelegationSigner[]>;
+  /** Publishes one DS record; not idempotent by itself: list first (the caller does). */
+  addDsRecord(name: string, ds: DelegationSigner): Promise<HeldDelegationSigner>;
+  /** Withdraws one DS record by its id; one already gone is fine. */
+  deleteDsRecord(name: string, id: string): Promise<void>;
 }
 
 /**

@@ -8,6 +8,8 @@ import {
   type AuthCodeResult,
   type AvailabilityResult,
   type ContactDetails,
+  type DelegationSigner,
+  type HeldDelegationSigner,
   type Money,
   type PriceTable,
   type Quote,
@@ -225,6 +227,24 @@ export class SyntheticRegistrar implements Registrar {
     if (registrarContactId) return Promise.resolve(registrarContactId);
     const canonical = JSON.stringify(Object.entries(contact).sort(([a], [b]) => a.localeCompare(b)));
     return Promise.resolve(`synthetic-contact-${digest(canonical, 20)}`);
+  }
+
+  /**
+   * Stateless, as the rest of this adapter: it holds no DS, so the list is empty and an added
+   * record comes back with an id derived from it. Test mode publishes nothing at a parent
+   * (docs/api-guide.md, DNSSEC); this answers the port's shape for callers that ask anyway.
+   */
+  listDsRecords(): Promise<HeldDelegationSigner[]> {
+    return Promise.resolve([]);
+  }
+
+  addDsRecord(rawName: string, ds: DelegationSigner): Promise<HeldDelegationSigner> {
+    const name = normalizeDomainName(rawName);
+    return Promise.resolve({ ...ds, id: `synthetic-ds-${digest(`${name}|${ds.keyTag}|${ds.algorithm}|${ds.digestType}|${ds.digest}`, 16)}` });
+  }
+
+  deleteDsRecord(): Promise<void> {
+    return Promise.resolve();
   }
 
   private registerPrice(name: string, prices: TldPrices): number {

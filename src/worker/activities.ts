@@ -11,6 +11,7 @@ import type { Metrics } from '../metrics/registry.js';
 import { createDomainActivities } from '../features/domains/activities.js';
 import { createLeakActivities } from '../features/leaks/activities.js';
 import { createDnsActivities } from '../features/dns/activities.js';
+import { createDnssecActivities } from '../features/dns/dnssecActivities.js';
 import { createStrandedOperationActivities } from '../features/strandedOperations/activities.js';
 import { createRegistrationActivities } from '../features/domains/registrationActivities.js';
 import { createRegistrarDriftActivities } from '../features/registrarDrift/activities.js';
@@ -53,6 +54,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLeakActivities({ ...deps, mailer }),
     ...createLifecycleActivities({ ...deps, mailer }),
     ...createDnsActivities(deps),
+    ...createDnssecActivities(deps),
     ...createStrandedOperationActivities(deps),
     ...createRegistrationActivities(deps),
     ...createRegistrarDriftActivities(deps),

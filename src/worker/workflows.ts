@@ -15,6 +15,7 @@ import { syncRegistrarContactWorkflow } from '../features/contacts/syncRegistrar
 import { registrarReconcileWorkflow } from '../features/registrarDrift/registrarDrift.workflow.js';
 import { deliverWebhookWorkflow, dispatchEventsWorkflow, purgeEventsWorkflow } from '../features/webhooks/webhooks.workflow.js';
 import { domainLifecycleWorkflow } from '../features/lifecycle/domainLifecycle.workflow.js';
+import { disableDnssecWorkflow, enableDnssecWorkflow } from '../features/dns/dnssec.workflow.js';
 
 export {
   purgeIdempotencyKeysWorkflow,
@@ -30,6 +31,8 @@ export {
   dispatchEventsWorkflow,
   purgeEventsWorkflow,
   domainLifecycleWorkflow,
+  enableDnssecWorkflow,
+  disableDnssecWorkflow,
 };
 
 // Compile-time only: each workflow is exported under the name the contract starts it by, with the
@@ -48,6 +51,8 @@ type Exported = {
   dispatchEventsWorkflow: typeof dispatchEventsWorkflow;
   purgeEventsWorkflow: typeof purgeEventsWorkflow;
   domainLifecycleWorkflow: typeof domainLifecycleWorkflow;
+  enableDnssecWorkflow: typeof enableDnssecWorkflow;
+  disableDnssecWorkflow: typeof disableDnssecWorkflow;
 };
 export type WorkflowsImplemented = Exported extends Workflows ? (Workflows extends Exported ? true : never) : never;
 export const workflowsImplemented: WorkflowsImplemented = true;

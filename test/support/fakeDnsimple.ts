@@ -140,6 +140,7 @@ export class FakeDnsimple {
   private readonly contacts = new Map<number, Record<string, unknown>>();
   private readonly work = new Map<number, Work>();
   private readonly charged = new Map<string, Charges>();
+  private readonly ds = new Map<string, Record<string, unknown>[]>();
   private readonly faults: { match: FaultMatch; fault: Fault; remaining: number }[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly sockets = new Set<Socket>();
@@ -326,6 +327,7 @@ export class FakeDnsimple {
     const [resource, second, domain, action, id] = rest;
     if (resource === 'contacts' && second === undefined && req.method === 'POST') return this.createContact(req.body);
     if (resource === 'contacts' && second !== undefined && req.method === 'PATCH') return this.updateContact(Number(second), req.body);
+    if (resource === 'domains' && second !== undefined && domain === 'ds_records') return this.dsRecordsRoute(req, second, action);
     if (resource === 'domains' && second !== undefined && req.method === 'GET') return this.getDomain(second);
     if (resource === 'domains' && second === undefined && req.method === 'GET') return this.listDomains(req.query);
     if (resource !== 'registrar' || second !== 'domains' || domain === undefined || action === undefined) return notFound();
@@ -651,6 +653,68 @@ export class FakeDnsimple {
         pagination: { current_page: page, per_page: perPage, total_entries: all.length, total_pages: Math.max(1, Math.ceil(all.length / perPage)) },
       },
     };
+  }
+
+  // --- DS records (DNSSEC) ---
+
+  /** The DS records this account publishes for the domain, as the API shows them. */
+  dsRecords(name: string): Record<string, unknown>[] {
+    return [...(this.ds.get(name) ?? [])];
+  }
+
+  /**
+   * `/v2/{account}/domains/{domain}/ds_records[/{id}]` (openapi.yml, tag "domain dnssec"): list
+   * (listDelegationSignerRecords/success.http, paginated as the domain list), create
+   * (createDelegationSignerRecord/created.http; validation-error.http when a field is missing), get
+   * (getDelegationSignerRecord/success.http) and delete (deleteDelegationSignerRecord/success.http,
+   * notfound-delegationSignerRecord.http). Every field is a string but the ids; `public_key` is null
+   * unless sent. A domain outside the account is notfound-domain.http.
+   */
+  private dsRecordsRoute(req: RecordedRequest, domain: string, id: string | undefined): Answer {
+    if (this.domain(domain).held === null) return notFound(`Domain \`${domain}\` not found`);
+    const records = this.ds.get(domain) ?? [];
+    if (id === undefined && req.method === 'GET') {
+      const params = new URLSearchParams(req.query);
+      const perPage = Math.min(100, Math.max(1, Number(params.get('per_page') ?? 30) || 30));
+      const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
+      return {
+        status: 200,
+        body: {
+          data: records.slice((page - 1) * perPage, page * perPage),
+          pagination: { current_page: page, per_page: perPage, total_entries: records.length, total_pages: Math.max(1, Math.ceil(records.length / perPage)) },
+        },
+      };
+    }
+    if (id === undefined && req.method === 'POST') {
+      const input = (req.body ?? {}) as Record<string, unknown>;
+      const errors: Record<string, string[]> = {};
+      for (const field of ['algorithm', 'digest', 'digest_type', 'keytag']) {
+        if (typeof input[field] !== 'string' || input[field] === '') errors[field] = ["can't be blank"];
+      }
+      if (Object.keys(errors).length > 0) return validationFailed(errors);
+      const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const record = {
+        id: this.nextId++,
+        domain_id: 1010,
+        algorithm: input.algorithm,
+        digest: input.digest,
+        digest_type: input.digest_type,
+        keytag: input.keytag,
+        public_key: typeof input.public_key === 'string' ? input.public_key : null,
+        created_at: now,
+        updated_at: now,
+      };
+      this.ds.set(domain, [...records, record]);
+      return { status: 201, body: { data: record } };
+    }
+    const found = records.find((r) => String(r.id) === id);
+    if (!found || id === undefined) return notFound(`Delegation signer record \`${id ?? ''}\` not found`);
+    if (req.method === 'GET') return { status: 200, body: { data: found } };
+    if (req.method === 'DELETE') {
+      this.ds.set(domain, records.filter((r) => r !== found));
+      return { status: 204 };
+    }
+    return notFound();
   }
 
   /** validation-error.http: every contact field DNSimple requires, state_province included. */

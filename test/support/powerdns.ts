@@ -63,7 +63,7 @@ async function waitForApi(apiUrl: string, apiKey: string, child: ChildProcess, o
   throw new Error(`PowerDNS API did not come up within ${timeoutMs} ms:\n${output()}`);
 }
 
-export async function startPowerDns(): Promise<PowerDns> {
+export async function startPowerDns(options: { /** Default true; false starts it as a deployment that forgot the setting. */ dnssec?: boolean } = {}): Promise<PowerDns> {
   if (!existsSync(PDNS_SERVER)) throw new Error(`${PDNS_SERVER} not found: install pdns-server and pdns-backend-sqlite3 (.ci/run does)`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pdns-test-'));
   const apiKey = randomBase62(24);
@@ -72,6 +72,8 @@ export async function startPowerDns(): Promise<PowerDns> {
   const settings = {
     launch: 'gsqlite3',
     'gsqlite3-database': path.join(dir, 'pdns.sqlite3'),
+    // Zones are signed through the API (DNSSEC): the backend keeps keys only with this on (docs/operations.md).
+    'gsqlite3-dnssec': options.dnssec === false ? 'no' : 'yes',
     api: 'yes',
     'api-key': apiKey,
     webserver: 'yes',

@@ -22,6 +22,8 @@ const WORKFLOW_TYPES: Record<keyof Workflows, true> = {
   dispatchEventsWorkflow: true,
   purgeEventsWorkflow: true,
   domainLifecycleWorkflow: true,
+  enableDnssecWorkflow: true,
+  disableDnssecWorkflow: true,
 };
 
 /**

@@ -7,7 +7,13 @@ import { formatDate } from '../format.js';
 import { useCursorPages, useLoad } from '../hooks.js';
 import { Empty, NeedsOrganisation, Pager, StatusBadge, TableScroll } from '../components/ui.js';
 
-const TYPE_LABELS: Record<Operation['type'], string> = { 'domain.register': 'Registration', 'domain.transfer': 'Transfer in', 'domain.renew': 'Renewal' };
+const TYPE_LABELS: Record<Operation['type'], string> = {
+  'domain.register': 'Registration',
+  'domain.transfer': 'Transfer in',
+  'domain.renew': 'Renewal',
+  'dnssec.enable': 'DNSSEC on',
+  'dnssec.disable': 'DNSSEC off',
+};
 const UNFINISHED = new Set<Operation['status']>(['pending', 'running']);
 
 export function OperationsPage() {

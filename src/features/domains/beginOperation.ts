@@ -177,7 +177,8 @@ async function abandonUnstarted(
 /**
  * Gives up a pending operation that no workflow has taken: it is marked failed, its reservation
  * released, and a new domain row (register, transfer) no longer holds the name; a renewed domain
- * stays as it was. False, touching nothing, when a workflow took it first. Safe to repeat.
+ * stays as it was, and so does a domain whose DNSSEC change was abandoned (src/features/dns/dnssec.ts
+ * reads its state back from the ended operation). False, touching nothing, when a workflow took it first. Safe to repeat.
  */
 export async function abandonOperation(
   deps: Pick<AppDeps, 'db'>,
@@ -199,7 +200,9 @@ export async function abandonOperation(
     // Operations written before reservations joined their transaction may have none.
     if (!(err instanceof NotFoundError)) throw err;
   }
-  if (operation.type !== 'domain.renew' && operation.domainId) await changeDomainStatus({ db: deps.db, mode, domainId: operation.domainId, to: 'failed' });
+  // Only a registration or a transfer made the domain row; a renewal or a DNSSEC change leaves it as it was.
+  const madeDomain = operation.type === 'domain.register' || operation.type === 'domain.transfer';
+  if (madeDomain && operation.domainId) await changeDomainStatus({ db: deps.db, mode, domainId: operation.domainId, to: 'failed' });
   return true;
 }
 

@@ -6,7 +6,7 @@ import type { Domain } from './domains.repository.js';
 export const OperationSchema = z
   .object({
     id: z.string().meta({ example: exampleId('op') }),
-    type: z.enum(['domain.register', 'domain.transfer', 'domain.renew']),
+    type: z.enum(['domain.register', 'domain.transfer', 'domain.renew', 'dnssec.enable', 'dnssec.disable']),
     status: z.enum(['pending', 'running', 'succeeded', 'failed', 'cancelled']),
     domain: z.string().meta({ example: 'example.com' }),
     livemode: z.boolean(),

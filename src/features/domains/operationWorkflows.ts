@@ -13,6 +13,8 @@ const VERBS: Record<OperationType, string> = {
   'domain.register': 'Register',
   'domain.transfer': 'Transfer in',
   'domain.renew': 'Renew',
+  'dnssec.enable': 'Sign the zone of',
+  'dnssec.disable': 'Unsign the zone of',
 };
 
 /**
@@ -64,7 +66,7 @@ export function requester(props: { orgId: string; principal: Principal; idempote
  * which Idempotency-Key. The idempotency store is per member and mode, so the id is too: one member's
  * key can never lead to another member's operation (or to the other mode's).
  */
-export function operationWorkflowId(kind: 'register' | 'transfer' | 'renew', who: OperationRequester, random: () => string): string {
+export function operationWorkflowId(kind: 'register' | 'transfer' | 'renew' | 'dnssec-enable' | 'dnssec-disable', who: OperationRequester, random: () => string): string {
   return `${kind}:${who.orgId}:${who.livemode ? 'live' : 'test'}:${who.userId}:${who.idempotencyKey ?? `auto-${random()}`}`;
 }
 

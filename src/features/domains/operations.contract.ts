@@ -1,6 +1,7 @@
 /** What the paid domain operations' workflows (register, renew, transfer) are started with and answer. */
 import { defineSignal } from '@temporalio/workflow';
 import { OWN_STORE_RETRY, type RetryTiming } from '../../temporal/retries.contract.js';
+import type { DisableDnssecInput, EnableDnssecInput } from '../dns/dnssec.contract.js';
 
 /**
  * Where a paid registrar action stands. `reference` is the registrar's id of the registration,
@@ -106,6 +107,8 @@ export interface OperationWorkflowInputs {
   'domain.register': RegisterDomainInput;
   'domain.transfer': TransferDomainInput;
   'domain.renew': RenewDomainInput;
+  'dnssec.enable': EnableDnssecInput;
+  'dnssec.disable': DisableDnssecInput;
 }
 export type OperationWorkflowInput = OperationWorkflowInputs[keyof OperationWorkflowInputs];
 

@@ -7,7 +7,8 @@ import { recordOperationFinished } from '../../metrics/record.js';
 /** What `workflow_input` is sealed for (see `sealedJson.ts`): the auth code of a transfer is in it. */
 export const WORKFLOW_INPUT_PURPOSE = 'operations.workflow_input';
 
-export type OperationType = 'domain.register' | 'domain.transfer' | 'domain.renew';
+/** The paid domain operations, and the free DNSSEC ones (src/features/dns/dnssec.ts). */
+export type OperationType = 'domain.register' | 'domain.transfer' | 'domain.renew' | 'dnssec.enable' | 'dnssec.disable';
 export type OperationStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface Operation {

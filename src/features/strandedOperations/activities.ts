@@ -35,7 +35,8 @@ async function workflowExists(temporal: Temporal, workflowId: string): Promise<b
  * Sweeps what an api killed between writing an operation and starting its workflow leaves behind:
  * a `pending` operation with money reserved and no workflow. A recent one gets its workflow started
  * with the stored input (the derived workflow id makes that idempotent); an old one, or one whose
- * reservation is not held, is abandoned with the reservation released. Every step is conditional on
+ * reservation is not held, is abandoned with the reservation released. A free operation (DNSSEC,
+ * amount 0) reserves nothing, so only its age decides. Every step is conditional on
  * the row's state, so two runs, or a run racing the api, do each thing once.
  */
 export function createStrandedOperationActivities(deps: ReconcilerActivityDeps) {
@@ -74,7 +75,8 @@ export function createStrandedOperationActivities(deps: ReconcilerActivityDeps) 
         }
         const reservation = await findReservation(db, { livemode: operation.livemode }, operation.id);
         const tooOld = Date.now() - operation.createdAt.getTime() > input.maxStartAgeMs;
-        if (reservation?.state === 'reserved' && !tooOld) {
+        const held = operation.amount === 0 || reservation?.state === 'reserved';
+        if (held && !tooOld) {
           await startOperationWorkflow(deps, operation);
           summary.started.push(operation.id);
         } else if (await abandon(operation, tooOld ? 'too old to start' : 'no reservation held')) {

@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'domain.deleted',
   'api_key.revoked',
   'webhook_endpoint.disabled',
+  'dnssec.enabled',
+  'dnssec.disabled',
   'ping',
 ] as const;
 

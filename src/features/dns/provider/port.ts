@@ -1,4 +1,5 @@
 import type { RecordType } from '../records.js';
+import type { DsRecord } from '../dnssecKeys.js';
 
 /**
  * The DNS-provider port: what the service needs from the servers that answer for its domains.
@@ -36,4 +37,16 @@ export interface DnsProvider {
    * replaces the whole RRset of `name` and `type`; DELETE removes it, and one that does not exist is fine.
    */
   applyChanges(zone: string, changes: RRsetChange[]): Promise<void>;
+  /**
+   * Signs the zone with one ECDSA P-256 key (algorithm 13), or keeps the active key it has: a retry
+   * answers the same key. Answers the key (`257 3 13 <base64>`) and its SHA-256 DS.
+   */
+  signZone(zone: string): Promise<ZoneSigningKey>;
+  /** Removes every key: the zone is served unsigned. A zone without keys is fine. */
+  unsignZone(zone: string): Promise<void>;
+}
+
+export interface ZoneSigningKey {
+  dnskey: string;
+  ds: DsRecord;
 }

@@ -1,7 +1,8 @@
 import { absoluteName, presentationContent } from '../records.js';
 import { networkCode } from '../../../upstream/network.js';
 import { DnsProviderUnavailableError, DnsZoneNotFoundError } from './errors.js';
-import type { DnsProvider, RRsetChange } from './port.js';
+import type { DnsProvider, RRsetChange, ZoneSigningKey } from './port.js';
+import { DNSSEC_ALGORITHM, DS_DIGEST_TYPE, parseDnskey, parseDs } from '../dnssecKeys.js';
 
 /**
  * Live DNS provider: PowerDNS Authoritative's HTTP API (doc.powerdns.com/authoritative/http-api/,
@@ -17,6 +18,14 @@ import type { DnsProvider, RRsetChange } from './port.js';
  *   SRV "10 5 5060 sip.example.net.", TXT quoted strings of at most 255 characters).
  * - Errors are `{"error": "..."}`: 404 for an unknown zone, 422 for content it will not store
  *   (e.g. "Conflicts with pre-existing RRset"), 401 for a bad key.
+ *
+ * - DNSSEC (docs/http-api/cryptokey.rst, checked on 4.7): `GET zones/{zone}/cryptokeys` lists the keys
+ *   with `dnskey` ("257 3 13 <base64>") and `ds` (one string per digest type); `POST` of `{keytype:
+ *   "csk", active: true, algorithm: "ECDSAP256SHA256"}` adds one (201, its private key in the answer,
+ *   which is never kept), `DELETE …/cryptokeys/{id}` removes it (204). `PUT zones/{zone}/rectify`
+ *   sets the ordering and authority data signing needs, and `PUT zones/{zone}` with `api_rectify:
+ *   true` has every later PATCH rectify too. The gsqlite3 backend stores keys only with
+ *   `gsqlite3-dnssec=yes` (docs/operations.md); without it adding a key fails (502 here).
  *
  * Connection failures, timeouts, 429 and 5xx are 503 (transient); every other 4xx is 502 (permanent)
  * with the provider's message in the detail.
@@ -73,6 +82,52 @@ export class PowerDnsProvider implements DnsProvider {
     if (status === 404) throw new DnsZoneNotFoundError(zone);
   }
 
+  async signZone(zone: string): Promise<ZoneSigningKey> {
+    const keysPath = `${this.zonePath(zone)}/cryptokeys`;
+    let key = this.activeKey(await this.cryptokeys(zone));
+    if (!key) {
+      const created = await this.send('POST', keysPath, { keytype: 'csk', active: true, algorithm: 'ECDSAP256SHA256' }, [404]);
+      if (created.status === 404) throw new DnsZoneNotFoundError(zone);
+      key = this.activeKey(await this.cryptokeys(zone));
+      if (!key) throw new DnsProviderUnavailableError(`The DNS provider added no active key to ${zone}`, { status: 502, transient: false });
+    }
+    // Record edits after this keep the zone's signing data current (api_rectify), this one sets it now.
+    await this.send('PUT', this.zonePath(zone), { api_rectify: true });
+    await this.send('PUT', `${this.zonePath(zone)}/rectify`, undefined);
+    const ds = key.ds.map(parseDs).find((d) => d.digestType === DS_DIGEST_TYPE);
+    if (!ds) throw new DnsProviderUnavailableError(`The DNS provider gave no SHA-256 DS for ${zone}`, { status: 502, transient: false });
+    return { dnskey: key.dnskey, ds };
+  }
+
+  async unsignZone(zone: string): Promise<void> {
+    for (const key of await this.cryptokeys(zone)) {
+      await this.send('DELETE', `${this.zonePath(zone)}/cryptokeys/${key.id}`, undefined, [404]);
+    }
+    await this.send('PUT', `${this.zonePath(zone)}/rectify`, undefined);
+  }
+
+  private zonePath(zone: string): string {
+    return `/zones/${encodeURIComponent(dotted(zone))}`;
+  }
+
+  private async cryptokeys(zone: string): Promise<PowerDnsCryptokey[]> {
+    const { status, text } = await this.send('GET', `${this.zonePath(zone)}/cryptokeys`, undefined, [404]);
+    if (status === 404) throw new DnsZoneNotFoundError(zone);
+    const parsed = JSON.parse(text) as unknown;
+    if (!Array.isArray(parsed)) throw new DnsProviderUnavailableError('The DNS provider answered the key list with something else', { status: 502, transient: false });
+    return parsed.map((k: Record<string, unknown>) => ({
+      id: Number(k.id),
+      active: k.active === true,
+      dnskey: typeof k.dnskey === 'string' ? k.dnskey : '',
+      ds: Array.isArray(k.ds) ? k.ds.filter((d): d is string => typeof d === 'string') : [],
+    }));
+  }
+
+  /** The active algorithm-13 key, the one this service adds. */
+  private activeKey(keys: PowerDnsCryptokey[]): PowerDnsCryptokey | undefined {
+    return keys.find((k) => k.active && k.dnskey !== '' && parseDnskey(k.dnskey).algorithm === DNSSEC_ALGORITHM);
+  }
+
   private async send(method: string, path: string, body: unknown, allow: number[] = []): Promise<{ status: number; text: string }> {
     let status: number;
     let text: string;
@@ -108,6 +163,13 @@ export class PowerDnsProvider implements DnsProvider {
       upstreamStatus: status,
     });
   }
+}
+
+interface PowerDnsCryptokey {
+  id: number;
+  active: boolean;
+  dnskey: string;
+  ds: string[];
 }
 
 /** PowerDNS errors are `{"error": "..."}`; some answers (401, 404, 409) are plain text. */
