@@ -15,6 +15,7 @@ import { stripeWebhookRoutes } from './features/billing/stripeWebhook.routes.js'
 import { contactRoutes } from './features/contacts/contacts.routes.js';
 import { secretScanningRoutes } from './features/leaks/secretScanning.routes.js';
 import { dnsRecordRoutes } from './features/dns/records.routes.js';
+import { zoneFileRoutes } from './features/dns/zone.routes.js';
 import { eventRoutes } from './features/webhooks/events.routes.js';
 import { webhookEndpointRoutes } from './features/webhooks/endpoints.routes.js';
 
@@ -35,6 +36,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...contactRoutes(deps),
     ...secretScanningRoutes(deps),
     ...dnsRecordRoutes(deps),
+    ...zoneFileRoutes(deps),
     ...eventRoutes(deps),
     ...webhookEndpointRoutes(deps),
     ...extraRoutes,

@@ -51,6 +51,8 @@ export interface ApplyRecordChangesProps {
    * earlier run whose answer was lost, and is answered from the rows instead of applied again.
    */
   createdIdOf?: (index: number) => string | undefined;
+  /** Every check, under the same locks, then nothing written or sent: the answer is empty. */
+  dryRun?: boolean;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function applyRecordChanges(props: ApplyRecordChangesProps): Promis
     checkTargets(props, rows);
     const before = await dnsRecordsAtNames(tx, principal, { domainId: domain.id, names: [...names] });
     const plan = planChanges(props, domain.name, before, rows);
+    if (props.dryRun) return [];
     await applyAtProvider(tx, props.dnsProviders.forMode(principal.livemode), domain, plan.changes);
     return writeRows(tx, props, domain, plan.writes);
   });

@@ -48,6 +48,11 @@ export function dnsRecordsAtNames(db: Queryable, mode: Mode, props: { domainId: 
   return records.select(db, mode, 'domain_id = $2 AND name = ANY($3::text[])', [props.domainId, props.names], 'ORDER BY created_at, id');
 }
 
+/** Every record of the domain (a zone file's worth: exports and imports), oldest first. */
+export function dnsRecordsOfDomain(db: Queryable, mode: Mode, domainId: string): Promise<DnsRecord[]> {
+  return records.select(db, mode, 'domain_id = $2', [domainId], 'ORDER BY created_at, id');
+}
+
 /** Newest first, by keyset on (created_at, id); optionally one type and one name. */
 export function listDnsRecords(
   db: Queryable,

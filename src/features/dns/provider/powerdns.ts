@@ -1,7 +1,7 @@
 import { absoluteName, presentationContent } from '../records.js';
 import { networkCode } from '../../../upstream/network.js';
 import { DnsProviderUnavailableError, DnsZoneNotFoundError } from './errors.js';
-import type { DnsProvider, RRsetChange } from './port.js';
+import type { DnsProvider, RRsetChange, ZoneApex } from './port.js';
 
 /**
  * Live DNS provider: PowerDNS Authoritative's HTTP API (doc.powerdns.com/authoritative/http-api/,
@@ -15,6 +15,8 @@ import type { DnsProvider, RRsetChange } from './port.js';
  *   disabled: false}]}, {name, type, changetype: DELETE}]}` → 204. One PATCH is applied atomically.
  *   Names are absolute with the trailing dot; content is presentation format (MX "10 mx.example.net.",
  *   SRV "10 5 5060 sip.example.net.", TXT quoted strings of at most 255 characters).
+ * - `GET zones/example.com.` → `{rrsets: [{name, type, ttl, records: [{content, disabled}]}]}`: the
+ *   SOA and apex NS as served (PowerDNS writes the SOA itself when it creates a zone).
  * - Errors are `{"error": "..."}`: 404 for an unknown zone, 422 for content it will not store
  *   (e.g. "Conflicts with pre-existing RRset"), 401 for a bad key.
  *
@@ -73,6 +75,19 @@ export class PowerDnsProvider implements DnsProvider {
     if (status === 404) throw new DnsZoneNotFoundError(zone);
   }
 
+  async zoneApex(zone: string): Promise<ZoneApex | undefined> {
+    const { status, text } = await this.send('GET', `/zones/${encodeURIComponent(dotted(zone))}`, undefined, [404]);
+    if (status === 404) return undefined;
+    const apex = dotted(zone);
+    const rrsets = (JSON.parse(text) as { rrsets?: PowerDnsRRset[] }).rrsets ?? [];
+    const at = (type: string) => rrsets.find((r) => r.name === apex && r.type === type);
+    const [soa, ns] = [at('SOA'), at('NS')];
+    const live = (set: PowerDnsRRset | undefined) => (set?.records ?? []).filter((r) => !r.disabled).map((r) => r.content);
+    const soaContent = live(soa)[0];
+    if (!soa || !soaContent) return undefined;
+    return { soa: { ttl: soa.ttl, content: soaContent }, ns: { ttl: ns?.ttl ?? soa.ttl, hosts: live(ns) } };
+  }
+
   private async send(method: string, path: string, body: unknown, allow: number[] = []): Promise<{ status: number; text: string }> {
     let status: number;
     let text: string;
@@ -108,6 +123,13 @@ export class PowerDnsProvider implements DnsProvider {
       upstreamStatus: status,
     });
   }
+}
+
+interface PowerDnsRRset {
+  name: string;
+  type: string;
+  ttl: number;
+  records?: { content: string; disabled?: boolean }[];
 }
 
 /** PowerDNS errors are `{"error": "..."}`; some answers (401, 404, 409) are plain text. */

@@ -1,4 +1,4 @@
-import type { DnsProvider } from './port.js';
+import type { DnsProvider, ZoneApex } from './port.js';
 
 /** Test mode: no network, every change is accepted (docs/api-guide.md, Modes: test mode never calls the provider). */
 export class SyntheticDnsProvider implements DnsProvider {
@@ -12,5 +12,9 @@ export class SyntheticDnsProvider implements DnsProvider {
 
   applyChanges(): Promise<void> {
     return Promise.resolve();
+  }
+
+  zoneApex(): Promise<ZoneApex | undefined> {
+    return Promise.resolve(undefined);
   }
 }
