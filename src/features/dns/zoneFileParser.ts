@@ -30,6 +30,8 @@ export interface ZoneEntry {
   rdata: ZoneToken[];
   /** The origin in force on that line: relative names in the data are relative to it. */
   origin: string;
+  /** The file was another zone's (its first `$ORIGIN`): names in the data under it belong under ours. */
+  copiedFrom?: string;
 }
 
 export interface ZoneFileProblem {
@@ -215,13 +217,20 @@ export interface ParseOptions {
 /**
  * The file's entries, with names made absolute and TTLs filled in (explicit, else `$TTL`, else the
  * last one given); or ZoneFileSyntaxError listing every problem with its line. Names outside the
- * zone are problems too: a zone file speaks for one zone.
+ * zone are problems too: a zone file speaks for one zone. A file whose first `$ORIGIN` names another
+ * zone (exported from another domain) is read as that zone's and its names moved onto this one, so
+ * an export of one domain imports into another as a copy.
  */
 export function parseZoneFile(text: string, options: ParseOptions): ZoneEntry[] {
   const zone = strip(options.zone.toLowerCase());
   const problems: ZoneFileProblem[] = [];
   const entries: ZoneEntry[] = [];
+  // The zone the file speaks for: ours, unless its first $ORIGIN, before any record, names another
+  // (an export of another domain, imported as a copy): its names are then moved onto ours.
+  let fileZone = zone;
+  const reroot = (name: string) => (fileZone === zone ? name : moveName(name, fileZone, zone));
   let origin = zone;
+  let readRecord = false;
   let defaultTtl: number | undefined;
   let lastTtl: number | undefined;
   let lastOwner: string | undefined;
@@ -236,7 +245,8 @@ export function parseZoneFile(text: string, options: ParseOptions): ZoneEntry[] 
         else if (!rest[0]!.raw.endsWith('.')) problem(`$ORIGIN must be an absolute name ending in ".", not "${rest[0]!.raw}"`, 'directive_invalid');
         else {
           origin = absolutize(rest[0]!.raw, origin);
-          if (!inZone(origin, zone)) problem(`$ORIGIN ${rest[0]!.raw} is outside the zone ${zone}`, 'name_outside_zone');
+          if (!readRecord && !inZone(origin, fileZone)) fileZone = origin;
+          else if (!inZone(origin, fileZone)) problem(`$ORIGIN ${rest[0]!.raw} is outside the zone ${fileZone}`, 'name_outside_zone');
         }
       } else if (directive === '$TTL') {
         const ttl = rest.length === 1 ? parseTtl(rest[0]!.raw) : undefined;
@@ -247,6 +257,7 @@ export function parseZoneFile(text: string, options: ParseOptions): ZoneEntry[] 
       }
       continue;
     }
+    readRecord = true;
     let tokens = logical.tokens;
     let owner: string;
     if (logical.ownerOmitted) {
@@ -258,10 +269,11 @@ export function parseZoneFile(text: string, options: ParseOptions): ZoneEntry[] 
     } else {
       owner = absolutize(tokens[0]!.raw, origin);
       tokens = tokens.slice(1);
-      if (!inZone(owner, zone)) {
-        problem(`"${logical.tokens[0]!.raw}" (${owner}.) is outside the zone ${zone}`, 'name_outside_zone');
+      if (!inZone(owner, fileZone)) {
+        problem(`"${logical.tokens[0]!.raw}" (${owner}.) is outside the zone ${fileZone}`, 'name_outside_zone');
         continue;
       }
+      owner = reroot(owner);
     }
     lastOwner = owner;
     let ttl: number | undefined;
@@ -294,7 +306,7 @@ export function parseZoneFile(text: string, options: ParseOptions): ZoneEntry[] 
       problem(`TTL ${effective} is larger than 2147483647`, 'ttl_invalid');
       continue;
     }
-    entries.push({ line: logical.line, name: owner, ttl: effective, type: typeToken.raw.toUpperCase(), rdata: tokens.slice(1), origin });
+    entries.push({ line: logical.line, name: owner, ttl: effective, type: typeToken.raw.toUpperCase(), rdata: tokens.slice(1), origin: reroot(origin), ...(fileZone === zone ? {} : { copiedFrom: fileZone }) });
     if (options.maxEntries !== undefined && entries.length > options.maxEntries) {
       problem(`More than ${options.maxEntries} records: import the zone in parts`, 'too_many_records');
       break;
@@ -302,6 +314,11 @@ export function parseZoneFile(text: string, options: ParseOptions): ZoneEntry[] 
   }
   if (problems.length > 0) throw new ZoneFileSyntaxError(problems.slice(0, MAX_PROBLEMS).sort((a, b) => a.line - b.line));
   return entries;
+}
+
+/** `name` (inside `from`) as the same name inside `to`. */
+export function moveName(name: string, from: string, to: string): string {
+  return name === from ? to : `${name.slice(0, -from.length)}${to}`;
 }
 
 /** The zone itself or a name below it. */

@@ -1,5 +1,5 @@
 import { RECORD_TYPES, checkRecord, type RecordFields, type RecordType } from './records.js';
-import { absolutize, type ZoneEntry, type ZoneFileProblem, type ZoneToken } from './zoneFileParser.js';
+import { absolutize, inZone, moveName, type ZoneEntry, type ZoneFileProblem, type ZoneToken } from './zoneFileParser.js';
 
 /**
  * A zone file's entries as records of ours: the presentation form of each type turned into the
@@ -35,19 +35,20 @@ const SHAPES: Partial<Record<RecordType, { count: number; example: string }>> = 
 
 const quote = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;
 
-/** A name from the data, absolute with its trailing dot (`.` stays the root). */
-function dataName(token: ZoneToken, origin: string): string {
-  const name = absolutize(token.raw, origin);
+/** A name from the data, absolute with its trailing dot (`.` stays the root); one in the zone a file was copied from is moved onto ours. */
+function dataName(token: ZoneToken, entry: ZoneEntry, zone: string): string {
+  let name = absolutize(token.raw, entry.origin);
+  if (entry.copiedFrom && inZone(name, entry.copiedFrom)) name = moveName(name, entry.copiedFrom, zone);
   return name === '' ? '.' : `${name}.`;
 }
 
 /** The data as the record validator takes it: our stored form for the older types, presentation form for the rest. */
-function fieldsOf(entry: ZoneEntry, origin: string): { content: string; priority: number | null } | string {
+function fieldsOf(entry: ZoneEntry, zone: string): { content: string; priority: number | null } | string {
   const { type, rdata } = entry;
   const shape = SHAPES[type as RecordType];
   if (shape && rdata.length !== shape.count) return `${type} takes ${shape.count === 1 ? 'one field' : `${shape.count} fields`}, e.g. "${type} ${shape.example}"; found ${rdata.length}`;
   const nameAt = NAME_FIELDS[type];
-  const tokens = rdata.map((t, i) => (i === nameAt && !t.quoted ? dataName(t, origin) : t.quoted ? quote(t.value) : t.raw));
+  const tokens = rdata.map((t, i) => (i === nameAt && !t.quoted ? dataName(t, entry, zone) : t.quoted ? quote(t.value) : t.raw));
   switch (type) {
     case 'TXT':
       if (rdata.length === 0) return 'TXT needs at least one string, e.g. TXT "v=spf1 -all"';
@@ -92,7 +93,7 @@ export function recordsOfEntries(entries: ZoneEntry[], zone: string): { records:
       skipped.push({ line: entry.line, type: entry.type, name, reason });
       continue;
     }
-    const fields = fieldsOf(entry, entry.origin);
+    const fields = fieldsOf(entry, zone);
     if (typeof fields === 'string') {
       problems.push({ line: entry.line, message: fields, type: 'record_invalid' });
       continue;
