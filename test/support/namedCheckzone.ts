@@ -11,7 +11,7 @@ export async function namedCheckzone(zone: string, text: string): Promise<{ code
     await writeFile(file, text);
     return await new Promise((resolve, reject) => {
       execFile('named-checkzone', [zone, file], (err, stdout, stderr) => {
-        if (err && typeof err.code !== 'number') reject(err);
+        if (err && typeof err.code !== 'number') reject(new Error(`named-checkzone did not run: ${err.message}`, { cause: err }));
         else resolve({ code: err ? Number(err.code) : 0, output: `${stdout}${stderr}` });
       });
     });
