@@ -4,6 +4,7 @@ import { dnsCustomer, insertActiveDomain, type Customer } from '../support/domai
 import { bearer, jsonHeaders } from '../support/actors.js';
 import { readJson, type FieldErrorBody } from '../support/http.js';
 import { namedCheckzone } from '../support/namedCheckzone.js';
+import { NAME_LOCKS_MAX } from '../../src/features/dns/dnsRecords.repository.js';
 
 /**
  * Zone files in test mode: export (`text/dns`, checked by BIND's named-checkzone), import with
@@ -185,6 +186,22 @@ describe('zone files in test mode', () => {
     expect(res.skipped).toEqual([{ line: 2, type: 'HINFO', name: 'host', reason: expect.stringContaining('not served') as string }]);
     const mode = await importZone(base, 'www A 192.0.2.1', { mode: 'overwrite' });
     expect(mode.status).toBe(422);
+  });
+
+  it('imports more names than are locked one by one (the domain is locked instead), with an audit event for each record', async () => {
+    const { name, base } = await newDomain();
+    const count = NAME_LOCKS_MAX + 50;
+    const file = `$TTL 300\n${Array.from({ length: count }, (_, i) => `h${i} A 192.0.2.${i % 250}`).join('\n')}\n`;
+    const res = await importZone(base, file);
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get('x-request-id');
+    expect((await readJson<ImportResult>(res)).create).toHaveLength(count);
+    expect(await exportZone(base)).toContain(`h${count - 1} 300 IN A 192.0.2.${(count - 1) % 250}\n`);
+    const { rows } = await app.deps.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM audit_events WHERE request_id = $1 AND action = 'dns_record.created' AND data->>'domain' = $2`,
+      [requestId, name],
+    );
+    expect(rows[0]!.n).toBe(count);
   });
 
   it('replays an import sent again with the same Idempotency-Key', async () => {
