@@ -11957,6 +11957,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example $ORIGIN example.com.
+                 *     $TTL 3600
+                 *     www 300 IN A 192.0.2.10
+                 *         IN AAAA 2001:db8::10
+                 *     @ MX 10 mail.example.net.
+                 */
                 "text/dns": string;
             };
         };

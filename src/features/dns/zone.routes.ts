@@ -29,6 +29,7 @@ const ImportHeader = z.object({
 });
 const ZoneFileBody = z
   .string()
+  .meta({ example: '$ORIGIN example.com.\n$TTL 3600\nwww 300 IN A 192.0.2.10\n    IN AAAA 2001:db8::10\n@ MX 10 mail.example.net.\n' })
   .describe(
     'An RFC 1035 master file: `$ORIGIN` and `$TTL`, `@`, relative and absolute names, omitted owner, TTL and class (IN), ' +
       'quoted strings with escapes, parentheses across lines, `;` comments. Without `$ORIGIN` names are relative to the domain.',
