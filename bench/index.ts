@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --scenario paths|mixed|webhooks|micro|all] [--only reads,layers,dns,registrations] [--json FILE]`: figures beside their
+ * `npm run bench [-- --scenario paths|mixed|webhooks|micro|all] [--only reads,layers,dns,zone,registrations] [--json FILE]`: figures beside their
  * floors, measured in the same run, never asserted (docs/bench.md). The api and worker run compiled,
  * as `npm start` runs them, each in its own process; the load comes from this process.
  * BENCH_PROFILE=1 runs the api and workers under `node --cpu-prof` (profiles in .data/bench/profiles/).
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
           registrations: number('BENCH_REGISTRATIONS', 30),
           concurrentSeconds: number('BENCH_CONCURRENT_SECONDS', 30),
           dnsRecords: number('BENCH_DNS_RECORDS', 100),
+          zoneRecords: number('BENCH_ZONE_RECORDS', 5_000),
         }, parts as PathPart[]),
       );
     }

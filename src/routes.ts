@@ -16,6 +16,7 @@ import { contactRoutes } from './features/contacts/contacts.routes.js';
 import { secretScanningRoutes } from './features/leaks/secretScanning.routes.js';
 import { dnsRecordRoutes } from './features/dns/records.routes.js';
 import { dnssecRoutes } from './features/dns/dnssec.routes.js';
+import { zoneFileRoutes } from './features/dns/zone.routes.js';
 import { eventRoutes } from './features/webhooks/events.routes.js';
 import { webhookEndpointRoutes } from './features/webhooks/endpoints.routes.js';
 
@@ -37,6 +38,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...secretScanningRoutes(deps),
     ...dnsRecordRoutes(deps),
     ...dnssecRoutes(deps),
+    ...zoneFileRoutes(deps),
     ...eventRoutes(deps),
     ...webhookEndpointRoutes(deps),
     ...extraRoutes,

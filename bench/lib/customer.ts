@@ -16,11 +16,13 @@ export interface BenchCustomer {
   testKey: string;
   liveKey: string;
   testContactId: string;
+  liveContactId: string;
   liveDomain: string;
   testDomain: string;
 }
 
-async function activeDomain(deps: AppDeps, props: { orgId: string; livemode: boolean; contactId: string }): Promise<string> {
+/** An active domain inserted straight to the database, with two name servers. */
+export async function activeDomain(deps: AppDeps, props: { orgId: string; livemode: boolean; contactId: string }): Promise<string> {
   const name = `bench-${randomBase62(10).toLowerCase()}.com`;
   const mode = { livemode: props.livemode };
   const domain = await insertDomain(deps.db, mode, {
@@ -53,6 +55,7 @@ export async function benchCustomer(deps: AppDeps, label: string, balance = 1_00
     testKey: testKey.key,
     liveKey: liveKey.key,
     testContactId,
+    liveContactId,
     liveDomain: await activeDomain(deps, { orgId: org.id, livemode: true, contactId: liveContactId }),
     testDomain: await activeDomain(deps, { orgId: org.id, livemode: false, contactId: testContactId }),
   };

@@ -5,7 +5,8 @@ import type { sameShapeWorkflow, Step } from '../servers/sameShapeWorkflow.js';
 import { throughput, sequential, type Request } from '../lib/load.js';
 import { ratioRow, summarise, type BenchRow } from '../lib/report.js';
 import { OperationWatcher, ledgerProblems } from '../lib/operations.js';
-import { benchCustomer, type BenchCustomer } from '../lib/customer.js';
+import { activeDomain, benchCustomer, type BenchCustomer } from '../lib/customer.js';
+import { otherProviderZoneFile } from '../zoneFile.js';
 import type { Stack } from '../lib/stack.js';
 import { randomBase62 } from '../../src/ids.js';
 
@@ -19,6 +20,7 @@ export interface PathOptions {
   registrations: number;
   concurrentSeconds: number;
   dnsRecords: number;
+  zoneRecords: number;
 }
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -237,6 +239,38 @@ async function liveDnsEdit(stack: Stack, c: BenchCustomer, o: PathOptions): Prom
   ];
 }
 
+/**
+ * A zone file of another host's, imported into a live domain (PowerDNS) in one request: a dry run,
+ * the import, the same file again (no change), and the export. One request each: the figure is how
+ * long a customer moving a large zone waits, and how long the event loop and one connection are held.
+ */
+async function zoneImport(stack: Stack, c: BenchCustomer, o: PathOptions): Promise<BenchRow[]> {
+  const domain = await activeDomain(stack.deps, { orgId: c.orgId, livemode: true, contactId: c.liveContactId });
+  const { text, records } = otherProviderZoneFile(domain, o.zoneRecords);
+  const url = `${stack.api.url}/api/v1/orgs/${c.orgId}/domains/${domain}/zone`;
+  const timed = async (init: RequestInit): Promise<{ ms: number; body: string }> => {
+    const started = performance.now();
+    const res = await fetch(url, init);
+    const body = await res.text();
+    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${body.slice(0, 500)}`);
+    return { ms: performance.now() - started, body };
+  };
+  const post = (headers: Record<string, string> = {}) => timed({ method: 'POST', headers: { ...auth(c.liveKey), 'content-type': 'text/dns', ...headers }, body: text });
+  const created = (body: string) => (JSON.parse(body) as { create: unknown[] }).create.length;
+  const dry = await post({ 'dry-run': 'true' });
+  const real = await post();
+  const again = await post();
+  const exported = await timed({ headers: auth(c.liveKey) });
+  const section = `Zone file import, ${records} records (${(text.length / 1024).toFixed(0)} KB) from another host, live (PowerDNS), one request each`;
+  const within = (ms: number, limit: number) => ({ text: `< ${limit / 1000} s`, met: ms < limit });
+  return [
+    { section, name: 'POST …/zone, Dry-Run', value: dry.ms, unit: 'ms', detail: `${created(dry.body)} to create`, target: within(dry.ms, 10_000) },
+    { section, name: 'POST …/zone', value: real.ms, unit: 'ms', detail: `${created(real.body)} created`, target: within(real.ms, 30_000) },
+    { section, name: 'POST …/zone, same file again', value: again.ms, unit: 'ms', detail: `${created(again.body)} created (nothing to do)`, target: within(again.ms, 10_000) },
+    { section, name: 'GET …/zone', value: exported.ms, unit: 'ms', detail: `${(exported.body.length / 1024).toFixed(0)} KB` },
+  ];
+}
+
 /** What the api's own metrics say of its heap (src/metrics), to tell the heap from the rest of its RSS. */
 async function heapDetail(stack: Stack): Promise<string> {
   const text = await (await fetch(stack.api.metricsUrl)).text();
@@ -244,7 +278,7 @@ async function heapDetail(stack: Stack): Promise<string> {
   return `V8 heap used ${mb('nodejs_heap_size_used_bytes').toFixed(0)} MB of ${mb('nodejs_heap_size_total_bytes').toFixed(0)} MB; external ${mb('nodejs_external_memory_bytes').toFixed(0)} MB`;
 }
 
-export const PATH_PARTS = ['reads', 'layers', 'dns', 'registrations'] as const;
+export const PATH_PARTS = ['reads', 'layers', 'dns', 'zone', 'registrations'] as const;
 export type PathPart = (typeof PATH_PARTS)[number];
 
 export async function benchPaths(stack: Stack, o: PathOptions, parts: readonly PathPart[] = PATH_PARTS): Promise<BenchRow[]> {
@@ -253,6 +287,7 @@ export async function benchPaths(stack: Stack, o: PathOptions, parts: readonly P
   if (parts.includes('reads')) rows.push(...(await readPaths(stack, c, o)));
   if (parts.includes('layers')) rows.push(...(await layerCosts(stack, c, o)));
   if (parts.includes('dns')) rows.push(...(await liveDnsEdit(stack, c, o)));
+  if (parts.includes('zone')) rows.push(...(await zoneImport(stack, c, o)));
   if (parts.includes('registrations')) rows.push(...(await registrations(stack, o)));
   const rss = stack.api.process.rssMb();
   rows.push({ section: 'Memory', name: 'api RSS after the bench', value: rss, unit: 'MB', detail: await heapDetail(stack), target: { text: '< 200 MB', met: rss < 200 } });

@@ -21,7 +21,30 @@ function operationTable(document: OpenAPI3): string {
     HEADER('Where each operation of the API lives, so the SDK has one function per operation.') +
     `import type { components, operations } from './schema.js';\n\n` +
     `export const operationRoutes = {\n${rows.join('\n')}\n} as const satisfies Record<keyof operations, readonly [string, string]>;\n\n` +
+    textBodies(document) +
     eventTypes(document)
+  );
+}
+
+type MediaTypes = { requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, { content?: Record<string, unknown> }> };
+
+/** Operations whose request or success body is text rather than JSON (a zone file): sent and read as they are. */
+function textBodies(document: OpenAPI3): string {
+  const rows: string[] = [];
+  const textType = (content: Record<string, unknown> | undefined) => Object.keys(content ?? {}).find((type) => type.startsWith('text/'));
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = (item as Record<string, (MediaTypes & { operationId?: string }) | undefined>)[method];
+      if (!operation?.operationId) continue;
+      const request = textType(operation.requestBody?.content);
+      const response = Object.entries(operation.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
+      const answer = textType(response?.content);
+      if (request || answer) rows.push(`  ${operation.operationId}: ${JSON.stringify({ ...(request ? { request } : {}), ...(answer ? { response: answer } : {}) })},`);
+    }
+  }
+  return (
+    `/** Operations that send or answer text (by media type) rather than JSON. */\n` +
+    `export const textBodies: Partial<Record<keyof operations, { request?: string; response?: string }>> = {\n${rows.join('\n')}\n};\n\n`
   );
 }
 

@@ -1,6 +1,6 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { operations, paths } from './schema.js';
-import { operationRoutes } from './operations.js';
+import { operationRoutes, textBodies } from './operations.js';
 import { ApiError } from './errors.js';
 import { createTransport, type TransportOptions } from './transport.js';
 import { waitForOperation, type WaitOptions, type Operation } from './waitForOperation.js';
@@ -59,13 +59,22 @@ export function createClient(options: ClientOptions = {}): DomainClient {
   async function call(id: OperationId, input: Record<string, unknown> = {}, callOptions: CallOptions = {}): Promise<unknown> {
     const [method, path] = operationRoutes[id];
     const { body, path: pathParams, query, header } = input as { body?: unknown; path?: object; query?: object; header?: Record<string, string> };
-    const headers = { ...header, ...callOptions.headers, ...(callOptions.idempotencyKey ? { 'idempotency-key': callOptions.idempotencyKey } : {}) };
+    const text = textBodies[id];
+    const headers = {
+      ...(text?.request ? { 'content-type': text.request } : {}),
+      ...header,
+      ...callOptions.headers,
+      ...(callOptions.idempotencyKey ? { 'idempotency-key': callOptions.idempotencyKey } : {}),
+    };
     // The route table is generated, so the method and path always exist; openapi-fetch's own
     // per-path typing is what the Operations type above restates per operationId.
     const { data, error, response } = await raw.request(method as never, path as never, {
       params: { path: pathParams, query },
       headers,
       ...(body !== undefined ? { body } : {}),
+      // A text body (a zone file) goes as it is, and a text answer is returned as a string.
+      ...(text?.request ? { bodySerializer: (value: unknown) => value } : {}),
+      ...(text?.response ? { parseAs: 'text' } : {}),
       ...(callOptions.signal ? { signal: callOptions.signal } : {}),
     } as never);
     if (!response.ok) throw ApiError.fromResponse(response, error);

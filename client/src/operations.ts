@@ -58,6 +58,8 @@ export const operationRoutes = {
   getDnssec: ["GET", "/api/v1/orgs/{org_oid}/domains/{domain}/dnssec"],
   enableDnssec: ["POST", "/api/v1/orgs/{org_oid}/domains/{domain}/dnssec"],
   disableDnssec: ["DELETE", "/api/v1/orgs/{org_oid}/domains/{domain}/dnssec"],
+  exportZoneFile: ["GET", "/api/v1/orgs/{org_oid}/domains/{domain}/zone"],
+  importZoneFile: ["POST", "/api/v1/orgs/{org_oid}/domains/{domain}/zone"],
   listEvents: ["GET", "/api/v1/orgs/{org_oid}/events"],
   getEvent: ["GET", "/api/v1/orgs/{org_oid}/events/{event_id}"],
   listWebhookEndpoints: ["GET", "/api/v1/orgs/{org_oid}/webhook-endpoints"],
@@ -73,6 +75,14 @@ export const operationRoutes = {
   getApiReferencePage: ["GET", "/docs"],
   getPlainApiReferencePage: ["GET", "/docs/plain"],
 } as const satisfies Record<keyof operations, readonly [string, string]>;
+
+/** Operations that send or answer text (by media type) rather than JSON. */
+export const textBodies: Partial<Record<keyof operations, { request?: string; response?: string }>> = {
+  exportZoneFile: {"response":"text/dns"},
+  importZoneFile: {"request":"text/dns"},
+  getApiReferencePage: {"response":"text/html"},
+  getPlainApiReferencePage: {"response":"text/html"},
+};
 
 /** Every event type, in the api's order; a webhook endpoint may also ask for `*` (all of them). */
 export const eventTypes = ["operation.succeeded","operation.failed","operation.cancelled","domain.expiring","domain.renewed","domain.auto_renew_failed","domain.expired","domain.deleted","api_key.revoked","webhook_endpoint.disabled","dnssec.enabled","dnssec.disabled","ping"] as const satisfies readonly components['schemas']['Event']['type'][];

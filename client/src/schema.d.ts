@@ -791,6 +791,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{org_oid}/domains/{domain}/zone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The domain’s zone as an RFC 1035 master file (`text/dns`)
+         * @description Requires scope `dns:read`. `$ORIGIN`, `$TTL`, the SOA and apex NS records as the DNS host serves them (live mode: as PowerDNS has them; test mode, where nothing is served, and a live zone not made yet: an SOA naming the first name server with the time of the latest change as serial, and the domain’s name servers), then every record. `named-checkzone` accepts it; importing it into another domain copies the records.
+         */
+        get: operations["exportZoneFile"];
+        put?: never;
+        /**
+         * Import a zone file (`text/dns`): the difference from the domain’s records, applied all or nothing
+         * @description Requires scope `dns:write`. The file is read whole first: any problem answers 422 `ZONE_FILE_INVALID` with one entry per problem naming its line, and nothing changes. Records of types not served here, the SOA and the apex NS records (the host’s own) are not imported and are listed in `skipped`. The difference from the domain’s records is then applied as one batch (the same path, locks, audit and events as `batchDnsRecords`): a record already there with the same data is left alone (updated when only its TTL differs), so importing the same file again changes nothing. At most 20000 records and 8 MB. Also accepted as `text/plain`.
+         */
+        post: operations["importZoneFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{org_oid}/events": {
         parameters: {
             query?: never;
@@ -2039,6 +2063,61 @@ export interface components {
              * @example 684a1f049d7d082b7f98691657da5a65764913df7f065f6f8c36edf62d66ca03
              */
             digest: string;
+        };
+        ZoneImportResult: {
+            create: {
+                /** @description The line of the file the record starts on */
+                line: number;
+                /** @description The new record’s id; null in a dry run */
+                id: string | null;
+                /** @enum {string} */
+                type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA" | "ALIAS" | "HTTPS" | "SVCB" | "TLSA" | "SSHFP" | "NAPTR" | "PTR" | "DS";
+                /** @description Relative to the domain; `@` is the domain itself */
+                name: string;
+                /** @description As stored (see `DnsRecord.content`) */
+                content: string;
+                ttl: number;
+                priority: number | null;
+            }[];
+            update: {
+                /** @description The line of the file the record starts on */
+                line: number;
+                id: string;
+                /** @enum {string} */
+                type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA" | "ALIAS" | "HTTPS" | "SVCB" | "TLSA" | "SSHFP" | "NAPTR" | "PTR" | "DS";
+                /** @description Relative to the domain; `@` is the domain itself */
+                name: string;
+                /** @description As stored (see `DnsRecord.content`) */
+                content: string;
+                ttl: number;
+                priority: number | null;
+                /** @description The record before the import */
+                previous: {
+                    content: string;
+                    ttl: number;
+                    priority: number | null;
+                };
+            }[];
+            /** @description Only with `mode=replace` */
+            delete: {
+                id: string;
+                /** @enum {string} */
+                type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA" | "ALIAS" | "HTTPS" | "SVCB" | "TLSA" | "SSHFP" | "NAPTR" | "PTR" | "DS";
+                /** @description Relative to the domain; `@` is the domain itself */
+                name: string;
+                /** @description As stored (see `DnsRecord.content`) */
+                content: string;
+                ttl: number;
+                priority: number | null;
+            }[];
+            /** @description Entries not imported, with why: the SOA and apex NS (the host’s own), types not served here, DNSSEC records, repeats */
+            skipped: {
+                /** @description The line of the file the record starts on */
+                line: number;
+                type: string;
+                name: string;
+                reason: string;
+            }[];
         };
         EventPage: {
             data: components["schemas"]["Event"][];
@@ -12305,6 +12384,471 @@ export interface operations {
                      * @example {
                      *       "detail": "The database is unreachable",
                      *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportZoneFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+                /** @description The domain name, e.g. `example.com` */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zone file */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/dns": string;
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:read",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such domain in this organisation and mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No such domain in this organisation and mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the read group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the read (`DNS_PROVIDER_UNAVAILABLE`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the read",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importZoneFile: {
+        parameters: {
+            query?: {
+                /** @description `merge` (default) keeps the records the file does not hold; `replace` deletes them, leaving the domain with exactly the file’s records */
+                mode?: "merge" | "replace";
+            };
+            header?: {
+                /** @description `true`: every check of the real import (the file, each record, the domain’s state, conflicts), under the same locks; answers what would change and changes nothing */
+                "dry-run"?: "true" | "false";
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+                /** @description The domain name, e.g. `example.com` */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example $ORIGIN example.com.
+                 *     $TTL 3600
+                 *     www 300 IN A 192.0.2.10
+                 *         IN AAAA 2001:db8::10
+                 *     @ MX 10 mail.example.net.
+                 */
+                "text/dns": string;
+            };
+        };
+        responses: {
+            /** @description What changed (or, in a dry run, would change) */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "create": [
+                     *         {
+                     *           "line": 0,
+                     *           "id": "string",
+                     *           "type": "A",
+                     *           "name": "string",
+                     *           "content": "string",
+                     *           "ttl": 0,
+                     *           "priority": 0
+                     *         }
+                     *       ],
+                     *       "update": [
+                     *         {
+                     *           "line": 0,
+                     *           "id": "string",
+                     *           "type": "A",
+                     *           "name": "string",
+                     *           "content": "string",
+                     *           "ttl": 0,
+                     *           "priority": 0,
+                     *           "previous": {
+                     *             "content": "string",
+                     *             "ttl": 0,
+                     *             "priority": 0
+                     *           }
+                     *         }
+                     *       ],
+                     *       "delete": [
+                     *         {
+                     *           "id": "string",
+                     *           "type": "A",
+                     *           "name": "string",
+                     *           "content": "string",
+                     *           "ttl": 0,
+                     *           "priority": 0
+                     *         }
+                     *       ],
+                     *       "skipped": [
+                     *         {
+                     *           "line": 0,
+                     *           "type": "string",
+                     *           "name": "string",
+                     *           "reason": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ZoneImportResult"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Unexpected end of JSON input",
+                     *           "type": "json_invalid"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such domain in this organisation and mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No such domain in this organisation and mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The domain is not active",
+                     *       "code": "DOMAIN_STATE_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is larger than 1 MB",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is compressed",
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file cannot be read, or a record in it breaks its type’s rules (`ZONE_FILE_INVALID`, each problem with its line); or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The file cannot be read, or a record in it breaks its type’s rules",
+                     *       "code": "ZONE_FILE_INVALID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the change",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

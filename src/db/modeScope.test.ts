@@ -35,6 +35,15 @@ describe('ModeScopedTable', () => {
     ]);
   });
 
+  it('inserts many rows in chunks, each stamped with the caller mode', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => ({ id: `many-${i}`, label: `row ${i}` }));
+    const inserted = await things.insertMany(client, TEST, rows, 3);
+    expect(inserted.map((t) => t.id).sort()).toEqual(rows.map((r) => r.id).sort());
+    expect(inserted.every((t) => !t.livemode)).toBe(true);
+    expect(await things.insertMany(client, LIVE, [])).toEqual([]);
+    await things.delete(client, TEST, 'id LIKE $2', ['many-%']);
+  });
+
   it('never reads an object of the other mode, even by its id', async () => {
     expect(await things.findOne(client, TEST, 'id = $2', ['live-1'])).toBeUndefined();
     expect(await things.findOne(client, LIVE, 'id = $2', ['live-1'])).toMatchObject({ label: 'real domain' });

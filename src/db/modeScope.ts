@@ -81,6 +81,27 @@ export class ModeScopedTable<Row> {
     return this.insertRow(db, mode, values, 'ON CONFLICT DO NOTHING');
   }
 
+  /**
+   * Many rows, each stamped with the caller's mode, in one statement per `chunk` rows (PostgreSQL
+   * takes at most 65,535 parameters a statement). Every row has the keys of the first.
+   */
+  async insertMany(db: Queryable, mode: Mode, values: Record<string, unknown>[], chunk = 500): Promise<Row[]> {
+    if (values.length === 0) return [];
+    const names = Object.keys(values[0]!);
+    assertIdentifiers(names);
+    const inserted: Row[] = [];
+    for (let i = 0; i < values.length; i += chunk) {
+      const p = modeScopedParams();
+      const tuples = values.slice(i, i + chunk).map((row) => `($1, ${names.map((name) => p.add(row[name])).join(', ')})`);
+      const { rows } = await db.query(
+        `INSERT INTO ${this.table} (livemode, ${names.join(', ')}) VALUES ${tuples.join(', ')} RETURNING ${this.columns}`,
+        [mode.livemode, ...p.values],
+      );
+      inserted.push(...(rows as Row[]));
+    }
+    return inserted;
+  }
+
   private async insertRow(db: Queryable, mode: Mode, values: Record<string, unknown>, onConflict: string): Promise<Row | undefined> {
     const names = Object.keys(values);
     assertIdentifiers(names);

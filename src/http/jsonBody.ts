@@ -1,6 +1,6 @@
 import getRawBody from 'raw-body';
 import type { Middleware } from 'koa';
-import { InvalidJsonError, PayloadTooLargeError, UnsupportedEncodingError } from '../errors.js';
+import { ApiError, InvalidJsonError, PayloadTooLargeError, UnsupportedEncodingError } from '../errors.js';
 import type { AppState } from './context.js';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -95,6 +95,35 @@ export function jsonBody(
     ctx.state.rawBody = raw;
     if (beforeParse) await beforeParse(ctx);
     ctx.state.body = parseJsonBody(raw);
+    await next();
+  };
+}
+
+/**
+ * Reads a text body of one of `contentTypes` (a zone file as `text/dns`) into `ctx.state.body` as a
+ * string, with the route's own size limit; the exact bytes go to `ctx.state.rawBody` as for JSON.
+ * The same refusals as jsonBody: compressed bodies (415), bodies over the limit (413), invalid UTF-8.
+ */
+export function textBody(options: { contentTypes: readonly string[]; limitBytes: number }): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (!hasBody(ctx.req.headers)) {
+      await next();
+      return;
+    }
+    const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+    if (encoding !== '' && encoding !== 'identity') throw new UnsupportedEncodingError(encoding);
+    if (!ctx.is(...options.contentTypes)) {
+      throw new ApiError(400, 'BAD_REQUEST', [
+        { loc: ['header', 'content-type'], msg: `Content-Type must be ${options.contentTypes.join(' or ')}`, type: 'content_type_invalid' },
+      ]);
+    }
+    const raw = await readRaw(ctx.req, options.limitBytes, ctx.req.headers['content-length']);
+    ctx.state.rawBody = raw;
+    try {
+      ctx.state.body = utf8.decode(raw);
+    } catch {
+      throw new InvalidJsonError('Body is not valid UTF-8', 'utf8_invalid');
+    }
     await next();
   };
 }

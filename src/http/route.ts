@@ -73,6 +73,11 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends 
   roles?: readonly OrgRole[];
   request?: R;
   /**
+   * The body is text rather than JSON (a zone file): the media types accepted, the first being the
+   * one the reference names, and the size limit for this route (JSON bodies: 1 MB).
+   */
+  textBody?: { contentTypes: readonly [string, ...string[]]; limitBytes: number };
+  /**
    * For public routes that authenticate the request themselves (a webhook signature over the raw
    * body): runs once the body is read and before validation, so a forged request is refused before
    * anything looks at its content.

@@ -4,7 +4,7 @@ import type { PlatformDeps } from '../platformDeps.js';
 import { authenticate } from '../auth/authenticate.js';
 import { requireOrgMember, requirePathDomainAllowed, requirePrincipal, requireScope } from '../auth/authorize.js';
 import type { AppState } from './context.js';
-import { jsonBody } from './jsonBody.js';
+import { jsonBody, textBody } from './jsonBody.js';
 import { koaPath, rateLimitGroupOf, type RequestSchemas, type RouteInput, type RouteSpec } from './route.js';
 import { refuseUnsafePath, validate, type InputState } from './validate.js';
 import { idempotency } from './idempotency.js';
@@ -65,7 +65,8 @@ function routeChain(
   const { verifyRequest } = route;
   // A signed body is verified on its raw bytes before it is parsed.
   // (Every ctx on this chain is a router context; jsonBody is typed for plain Koa.)
-  if (route.request?.body) chain.push(jsonBody(undefined, verifyRequest && ((ctx) => verifyRequest(ctx as AppContext))));
+  if (route.request?.body && route.textBody) chain.push(textBody(route.textBody));
+  else if (route.request?.body) chain.push(jsonBody(undefined, verifyRequest && ((ctx) => verifyRequest(ctx as AppContext))));
   if (verifyRequest && !route.request?.body) {
     chain.push(async (ctx, next) => {
       await verifyRequest(ctx);

@@ -41,7 +41,7 @@ interface Operation {
 }
 
 /**
- * Gives every JSON request body and response of the document an example, made from its schema
+ * Gives every request body and JSON response of the document an example, made from its schema
  * (with the `example`s its fields declare) where the route gave none: every route has one by
  * construction, and it can never describe a field the schema does not have.
  */
@@ -54,7 +54,8 @@ export function addExamples(document: object): void {
   };
   for (const methods of Object.values(paths ?? {})) {
     for (const op of Object.values(methods)) {
-      fill(op.requestBody?.content?.['application/json'], { skipNonRequired: true });
+      // A request body has one media type: JSON, or text (a zone file) whose schema names its example.
+      fill(Object.values(op.requestBody?.content ?? {})[0], { skipNonRequired: true });
       for (const response of Object.values(op.responses ?? {})) fill(response.content?.['application/json'], { skipNonRequired: false });
     }
   }

@@ -8,6 +8,7 @@ import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/tes
 import { sessionToken, uniqueEmail } from '../support/actors.js';
 import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '../support/recordingProxy.js';
 import { createWorker } from '../../src/worker/worker.js';
+import { dnsCustomer, insertActiveDomain } from '../support/domains.js';
 
 let app: TestApp;
 let stopWorker: (() => Promise<void>) | undefined;
@@ -218,6 +219,22 @@ describe('Browser SDK against the real api', () => {
     ]);
     expect(recorder.requests.map((r) => header(r, 'x-mode'))).toEqual(['test', 'test']);
     expect(recorder.requests.map((r) => header(r, 'x-csrf-token'))).toEqual(['csrf-123', undefined]);
+  });
+});
+
+describe('Browser SDK: zone files', () => {
+  it('sends a zone file as text/dns and answers the export as text', async () => {
+    const c = await dnsCustomer(app, 'test');
+    const domain = await insertActiveDomain(app, c);
+    const sdk = createClient({ baseUrl: app.url, token: c.key });
+    const path = { org_oid: c.org.id, domain };
+    const result = await sdk.importZoneFile({ path, body: '$TTL 300\nwww A 192.0.2.1 ; web\n' });
+    expect(result.create).toEqual([expect.objectContaining({ line: 2, name: 'www', content: '192.0.2.1', ttl: 300 })]);
+    const text = await sdk.exportZoneFile({ path });
+    expect(text).toContain('www 300 IN A 192.0.2.1\n');
+    const refused = await sdk.importZoneFile({ path, body: 'www A 192.0.2.1' }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe('ZONE_FILE_INVALID');
   });
 });
 

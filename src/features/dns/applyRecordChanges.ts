@@ -6,12 +6,12 @@ import {
   deleteDnsRecords,
   dnsRecordsAtNames,
   findDnsRecordsByIds,
-  insertDnsRecord,
+  insertDnsRecords,
   lockDnsNames,
   updateDnsRecord,
   type DnsRecord,
 } from './dnsRecords.repository.js';
-import { auditCallerAction } from '../../audit/auditEvents.js';
+import { auditCallerActions } from '../../audit/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domainName.js';
 import { checkRecord, normalizeRecordName, type RecordFields } from './records.js';
@@ -51,6 +51,8 @@ export interface ApplyRecordChangesProps {
    * earlier run whose answer was lost, and is answered from the rows instead of applied again.
    */
   createdIdOf?: (index: number) => string | undefined;
+  /** Every check, under the same locks, then nothing written or sent: the answer is empty. */
+  dryRun?: boolean;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function applyRecordChanges(props: ApplyRecordChangesProps): Promis
     checkTargets(props, rows);
     const before = await dnsRecordsAtNames(tx, principal, { domainId: domain.id, names: [...names] });
     const plan = planChanges(props, domain.name, before, rows);
+    if (props.dryRun) return [];
     await applyAtProvider(tx, props.dnsProviders.forMode(principal.livemode), domain, plan.changes);
     return writeRows(tx, props, domain, plan.writes);
   });
@@ -193,10 +196,12 @@ function planChanges(props: ApplyRecordChangesProps, zone: string, before: DnsRe
   });
   if (issues.length > 0) throw new ValidationError(issues);
   checkVersions(props, rows);
-  const after = [...state.values()];
-  for (const name of new Set([...touched.values()].map((t) => t.name))) checkName(name, after.filter((r) => r.name === name));
+  // By name: a zone file touches thousands of names, and a scan of every record per name is quadratic.
+  const after = new Map<string, RecordFields[]>();
+  for (const r of state.values()) after.set(r.name, [...(after.get(r.name) ?? []), r]);
+  for (const name of new Set([...touched.values()].map((t) => t.name))) checkName(name, after.get(name) ?? []);
   const changes: RRsetChange[] = [...touched.values()].map(({ name, type }) => {
-    const set = after.filter((r) => r.name === name && r.type === type);
+    const set = (after.get(name) ?? []).filter((r) => r.type === type);
     if (set.length === 0) return { changetype: 'DELETE', name, type };
     // One TTL per RRset at the provider: the lowest of its records'.
     return { changetype: 'REPLACE', name, type, ttl: Math.min(...set.map((r) => r.ttl)), records: set };
@@ -280,23 +285,31 @@ async function applyAtProvider(tx: pg.PoolClient, provider: DnsProvider, domain:
 
 const AUDIT_ACTIONS = { create: 'dns_record.created', update: 'dns_record.updated', delete: 'dns_record.deleted' } as const;
 
+/**
+ * Creates and deletes go in few statements and the audit events in one (a zone file writes
+ * thousands of rows; one statement each took seconds); updates one by one. The unique constraint on
+ * records is deferred, so the order of the statements within the transaction does not matter.
+ */
 async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, domain: Domain, writes: Write[]): Promise<RecordOperationResult[]> {
   const { principal } = props;
+  const creates = writes.flatMap((w) => (w.kind === 'create' ? [{ id: w.id, fields: w.fields }] : []));
+  const created = new Map((await insertDnsRecords(tx, principal, { domainId: domain.id, orgId: props.orgId, rows: creates })).map((r) => [r.id, r]));
+  await deleteDnsRecords(tx, principal, writes.flatMap((w) => (w.kind === 'delete' ? [w.row.id] : [])));
   const results: RecordOperationResult[] = [];
+  const audits: Parameters<typeof auditCallerActions>[2] = [];
   for (const write of writes) {
     let record: DnsRecord;
     if (write.kind === 'create') {
-      record = await insertDnsRecord(tx, principal, { id: write.id, domainId: domain.id, orgId: props.orgId, fields: write.fields });
+      record = created.get(write.id)!;
       results.push({ op: 'create', record });
     } else if (write.kind === 'update') {
       record = await updateDnsRecord(tx, principal, { id: write.row.id, fields: write.fields });
       results.push({ op: 'update', record });
     } else {
       record = write.row;
-      await deleteDnsRecords(tx, principal, [record.id]);
       results.push({ op: 'delete', id: record.id });
     }
-    await auditCallerAction(tx, props, {
+    audits.push({
       action: AUDIT_ACTIONS[write.kind],
       orgId: props.orgId,
       targetType: 'dns_record',
@@ -304,5 +317,6 @@ async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, doma
       data: { livemode: principal.livemode, domain: domain.name, type: record.type, name: record.name, version: record.version },
     });
   }
+  await auditCallerActions(tx, props, audits);
   return results;
 }

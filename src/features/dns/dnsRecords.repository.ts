@@ -32,6 +32,17 @@ export function insertDnsRecord(db: Queryable, mode: Mode, props: { id: string; 
   });
 }
 
+/** Many records in few statements (a zone file's worth), in the order given. */
+export async function insertDnsRecords(db: Queryable, mode: Mode, props: { domainId: string; orgId: string; rows: { id: string; fields: RecordFields }[] }): Promise<DnsRecord[]> {
+  const inserted = await records.insertMany(
+    db,
+    mode,
+    props.rows.map(({ id, fields }) => ({ id, domain_id: props.domainId, org_id: props.orgId, type: fields.type, name: fields.name, content: fields.content, ttl: fields.ttl, priority: fields.priority })),
+  );
+  const byId = new Map(inserted.map((r) => [r.id, r]));
+  return props.rows.map(({ id }) => byId.get(id)!);
+}
+
 export async function findDnsRecord(db: Queryable, mode: Mode, props: { domainId: string; id: string }): Promise<DnsRecord | undefined> {
   return records.findOne(db, mode, 'domain_id = $2 AND id = $3', [props.domainId, props.id]);
 }
@@ -46,6 +57,11 @@ export function findDnsRecordsByIds(db: Queryable, mode: Mode, props: { domainId
 export function dnsRecordsAtNames(db: Queryable, mode: Mode, props: { domainId: string; names: string[] }): Promise<DnsRecord[]> {
   if (props.names.length === 0) return Promise.resolve([]);
   return records.select(db, mode, 'domain_id = $2 AND name = ANY($3::text[])', [props.domainId, props.names], 'ORDER BY created_at, id');
+}
+
+/** Every record of the domain (a zone file's worth: exports and imports), oldest first. */
+export function dnsRecordsOfDomain(db: Queryable, mode: Mode, domainId: string): Promise<DnsRecord[]> {
+  return records.select(db, mode, 'domain_id = $2', [domainId], 'ORDER BY created_at, id');
 }
 
 /** Newest first, by keyset on (created_at, id); optionally one type and one name. */
@@ -87,14 +103,28 @@ export async function deleteDnsRecords(db: Queryable, mode: Mode, ids: string[])
 }
 
 /**
+ * Names past which an edit locks the whole domain instead: every advisory lock held takes a slot of
+ * the server's shared lock table (max_locks_per_transaction × max_connections, 6,400 by default), so
+ * a zone file's thousands of names must not each take one.
+ */
+export const NAME_LOCKS_MAX = 200;
+
+/**
  * Serialises edits of one name of one domain until the transaction ends (a transaction-scoped
  * advisory lock, so it also covers names that have no rows yet). Names are locked in sorted order,
- * so two edits of overlapping names cannot deadlock.
+ * so two edits of overlapping names cannot deadlock. Every edit holds the domain's lock shared
+ * first; an edit of more than NAME_LOCKS_MAX names holds it exclusively instead, which excludes
+ * every other edit of the domain with one lock.
  */
 export async function lockDnsNames(db: Queryable, domainId: string, names: Iterable<string>): Promise<void> {
-  for (const name of [...new Set(names)].sort()) {
-    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`dns_records|${domainId}|${name}`]);
+  const sorted = [...new Set(names)].sort();
+  if (sorted.length > NAME_LOCKS_MAX) {
+    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`dns_records|${domainId}`]);
+    return;
   }
+  await db.query(`SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))`, [`dns_records|${domainId}`]);
+  // unnest yields the array in its (sorted) order: the same order as one lock per query.
+  await db.query(`SELECT count(pg_advisory_xact_lock(hashtextextended(n, 0))) FROM unnest($1::text[]) AS n`, [sorted.map((name) => `dns_records|${domainId}|${name}`)]);
 }
 
 /** Every record of a domain, gone with the domain (docs/api-guide.md, Operations and workflows). The count removed. */

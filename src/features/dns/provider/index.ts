@@ -31,5 +31,5 @@ export function createLiveDnsProvider(dnsProvider: Config['dnsProvider'], option
 function unconfiguredProvider(): DnsProvider {
   const fail = (): Promise<never> =>
     Promise.reject(new DnsProviderUnavailableError('The live DNS provider is not configured (DNS_PROVIDER_URL, DNS_PROVIDER_TOKEN)', { transient: false }));
-  return { createZone: fail, deleteZone: fail, applyChanges: fail, signZone: fail, unsignZone: fail };
+  return { createZone: fail, deleteZone: fail, applyChanges: fail, zoneApex: fail, signZone: fail, unsignZone: fail };
 }

@@ -24,6 +24,14 @@ export type RRsetChange =
   | { changetype: 'REPLACE'; name: string; type: RecordType; ttl: number; records: ProviderRecord[] }
   | { changetype: 'DELETE'; name: string; type: RecordType };
 
+/** The records at a zone's apex that the host writes itself: its SOA, and the NS records naming its servers. */
+export interface ZoneApex {
+  /** `content` in presentation form: `mname. rname. serial refresh retry expire minimum`. */
+  soa: { ttl: number; content: string };
+  /** Absolute, with their trailing dots. */
+  ns: { ttl: number; hosts: string[] };
+}
+
 export interface DnsProvider {
   /**
    * Creates the zone with these name servers at the apex; an existing zone is left as it is (whose it
@@ -37,6 +45,8 @@ export interface DnsProvider {
    * replaces the whole RRset of `name` and `type`; DELETE removes it, and one that does not exist is fine.
    */
   applyChanges(zone: string, changes: RRsetChange[]): Promise<void>;
+  /** The SOA and apex NS records as served; undefined when the host serves no such zone (test mode never does). */
+  zoneApex(zone: string): Promise<ZoneApex | undefined>;
   /**
    * Signs the zone with one ECDSA P-256 key (algorithm 13), or keeps the active key it has: a retry
    * answers the same key. Answers the key (`257 3 13 <base64>`) and its SHA-256 DS.

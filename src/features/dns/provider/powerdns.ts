@@ -1,7 +1,7 @@
 import { absoluteName, presentationContent } from '../records.js';
 import { networkCode } from '../../../upstream/network.js';
 import { DnsProviderUnavailableError, DnsZoneNotFoundError } from './errors.js';
-import type { DnsProvider, RRsetChange, ZoneSigningKey } from './port.js';
+import type { DnsProvider, RRsetChange, ZoneApex, ZoneSigningKey } from './port.js';
 import { DNSSEC_ALGORITHM, DS_DIGEST_TYPE, parseDnskey, parseDs } from '../dnssecKeys.js';
 
 /**
@@ -16,6 +16,8 @@ import { DNSSEC_ALGORITHM, DS_DIGEST_TYPE, parseDnskey, parseDs } from '../dnsse
  *   disabled: false}]}, {name, type, changetype: DELETE}]}` → 204. One PATCH is applied atomically.
  *   Names are absolute with the trailing dot; content is presentation format (MX "10 mx.example.net.",
  *   SRV "10 5 5060 sip.example.net.", TXT quoted strings of at most 255 characters).
+ * - `GET zones/example.com.` → `{rrsets: [{name, type, ttl, records: [{content, disabled}]}]}`: the
+ *   SOA and apex NS as served (PowerDNS writes the SOA itself when it creates a zone).
  * - Errors are `{"error": "..."}`: 404 for an unknown zone, 422 for content it will not store
  *   (e.g. "Conflicts with pre-existing RRset"), 401 for a bad key.
  *
@@ -128,6 +130,19 @@ export class PowerDnsProvider implements DnsProvider {
     return keys.find((k) => k.active && k.dnskey !== '' && parseDnskey(k.dnskey).algorithm === DNSSEC_ALGORITHM);
   }
 
+  async zoneApex(zone: string): Promise<ZoneApex | undefined> {
+    const { status, text } = await this.send('GET', `/zones/${encodeURIComponent(dotted(zone))}`, undefined, [404]);
+    if (status === 404) return undefined;
+    const apex = dotted(zone);
+    const rrsets = (JSON.parse(text) as { rrsets?: PowerDnsRRset[] }).rrsets ?? [];
+    const at = (type: string) => rrsets.find((r) => r.name === apex && r.type === type);
+    const [soa, ns] = [at('SOA'), at('NS')];
+    const live = (set: PowerDnsRRset | undefined) => (set?.records ?? []).filter((r) => !r.disabled).map((r) => r.content);
+    const soaContent = live(soa)[0];
+    if (!soa || !soaContent) return undefined;
+    return { soa: { ttl: soa.ttl, content: soaContent }, ns: { ttl: ns?.ttl ?? soa.ttl, hosts: live(ns) } };
+  }
+
   private async send(method: string, path: string, body: unknown, allow: number[] = []): Promise<{ status: number; text: string }> {
     let status: number;
     let text: string;
@@ -170,6 +185,13 @@ interface PowerDnsCryptokey {
   active: boolean;
   dnskey: string;
   ds: string[];
+}
+
+interface PowerDnsRRset {
+  name: string;
+  type: string;
+  ttl: number;
+  records?: { content: string; disabled?: boolean }[];
 }
 
 /** PowerDNS errors are `{"error": "..."}`; some answers (401, 404, 409) are plain text. */

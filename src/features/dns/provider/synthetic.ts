@@ -1,4 +1,4 @@
-import type { DnsProvider, ZoneSigningKey } from './port.js';
+import type { DnsProvider, ZoneApex, ZoneSigningKey } from './port.js';
 import { derivedP256Dnskey, dsOf, formatDnskey } from '../dnssecKeys.js';
 
 /**
@@ -27,5 +27,9 @@ export class SyntheticDnsProvider implements DnsProvider {
 
   unsignZone(): Promise<void> {
     return Promise.resolve();
+  }
+
+  zoneApex(): Promise<ZoneApex | undefined> {
+    return Promise.resolve(undefined);
   }
 }

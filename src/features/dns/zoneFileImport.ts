@@ -1,0 +1,143 @@
+import type { Db } from '../../db/pool.js';
+import type { Principal } from '../../auth/principal.js';
+import type { DomainName } from '../../domainName.js';
+import { ApiError, type FieldError } from '../../errors.js';
+import { activeDomainNamed } from '../domains/lookup.js';
+import { applyRecordChanges, type RecordOperation } from './applyRecordChanges.js';
+import { dnsRecordsOfDomain, type DnsRecord } from './dnsRecords.repository.js';
+import type { DnsProviders } from './provider/index.js';
+import type { RecordFields } from './records.js';
+import { parseZoneFile, ZoneFileSyntaxError, type ZoneFileProblem } from './zoneFileParser.js';
+import { recordKey, recordsOfEntries, type FileRecord, type SkippedEntry } from './zoneFileRecords.js';
+
+/** Records one import may hold: a large zone from another host fits, a runaway file does not. */
+export const ZONE_FILE_MAX_RECORDS = 20_000;
+
+/** 422 ZONE_FILE_INVALID: every problem found, each at its line (`loc: ["body", "line", "12"]`); nothing changed. */
+export class ZoneFileInvalidError extends ApiError {
+  constructor(problems: ZoneFileProblem[]) {
+    const detail: FieldError[] = problems.map((p) => ({ loc: ['body', 'line', String(p.line)], msg: `Line ${p.line}: ${p.message}`, type: p.type }));
+    super(422, 'ZONE_FILE_INVALID', detail);
+  }
+}
+
+type Fields = Omit<RecordFields, 'name' | 'type'>;
+export interface ZoneImportResult {
+  create: (RecordFields & { line: number; id: string | null })[];
+  update: (RecordFields & { line: number; id: string; previous: Fields })[];
+  delete: (RecordFields & { id: string })[];
+  skipped: SkippedEntry[];
+}
+
+export interface ImportZoneFileProps {
+  db: Db;
+  dnsProviders: DnsProviders;
+  principal: Principal;
+  orgId: string;
+  domain: DomainName;
+  text: string;
+  /** `merge` keeps the records the file does not hold; `replace` deletes them. */
+  mode: 'merge' | 'replace';
+  dryRun: boolean;
+  requestId: string;
+  createdIdOf?: (index: number) => string | undefined;
+}
+
+/** Parsed and checked, or 422 with every problem at its line. */
+export function readZoneFile(text: string, zone: string): { records: FileRecord[]; skipped: SkippedEntry[] } {
+  let entries;
+  try {
+    entries = parseZoneFile(text, { zone, maxEntries: ZONE_FILE_MAX_RECORDS });
+  } catch (err) {
+    if (err instanceof ZoneFileSyntaxError) throw new ZoneFileInvalidError(err.problems);
+    throw err;
+  }
+  const { records, skipped, problems } = recordsOfEntries(entries, zone);
+  if (problems.length > 0) throw new ZoneFileInvalidError(problems.slice(0, 50));
+  return { records, skipped };
+}
+
+const fieldsOf = (r: RecordFields): RecordFields => ({ type: r.type, name: r.name, content: r.content, ttl: r.ttl, priority: r.priority });
+const rrsetKey = (r: Pick<RecordFields, 'name' | 'type'>) => `${r.name}\n${r.type}`;
+/** Types of which a name holds one record at most: a different one in the file replaces it, even in a merge. */
+const SINGLE_VALUED: ReadonlySet<string> = new Set(['CNAME', 'ALIAS']);
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
+
+/**
+ * What makes the domain's records hold the file's: per RRset (name and type), a record in both
+ * (same data) is kept, or updated when only its TTL differs; in `replace`, the rest are paired into
+ * updates (a changed address keeps its record id) and what is left is created or deleted; in
+ * `merge`, the file's other records are created and the domain's kept, except that a single-valued
+ * type (CNAME) is updated in place. Importing the same file twice changes nothing the second time.
+ */
+export function planImport(existing: DnsRecord[], file: FileRecord[], mode: ImportZoneFileProps['mode']): Omit<ZoneImportResult, 'skipped'> {
+  const plan: Omit<ZoneImportResult, 'skipped'> = { create: [], update: [], delete: [] };
+  const have = groupBy(existing, rrsetKey);
+  const want = groupBy(file, rrsetKey);
+  const update = (row: DnsRecord, to: FileRecord) => plan.update.push({ ...fieldsOf(to), line: to.line, id: row.id, previous: { content: row.content, ttl: row.ttl, priority: row.priority } });
+  for (const [key, wanted] of want) {
+    const rows = new Map((have.get(key) ?? []).map((r) => [recordKey(r), r]));
+    const unmatched: FileRecord[] = [];
+    for (const record of wanted) {
+      const row = rows.get(recordKey(record));
+      if (!row) unmatched.push(record);
+      else {
+        rows.delete(recordKey(record));
+        if (row.ttl !== record.ttl) update(row, record);
+      }
+    }
+    const left = [...rows.values()];
+    const pairs = mode === 'replace' || SINGLE_VALUED.has(wanted[0]!.type) ? Math.min(left.length, unmatched.length) : 0;
+    for (let i = 0; i < pairs; i += 1) update(left[i]!, unmatched[i]!);
+    for (const record of unmatched.slice(pairs)) plan.create.push({ ...fieldsOf(record), line: record.line, id: null });
+    if (mode === 'replace') for (const row of left.slice(pairs)) plan.delete.push({ ...fieldsOf(row), id: row.id });
+  }
+  if (mode === 'replace') {
+    for (const [key, rows] of have) if (!want.has(key)) for (const row of rows) plan.delete.push({ ...fieldsOf(row), id: row.id });
+  }
+  return plan;
+}
+
+/**
+ * Imports a zone file into the domain: parsed and checked, compared with the domain's records, and
+ * the difference applied through the batch path (applyRecordChanges: all or nothing, the names
+ * locked, the provider sent one atomic change, audit and events as for any edit). Versions read here
+ * are checked under the locks, so an edit made in between answers 409 VERSION_MISMATCH and nothing
+ * changes. A dry run makes every check of the real one, under the same locks, and writes nothing.
+ */
+export async function importZoneFile(props: ImportZoneFileProps): Promise<ZoneImportResult> {
+  const domain = await activeDomainNamed(props.db, props.principal, props.orgId, props.domain, 'a zone file can be imported');
+  const { records, skipped } = readZoneFile(props.text, domain.name);
+  const existing = await dnsRecordsOfDomain(props.db, props.principal, domain.id);
+  const plan = planImport(existing, records, props.mode);
+  const versions = new Map(existing.map((r) => [r.id, r.version]));
+  // Deletes first: a record replaced by another of its name (a CNAME by an A) must be gone before the other is checked.
+  const operations: RecordOperation[] = [
+    ...plan.delete.map((d): RecordOperation => ({ op: 'delete', id: d.id, expectedVersion: versions.get(d.id) })),
+    ...plan.update.map((u): RecordOperation => ({ op: 'update', id: u.id, changes: { content: u.content, ttl: u.ttl, priority: u.priority }, expectedVersion: versions.get(u.id) })),
+    ...plan.create.map((c): RecordOperation => ({ op: 'create', record: fieldsOf(c) })),
+  ];
+  if (operations.length === 0) return { ...plan, skipped };
+  const results = await applyRecordChanges({
+    db: props.db,
+    dnsProviders: props.dnsProviders,
+    principal: props.principal,
+    orgId: props.orgId,
+    domain: props.domain,
+    operations,
+    shape: 'batch',
+    requestId: props.requestId,
+    dryRun: props.dryRun,
+    ...(props.createdIdOf ? { createdIdOf: props.createdIdOf } : {}),
+  });
+  if (!props.dryRun) {
+    const created = results.flatMap((r) => (r.op === 'create' ? [r.record.id] : []));
+    plan.create.forEach((c, i) => (c.id = created[i] ?? null));
+  }
+  return { ...plan, skipped };
+}

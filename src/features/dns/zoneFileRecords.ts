@@ -1,0 +1,119 @@
+import { RECORD_TYPES, checkRecord, type RecordFields, type RecordType } from './records.js';
+import { absolutize, inZone, moveName, type ZoneEntry, type ZoneFileProblem, type ZoneToken } from './zoneFileParser.js';
+
+/**
+ * A zone file's entries as records of ours: the presentation form of each type turned into the
+ * fields the API takes (MX and SRV priority apart, TXT strings joined, names in the data made
+ * absolute), then checked by the same rules as every other record (records.ts). What we do not
+ * import is reported with its line, never dropped silently.
+ */
+export interface FileRecord extends RecordFields {
+  line: number;
+}
+
+export interface SkippedEntry {
+  line: number;
+  type: string;
+  name: string;
+  reason: string;
+}
+
+/** Where the data holds a domain name, by type (RFC 1035, 2782, 2915/3403, 9460): relative names there are relative to the origin. */
+const NAME_FIELDS: Record<string, number> = { CNAME: 0, NS: 0, PTR: 0, ALIAS: 0, DNAME: 0, MX: 1, SRV: 3, HTTPS: 1, SVCB: 1, NAPTR: 5 };
+const DNSSEC_TYPES = new Set(['RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'DNSKEY', 'CDS', 'CDNSKEY']);
+const SERVED: ReadonlySet<string> = new Set(RECORD_TYPES);
+/** Fields each of our older types takes, for a message naming the line rather than a validator's guess. */
+const SHAPES: Partial<Record<RecordType, { count: number; example: string }>> = {
+  A: { count: 1, example: '192.0.2.1' },
+  AAAA: { count: 1, example: '2001:db8::1' },
+  CNAME: { count: 1, example: 'target.example.net.' },
+  NS: { count: 1, example: 'ns1.example.net.' },
+  MX: { count: 2, example: '10 mail.example.net.' },
+  SRV: { count: 4, example: '10 5 5060 sip.example.net.' },
+  CAA: { count: 3, example: '0 issue "letsencrypt.org"' },
+};
+
+const quote = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;
+
+/** A name from the data, absolute with its trailing dot (`.` stays the root); one in the zone a file was copied from is moved onto ours. */
+function dataName(token: ZoneToken, entry: ZoneEntry, zone: string): string {
+  let name = absolutize(token.raw, entry.origin);
+  if (entry.copiedFrom && inZone(name, entry.copiedFrom)) name = moveName(name, entry.copiedFrom, zone);
+  return name === '' ? '.' : `${name}.`;
+}
+
+/** The data as the record validator takes it: our stored form for the older types, presentation form for the rest. */
+function fieldsOf(entry: ZoneEntry, zone: string): { content: string; priority: number | null } | string {
+  const { type, rdata } = entry;
+  const shape = SHAPES[type as RecordType];
+  if (shape && rdata.length !== shape.count) return `${type} takes ${shape.count === 1 ? 'one field' : `${shape.count} fields`}, e.g. "${type} ${shape.example}"; found ${rdata.length}`;
+  const nameAt = NAME_FIELDS[type];
+  const tokens = rdata.map((t, i) => (i === nameAt && !t.quoted ? dataName(t, entry, zone) : t.quoted ? quote(t.value) : t.raw));
+  switch (type) {
+    case 'TXT':
+      if (rdata.length === 0) return 'TXT needs at least one string, e.g. TXT "v=spf1 -all"';
+      return { content: rdata.map((t) => t.value).join(''), priority: null };
+    case 'MX':
+    case 'SRV': {
+      const priority = /^\d{1,5}$/.test(rdata[0]!.raw) ? Number(rdata[0]!.raw) : NaN;
+      if (!(priority <= 65_535)) return `The ${type === 'MX' ? 'preference' : 'priority'} must be 0–65535, not "${rdata[0]!.raw.slice(0, 20)}"`;
+      return { content: tokens.slice(1).join(' '), priority };
+    }
+    case 'CAA':
+      return { content: `${rdata[0]!.raw} ${rdata[1]!.raw} ${quote(rdata[2]!.value)}`, priority: null };
+    default:
+      return { content: tokens.join(' '), priority: null };
+  }
+}
+
+const relative = (name: string, zone: string) => (name === zone ? '@' : name.slice(0, -(zone.length + 1)));
+
+/** Why an entry is not imported, or undefined when it is a record we serve. */
+function skipReason(entry: ZoneEntry, zone: string): string | undefined {
+  if (entry.type === 'SOA') return 'The SOA record is the host’s own; it is not imported';
+  if (entry.type === 'NS' && entry.name === zone) return 'The apex NS records are the domain’s name servers, set on the domain; they are not imported';
+  if (DNSSEC_TYPES.has(entry.type)) return `${entry.type} records are made by the signer: turn DNSSEC on for the domain instead`;
+  if (!SERVED.has(entry.type)) return `${entry.type} records are not served here (served: ${RECORD_TYPES.join(', ')})`;
+  return undefined;
+}
+
+/**
+ * The records the file holds, each checked; the entries skipped, with why; and every problem with
+ * its line (a record the validator refuses is a problem, not a skip: the import would lose it).
+ */
+export function recordsOfEntries(entries: ZoneEntry[], zone: string): { records: FileRecord[]; skipped: SkippedEntry[]; problems: ZoneFileProblem[] } {
+  const records: FileRecord[] = [];
+  const skipped: SkippedEntry[] = [];
+  const problems: ZoneFileProblem[] = [];
+  const seen = new Map<string, number>();
+  for (const entry of entries) {
+    const name = relative(entry.name, zone);
+    const reason = skipReason(entry, zone);
+    if (reason) {
+      skipped.push({ line: entry.line, type: entry.type, name, reason });
+      continue;
+    }
+    const fields = fieldsOf(entry, zone);
+    if (typeof fields === 'string') {
+      problems.push({ line: entry.line, message: fields, type: 'record_invalid' });
+      continue;
+    }
+    const checked = checkRecord({ type: entry.type as RecordType, name, ttl: entry.ttl, ...fields }, zone);
+    if (!checked.ok) {
+      for (const issue of checked.issues) problems.push({ line: entry.line, message: `${entry.type} ${name}: ${issue.message}`, type: issue.type });
+      continue;
+    }
+    const key = recordKey(checked.value);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      skipped.push({ line: entry.line, type: entry.type, name, reason: `The same record as on line ${earlier}` });
+      continue;
+    }
+    seen.set(key, entry.line);
+    records.push({ ...checked.value, line: entry.line });
+  }
+  return { records, skipped, problems };
+}
+
+/** A record's identity within its RRset: what tells two records of one name and type apart. */
+export const recordKey = (r: Pick<RecordFields, 'name' | 'type' | 'priority' | 'content'>) => `${r.name}\n${r.type}\n${r.priority ?? ''}\n${r.content}`;
