@@ -26,6 +26,10 @@ export type AuditAction =
   | 'operation.abandoned'
   | 'contact.registrar_sync_failed'
   | 'domain.partially_registered'
+  | 'domain.move_proposed'
+  | 'domain.move_cancelled'
+  | 'domain.moved_out'
+  | 'domain.moved_in'
   | 'registrar.drift';
 
 export interface AuditEvent {
@@ -33,7 +37,7 @@ export interface AuditEvent {
   actorUserId: string | null;
   actorKeyId: string | null;
   orgId: string | null;
-  targetType: 'api_key' | 'organization' | 'membership' | 'invitation' | 'contact' | 'dns_record' | 'operation' | 'domain';
+  targetType: 'api_key' | 'organization' | 'membership' | 'invitation' | 'contact' | 'dns_record' | 'operation' | 'domain' | 'domain_move';
   targetId: string;
   data?: Record<string, unknown>;
   requestId: string | null;
