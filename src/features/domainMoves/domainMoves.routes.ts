@@ -27,7 +27,7 @@ export function domainMoveRoutes(deps: AppDeps) {
         'Creates a pending move; nothing changes hands until an owner or admin of the target accepts it within 7 days. ' +
         'Nothing is charged and the registrar is not called. An organisation you are not a member of answers 404 as an unknown one.' +
         GUIDE,
-      tags: ['domain moves'],
+      tags: ['domains'],
       scope: 'domains:write',
       roles: OWNERS_AND_ADMINS,
       request: { path: DomainPath, body: ProposeMoveBody },
@@ -50,7 +50,7 @@ export function domainMoveRoutes(deps: AppDeps) {
       path: '/api/v1/orgs/{org_oid}/domain-moves',
       operationId: 'listDomainMoves',
       summary: "The organisation's outgoing or incoming domain moves of the caller's mode, newest first",
-      tags: ['domain moves'],
+      tags: ['domains'],
       scope: 'domains:read',
       request: { path: OrgPath, query: ListMovesQuery },
       responses: { 200: { description: 'A page of moves', schema: DomainMovePage } },
@@ -64,7 +64,7 @@ export function domainMoveRoutes(deps: AppDeps) {
       path: '/api/v1/orgs/{org_oid}/domain-moves/{move_id}',
       operationId: 'getDomainMove',
       summary: 'One move this organisation is a side of',
-      tags: ['domain moves'],
+      tags: ['domains'],
       scope: 'domains:read',
       request: { path: MovePath },
       errors: { 404: 'No such move of this organisation in this mode (`NOT_FOUND`)' },
@@ -82,7 +82,7 @@ export function domainMoveRoutes(deps: AppDeps) {
         'In one transaction the domain, its DNS records, contacts (copied), DNSSEC state, lifecycle, auto-renew setting and pending ' +
         'notices become this organisation’s; events `domain.moved_out` and `domain.moved_in` are emitted. No charge.' +
         GUIDE,
-      tags: ['domain moves'],
+      tags: ['domains'],
       scope: 'domains:write',
       roles: OWNERS_AND_ADMINS,
       request: { path: MovePath },
@@ -100,7 +100,7 @@ export function domainMoveRoutes(deps: AppDeps) {
       path: '/api/v1/orgs/{org_oid}/domain-moves/{move_id}/cancel',
       operationId: 'cancelDomainMove',
       summary: 'Cancel a pending move, from either side (owners and admins)',
-      tags: ['domain moves'],
+      tags: ['domains'],
       scope: 'domains:write',
       roles: OWNERS_AND_ADMINS,
       request: { path: MovePath },
