@@ -12,6 +12,8 @@ import { listAuditEventsForTarget } from '../../audit/auditEvents.js';
 import { lifecycleWorkflowId } from '../lifecycle/watch.js';
 import { newId } from '../../ids.js';
 import type { PresentedDomainMove } from './domainMove.presenter.js';
+import { recordHistory } from '../../../test/support/histories.js';
+import { findDomainNotice, markDomainNoticeMailed, recordDomainNoticeRow } from '../lifecycle/domainNotices.repository.js';
 
 let app: TestApp;
 let smtp: SmtpSink;
@@ -97,6 +99,8 @@ describe('moving a domain between organisations', () => {
     // Nothing changed hands yet.
     expect((await app.fetch(domainUrl(bob), { headers: bearer(bob.key) })).status).toBe(404);
 
+    const lifecycle = app.deps.temporal.client.workflow.getHandle(lifecycleWorkflowId((await findDomainHoldingName(app.deps.db, { livemode: false }, name))!.id));
+    const runBefore = (await lifecycle.describe()).runId;
     const accepted = await decide(bob, move.id, 'accept');
     expect(accepted.status).toBe(200);
     expect(await readJson<PresentedDomainMove>(accepted)).toMatchObject({ id: move.id, status: 'accepted', decided_at: expect.any(String) });
@@ -128,8 +132,10 @@ describe('moving a domain between organisations', () => {
     expect(captured.rows).toEqual([]);
 
     // The lifecycle goes on for the target: its input and search attribute name it.
-    const lifecycle = app.deps.temporal.client.workflow.getHandle(lifecycleWorkflowId((await findDomainHoldingName(app.deps.db, { livemode: false }, name))!.id));
     await expect.poll(async () => (await lifecycle.describe()).typedSearchAttributes.get({ name: 'OrgId', type: 'KEYWORD' }), { timeout: 15_000 }).toBe(bob.org.id);
+    // The run that was told continued as new for the target: a recorded path for the replay test.
+    const moved = await recordHistory(app, lifecycle.workflowId, 'domain-lifecycle-moved', runBefore);
+    expect(moved.events?.some((e) => e.workflowExecutionContinuedAsNewEventAttributes)).toBe(true);
 
     await smtp.waitFor((m) => m.envelopeTo.includes(ada.user.email) && /moved to/.test(m.subject ?? ''));
     await smtp.waitFor((m) => m.envelopeTo.includes(bob.user.email) && /moved to/.test(m.subject ?? ''));
@@ -213,5 +219,22 @@ describe('moving a domain between organisations', () => {
     const again = await propose(ada, name, bob.org.id);
     expect(again.status).toBe(409);
     expect((await readJson<MessageErrorBody>(again)).detail).toContain(`domain.renew operation ${renewal.id}`);
+  });
+
+  it('readdresses notices not yet mailed to the target, and leaves mailed ones as they were', async () => {
+    const { ada, bob } = await twoOrganisations();
+    const name = await insertActiveDomain(app, { org: ada.org, livemode: false });
+    const mode = { livemode: false };
+    const domain = (await findDomainHoldingName(app.deps.db, mode, name))!;
+    const facts = (kind: string) => ({ orgId: ada.org.id, name, expiresAt: new Date().toISOString(), at: new Date().toISOString(), recipients: [{ email: ada.user.email, name: null }], reason: kind });
+    const notice = async (kind: 'expiring' | 'expired') =>
+      (await recordDomainNoticeRow(app.deps.db, mode, { id: newId('ntc'), domainId: domain.id, kind, eventId: newId('evt'), facts: facts(kind) })).notice.id;
+    const unmailed = await notice('expiring');
+    const mailed = await notice('expired');
+    await markDomainNoticeMailed(app.deps.db, mode, mailed);
+    const move = await readJson<PresentedDomainMove>(await propose(ada, name, bob.org.id));
+    expect((await decide(bob, move.id, 'accept')).status).toBe(200);
+    expect((await findDomainNotice(app.deps.db, mode, unmailed))!.facts).toMatchObject({ orgId: bob.org.id, recipients: [{ email: bob.user.email }] });
+    expect((await findDomainNotice(app.deps.db, mode, mailed))!.facts).toMatchObject({ orgId: ada.org.id, recipients: [{ email: ada.user.email }] });
   });
 });
