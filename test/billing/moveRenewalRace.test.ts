@@ -91,6 +91,21 @@ async function holdDomainLock(name: string): Promise<{ waitFor(waiters: number):
 
 const target = () => ({ db: app.deps.db, fetch: (path: string, init?: RequestInit) => app.fetch(path, init) });
 
+/** `first` and `second` sent in that order, both waiting behind the domain's lock before it is let go. */
+async function inTurn(s: Setup, first: (s: Setup) => Promise<Response>, second: (s: Setup) => Promise<Response>): Promise<[Response, Response]> {
+  const lock = await holdDomainLock(s.name);
+  const answers: Promise<Response>[] = [first(s)];
+  try {
+    await lock.waitFor(1);
+    answers.push(second(s));
+    await lock.waitFor(2);
+  } finally {
+    await lock.release();
+  }
+  const [a, b] = await Promise.all(answers);
+  return [a!, b!];
+}
+
 function run(customer: Customer, accepted: string[]): ClientRun {
   return { customer, contactId: '', accepted: new Map(accepted.map((id) => [id, ''])), unexpected: [], counts: {} };
 }
@@ -98,17 +113,7 @@ function run(customer: Customer, accepted: string[]): ClientRun {
 describe('a move accepted while a renewal of the domain starts', () => {
   it('accept first: the move wins, the renewal is refused and nothing is reserved or charged for it', async () => {
     const s = await domainWithPendingMove();
-    const lock = await holdDomainLock(s.name);
-    const accepting = accept(s);
-    let renewing: Promise<Response>;
-    try {
-      await lock.waitFor(1);
-      renewing = renew(s);
-      await lock.waitFor(2);
-    } finally {
-      await lock.release();
-    }
-    const [accepted, renewed] = await Promise.all([accepting, renewing]);
+    const [accepted, renewed] = await inTurn(s, accept, renew);
     expect(accepted.status).toBe(200);
     expect(renewed.status).toBe(409);
     expect(await readJson<MessageErrorBody>(renewed)).toMatchObject({ code: 'DOMAIN_STATE_CONFLICT', detail: expect.stringMatching(/moved to another organisation/) });
@@ -117,17 +122,7 @@ describe('a move accepted while a renewal of the domain starts', () => {
 
   it('renewal first: the renewal is charged once to the source, the move is refused naming it, then goes through', async () => {
     const s = await domainWithPendingMove();
-    const lock = await holdDomainLock(s.name);
-    const renewing = renew(s);
-    let accepting: Promise<Response>;
-    try {
-      await lock.waitFor(1);
-      accepting = accept(s);
-      await lock.waitFor(2);
-    } finally {
-      await lock.release();
-    }
-    const [renewed, accepted] = await Promise.all([renewing, accepting]);
+    const [renewed, accepted] = await inTurn(s, renew, accept);
     expect([200, 202]).toContain(renewed.status);
     // 200 names the operation as `operation_id`, 202 is the operation itself.
     const answer = await readJson<{ operation_id?: string; id?: string }>(renewed);

@@ -173,6 +173,8 @@ describe('moving a domain between organisations', () => {
     expect((await app.fetch(`/api/v1/orgs/${bob.org.id}/domain-moves?direction=incoming`, { headers: bearer(bobLive) })).status).toBe(200);
     expect((await readJson<{ data: unknown[] }>(await app.fetch(`/api/v1/orgs/${bob.org.id}/domain-moves?direction=incoming`, { headers: bearer(bobLive) }))).data).toEqual([]);
     expect((await decide(bob, move.id, 'accept', bobLive)).status).toBe(404);
+    // Ada is only a member of the target: she cannot accept into it either.
+    expect(await codeOf(await decide({ ...ada, org: bob.org }, move.id, 'accept'))).toEqual([403, 'FORBIDDEN']);
     // The source cannot accept its own proposal; a second proposal waits for the first.
     expect((await decide(ada, move.id, 'accept')).status).toBe(404);
     expect(await codeOf(await propose(ada, name, bob.org.id))).toEqual([409, 'DOMAIN_STATE_CONFLICT']);
