@@ -239,4 +239,21 @@ describe('moving a domain between organisations', () => {
     expect((await findDomainNotice(app.deps.db, mode, unmailed))!.facts).toMatchObject({ orgId: bob.org.id, recipients: [{ email: bob.user.email }] });
     expect((await findDomainNotice(app.deps.db, mode, mailed))!.facts).toMatchObject({ orgId: ada.org.id, recipients: [{ email: ada.user.email }] });
   });
+
+  it('moves a live domain in live mode, its DNS zone staying with the registration', async () => {
+    const { ada, bob } = await twoOrganisations();
+    const live = async (side: Side): Promise<Side> => ({ ...side, key: (await insertKey(app.deps, { user: side.user, scopes: SCOPES, mode: 'live' })).key });
+    const [adaLive, bobLive] = [await live(ada), await live(bob)];
+    const name = await insertActiveDomain(app, { org: ada.org, livemode: true });
+    const domain = (await findDomainHoldingName(app.deps.db, { livemode: true }, name))!;
+    await app.deps.db.query('INSERT INTO dns_zones (name, domain_id) VALUES ($1, $2)', [name, domain.id]);
+    // Invisible from test mode.
+    expect((await propose(ada, name, bob.org.id)).status).toBe(404);
+    const move = await readJson<PresentedDomainMove>(await propose(adaLive, name, bob.org.id));
+    expect(move.livemode).toBe(true);
+    expect((await decide(bobLive, move.id, 'accept')).status).toBe(200);
+    expect((await app.fetch(`/api/v1/orgs/${bob.org.id}/domains/${name}`, { headers: bearer(bobLive.key) })).status).toBe(200);
+    const zone = await app.deps.db.query<{ domain_id: string }>('SELECT domain_id FROM dns_zones WHERE name = $1', [name]);
+    expect(zone.rows).toEqual([{ domain_id: domain.id }]);
+  });
 });
