@@ -9,6 +9,7 @@ import { organizationRoutes } from './features/orgs/orgs.routes.js';
 import { memberRoutes } from './features/orgs/members.routes.js';
 import { availabilityRoutes } from './features/domains/availability.routes.js';
 import { domainRoutes } from './features/domains/domains.routes.js';
+import { domainMoveRoutes } from './features/domainMoves/domainMoves.routes.js';
 import { operationRoutes } from './features/domains/operations.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { stripeWebhookRoutes } from './features/billing/stripeWebhook.routes.js';
@@ -31,6 +32,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...memberRoutes(deps),
     ...availabilityRoutes(deps),
     ...domainRoutes(deps),
+    ...domainMoveRoutes(deps),
     ...operationRoutes(deps),
     ...billingRoutes(deps),
     ...stripeWebhookRoutes(deps),

@@ -34,6 +34,11 @@ export const operationRoutes = {
   updateDomain: ["PATCH", "/api/v1/orgs/{org_oid}/domains/{domain}"],
   getAuthCode: ["GET", "/api/v1/orgs/{org_oid}/domains/{domain}/auth-code"],
   advanceTestClock: ["POST", "/api/v1/orgs/{org_oid}/domains/{domain}/test-clock"],
+  proposeDomainMove: ["POST", "/api/v1/orgs/{org_oid}/domains/{domain}/moves"],
+  listDomainMoves: ["GET", "/api/v1/orgs/{org_oid}/domain-moves"],
+  getDomainMove: ["GET", "/api/v1/orgs/{org_oid}/domain-moves/{move_id}"],
+  acceptDomainMove: ["POST", "/api/v1/orgs/{org_oid}/domain-moves/{move_id}/accept"],
+  cancelDomainMove: ["POST", "/api/v1/orgs/{org_oid}/domain-moves/{move_id}/cancel"],
   cancelOperation: ["POST", "/api/v1/orgs/{org_oid}/operations/{operation_id}/cancel"],
   listOperations: ["GET", "/api/v1/orgs/{org_oid}/operations"],
   getOperation: ["GET", "/api/v1/orgs/{org_oid}/operations/{operation_id}"],
@@ -85,4 +90,4 @@ export const textBodies: Partial<Record<keyof operations, { request?: string; re
 };
 
 /** Every event type, in the api's order; a webhook endpoint may also ask for `*` (all of them). */
-export const eventTypes = ["operation.succeeded","operation.failed","operation.cancelled","domain.expiring","domain.renewed","domain.auto_renew_failed","domain.expired","domain.deleted","api_key.revoked","webhook_endpoint.disabled","dnssec.enabled","dnssec.disabled","ping"] as const satisfies readonly components['schemas']['Event']['type'][];
+export const eventTypes = ["operation.succeeded","operation.failed","operation.cancelled","domain.expiring","domain.renewed","domain.auto_renew_failed","domain.expired","domain.deleted","domain.moved_out","domain.moved_in","api_key.revoked","webhook_endpoint.disabled","dnssec.enabled","dnssec.disabled","ping"] as const satisfies readonly components['schemas']['Event']['type'][];

@@ -455,6 +455,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{org_oid}/domains/{domain}/moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose to move a domain to another organisation you belong to (owners and admins)
+         * @description Requires scope `domains:write`. Organisation role: owner or admin. Creates a pending move; nothing changes hands until an owner or admin of the target accepts it within 7 days. Nothing is charged and the registrar is not called. An organisation you are not a member of answers 404 as an unknown one. See the API guide, "Moving a domain".
+         */
+        post: operations["proposeDomainMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/domain-moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's outgoing or incoming domain moves of the caller's mode, newest first
+         * @description Requires scope `domains:read`.
+         */
+        get: operations["listDomainMoves"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/domain-moves/{move_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One move this organisation is a side of
+         * @description Requires scope `domains:read`.
+         */
+        get: operations["getDomainMove"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/domain-moves/{move_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a move into this organisation (owners and admins of the target)
+         * @description Requires scope `domains:write`. Organisation role: owner or admin. In one transaction the domain, its DNS records, contacts (copied), DNSSEC state, lifecycle, auto-renew setting and pending notices become this organisation’s; events `domain.moved_out` and `domain.moved_in` are emitted. No charge. See the API guide, "Moving a domain".
+         */
+        post: operations["acceptDomainMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/domain-moves/{move_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending move, from either side (owners and admins)
+         * @description Requires scope `domains:write`. Organisation role: owner or admin.
+         */
+        post: operations["cancelDomainMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{org_oid}/operations/{operation_id}/cancel": {
         parameters: {
             query?: never;
@@ -1625,6 +1725,61 @@ export interface components {
             /** @description Days to move the domain's lifecycle forward */
             advance_days: number;
         };
+        DomainMove: {
+            /** @example mov_f3l9ILOLWfz2uGFgdRexd0 */
+            id: string;
+            /** @example example.com */
+            domain: string;
+            /**
+             * @description `pending` until the target accepts, either side cancels, or `expires_at` passes (then `expired`)
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "cancelled" | "expired";
+            livemode: boolean;
+            /** @description The organisation the domain leaves */
+            from_org: {
+                /** @example org_gcLjNeyhksK2xrIqlPEl6i */
+                id: string;
+                /** @example Acme Ltd */
+                name: string;
+            };
+            /** @description The organisation the domain goes to */
+            to_org: {
+                /** @example org_gcLjNeyhksK2xrIqlPEl6i */
+                id: string;
+                /** @example Acme Ltd */
+                name: string;
+            };
+            /**
+             * @description Which side cancelled, when `cancelled`
+             * @enum {string|null}
+             */
+            cancelled_by: "source" | "target" | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description 7 days after it was proposed
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description When it was accepted or cancelled
+             */
+            decided_at: string | null;
+        };
+        ProposeDomainMoveInput: {
+            /**
+             * @description The organisation to move the domain to; the caller must be a member of it
+             * @example org_gcLjNeyhksK2xrIqlPEl6i
+             */
+            to_org_id: string;
+        };
+        DomainMovePage: {
+            data: components["schemas"]["DomainMove"][];
+            /** @description Pass as `cursor` for the next page */
+            next_cursor: string | null;
+        };
         Balance: {
             /** @enum {string} */
             currency: "USD";
@@ -2131,7 +2286,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping";
+            type: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping";
             /** Format: date-time */
             created_at: string;
             livemode: boolean;
@@ -2205,7 +2360,7 @@ export interface components {
              */
             url: string;
             /** @description Event types to send; `["*"]` for all */
-            events: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping" | "*")[];
+            events: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping" | "*")[];
             description?: string | null;
         };
         WebhookEndpointPage: {
@@ -2258,7 +2413,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types to send; `["*"]` for all */
-            events?: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping" | "*")[];
+            events?: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping" | "*")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -7731,6 +7886,983 @@ export interface operations {
             };
         };
     };
+    proposeDomainMove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                org_oid: string;
+                /** @description The domain name */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to_org_id": "org_gcLjNeyhksK2xrIqlPEl6i"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProposeDomainMoveInput"];
+            };
+        };
+        responses: {
+            /** @description The pending move */
+            201: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "mov_f3l9ILOLWfz2uGFgdRexd0",
+                     *       "domain": "example.com",
+                     *       "status": "pending",
+                     *       "livemode": true,
+                     *       "from_org": {
+                     *         "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *         "name": "Acme Ltd"
+                     *       },
+                     *       "to_org": {
+                     *         "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *         "name": "Acme Ltd"
+                     *       },
+                     *       "cancelled_by": "source",
+                     *       "created_at": "2019-08-24T14:15:22Z",
+                     *       "expires_at": "2019-08-24T14:15:22Z",
+                     *       "decided_at": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainMove"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Unexpected end of JSON input",
+                     *           "type": "json_invalid"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks domains:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such domain in this organisation and mode, or no such organisation among yours (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No such domain in this organisation and mode, or no such organisation among yours",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The domain is not `active` or `expired`, has a register, transfer or renewal unfinished (the detail names it), already has a pending move, or (test mode) the target holds a domain of that name (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The domain is not active or expired, has a register, transfer or renewal unfinished (the detail names it), already has a pending move, or (test mode) the target holds a domain of that name",
+                     *       "code": "DOMAIN_STATE_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is larger than 1 MB",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is compressed",
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `to_org_id` names this organisation; or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDomainMoves: {
+        parameters: {
+            query: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+                /** @description `outgoing`: moves of this organisation’s domains to others; `incoming`: moves to it */
+                direction: "outgoing" | "incoming";
+            };
+            header?: never;
+            path: {
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of moves */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "mov_f3l9ILOLWfz2uGFgdRexd0",
+                     *           "domain": "example.com",
+                     *           "status": "pending",
+                     *           "livemode": true,
+                     *           "from_org": {
+                     *             "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *             "name": "Acme Ltd"
+                     *           },
+                     *           "to_org": {
+                     *             "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *             "name": "Acme Ltd"
+                     *           },
+                     *           "cancelled_by": "source",
+                     *           "created_at": "2019-08-24T14:15:22Z",
+                     *           "expires_at": "2019-08-24T14:15:22Z",
+                     *           "decided_at": "2019-08-24T14:15:22Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainMovePage"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks domains:read",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the read group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomainMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_oid: string;
+                /** @description The move (`mov_…`) */
+                move_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The move */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "mov_f3l9ILOLWfz2uGFgdRexd0",
+                     *       "domain": "example.com",
+                     *       "status": "pending",
+                     *       "livemode": true,
+                     *       "from_org": {
+                     *         "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *         "name": "Acme Ltd"
+                     *       },
+                     *       "to_org": {
+                     *         "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *         "name": "Acme Ltd"
+                     *       },
+                     *       "cancelled_by": "source",
+                     *       "created_at": "2019-08-24T14:15:22Z",
+                     *       "expires_at": "2019-08-24T14:15:22Z",
+                     *       "decided_at": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainMove"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks domains:read",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such move of this organisation in this mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No such move of this organisation in this mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the read group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptDomainMove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                org_oid: string;
+                /** @description The move (`mov_…`) */
+                move_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accepted move */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "mov_f3l9ILOLWfz2uGFgdRexd0",
+                     *       "domain": "example.com",
+                     *       "status": "pending",
+                     *       "livemode": true,
+                     *       "from_org": {
+                     *         "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *         "name": "Acme Ltd"
+                     *       },
+                     *       "to_org": {
+                     *         "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *         "name": "Acme Ltd"
+                     *       },
+                     *       "cancelled_by": "source",
+                     *       "created_at": "2019-08-24T14:15:22Z",
+                     *       "expires_at": "2019-08-24T14:15:22Z",
+                     *       "decided_at": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainMove"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks domains:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such move into this organisation in this mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No such move into this organisation in this mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The move was accepted, cancelled or has expired (`MOVE_NOT_PENDING`); or a register, transfer or renewal of the domain is unfinished, named in the detail (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The move was accepted, cancelled or has expired",
+                     *       "code": "MOVE_NOT_PENDING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelDomainMove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                org_oid: string;
+                /** @description The move (`mov_…`) */
+                move_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled move */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "mov_f3l9ILOLWfz2uGFgdRexd0",
+                     *       "domain": "example.com",
+                     *       "status": "pending",
+                     *       "livemode": true,
+                     *       "from_org": {
+                     *         "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *         "name": "Acme Ltd"
+                     *       },
+                     *       "to_org": {
+                     *         "id": "org_gcLjNeyhksK2xrIqlPEl6i",
+                     *         "name": "Acme Ltd"
+                     *       },
+                     *       "cancelled_by": "source",
+                     *       "created_at": "2019-08-24T14:15:22Z",
+                     *       "expires_at": "2019-08-24T14:15:22Z",
+                     *       "decided_at": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainMove"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks domains:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such move of this organisation in this mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No such move of this organisation in this mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The move was accepted, cancelled or has expired (`MOVE_NOT_PENDING`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The move was accepted, cancelled or has expired",
+                     *       "code": "MOVE_NOT_PENDING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     cancelOperation: {
         parameters: {
             query?: never;
@@ -12864,7 +13996,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping";
+                type?: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping";
             };
             header?: never;
             path: {

@@ -29,6 +29,10 @@ export type AuditAction =
   | 'contact.registrar_sync_failed'
   | 'domain.partially_registered'
   | 'domain.whois_privacy_changed'
+  | 'domain.move_proposed'
+  | 'domain.move_cancelled'
+  | 'domain.moved_out'
+  | 'domain.moved_in'
   | 'registrar.drift';
 
 export interface AuditEvent {
@@ -36,7 +40,7 @@ export interface AuditEvent {
   actorUserId: string | null;
   actorKeyId: string | null;
   orgId: string | null;
-  targetType: 'api_key' | 'organization' | 'membership' | 'invitation' | 'contact' | 'dns_record' | 'operation' | 'domain';
+  targetType: 'api_key' | 'organization' | 'membership' | 'invitation' | 'contact' | 'dns_record' | 'operation' | 'domain' | 'domain_move';
   targetId: string;
   data?: Record<string, unknown>;
   requestId: string | null;

@@ -51,8 +51,9 @@ async function decryptPayloads(node: unknown, codec: EncryptionCodec): Promise<v
  * The workflow's history with plain payloads; written to `histories/<name>.json` when
  * RECORD_HISTORIES=1. `name` says which path of which workflow it shows (`transfer-timed-out`).
  */
-export async function recordHistory(app: TestApp, workflowId: string, name: string): Promise<History> {
-  const handle = app.deps.temporal.client.workflow.getHandle(workflowId);
+export async function recordHistory(app: TestApp, workflowId: string, name: string, runId?: string): Promise<History> {
+  // `runId`: that run alone, e.g. one that ended by continuing as new.
+  const handle = app.deps.temporal.client.workflow.getHandle(workflowId, runId, runId ? { followRuns: false } : undefined);
   // The whole run: a failed workflow is a recorded path like any other.
   await handle.result().catch(() => undefined);
   const history = await handle.fetchHistory();

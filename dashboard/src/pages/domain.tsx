@@ -7,6 +7,7 @@ import { formatDate, formatDay } from '../format.js';
 import { useAction, useLoad } from '../hooks.js';
 import { Field, NeedsOrganisation, StatusBadge } from '../components/ui.js';
 import { RecordsEditor } from './records.js';
+import { MoveDomain } from './domainMoves.js';
 
 type Domain = components['schemas']['Domain'];
 
@@ -34,6 +35,7 @@ export function DomainPage({ name }: { name: string }) {
             <div>
               <Renew orgId={org.id} domain={domain.data} />
               <AuthCode orgId={org.id} domain={domain.data} />
+              {domain.data.status === 'active' || domain.data.status === 'expired' ? <MoveDomain orgId={org.id} domain={domain.data.name} /> : null}
             </div>
           </div>
           {domain.data.status === 'active' ? (

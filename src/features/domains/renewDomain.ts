@@ -146,6 +146,8 @@ async function planRenewal(props: BeginRenewalProps, requestHash: string): Promi
     writeDomain: async (tx) => {
       const locked = await lockDomain(tx, mode, domain.id);
       if (!locked) throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} is gone`);
+      // A move accepted meanwhile (src/features/domainMoves/) took the domain, and its term, to another organisation.
+      if (locked.orgId !== orgId) throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} was moved to another organisation meanwhile`);
       domainIn(locked, RENEWABLE, 'it can be renewed');
       if (await findOpenRenewal(tx, mode, domain.id)) throw new ConflictError('DOMAIN_STATE_CONFLICT', `A renewal of ${domain.name} is already running`);
       if (props.expectedTerm && (locked.expiresAt?.toISOString() !== props.expectedTerm.expiresAt || !locked.autoRenew)) {

@@ -91,6 +91,13 @@ export const testClockAdvancedSignal = defineSignal('testClockAdvanced');
 /** The domain changed (renewed, a renewal failed, auto-renew turned on or off): its lifecycle looks again. */
 export const domainChangedSignal = defineSignal<[{ reason: string }]>('domainChanged');
 
+/**
+ * The domain now belongs to another organisation (src/features/domainMoves/): the lifecycle goes on
+ * for `orgId`, its input and `OrgId` search attribute changed to it. Its steps read the domain's
+ * organisation from the database, so they act for the new one even before this signal arrives.
+ */
+export const domainMovedSignal = defineSignal<[{ orgId: string }]>('domainMoved');
+
 /** Where a lifecycle run stands, as the `lifecycleProgress` query answers it. */
 export interface DomainLifecycleProgress {
   /** The domain's test clock as the run last read it from the database; null before its first read. */

@@ -1,6 +1,6 @@
-import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../worker/activities.js';
-import { DOMAIN_LIFECYCLE_RETRIES, domainChangedSignal, lifecycleProgressQuery, testClockAdvancedSignal, type DomainLifecycleInput, type DomainLifecycleResult, type DomainLifecycleState, type LifecycleStepResult } from './domainLifecycle.contract.js';
+import { DOMAIN_LIFECYCLE_RETRIES, domainChangedSignal, domainMovedSignal, lifecycleProgressQuery, testClockAdvancedSignal, type DomainLifecycleInput, type DomainLifecycleResult, type DomainLifecycleState, type LifecycleStepResult } from './domainLifecycle.contract.js';
 import { lifecycleNow, lifecycleSteps, type LifecycleStep } from './lifecycleSteps.workflow.js';
 import { retryPolicy } from '../../temporal/retries.workflow.js';
 
@@ -45,6 +45,12 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
   setHandler(domainChangedSignal, () => {
     wake = true;
   });
+  // The organisation the domain was moved to, once told (domainMovedSignal).
+  let movedTo: string | undefined;
+  setHandler(domainMovedSignal, ({ orgId }) => {
+    movedTo = orgId;
+    wake = true;
+  });
   let clockOffsetDays: number | null = null;
   let idle = false;
   setHandler(lifecycleProgressQuery, () => ({ clockOffsetDays, idle: idle && !wake }));
@@ -70,6 +76,11 @@ export async function domainLifecycleWorkflow(input: DomainLifecycleInput): Prom
       return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, cycle: undefined, watchFrom: lifecycleNow(Date.now(), state.clockOffsetDays) });
     }
     if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, cycle });
+    // Moved to another organisation: a fresh run carries its id (input, search attribute), same term and progress.
+    if (movedTo !== undefined && movedTo !== input.orgId) {
+      upsertSearchAttributes([{ key: { name: 'OrgId', type: 'KEYWORD' }, value: movedTo }]);
+      return continueAsNew<typeof domainLifecycleWorkflow>({ ...input, orgId: movedTo, cycle });
+    }
     const now = lifecycleNow(Date.now(), state.clockOffsetDays);
     const pending = lifecycleSteps(Date.parse(cycle.expiresAt), state.autoRenew, input.durations).filter((step) => step.at > cycle.handledUntil);
     const due = !state.renewalOpen && pending[0] && pending[0].at <= now ? pending[0] : undefined;

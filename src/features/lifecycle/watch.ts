@@ -3,7 +3,7 @@ import type { Config } from '../../config.js';
 import type { Domain } from '../domains/domains.repository.js';
 import { lifecycleNowOf } from './clock.js';
 import { DomainKey, LivemodeKey, OperationTypeKey, OrgIdKey } from '../../temporal/searchAttributes.js';
-import { domainChangedSignal, testClockAdvancedSignal, type DomainLifecycleDurations } from './domainLifecycle.contract.js';
+import { domainChangedSignal, domainMovedSignal, testClockAdvancedSignal, type DomainLifecycleDurations } from './domainLifecycle.contract.js';
 import type { Workflows } from '../../workflows.js';
 
 const DAY_MS = 86_400_000;
@@ -32,6 +32,8 @@ export interface WatchDomainProps {
   reason: string;
   /** A test-clock advance rather than a change of the domain. */
   clock?: boolean;
+  /** The domain was moved to `domain.orgId` (src/features/domainMoves/): the running lifecycle takes the new organisation. */
+  moved?: boolean;
   durations?: DomainLifecycleDurations;
   /** A lifecycle started by this call handles the steps due after this time; default the domain's "now". */
   watchFrom?: Date;
@@ -73,6 +75,14 @@ export async function watchDomain(props: WatchDomainProps): Promise<void> {
       ...options,
       signal: testClockAdvancedSignal,
       signalArgs: [],
+    });
+    return;
+  }
+  if (props.moved) {
+    await props.temporal.client.workflow.signalWithStart<Workflows['domainLifecycleWorkflow'], [{ orgId: string }]>('domainLifecycleWorkflow', {
+      ...options,
+      signal: domainMovedSignal,
+      signalArgs: [{ orgId: domain.orgId }],
     });
     return;
   }

@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'domain.auto_renew_failed',
   'domain.expired',
   'domain.deleted',
+  'domain.moved_out',
+  'domain.moved_in',
   'api_key.revoked',
   'webhook_endpoint.disabled',
   'dnssec.enabled',
