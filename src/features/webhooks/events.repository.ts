@@ -13,6 +13,9 @@ export const EVENT_TYPES = [
   'domain.deleted',
   'api_key.revoked',
   'webhook_endpoint.disabled',
+  'dns_record.created',
+  'dns_record.updated',
+  'dns_record.deleted',
   'ping',
 ] as const;
 
@@ -26,8 +29,8 @@ export interface EventRow {
   orgId: string;
   livemode: boolean;
   type: EventType;
-  /** `{object}`: the resource as the API renders it. */
-  data: { object: unknown };
+  /** `{object}`: the resource as the API renders it; `previous`: as it was before (DNS record updates and deletes). */
+  data: { object: unknown; previous?: unknown };
   createdAt: Date;
   dispatchedAt: Date | null;
 }
