@@ -17,6 +17,7 @@ import { secretScanningRoutes } from './features/leaks/secretScanning.routes.js'
 import { dnsRecordRoutes } from './features/dns/records.routes.js';
 import { eventRoutes } from './features/webhooks/events.routes.js';
 import { webhookEndpointRoutes } from './features/webhooks/endpoints.routes.js';
+import { auditLogRoutes } from './features/audit/auditLog.routes.js';
 
 /** Every route the api serves; the OpenAPI document is built from this same list. */
 export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): RouteSpec[] {
@@ -37,6 +38,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...dnsRecordRoutes(deps),
     ...eventRoutes(deps),
     ...webhookEndpointRoutes(deps),
+    ...auditLogRoutes(deps),
     ...extraRoutes,
   ];
   routes.push(...docsRoutes(() => routes));

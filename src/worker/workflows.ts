@@ -15,6 +15,7 @@ import { syncRegistrarContactWorkflow } from '../features/contacts/syncRegistrar
 import { registrarReconcileWorkflow } from '../features/registrarDrift/registrarDrift.workflow.js';
 import { deliverWebhookWorkflow, dispatchEventsWorkflow, purgeEventsWorkflow } from '../features/webhooks/webhooks.workflow.js';
 import { domainLifecycleWorkflow } from '../features/lifecycle/domainLifecycle.workflow.js';
+import { purgeAuditEventsWorkflow } from '../features/audit/purgeAuditEvents.workflow.js';
 
 export {
   purgeIdempotencyKeysWorkflow,
@@ -30,6 +31,7 @@ export {
   dispatchEventsWorkflow,
   purgeEventsWorkflow,
   domainLifecycleWorkflow,
+  purgeAuditEventsWorkflow,
 };
 
 // Compile-time only: each workflow is exported under the name the contract starts it by, with the
@@ -48,6 +50,7 @@ type Exported = {
   dispatchEventsWorkflow: typeof dispatchEventsWorkflow;
   purgeEventsWorkflow: typeof purgeEventsWorkflow;
   domainLifecycleWorkflow: typeof domainLifecycleWorkflow;
+  purgeAuditEventsWorkflow: typeof purgeAuditEventsWorkflow;
 };
 export type WorkflowsImplemented = Exported extends Workflows ? (Workflows extends Exported ? true : never) : never;
 export const workflowsImplemented: WorkflowsImplemented = true;

@@ -22,6 +22,7 @@ const WORKFLOW_TYPES: Record<keyof Workflows, true> = {
   dispatchEventsWorkflow: true,
   purgeEventsWorkflow: true,
   domainLifecycleWorkflow: true,
+  purgeAuditEventsWorkflow: true,
 };
 
 /**

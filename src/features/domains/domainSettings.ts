@@ -8,6 +8,8 @@ import type { AuthCodeResult } from '../../registrar/port.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domainName.js';
 import { watchDomain } from '../lifecycle/watch.js';
+import { withTransaction, type Queryable } from '../../db/pool.js';
+import { auditCallerAction, type CallerOfRequest } from '../../audit/auditEvents.js';
 
 type Deps = Pick<AppDeps, 'db' | 'registrars' | 'temporal' | 'config'>;
 
@@ -18,6 +20,7 @@ export interface UpdateDomainSettingsProps {
   name: DomainName;
   expectedVersion: number | undefined;
   changes: { auto_renew?: boolean | undefined; locked?: boolean | undefined; nameservers?: string[] | undefined };
+  requestId: string;
 }
 
 /**
@@ -37,14 +40,18 @@ export async function updateDomainSettings(props: UpdateDomainSettingsProps): Pr
   if (changes.nameservers !== undefined) {
     await registrar.setNameservers({ name: domain.name, nameservers: changes.nameservers });
   }
-  const updated = await domainsRepo.updateDomainSettings(deps.db, principal, {
-    id: domain.id,
-    expectedVersion: domain.version,
-    changes: {
-      ...(changes.auto_renew !== undefined ? { auto_renew: changes.auto_renew } : {}),
-      ...(changes.locked !== undefined ? { locked: changes.locked } : {}),
-      ...(changes.nameservers !== undefined ? { nameservers: changes.nameservers } : {}),
-    },
+  const updated = await withTransaction(deps.db, async (tx) => {
+    const row = await domainsRepo.updateDomainSettings(tx, principal, {
+      id: domain.id,
+      expectedVersion: domain.version,
+      changes: {
+        ...(changes.auto_renew !== undefined ? { auto_renew: changes.auto_renew } : {}),
+        ...(changes.locked !== undefined ? { locked: changes.locked } : {}),
+        ...(changes.nameservers !== undefined ? { nameservers: changes.nameservers } : {}),
+      },
+    });
+    if (row) await auditSettingsChanged(tx, props, domain, row);
+    return row;
   });
   if (!updated) {
     const current = await domainsRepo.findDomainOfOrg(deps.db, principal, props.orgId, domain.name);
@@ -57,9 +64,33 @@ export async function updateDomainSettings(props: UpdateDomainSettingsProps): Pr
   return updated;
 }
 
-/** The auth code for transferring the domain out; 409 DOMAIN_LOCKED while it is transfer-locked. */
-export async function getAuthCode(props: { deps: Deps; principal: Principal; orgId: string; name: DomainName }): Promise<AuthCodeResult> {
+/** One audit entry per setting the change made different, in the transaction that stores it. */
+async function auditSettingsChanged(tx: Queryable, caller: CallerOfRequest & { orgId: string }, before: Domain, after: Domain): Promise<void> {
+  const changed = [
+    { action: 'domain.auto_renew_changed', from: before.autoRenew, to: after.autoRenew },
+    { action: 'domain.lock_changed', from: before.locked, to: after.locked },
+    { action: 'domain.nameservers_changed', from: before.nameservers, to: after.nameservers },
+  ] as const;
+  for (const { action, from, to } of changed) {
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    await auditCallerAction(tx, caller, { action, orgId: caller.orgId, targetType: 'domain', targetId: after.id, data: { domain: after.name, from, to } });
+  }
+}
+
+/**
+ * The auth code for transferring the domain out; 409 DOMAIN_LOCKED while it is transfer-locked. Who
+ * read it is audited: the code lets anyone move the domain away.
+ */
+export async function getAuthCode(props: { deps: Deps; principal: Principal; orgId: string; name: DomainName; requestId: string }): Promise<AuthCodeResult> {
   const domain = await activeDomainNamed(props.deps.db, props.principal, props.orgId, props.name, 'its auth code can be read');
   if (domain.locked) throw new DomainLockedError(domain.name);
-  return (await props.deps.registrars.forMode(props.principal.livemode)).getAuthCode(domain.name);
+  const result = await (await props.deps.registrars.forMode(props.principal.livemode)).getAuthCode(domain.name);
+  await auditCallerAction(props.deps.db, props, {
+    action: 'domain.auth_code_read',
+    orgId: props.orgId,
+    targetType: 'domain',
+    targetId: domain.id,
+    data: { domain: domain.name, delivery: result.delivery },
+  });
+  return result;
 }

@@ -180,7 +180,7 @@ export function domainRoutes(deps: AppDeps) {
       request: { path: DomainPath, header: IfMatchHeader, body: UpdateDomainBody },
       errors: { 409: `${NOT_ACTIVE}; or \`If-Match\` names an older version (\`VERSION_MISMATCH\`)`, 422: REGISTRAR_REFUSED, 503: REGISTRAR_DOWN },
       responses: { 200: { description: 'The domain as changed', schema: DomainSchema } },
-      handler: async (ctx, { path, header, body, principal }) => {
+      handler: async (ctx, { path, header, body, principal, requestId }) => {
         const domain = await updateDomainSettings({
           deps,
           principal: principal,
@@ -188,6 +188,7 @@ export function domainRoutes(deps: AppDeps) {
           name: path.domain,
           expectedVersion: header['if-match'],
           changes: body,
+          requestId,
         });
         setETag(ctx, domain.version);
         ctx.body = presentDomain(domain);
@@ -203,8 +204,8 @@ export function domainRoutes(deps: AppDeps) {
       request: { path: DomainPath },
       responses: { 200: { description: 'The code, or how it was delivered', schema: AuthCodeSchema } },
       errors: { 409: `The domain is transfer-locked: unlock it first (\`DOMAIN_LOCKED\`); or ${NOT_ACTIVE}`, 422: REGISTRAR_REFUSED, 503: REGISTRAR_DOWN },
-      handler: async (ctx, { path, principal }) => {
-        const result = await getAuthCode({ deps, principal: principal, orgId: path.org_oid, name: path.domain });
+      handler: async (ctx, { path, principal, requestId }) => {
+        const result = await getAuthCode({ deps, principal: principal, orgId: path.org_oid, name: path.domain, requestId });
         ctx.set('Cache-Control', 'no-store');
         ctx.body = result.delivery === 'returned' ? { auth_code: result.authCode, delivery: 'returned' } : { auth_code: null, delivery: 'emailed' };
       },
