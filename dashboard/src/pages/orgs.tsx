@@ -5,6 +5,7 @@ import { ErrorNote, fieldError } from '../errors.js';
 import { formatDate } from '../format.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
 import { ActionsHeader, ConfirmButton, Empty, Field, Pager, TableScroll } from '../components/ui.js';
+import { AuditLog } from './auditLog.js';
 
 type Role = components['schemas']['Member']['role'];
 
@@ -57,6 +58,7 @@ export function OrgsPage() {
       </form>
       <ErrorNote error={fieldError(create.error, 'name') ? undefined : create.error} />
       {org ? <Members orgId={org.id} orgName={org.name} /> : null}
+      {org && (org.role === 'owner' || org.role === 'admin') ? <AuditLog orgId={org.id} orgName={org.name} /> : null}
     </section>
   );
 }
