@@ -944,7 +944,7 @@ export interface paths {
         };
         /**
          * Who did what in the organisation, newest first (owners and admins)
-         * @description Requires scope `orgs:read`. Organisation role: owner or admin. Members, invitations and roles; API keys (created, changed, deleted, revoked: those of the keys that acted in this organisation); DNS records; domain settings and auth codes read; contacts; top-ups, operator credits and spending limits. Both modes, each entry marked with `livemode`. Entries are kept one year.
+         * @description Requires scope `orgs:read`. Organisation role: owner or admin. Members, invitations and roles; API keys (created, changed, deleted, revoked: those of the keys that acted in this organisation); DNS records; domain settings and auth codes read; contacts; top-ups, operator credits and spending limits; webhook endpoints. Both modes, each entry marked with `livemode`. Entries are kept one year.
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -2187,7 +2187,7 @@ export interface components {
              * @example dns_record.updated
              * @enum {string}
              */
-            action: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed";
+            action: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
             /** @description Who did it: a user (`usr_…`, signed in) or an API key (`key_…`); `system` (id null) for what the service or its operators did: a leaked key revoked, an operator credit */
             actor: {
                 /** @enum {string} */
@@ -2198,14 +2198,14 @@ export interface components {
             /** @description What it was done to */
             target: {
                 /** @enum {string} */
-                type: "api_key" | "organization" | "membership" | "invitation" | "contact" | "dns_record" | "operation" | "domain";
+                type: "api_key" | "organization" | "membership" | "invitation" | "contact" | "dns_record" | "operation" | "domain" | "webhook_endpoint";
                 /**
                  * @description For `membership`, the member’s user id
                  * @example rec_wuk6My7QBhQNFOuC0ZjPdw
                  */
                 id: string;
                 /**
-                 * @description What a person recognises it by, where there is such a name: a record’s name and type, a key’s name, a member’s or invitee’s e-mail or a domain
+                 * @description What a person recognises it by, where there is such a name: a record’s name and type, a key’s name, a member’s or invitee’s e-mail, a domain or an endpoint’s URL
                  * @example www.example.com A
                  */
                 name: string | null;
@@ -13867,7 +13867,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed";
+                action?: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
                 /** @description Only entries of this actor, as the entries name it: `user:<user id>` (what the user did signed in), `api_key:<key id>` (what that key did) or `system` */
                 actor?: string;
             };

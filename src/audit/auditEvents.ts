@@ -20,6 +20,10 @@ export type AuditAction =
   | 'billing.spend_limit_changed'
   | 'billing.stripe_top_up'
   | 'billing.top_up'
+  | 'webhook_endpoint.created'
+  | 'webhook_endpoint.updated'
+  | 'webhook_endpoint.deleted'
+  | 'webhook_endpoint.secret_rotated'
   | 'domain.auto_renew_changed'
   | 'domain.lock_changed'
   | 'domain.nameservers_changed'
@@ -42,6 +46,7 @@ export const AUDIT_TARGET_TYPES = [
   'dns_record',
   'operation',
   'domain',
+  'webhook_endpoint',
 ] as const;
 
 export interface AuditEvent {

@@ -70,6 +70,12 @@ beforeAll(async () => {
   expect(settings.status).toBe(200);
   const limit = await app.fetch(`/api/v1/orgs/${org.id}`, { method: 'PATCH', headers: jsonHeaders(alice), body: '{"monthly_spend_limit":50000}' });
   expect(limit.status).toBe(200);
+  const hooks = `/api/v1/orgs/${org.id}/webhook-endpoints`;
+  const made = await app.fetch(hooks, { method: 'POST', headers: jsonHeaders(alice), body: JSON.stringify({ url: 'https://hooks.example.com/audit', events: ['*'] }) });
+  expect(made.status).toBe(201);
+  const endpointId = (await readJson<{ id: string }>(made)).id;
+  expect((await app.fetch(`${hooks}/${endpointId}/rotate-secret`, { method: 'POST', headers: bearer(alice) })).status).toBe(200);
+  expect((await app.fetch(`${hooks}/${endpointId}`, { method: 'DELETE', headers: bearer(alice) })).status).toBe(204);
 });
 
 afterAll(async () => {
@@ -81,8 +87,11 @@ describe('the audit log', () => {
   it('lists what was done in the organisation, newest first, with actor, target, request id and mode', async () => {
     const list = await entries(alice, '?limit=100');
     // One request's entries share their transaction's time, so among them the order is the ids'.
-    expect(list.slice(1, 3).map((e) => e.action).sort()).toEqual(['domain.auto_renew_changed', 'domain.nameservers_changed']);
+    expect(list.slice(4, 6).map((e) => e.action).sort()).toEqual(['domain.auto_renew_changed', 'domain.nameservers_changed']);
     expect(list.map((e) => e.action)).toEqual([
+      'webhook_endpoint.deleted',
+      'webhook_endpoint.secret_rotated',
+      'webhook_endpoint.created',
       'billing.spend_limit_changed',
       expect.stringMatching(/^domain\./),
       expect.stringMatching(/^domain\./),
@@ -121,13 +130,14 @@ describe('the audit log', () => {
     expect(list.find((e) => e.action === 'org.created')).toMatchObject({ actor: { type: 'user', id: aliceId }, target: { type: 'organization', id: org.id, name: 'Audited' }, livemode: true });
     expect(list.find((e) => e.action === 'domain.auto_renew_changed')).toMatchObject({ target: { type: 'domain', name: domain }, livemode: false });
     expect(list.find((e) => e.action === 'billing.top_up')).toMatchObject({ actor: { type: 'api_key', id: key.id }, livemode: false });
+    expect(list[0]).toMatchObject({ actor: { type: 'user', id: aliceId }, target: { type: 'webhook_endpoint', name: 'https://hooks.example.com/audit' }, livemode: true });
   });
 
   it('is for owners and admins: a member is refused, a key needs orgs:read', async () => {
     expect((await entries(bob)).length).toBeGreaterThan(0);
     // Having acted here now, the reading key's own creation joins the log.
     const viaKey = await entries(readerKey, '?limit=100');
-    expect(viaKey).toHaveLength(16);
+    expect(viaKey).toHaveLength(19);
     expect(viaKey.filter((e) => e.action === 'api_key.created').map((e) => e.target.name)).toEqual(['auditor', 'ci dns']);
 
     const member = await auditLog(carol);

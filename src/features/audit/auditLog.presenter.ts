@@ -25,7 +25,7 @@ export const AuditLogEntrySchema = z
           .string()
           .nullable()
           .meta({ example: 'www.example.com A' })
-          .describe('What a person recognises it by, where there is such a name: a record’s name and type, a key’s name, a member’s or invitee’s e-mail or a domain'),
+          .describe('What a person recognises it by, where there is such a name: a record’s name and type, a key’s name, a member’s or invitee’s e-mail, a domain or an endpoint’s URL'),
       })
       .describe('What it was done to'),
     request_id: z.string().nullable().describe('The `X-Request-Id` of the request that did it; null for the service’s own work'),
@@ -56,6 +56,8 @@ function targetName(row: AuditLogRow): string | null {
       return text(data.email);
     case 'domain':
       return text(data.domain) ?? text(data.name);
+    case 'webhook_endpoint':
+      return text(data.url);
     case 'organization':
       return text(data.name);
     default:

@@ -33,6 +33,10 @@ export const AUDIT_LOG_ACTIONS = [
   'billing.stripe_top_up',
   'billing.operator_credit',
   'billing.spend_limit_changed',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rotated',
 ] as const satisfies readonly AuditAction[];
 
 export type AuditLogAction = (typeof AUDIT_LOG_ACTIONS)[number];

@@ -16,7 +16,7 @@ export function auditLogRoutes(deps: AppDeps) {
       description:
         'Members, invitations and roles; API keys (created, changed, deleted, revoked: those of the keys that acted in ' +
         'this organisation); DNS records; domain settings and auth codes read; contacts; top-ups, operator credits and ' +
-        'spending limits. Both modes, each entry marked with `livemode`. Entries are kept one year.',
+        'spending limits; webhook endpoints. Both modes, each entry marked with `livemode`. Entries are kept one year.',
       tags: ['organisations'],
       scope: 'orgs:read',
       roles: ['owner', 'admin'],
