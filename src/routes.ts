@@ -20,6 +20,7 @@ import { dnssecRoutes } from './features/dns/dnssec.routes.js';
 import { zoneFileRoutes } from './features/dns/zone.routes.js';
 import { eventRoutes } from './features/webhooks/events.routes.js';
 import { webhookEndpointRoutes } from './features/webhooks/endpoints.routes.js';
+import { auditLogRoutes } from './features/audit/auditLog.routes.js';
 
 /** Every route the api serves; the OpenAPI document is built from this same list. */
 export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): RouteSpec[] {
@@ -43,6 +44,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...zoneFileRoutes(deps),
     ...eventRoutes(deps),
     ...webhookEndpointRoutes(deps),
+    ...auditLogRoutes(deps),
     ...extraRoutes,
   ];
   routes.push(...docsRoutes(() => routes));

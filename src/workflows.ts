@@ -33,6 +33,7 @@ export interface Workflows {
   deliverWebhookWorkflow(input: DeliverWebhookInput): Promise<DeliverWebhookResult>;
   dispatchEventsWorkflow(input: DispatchEventsInput): Promise<never>;
   purgeEventsWorkflow(input?: ScheduledRunInput): Promise<{ purged: number }>;
+  purgeAuditEventsWorkflow(input?: ScheduledRunInput): Promise<{ purged: number }>;
   domainLifecycleWorkflow(input: DomainLifecycleInput): Promise<DomainLifecycleResult>;
   enableDnssecWorkflow(input: EnableDnssecInput): Promise<DnssecResult>;
   disableDnssecWorkflow(input: DisableDnssecInput): Promise<DnssecResult>;

@@ -27,7 +27,7 @@ export async function benchWebhooks(stack: Stack, props: { count: number; spacin
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   await createWebhookEndpoint(
     { db: deps.db, payloadKeys: deps.payloadKeys, destinations: deps.config.webhooks },
-    { mode: { livemode: false }, orgId, url, events: ['operation.succeeded'], description: 'bench' },
+    { mode: { livemode: false }, by: null, orgId, url, events: ['operation.succeeded'], description: 'bench' },
   );
   const committedAt = new Map<string, number>();
   try {

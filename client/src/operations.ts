@@ -76,6 +76,7 @@ export const operationRoutes = {
   sendWebhookTest: ["POST", "/api/v1/orgs/{org_oid}/webhook-endpoints/{endpoint_id}/test"],
   listWebhookDeliveries: ["GET", "/api/v1/orgs/{org_oid}/webhook-endpoints/{endpoint_id}/deliveries"],
   retryWebhookDelivery: ["POST", "/api/v1/orgs/{org_oid}/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/retry"],
+  listAuditLog: ["GET", "/api/v1/orgs/{org_oid}/audit-log"],
   getOpenApiDocument: ["GET", "/api/v1/openapi.json"],
   getApiReferencePage: ["GET", "/docs"],
   getPlainApiReferencePage: ["GET", "/docs/plain"],
@@ -90,4 +91,4 @@ export const textBodies: Partial<Record<keyof operations, { request?: string; re
 };
 
 /** Every event type, in the api's order; a webhook endpoint may also ask for `*` (all of them). */
-export const eventTypes = ["operation.succeeded","operation.failed","operation.cancelled","domain.expiring","domain.renewed","domain.auto_renew_failed","domain.expired","domain.deleted","domain.moved_out","domain.moved_in","api_key.revoked","webhook_endpoint.disabled","dnssec.enabled","dnssec.disabled","ping"] as const satisfies readonly components['schemas']['Event']['type'][];
+export const eventTypes = ["operation.succeeded","operation.failed","operation.cancelled","domain.expiring","domain.renewed","domain.auto_renew_failed","domain.expired","domain.deleted","domain.moved_out","domain.moved_in","api_key.revoked","webhook_endpoint.disabled","dnssec.enabled","dnssec.disabled","dns_record.created","dns_record.updated","dns_record.deleted","ping"] as const satisfies readonly components['schemas']['Event']['type'][];

@@ -1087,6 +1087,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{org_oid}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who did what in the organisation, newest first (owners and admins)
+         * @description Requires scope `orgs:read`. Organisation role: owner or admin. Members, invitations and roles; API keys (created, changed, deleted, revoked: those of the keys that acted in this organisation); DNS records; domain settings and auth codes read; contacts; top-ups, operator credits and spending limits; webhook endpoints. Both modes, each entry marked with `livemode`. Entries are kept one year.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -2286,7 +2306,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping";
+            type: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping";
             /** Format: date-time */
             created_at: string;
             livemode: boolean;
@@ -2294,7 +2314,7 @@ export interface components {
             org_id: string;
             data: {
                 /**
-                 * @description The resource as the API renders it (an operation, a domain, a webhook endpoint). For `api_key.revoked`, only the key's `{id, prefix, name}` (RevokedApiKey), sent to the organisations the key acted in, never its restrictions or limits
+                 * @description The resource as the API renders it (an operation, a domain, a webhook endpoint, a DNS record). For `api_key.revoked`, only the key's `{id, prefix, name}` (RevokedApiKey), sent to the organisations the key acted in, never its restrictions or limits. For `dns_record.deleted`, the record as it was when deleted
                  * @example {
                  *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
                  *       "type": "domain.register",
@@ -2303,6 +2323,20 @@ export interface components {
                  *     }
                  */
                 object: components["schemas"]["RevokedApiKey"] | {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description `dns_record.updated` and `dns_record.deleted` only: the record as it was before the change, rendered the same way
+                 * @example {
+                 *       "id": "rec_wuk6My7QBhQNFOuC0ZjPdw",
+                 *       "type": "A",
+                 *       "name": "www",
+                 *       "content": "192.0.2.10",
+                 *       "ttl": 3600,
+                 *       "version": 1
+                 *     }
+                 */
+                previous?: {
                     [key: string]: unknown;
                 };
             };
@@ -2360,7 +2394,7 @@ export interface components {
              */
             url: string;
             /** @description Event types to send; `["*"]` for all */
-            events: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping" | "*")[];
+            events: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping" | "*")[];
             description?: string | null;
         };
         WebhookEndpointPage: {
@@ -2413,7 +2447,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types to send; `["*"]` for all */
-            events?: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping" | "*")[];
+            events?: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping" | "*")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -2449,6 +2483,48 @@ export interface components {
             endpoint_id: string;
             /** @enum {string} */
             status: "queued";
+        };
+        AuditLogPage: {
+            data: components["schemas"]["AuditLogEntry"][];
+            /** @description Pass as `cursor` for the next page */
+            next_cursor: string | null;
+        };
+        AuditLogEntry: {
+            /** @example evt_cXGnQ7FNDADH4YrjQfvBF2 */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @example dns_record.updated
+             * @enum {string}
+             */
+            action: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "domain.whois_privacy_changed" | "domain.move_proposed" | "domain.move_cancelled" | "domain.moved_out" | "domain.moved_in" | "dnssec.enabled" | "dnssec.disabled" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
+            /** @description Who did it: a user (`usr_…`, signed in) or an API key (`key_…`); `system` (id null) for what the service or its operators did: a leaked key revoked, an operator credit */
+            actor: {
+                /** @enum {string} */
+                type: "user" | "api_key" | "system";
+                /** @example key_9VFmD6OAPDTYxaC1CgPU3l */
+                id: string | null;
+            };
+            /** @description What it was done to */
+            target: {
+                /** @enum {string} */
+                type: "api_key" | "organization" | "membership" | "invitation" | "contact" | "dns_record" | "operation" | "domain" | "webhook_endpoint" | "domain_move";
+                /**
+                 * @description For `membership`, the member’s user id
+                 * @example rec_wuk6My7QBhQNFOuC0ZjPdw
+                 */
+                id: string;
+                /**
+                 * @description What a person recognises it by, where there is such a name: a record’s name and type, a key’s name, a member’s or invitee’s e-mail, a domain or an endpoint’s URL
+                 * @example www.example.com A
+                 */
+                name: string | null;
+            };
+            /** @description The `X-Request-Id` of the request that did it; null for the service’s own work */
+            request_id: string | null;
+            /** @description The mode it happened in: what test keys do is `false` */
+            livemode: boolean;
         };
     };
     responses: never;
@@ -13996,7 +14072,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "ping";
+                type?: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping";
             };
             header?: never;
             path: {
@@ -14034,6 +14110,14 @@ export interface operations {
                      *               "type": "domain.register",
                      *               "status": "succeeded",
                      *               "domain": "example.com"
+                     *             },
+                     *             "previous": {
+                     *               "id": "rec_wuk6My7QBhQNFOuC0ZjPdw",
+                     *               "type": "A",
+                     *               "name": "www",
+                     *               "content": "192.0.2.10",
+                     *               "ttl": 3600,
+                     *               "version": 1
                      *             }
                      *           }
                      *         }
@@ -14192,6 +14276,14 @@ export interface operations {
                      *           "type": "domain.register",
                      *           "status": "succeeded",
                      *           "domain": "example.com"
+                     *         },
+                     *         "previous": {
+                     *           "id": "rec_wuk6My7QBhQNFOuC0ZjPdw",
+                     *           "type": "A",
+                     *           "name": "www",
+                     *           "content": "192.0.2.10",
+                     *           "ttl": 3600,
+                     *           "version": 1
                      *         }
                      *       }
                      *     }
@@ -15555,6 +15647,14 @@ export interface operations {
                      *           "type": "domain.register",
                      *           "status": "succeeded",
                      *           "domain": "example.com"
+                     *         },
+                     *         "previous": {
+                     *           "id": "rec_wuk6My7QBhQNFOuC0ZjPdw",
+                     *           "type": "A",
+                     *           "name": "www",
+                     *           "content": "192.0.2.10",
+                     *           "ttl": 3600,
+                     *           "version": 1
                      *         }
                      *       }
                      *     }
@@ -16021,6 +16121,174 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+                /** @description Only entries of this action */
+                action?: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "domain.whois_privacy_changed" | "domain.move_proposed" | "domain.move_cancelled" | "domain.moved_out" | "domain.moved_in" | "dnssec.enabled" | "dnssec.disabled" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
+                /** @description Only entries of this actor, as the entries name it: `user:<user id>` (what the user did signed in), `api_key:<key id>` (what that key did) or `system` */
+                actor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_cXGnQ7FNDADH4YrjQfvBF2",
+                     *           "created_at": "2019-08-24T14:15:22Z",
+                     *           "action": "dns_record.updated",
+                     *           "actor": {
+                     *             "type": "user",
+                     *             "id": "key_9VFmD6OAPDTYxaC1CgPU3l"
+                     *           },
+                     *           "target": {
+                     *             "type": "api_key",
+                     *             "id": "rec_wuk6My7QBhQNFOuC0ZjPdw",
+                     *             "name": "www.example.com A"
+                     *           },
+                     *           "request_id": "string",
+                     *           "livemode": true
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditLogPage"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Not an owner or admin of the organisation (`FORBIDDEN`); or Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not an owner or admin of the organisation",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the read group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
                      *       "code": "RATE_LIMITED"
                      *     }
                      */

@@ -19,6 +19,15 @@ export type AuditAction =
   | 'billing.operator_credit'
   | 'billing.spend_limit_changed'
   | 'billing.stripe_top_up'
+  | 'billing.top_up'
+  | 'webhook_endpoint.created'
+  | 'webhook_endpoint.updated'
+  | 'webhook_endpoint.deleted'
+  | 'webhook_endpoint.secret_rotated'
+  | 'domain.auto_renew_changed'
+  | 'domain.lock_changed'
+  | 'domain.nameservers_changed'
+  | 'domain.auth_code_read'
   | 'dns_record.created'
   | 'dns_record.updated'
   | 'dns_record.deleted'
@@ -35,13 +44,28 @@ export type AuditAction =
   | 'domain.moved_in'
   | 'registrar.drift';
 
+export const AUDIT_TARGET_TYPES = [
+  'api_key',
+  'organization',
+  'membership',
+  'invitation',
+  'contact',
+  'dns_record',
+  'operation',
+  'domain',
+  'webhook_endpoint',
+  'domain_move',
+] as const;
+
 export interface AuditEvent {
   action: AuditAction;
   actorUserId: string | null;
   actorKeyId: string | null;
   orgId: string | null;
-  targetType: 'api_key' | 'organization' | 'membership' | 'invitation' | 'contact' | 'dns_record' | 'operation' | 'domain' | 'domain_move';
+  targetType: (typeof AUDIT_TARGET_TYPES)[number];
   targetId: string;
+  /** The mode the action happened in: a test key's actions are test-mode entries. */
+  livemode: boolean;
   data?: Record<string, unknown>;
   requestId: string | null;
 }
@@ -57,32 +81,35 @@ export interface CallerOfRequest {
   requestId: string;
 }
 
-/** Records what a caller did (the actor and request id come from `caller`; services pass their props). */
+/**
+ * Records what a caller did (the actor, request id and, unless said otherwise, the mode come from
+ * `caller`; services pass their props). Pass `id` to make the write idempotent (insertAuditEvent).
+ */
 export function auditCallerAction(
   db: Queryable,
   caller: CallerOfRequest,
-  event: Omit<AuditEvent, 'actorUserId' | 'actorKeyId' | 'requestId'>,
+  event: Omit<AuditEvent, 'actorUserId' | 'actorKeyId' | 'requestId' | 'livemode'> & { livemode?: boolean; id?: string },
 ): Promise<string> {
-  return insertAuditEvent(db, { ...event, ...actorOf(caller.principal), requestId: caller.requestId });
+  return insertAuditEvent(db, { livemode: caller.principal.livemode, ...event, ...actorOf(caller.principal), requestId: caller.requestId });
 }
 
 /** Records many things a caller did in one request (a zone file's records), in few statements. */
 export async function auditCallerActions(
   db: Queryable,
   caller: CallerOfRequest,
-  events: Omit<AuditEvent, 'actorUserId' | 'actorKeyId' | 'requestId'>[],
+  events: (Omit<AuditEvent, 'actorUserId' | 'actorKeyId' | 'requestId' | 'livemode'> & { livemode?: boolean })[],
 ): Promise<void> {
   const actor = actorOf(caller.principal);
-  // 9 parameters a row: 500 rows stay far below PostgreSQL's 65,535 parameters a statement.
+  // 10 parameters a row: 500 rows stay far below PostgreSQL's 65,535 parameters a statement.
   for (let i = 0; i < events.length; i += 500) {
     const values: unknown[] = [];
     const tuples = events.slice(i, i + 500).map((event) => {
-      const row = [newId('evt'), event.action, actor.actorUserId, actor.actorKeyId, event.orgId, event.targetType, event.targetId, JSON.stringify(event.data ?? {}), caller.requestId];
+      const row = [newId('evt'), event.action, actor.actorUserId, actor.actorKeyId, event.orgId, event.targetType, event.targetId, JSON.stringify(event.data ?? {}), caller.requestId, event.livemode ?? caller.principal.livemode];
       values.push(...row);
       return `(${row.map((_, j) => `$${values.length - row.length + j + 1}`).join(', ')})`;
     });
     await db.query(
-      `INSERT INTO audit_events (id, action, actor_user_id, actor_key_id, org_id, target_type, target_id, data, request_id) VALUES ${tuples.join(', ')}`,
+      `INSERT INTO audit_events (id, action, actor_user_id, actor_key_id, org_id, target_type, target_id, data, request_id, livemode) VALUES ${tuples.join(', ')}`,
       values,
     );
   }
@@ -95,8 +122,8 @@ export async function auditCallerActions(
 export async function insertAuditEvent(db: Queryable, event: AuditEvent & { id?: string }): Promise<string> {
   const id = event.id ?? newId('evt');
   await db.query(
-    `INSERT INTO audit_events (id, action, actor_user_id, actor_key_id, org_id, target_type, target_id, data, request_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
+    `INSERT INTO audit_events (id, action, actor_user_id, actor_key_id, org_id, target_type, target_id, data, request_id, livemode)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
     [
       id,
       event.action,
@@ -107,6 +134,7 @@ export async function insertAuditEvent(db: Queryable, event: AuditEvent & { id?:
       event.targetId,
       JSON.stringify(event.data ?? {}),
       event.requestId,
+      event.livemode,
     ],
   );
   return id;
@@ -119,7 +147,7 @@ export async function listAuditEventsForTarget(
 ): Promise<(AuditEvent & { id: string; createdAt: Date })[]> {
   const { rows } = await db.query<AuditEvent & { id: string; createdAt: Date }>(
     `SELECT id, action, actor_user_id AS "actorUserId", actor_key_id AS "actorKeyId", org_id AS "orgId",
-       target_type AS "targetType", target_id AS "targetId", data, request_id AS "requestId", created_at AS "createdAt"
+       target_type AS "targetType", target_id AS "targetId", data, request_id AS "requestId", livemode, created_at AS "createdAt"
      FROM audit_events WHERE target_type = $1 AND target_id = $2 ORDER BY created_at, id`,
     [targetType, targetId],
   );

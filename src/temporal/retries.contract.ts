@@ -32,4 +32,5 @@ export const SCHEDULED_RETRIES = {
   registrarReconcileWorkflow: { initialIntervalMs: 10_000, maximumIntervalMs: 10 * 60_000, maximumAttempts: 10 },
   purgeIdempotencyKeysWorkflow: { initialIntervalMs: 5_000, maximumIntervalMs: 500_000, maximumAttempts: 5 },
   purgeEventsWorkflow: { initialIntervalMs: 5_000, maximumIntervalMs: 500_000, maximumAttempts: 5 },
+  purgeAuditEventsWorkflow: { initialIntervalMs: 5_000, maximumIntervalMs: 500_000, maximumAttempts: 5 },
 } as const satisfies Record<string, RetryTiming>;

@@ -19,6 +19,7 @@ import { createWebhookActivities } from '../features/webhooks/activities.js';
 import type { Resolver } from '../features/webhooks/sender.js';
 import { createLifecycleActivities } from '../features/lifecycle/activities.js';
 import { createHousekeepingActivities } from '../features/housekeeping/activities.js';
+import { createAuditActivities } from '../features/audit/activities.js';
 
 /** What activities may touch. Narrow on purpose: each activity takes only what it uses. */
 export interface ActivityDeps {
@@ -60,6 +61,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRegistrarDriftActivities(deps),
     ...createWebhookActivities({ ...deps, mailer }),
     ...createHousekeepingActivities(deps),
+    ...createAuditActivities(deps),
   };
 }
 

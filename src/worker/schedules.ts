@@ -4,7 +4,7 @@ import { SCHEDULED_RETRIES } from '../temporal/retries.contract.js';
 import type { Workflows } from '../workflows.js';
 
 /** What each schedule does; its id adds the task queue that owns it (`scheduleId`). */
-export type ScheduleName = 'idempotency-purge' | 'leak-scan' | 'operation-reconciler' | 'registrar-reconcile' | 'events-purge';
+export type ScheduleName = 'idempotency-purge' | 'leak-scan' | 'operation-reconciler' | 'registrar-reconcile' | 'events-purge' | 'audit-purge';
 
 /**
  * Named after the task queue: two deployments (or test runs) sharing a namespace each run their own
@@ -61,6 +61,12 @@ function definitions(config: Config): ScheduleDefinition[] {
       every: '1h',
       workflowType: 'purgeEventsWorkflow',
       memo: 'Deletes events (and their webhook delivery attempts) older than 30 days',
+    },
+    {
+      name: 'audit-purge',
+      every: '1d',
+      workflowType: 'purgeAuditEventsWorkflow',
+      memo: 'Deletes audit log entries older than a year',
     },
   ];
 }

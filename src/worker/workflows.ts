@@ -16,6 +16,7 @@ import { registrarReconcileWorkflow } from '../features/registrarDrift/registrar
 import { deliverWebhookWorkflow, dispatchEventsWorkflow, purgeEventsWorkflow } from '../features/webhooks/webhooks.workflow.js';
 import { domainLifecycleWorkflow } from '../features/lifecycle/domainLifecycle.workflow.js';
 import { disableDnssecWorkflow, enableDnssecWorkflow } from '../features/dns/dnssec.workflow.js';
+import { purgeAuditEventsWorkflow } from '../features/audit/purgeAuditEvents.workflow.js';
 
 export {
   purgeIdempotencyKeysWorkflow,
@@ -33,6 +34,7 @@ export {
   domainLifecycleWorkflow,
   enableDnssecWorkflow,
   disableDnssecWorkflow,
+  purgeAuditEventsWorkflow,
 };
 
 // Compile-time only: each workflow is exported under the name the contract starts it by, with the
@@ -53,6 +55,7 @@ type Exported = {
   domainLifecycleWorkflow: typeof domainLifecycleWorkflow;
   enableDnssecWorkflow: typeof enableDnssecWorkflow;
   disableDnssecWorkflow: typeof disableDnssecWorkflow;
+  purgeAuditEventsWorkflow: typeof purgeAuditEventsWorkflow;
 };
 export type WorkflowsImplemented = Exported extends Workflows ? (Workflows extends Exported ? true : never) : never;
 export const workflowsImplemented: WorkflowsImplemented = true;

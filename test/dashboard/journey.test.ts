@@ -266,6 +266,17 @@ describe.sequential('the dashboard in Chromium', () => {
     await poll(() => page.getByTestId('operation-status').textContent(), { timeout: 60_000 }).toBe('succeeded');
   }, 90_000);
 
+  it("lists in the organisation's audit log what was just done, newest first", async () => {
+    await dashboard.openNav('Organisations');
+    const actions = page.getByRole('table', { name: 'Audit log' }).locator('tbody tr td:nth-child(2)');
+    await poll(() => actions.allTextContents()).toContain('domain.auth_code_read');
+    const shown = await actions.allTextContents();
+    expect(shown[0]).toBe('domain.auth_code_read');
+    expect(shown).toEqual(expect.arrayContaining(['domain.lock_changed', 'dns_record.created', 'dns_record.deleted', 'org.created']));
+    expect(shown.indexOf('domain.lock_changed')).toBeLessThan(shown.indexOf('dns_record.created'));
+    await expectNoAxeViolations(page, 'the Organisations page with its audit log');
+  });
+
   it('checks many names at once, each answered in its place', async () => {
     await dashboard.openNav('Domains');
     const free = `bulk-${randomBase62(8).toLowerCase()}.com`;

@@ -107,7 +107,7 @@ describe('two api processes and two workers on one Temporal, PostgreSQL and Redi
     const id = scheduleId('operation-reconciler', app.deps.config);
     const ours: string[] = [];
     for await (const schedule of client.schedule.list()) if (schedule.scheduleId.endsWith(`:${app.deps.config.temporal.taskQueue}`)) ours.push(schedule.scheduleId);
-    expect(ours.sort()).toEqual((['idempotency-purge', 'leak-scan', 'operation-reconciler', 'registrar-reconcile', 'events-purge'] as const).map((name) => scheduleId(name, app.deps.config)).sort());
+    expect(ours.sort()).toEqual((['idempotency-purge', 'leak-scan', 'operation-reconciler', 'registrar-reconcile', 'events-purge', 'audit-purge'] as const).map((name) => scheduleId(name, app.deps.config)).sort());
 
     // The schedule's own record of its actions, by the time each was due.
     const handle = client.schedule.getHandle(id);

@@ -275,7 +275,7 @@ describe('webhook delivery', () => {
     const service = { db: app.deps.db, payloadKeys: app.deps.payloadKeys, destinations: app.deps.config.webhooks };
     const endpoints: { id: string }[] = [];
     for (let n = 0; n < 16; n += 1) {
-      const props = { mode: { livemode: false }, orgId: c.org.id, url: `${hooks.url}/${n}`, events: ['operation.succeeded'], description: null };
+      const props = { mode: { livemode: false }, by: null, orgId: c.org.id, url: `${hooks.url}/${n}`, events: ['operation.succeeded'], description: null };
       endpoints.push((await createWebhookEndpoint(service, props)).endpoint);
     }
     const eventId = await withTransaction(app.deps.db, (tx) => emitEvent({ db: tx, orgId: c.org.id, livemode: false, type: 'operation.succeeded', object: { id: 'op_fan_out' } }));

@@ -61,3 +61,27 @@ describe('idempotency purge', () => {
     expect(ids.filter((id) => id === purgeSchedule)).toHaveLength(1);
   });
 });
+
+describe('audit purge', () => {
+  it('the purge workflow deletes audit entries older than a year and keeps younger ones; its history replays', async () => {
+    const insert = (age: string) =>
+      app.deps.db
+        .query<{ id: string }>(
+          `INSERT INTO audit_events (id, action, target_type, target_id, livemode, created_at)
+           VALUES ($1, 'org.created', 'organization', 'org_x', true, now() - $2::interval) RETURNING id`,
+          [`evt_audit_${randomBase62(10)}`, age],
+        )
+        .then((r) => r.rows[0]!.id);
+    const [old, young] = [await insert('366 days'), await insert('364 days')];
+
+    const workflowId = `audit-purge-test-${randomBase62(6)}`;
+    const result = await app.deps.temporal.client.workflow.execute('purgeAuditEventsWorkflow', { workflowId, taskQueue: app.deps.config.temporal.taskQueue, args: [] });
+    expect((result as { purged: number }).purged).toBeGreaterThanOrEqual(1);
+    const left = await app.deps.db.query<{ id: string }>('SELECT id FROM audit_events WHERE id = ANY($1)', [[old, young]]);
+    expect(left.rows.map((r) => r.id)).toEqual([young]);
+
+    const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId)).resolves.toBeUndefined();
+    await recordHistory(app, workflowId, 'purge-audit-events');
+  });
+});

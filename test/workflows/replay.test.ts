@@ -24,6 +24,7 @@ const WORKFLOW_TYPES: Record<keyof Workflows, true> = {
   domainLifecycleWorkflow: true,
   enableDnssecWorkflow: true,
   disableDnssecWorkflow: true,
+  purgeAuditEventsWorkflow: true,
 };
 
 /**

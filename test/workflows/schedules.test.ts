@@ -4,7 +4,7 @@ import { startTestApp, testConfig, type TestApp } from '../support/testApp.js';
 import { ensureSchedules, OWNER_MEMO_KEY, scheduleId, type ScheduleName } from '../../src/worker/schedules.js';
 import type { Config } from '../../src/config.js';
 
-const NAMES: ScheduleName[] = ['idempotency-purge', 'leak-scan', 'operation-reconciler', 'registrar-reconcile', 'events-purge'];
+const NAMES: ScheduleName[] = ['idempotency-purge', 'leak-scan', 'operation-reconciler', 'registrar-reconcile', 'events-purge', 'audit-purge'];
 
 let app: TestApp;
 let other: Config;

@@ -6,6 +6,7 @@ import { formatDate } from '../format.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
 import { ActionsHeader, ConfirmButton, Empty, Field, Pager, TableScroll } from '../components/ui.js';
 import { DomainMoves } from './domainMoves.js';
+import { AuditLog } from './auditLog.js';
 
 type Role = components['schemas']['Member']['role'];
 
@@ -59,6 +60,7 @@ export function OrgsPage() {
       <ErrorNote error={fieldError(create.error, 'name') ? undefined : create.error} />
       {org ? <Members orgId={org.id} orgName={org.name} /> : null}
       {org ? <DomainMoves orgId={org.id} canDecide={org.role === 'owner' || org.role === 'admin'} /> : null}
+      {org && (org.role === 'owner' || org.role === 'admin') ? <AuditLog orgId={org.id} orgName={org.name} /> : null}
     </section>
   );
 }

@@ -72,6 +72,7 @@ export async function createApiKey(props: CreateApiKeyProps): Promise<{ record: 
       orgId: null,
       targetType: 'api_key',
       targetId: created.id,
+      livemode: mode === 'live',
       data: { name: created.name, scopes: created.scopes, mode, ...guardsAudit(created) },
     });
     return created;

@@ -26,6 +26,7 @@ export async function deleteApiKey(props: DeleteApiKeyProps): Promise<void> {
       orgId: null,
       targetType: 'api_key',
       targetId: key.id,
+      livemode: key.mode === 'live',
     });
   });
   await props.apiKeys.invalidate(props.keyId);

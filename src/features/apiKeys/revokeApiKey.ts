@@ -30,6 +30,7 @@ export async function revokeApiKey(props: RevokeApiKeyProps): Promise<ApiKeyReco
       orgId: null,
       targetType: 'api_key',
       targetId: record.id,
+      livemode: record.mode === 'live',
       data: { reason: props.reason, source_url: props.sourceUrl },
       requestId: props.requestId,
     });

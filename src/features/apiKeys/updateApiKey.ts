@@ -32,6 +32,7 @@ export async function updateApiKey(props: UpdateApiKeyProps): Promise<ApiKeyReco
       orgId: null,
       targetType: 'api_key',
       targetId: key.id,
+      livemode: key.mode === 'live',
       data: { before: guardsAudit(key), after: guardsAudit(changed) },
     });
     return changed;

@@ -1,12 +1,11 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { actorOf } from '../../audit/auditEvents.js';
 import { findBalance } from './balances.repository.js';
 import { monthSpendingOfOrg } from './reservations.repository.js';
 import { listLedgerEntries } from './transactions.repository.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { BalanceSchema, LedgerEntrySchema, presentBalance, presentLedgerEntry, presentTopUp, TopUpSchema } from './billing.presenter.js';
-import { topUp } from './ledger.js';
+import { testTopUp } from './testTopUp.js';
 import { NotFoundError, PaymentRequiredForLiveTopUpError } from '../../errors.js';
 import { z } from 'zod';
 import { findTopUp, listTopUps } from './topUps.repository.js';
@@ -93,13 +92,12 @@ export function billingRoutes(deps: AppDeps) {
           ctx.body = presentTopUp(started);
           return;
         }
-        const entry = await topUp({
+        const entry = await testTopUp({
           db: deps.db,
-          orgId: path.org_oid,
-          livemode: principal.livemode,
-          amount: body.amount,
-          actor: actorOf(principal),
+          principal,
           requestId,
+          orgId: path.org_oid,
+          amount: body.amount,
           entryId: idempotentId(ctx.state, 'txn', 'top-up'),
         });
         ctx.status = 201;

@@ -41,6 +41,7 @@ export async function creditByOperator(props: OperatorCreditProps): Promise<{ en
       orgId: props.orgId,
       targetType: 'organization',
       targetId: props.orgId,
+      livemode: props.livemode,
       data: { operator: props.operator, reason: props.reason, amount: props.amount, livemode: props.livemode, ledger_entry_id: entry.id },
       requestId: null,
     });

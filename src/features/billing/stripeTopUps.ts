@@ -123,6 +123,7 @@ export async function settleStripeEvent(props: { db: Db; event: Stripe.Event; st
       orgId: topUp.orgId,
       targetType: 'organization',
       targetId: topUp.orgId,
+      livemode: topUp.livemode,
       data: { top_up_id: topUp.id, amount: topUp.amount, stripe_session_id: session.id, stripe_event_id: event.id },
       requestId: null,
     });

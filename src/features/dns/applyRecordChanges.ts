@@ -20,6 +20,8 @@ import { DnsZoneNotFoundError } from './provider/errors.js';
 import { ConflictError, NotFoundError, ValidationError, VersionMismatchError, type FieldError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { ensureOwnZone, ownsZone } from './zones.js';
+import { presentDnsRecord } from './dnsRecord.presenter.js';
+import { emitEvent } from '../webhooks/emitEvent.js';
 
 /** The fields a PATCH sends; the ones left out stay undefined and keep their value. */
 export type RecordChanges = Partial<Pick<RecordFields, 'name' | 'content' | 'ttl' | 'priority'>>;
@@ -53,6 +55,11 @@ export interface ApplyRecordChangesProps {
   createdIdOf?: (index: number) => string | undefined;
   /** Every check, under the same locks, then nothing written or sent: the answer is empty. */
   dryRun?: boolean;
+  /**
+   * A seed for the event of the operation at this index, when the request derives one: should the
+   * request run again (its answer lost), the event it writes again is the same one, not a second.
+   */
+  eventSeedOf?: (index: number) => string | undefined;
 }
 
 /**
@@ -283,12 +290,16 @@ async function applyAtProvider(tx: pg.PoolClient, provider: DnsProvider, domain:
   }
 }
 
-const AUDIT_ACTIONS = { create: 'dns_record.created', update: 'dns_record.updated', delete: 'dns_record.deleted' } as const;
+/** The audit action and the event type of each kind of change: the same names. */
+const ACTIONS = { create: 'dns_record.created', update: 'dns_record.updated', delete: 'dns_record.deleted' } as const;
 
 /**
  * Creates and deletes go in few statements and the audit events in one (a zone file writes
  * thousands of rows; one statement each took seconds); updates one by one. The unique constraint on
  * records is deferred, so the order of the statements within the transaction does not matter.
+ * Each change also writes its event (`data.previous` on updates and deletes) in this transaction:
+ * one event per record changed, whatever route or import asked for it (docs/api-guide.md, Webhooks
+ * and events). `writes` follow the operations, one each, so a write's index is its operation's.
  */
 async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, domain: Domain, writes: Write[]): Promise<RecordOperationResult[]> {
   const { principal } = props;
@@ -297,7 +308,7 @@ async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, doma
   await deleteDnsRecords(tx, principal, writes.flatMap((w) => (w.kind === 'delete' ? [w.row.id] : [])));
   const results: RecordOperationResult[] = [];
   const audits: Parameters<typeof auditCallerActions>[2] = [];
-  for (const write of writes) {
+  for (const [index, write] of writes.entries()) {
     let record: DnsRecord;
     if (write.kind === 'create') {
       record = created.get(write.id)!;
@@ -310,11 +321,20 @@ async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, doma
       results.push({ op: 'delete', id: record.id });
     }
     audits.push({
-      action: AUDIT_ACTIONS[write.kind],
+      action: ACTIONS[write.kind],
       orgId: props.orgId,
       targetType: 'dns_record',
       targetId: record.id,
       data: { livemode: principal.livemode, domain: domain.name, type: record.type, name: record.name, version: record.version },
+    });
+    await emitEvent({
+      db: tx,
+      orgId: props.orgId,
+      livemode: principal.livemode,
+      type: ACTIONS[write.kind],
+      object: presentDnsRecord(record),
+      previous: write.kind === 'create' ? undefined : presentDnsRecord(write.row),
+      dedupeSeed: props.eventSeedOf?.(index),
     });
   }
   await auditCallerActions(tx, props, audits);

@@ -41,6 +41,8 @@ export interface ImportZoneFileProps {
   dryRun: boolean;
   requestId: string;
   createdIdOf?: (index: number) => string | undefined;
+  /** The event of each record change, derived from the request so a re-run writes the same events (applyRecordChanges). */
+  eventSeedOf?: (index: number) => string | undefined;
 }
 
 /** Parsed and checked, or 422 with every problem at its line. */
@@ -134,6 +136,7 @@ export async function importZoneFile(props: ImportZoneFileProps): Promise<ZoneIm
     requestId: props.requestId,
     dryRun: props.dryRun,
     ...(props.createdIdOf ? { createdIdOf: props.createdIdOf } : {}),
+    ...(props.eventSeedOf ? { eventSeedOf: props.eventSeedOf } : {}),
   });
   if (!props.dryRun) {
     const created = results.flatMap((r) => (r.op === 'create' ? [r.record.id] : []));

@@ -34,6 +34,7 @@ export async function failUncapturable(
     orgId: operation?.orgId ?? null,
     targetType: 'operation',
     targetId: input.operationId,
+    livemode: input.livemode,
     data: { domainId: input.domainId, registrarReference: input.registrarReference, reason: input.cause.message },
     requestId: null,
   });

@@ -31,6 +31,7 @@ export interface UpdateDomainSettingsProps extends CallerOfRequest {
     nameservers?: string[] | undefined;
     whois_privacy?: boolean | undefined;
   };
+  requestId: string;
 }
 
 /**
@@ -69,6 +70,7 @@ export async function updateDomainSettings(props: UpdateDomainSettingsProps): Pr
         ...(whoisPrivacy !== undefined ? { whois_privacy: whoisPrivacy } : {}),
       },
     });
+    if (row) await auditSettingsChanged(tx, props, domain, row);
     if (row && whoisPrivacy !== undefined) await auditWhoisPrivacy(tx, props, row, domain.whoisPrivacy);
     return row;
   });
@@ -111,9 +113,33 @@ function auditWhoisPrivacy(tx: Queryable, caller: UpdateDomainSettingsProps, dom
   });
 }
 
-/** The auth code for transferring the domain out; 409 DOMAIN_LOCKED while it is transfer-locked. */
-export async function getAuthCode(props: { deps: Deps; principal: Principal; orgId: string; name: DomainName }): Promise<AuthCodeResult> {
+/** One audit entry per setting the change made different, in the transaction that stores it. */
+async function auditSettingsChanged(tx: Queryable, caller: CallerOfRequest & { orgId: string }, before: Domain, after: Domain): Promise<void> {
+  const changed = [
+    { action: 'domain.auto_renew_changed', from: before.autoRenew, to: after.autoRenew },
+    { action: 'domain.lock_changed', from: before.locked, to: after.locked },
+    { action: 'domain.nameservers_changed', from: before.nameservers, to: after.nameservers },
+  ] as const;
+  for (const { action, from, to } of changed) {
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    await auditCallerAction(tx, caller, { action, orgId: caller.orgId, targetType: 'domain', targetId: after.id, data: { domain: after.name, from, to } });
+  }
+}
+
+/**
+ * The auth code for transferring the domain out; 409 DOMAIN_LOCKED while it is transfer-locked. Who
+ * read it is audited: the code lets anyone move the domain away.
+ */
+export async function getAuthCode(props: { deps: Deps; principal: Principal; orgId: string; name: DomainName; requestId: string }): Promise<AuthCodeResult> {
   const domain = await activeDomainNamed(props.deps.db, props.principal, props.orgId, props.name, 'its auth code can be read');
   if (domain.locked) throw new DomainLockedError(domain.name);
-  return (await props.deps.registrars.forMode(props.principal.livemode)).getAuthCode(domain.name);
+  const result = await (await props.deps.registrars.forMode(props.principal.livemode)).getAuthCode(domain.name);
+  await auditCallerAction(props.deps.db, props, {
+    action: 'domain.auth_code_read',
+    orgId: props.orgId,
+    targetType: 'domain',
+    targetId: domain.id,
+    data: { domain: domain.name, delivery: result.delivery },
+  });
+  return result;
 }

@@ -206,8 +206,8 @@ export function domainRoutes(deps: AppDeps) {
       request: { path: DomainPath },
       responses: { 200: { description: 'The code, or how it was delivered', schema: AuthCodeSchema } },
       errors: { 409: `The domain is transfer-locked: unlock it first (\`DOMAIN_LOCKED\`); or ${NOT_ACTIVE}`, 422: REGISTRAR_REFUSED, 503: REGISTRAR_DOWN },
-      handler: async (ctx, { path, principal }) => {
-        const result = await getAuthCode({ deps, principal: principal, orgId: path.org_oid, name: path.domain });
+      handler: async (ctx, { path, principal, requestId }) => {
+        const result = await getAuthCode({ deps, principal: principal, orgId: path.org_oid, name: path.domain, requestId });
         ctx.set('Cache-Control', 'no-store');
         ctx.body = result.delivery === 'returned' ? { auth_code: result.authCode, delivery: 'returned' } : { auth_code: null, delivery: 'emailed' };
       },

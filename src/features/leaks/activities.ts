@@ -134,6 +134,7 @@ export function createLeakActivities(deps: LeakActivityDeps) {
           orgId: null,
           targetType: 'api_key',
           targetId: key.id,
+          livemode: false,
           data: { source: input.source, source_url: input.sourceUrl, revoked: false },
           requestId: input.workflowId,
         });

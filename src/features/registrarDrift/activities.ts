@@ -58,6 +58,8 @@ export function createRegistrarDriftActivities({ db, logger, metrics, registrars
           orgId: drift.domain?.orgId ?? null,
           targetType: 'domain',
           targetId: drift.domain?.id ?? drift.name,
+          // The registrar account holds live domains only.
+          livemode: true,
           data: { kind: drift.kind, name: drift.name, ours: drift.ours ?? null, upstream: drift.upstream ?? null },
           requestId: null,
         });

@@ -56,6 +56,7 @@ export function createStrandedOperationActivities(deps: ReconcilerActivityDeps) 
         orgId: operation.orgId,
         targetType: 'operation',
         targetId: operation.id,
+        livemode: operation.livemode,
         data: { reason, workflowId: operation.workflowId },
         requestId: null,
       });

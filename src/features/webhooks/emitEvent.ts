@@ -10,6 +10,8 @@ export interface EmitEventProps {
   type: EventType;
   /** The resource as the API renders it (a presenter's output). */
   object: unknown;
+  /** The resource as it was before the change, rendered the same way (`data.previous`); only where the event type has one. */
+  previous?: unknown;
   /**
    * Makes the event idempotent: the same seed (e.g. a workflow id plus a step) always gives the same
    * event id, so a retried or replayed activity never emits twice.
@@ -18,8 +20,8 @@ export interface EmitEventProps {
 }
 
 /** The one way an event is emitted. Returns the event id. */
-export async function emitEvent({ db, orgId, livemode, type, object, dedupeSeed }: EmitEventProps): Promise<string> {
+export async function emitEvent({ db, orgId, livemode, type, object, previous, dedupeSeed }: EmitEventProps): Promise<string> {
   const id = dedupeSeed ? derivedId('evt', `event|${dedupeSeed}`) : newId('evt');
-  await insertEvent(db, { livemode }, { id, orgId, type, data: { object } });
+  await insertEvent(db, { livemode }, { id, orgId, type, data: previous === undefined ? { object } : { object, previous } });
   return id;
 }

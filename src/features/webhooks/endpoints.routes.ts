@@ -1,6 +1,6 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { deleteWebhookEndpoint, findWebhookEndpoint, listWebhookEndpoints } from './endpoints.repository.js';
+import { findWebhookEndpoint, listWebhookEndpoints } from './endpoints.repository.js';
 import { listDeliveries } from './deliveries.repository.js';
 import { CreatedHeaders } from '../../http/conditional.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
@@ -12,7 +12,7 @@ import {
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
 } from './endpoint.presenter.js';
-import { changeWebhookEndpoint, createWebhookEndpoint, MAX_ENDPOINTS_PER_ORG_AND_MODE, rotateWebhookSecret } from './endpoints.js';
+import { changeWebhookEndpoint, createWebhookEndpoint, MAX_ENDPOINTS_PER_ORG_AND_MODE, removeWebhookEndpoint, rotateWebhookSecret } from './endpoints.js';
 import { retryDelivery, sendPing } from './resend.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { CreateEndpointBody, DeliveryPage, DeliveryPath, EndpointPage, EndpointPath, RetryAccepted, UpdateEndpointBody } from './schemas.js';
@@ -45,9 +45,10 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: OrgPath, body: CreateEndpointBody },
       responses: { 201: { description: 'Created, with `secret`', schema: WebhookEndpointWithSecretSchema, headers: CreatedHeaders } },
       errors: { 409: ENDPOINT_LIMIT, 422: REFUSED_URL },
-      handler: async (ctx, { path, body, principal }) => {
+      handler: async (ctx, { path, body, principal, requestId }) => {
         const { endpoint, secret } = await createWebhookEndpoint(service, {
           mode: principal,
+          by: { principal, requestId },
           orgId: path.org_oid,
           url: body.url,
           events: body.events,
@@ -100,9 +101,10 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: EndpointPath, body: UpdateEndpointBody },
       responses: { 200: { description: 'The endpoint', schema: WebhookEndpointSchema } },
       errors: { 404: NOT_FOUND, 422: REFUSED_URL },
-      handler: async (ctx, { path, body, principal }) => {
+      handler: async (ctx, { path, body, principal, requestId }) => {
         const endpoint = await changeWebhookEndpoint(service, {
           mode: principal,
+          by: { principal, requestId },
           orgId: path.org_oid,
           id: path.endpoint_id,
           changes: {
@@ -126,9 +128,8 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: EndpointPath },
       responses: { 204: { description: 'Deleted' } },
       errors: { 404: NOT_FOUND },
-      handler: async (ctx, { path, principal }) => {
-        const deleted = await deleteWebhookEndpoint(deps.db, principal, { orgId: path.org_oid, id: path.endpoint_id });
-        if (!deleted) throw new NotFoundError('Webhook endpoint not found');
+      handler: async (ctx, { path, principal, requestId }) => {
+        await removeWebhookEndpoint(deps.db, { mode: principal, by: { principal, requestId }, orgId: path.org_oid, id: path.endpoint_id });
         ctx.status = 204;
       },
     }),
@@ -146,8 +147,8 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: EndpointPath },
       responses: { 200: { description: 'The endpoint with its new `secret`', schema: WebhookEndpointWithSecretSchema } },
       errors: { 404: NOT_FOUND },
-      handler: async (ctx, { path, principal }) => {
-        const { endpoint, secret } = await rotateWebhookSecret(service, { mode: principal, orgId: path.org_oid, id: path.endpoint_id });
+      handler: async (ctx, { path, principal, requestId }) => {
+        const { endpoint, secret } = await rotateWebhookSecret(service, { mode: principal, by: { principal, requestId }, orgId: path.org_oid, id: path.endpoint_id });
         ctx.body = { ...presentWebhookEndpoint(endpoint), secret };
       },
     }),

@@ -1,10 +1,11 @@
-import { withTransaction, type Db } from '../../db/pool.js';
+import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
 import type { Mode } from '../../db/modeScope.js';
 import {
   findWebhookEndpoint,
   insertWebhookEndpoint,
   lockAndCountWebhookEndpoints,
   updateWebhookEndpoint,
+  deleteWebhookEndpoint as deleteEndpointRow,
   WEBHOOK_SECRETS_PURPOSE,
   type EndpointChanges,
   type EndpointSecrets,
@@ -16,6 +17,7 @@ import { newId } from '../../ids.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
 import { addressPolicy, urlProblem, type DestinationSettings } from './addressPolicy.js';
 import { newSigningSecret } from './signing.js';
+import { auditCallerAction, type CallerOfRequest } from '../../audit/auditEvents.js';
 
 /** How long the previous secret keeps signing after a rotation (docs/api-guide.md, Webhooks and events). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -49,21 +51,43 @@ function sealed(deps: EndpointServiceDeps, secrets: EndpointSecrets) {
 }
 
 /**
+ * The organisation and mode, and who asked: every change a caller makes to an endpoint is audited
+ * (where events go is worth knowing). `by` is null only for the service's own set-ups (benchmarks).
+ */
+export interface EndpointCaller {
+  mode: Mode;
+  orgId: string;
+  by: CallerOfRequest | null;
+}
+
+function auditEndpoint(
+  tx: Queryable,
+  caller: EndpointCaller,
+  action: 'webhook_endpoint.created' | 'webhook_endpoint.updated' | 'webhook_endpoint.deleted' | 'webhook_endpoint.secret_rotated',
+  endpoint: Pick<WebhookEndpoint, 'id' | 'url'>,
+  data: Record<string, unknown> = {},
+): Promise<string | undefined> {
+  if (!caller.by) return Promise.resolve(undefined);
+  return auditCallerAction(tx, caller.by, { action, orgId: caller.orgId, targetType: 'webhook_endpoint', targetId: endpoint.id, data: { url: endpoint.url, ...data } });
+}
+
+/**
  * A new endpoint in the caller's mode, and its signing secret: the only time the secret is shown.
  * At most MAX_ENDPOINTS_PER_ORG_AND_MODE per organisation and mode (409 `WEBHOOK_ENDPOINT_LIMIT`).
  */
 export async function createWebhookEndpoint(
   deps: EndpointServiceDeps,
-  props: { mode: Mode; orgId: string; url: string; events: string[]; description: string | null },
+  props: EndpointCaller & { url: string; events: string[]; description: string | null },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-  checkUrl(deps, props.mode, props.url);
+  const { mode } = props;
+  checkUrl(deps, mode, props.url);
   const secret = newSigningSecret();
   const endpoint = await withTransaction(deps.db, async (tx) => {
     // Counted under a lock of the organisation's endpoints, so concurrent creates cannot pass the limit together.
-    if ((await lockAndCountWebhookEndpoints(tx, props.mode, props.orgId)) >= MAX_ENDPOINTS_PER_ORG_AND_MODE) {
+    if ((await lockAndCountWebhookEndpoints(tx, mode, props.orgId)) >= MAX_ENDPOINTS_PER_ORG_AND_MODE) {
       throw new WebhookEndpointLimitError(MAX_ENDPOINTS_PER_ORG_AND_MODE);
     }
-    return insertWebhookEndpoint(tx, props.mode, {
+    const created = await insertWebhookEndpoint(tx, mode, {
       id: newId('we'),
       orgId: props.orgId,
       url: props.url,
@@ -71,23 +95,38 @@ export async function createWebhookEndpoint(
       description: props.description,
       secrets: sealed(deps, { current: secret, previous: null }),
     });
+    await auditEndpoint(tx, props, 'webhook_endpoint.created', created, { events: created.events });
+    return created;
   });
   return { endpoint, secret };
 }
 
 export async function changeWebhookEndpoint(
   deps: EndpointServiceDeps,
-  props: { mode: Mode; orgId: string; id: string; changes: Pick<EndpointChanges, 'url' | 'events' | 'enabled' | 'description'> },
+  props: EndpointCaller & { id: string; changes: Pick<EndpointChanges, 'url' | 'events' | 'enabled' | 'description'> },
 ): Promise<WebhookEndpoint> {
   const { changes } = props;
-  if (changes.url !== undefined) checkUrl(deps, props.mode, changes.url);
-  const updated = await updateWebhookEndpoint(deps.db, props.mode, {
-    orgId: props.orgId,
-    id: props.id,
-    changes: { ...changes, ...(changes.events ? { events: normalisedEvents(changes.events) } : {}) },
+  const { mode } = props;
+  if (changes.url !== undefined) checkUrl(deps, mode, changes.url);
+  return withTransaction(deps.db, async (tx) => {
+    const updated = await updateWebhookEndpoint(tx, mode, {
+      orgId: props.orgId,
+      id: props.id,
+      changes: { ...changes, ...(changes.events ? { events: normalisedEvents(changes.events) } : {}) },
+    });
+    if (!updated) throw new NotFoundError('Webhook endpoint not found');
+    await auditEndpoint(tx, props, 'webhook_endpoint.updated', updated, { fields: Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined) });
+    return updated;
   });
-  if (!updated) throw new NotFoundError('Webhook endpoint not found');
-  return updated;
+}
+
+/** Deletes an endpoint (its delivery log goes with it); 404 when there is none. */
+export async function removeWebhookEndpoint(db: Db, props: EndpointCaller & { id: string }): Promise<void> {
+  await withTransaction(db, async (tx) => {
+    const endpoint = await findWebhookEndpoint(tx, props.mode, { orgId: props.orgId, id: props.id, forUpdate: true });
+    if (!endpoint || !(await deleteEndpointRow(tx, props.mode, { orgId: props.orgId, id: props.id }))) throw new NotFoundError('Webhook endpoint not found');
+    await auditEndpoint(tx, props, 'webhook_endpoint.deleted', endpoint);
+  });
 }
 
 /**
@@ -97,18 +136,20 @@ export async function changeWebhookEndpoint(
  */
 export async function rotateWebhookSecret(
   deps: EndpointServiceDeps,
-  props: { mode: Mode; orgId: string; id: string },
+  props: EndpointCaller & { id: string },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const { mode } = props;
   return withTransaction(deps.db, async (tx) => {
-    const endpoint = await findWebhookEndpoint(tx, props.mode, { orgId: props.orgId, id: props.id, forUpdate: true });
+    const endpoint = await findWebhookEndpoint(tx, mode, { orgId: props.orgId, id: props.id, forUpdate: true });
     if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
     const old = openJson<EndpointSecrets>(deps.payloadKeys, WEBHOOK_SECRETS_PURPOSE, endpoint.secrets);
     const secret = newSigningSecret();
-    const updated = await updateWebhookEndpoint(tx, props.mode, {
+    const updated = await updateWebhookEndpoint(tx, mode, {
       orgId: props.orgId,
       id: props.id,
       changes: { secrets: sealed(deps, { current: secret, previous: old.current }), previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS) },
     });
+    await auditEndpoint(tx, props, 'webhook_endpoint.secret_rotated', endpoint);
     return { endpoint: updated!, secret };
   });
 }

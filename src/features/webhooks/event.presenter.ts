@@ -8,9 +8,15 @@ const EventObject = z
   .union([RevokedApiKeySchema, z.record(z.string(), z.unknown())])
   .meta({ example: { id: exampleId('op'), type: 'domain.register', status: 'succeeded', domain: 'example.com' } })
   .describe(
-    'The resource as the API renders it (an operation, a domain, a webhook endpoint). For `api_key.revoked`, only the ' +
-      "key's `{id, prefix, name}` (RevokedApiKey), sent to the organisations the key acted in, never its restrictions or limits",
+    'The resource as the API renders it (an operation, a domain, a webhook endpoint, a DNS record). For `api_key.revoked`, only the ' +
+      "key's `{id, prefix, name}` (RevokedApiKey), sent to the organisations the key acted in, never its restrictions or limits. " +
+      'For `dns_record.deleted`, the record as it was when deleted',
   );
+
+const PreviousObject = z
+  .record(z.string(), z.unknown())
+  .meta({ example: { id: exampleId('rec'), type: 'A', name: 'www', content: '192.0.2.10', ttl: 3600, version: 1 } })
+  .describe('`dns_record.updated` and `dns_record.deleted` only: the record as it was before the change, rendered the same way');
 
 export const EventSchema = z
   .object({
@@ -19,7 +25,7 @@ export const EventSchema = z
     created_at: z.iso.datetime(),
     livemode: z.boolean(),
     org_id: z.string().meta({ example: exampleId('org') }),
-    data: z.object({ object: EventObject }),
+    data: z.object({ object: EventObject, previous: PreviousObject.optional() }),
   })
   .meta({ id: 'Event' });
 
@@ -34,6 +40,9 @@ export function presentEvent(event: EventRow): EventBody {
     livemode: event.livemode,
     org_id: event.orgId,
     // Every event is emitted with a rendered resource, which is always a JSON object.
-    data: { object: event.data.object as Record<string, unknown> },
+    data: {
+      object: event.data.object as Record<string, unknown>,
+      ...(event.data.previous === undefined ? {} : { previous: event.data.previous as Record<string, unknown> }),
+    },
   };
 }

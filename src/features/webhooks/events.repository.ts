@@ -17,6 +17,9 @@ export const EVENT_TYPES = [
   'webhook_endpoint.disabled',
   'dnssec.enabled',
   'dnssec.disabled',
+  'dns_record.created',
+  'dns_record.updated',
+  'dns_record.deleted',
   'ping',
 ] as const;
 
@@ -30,8 +33,8 @@ export interface EventRow {
   orgId: string;
   livemode: boolean;
   type: EventType;
-  /** `{object}`: the resource as the API renders it. */
-  data: { object: unknown };
+  /** `{object}`: the resource as the API renders it; `previous`: as it was before (DNS record updates and deletes). */
+  data: { object: unknown; previous?: unknown };
   createdAt: Date;
   dispatchedAt: Date | null;
 }

@@ -1,0 +1,38 @@
+import { defineRoute } from '../../http/route.js';
+import type { AppDeps } from '../../deps.js';
+import { decodeCursor, toPage } from '../../http/pagination.js';
+import { OrgPath } from '../orgs/schemas.js';
+import { listAuditLog } from './auditLog.repository.js';
+import { presentAuditLogEntry } from './auditLog.presenter.js';
+import { AuditLogPage, AuditLogQuery } from './schemas.js';
+
+export function auditLogRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/orgs/{org_oid}/audit-log',
+      operationId: 'listAuditLog',
+      summary: "Who did what in the organisation, newest first (owners and admins)",
+      description:
+        'Members, invitations and roles; API keys (created, changed, deleted, revoked: those of the keys that acted in ' +
+        'this organisation); DNS records; domain settings and auth codes read; contacts; top-ups, operator credits and ' +
+        'spending limits; webhook endpoints. Both modes, each entry marked with `livemode`. Entries are kept one year.',
+      tags: ['organisations'],
+      scope: 'orgs:read',
+      roles: ['owner', 'admin'],
+      request: { path: OrgPath, query: AuditLogQuery },
+      responses: { 200: { description: 'A page of entries', schema: AuditLogPage } },
+      errors: { 403: 'Not an owner or admin of the organisation (`FORBIDDEN`)' },
+      handler: async (ctx, { path, query }) => {
+        const rows = await listAuditLog(deps.db, {
+          orgId: path.org_oid,
+          action: query.action,
+          actor: query.actor,
+          limit: query.limit,
+          after: decodeCursor(query.cursor),
+        });
+        ctx.body = toPage(rows, query.limit, (e) => ({ createdAt: e.createdAt, id: e.id }), presentAuditLogEntry);
+      },
+    }),
+  ];
+}
