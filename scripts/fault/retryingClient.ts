@@ -2,7 +2,8 @@
  * A client as the interface asks callers to behave (contract 9.1): every request that got no definite
  * answer (a network error, a 5xx, 409 IDEMPOTENCY_KEY_IN_USE, 429) is sent again with the same
  * Idempotency-Key, after `Retry-After` when the answer has one. It records every answer it saw, and
- * for each logical request when it started, when its key was first refused as in use, and when it ended.
+ * for each logical request when it started, when it ended, and how long each of its retries waited
+ * for the key (`waits`).
  */
 
 export interface Answer {
@@ -18,11 +19,23 @@ export interface LogicalRequest {
   endedAt: number;
   /** When the attempt that got the definite answer (or the last one) was sent. */
   lastSentAt: number;
-  /** When the key was first refused as in use (IDEMPOTENCY_KEY_IN_USE), in ms since the epoch; undefined when never. */
-  keyInUseSince?: number;
+  /**
+   * The request's waits for its key, each from the moment an attempt that reached an api process
+   * failed without a definite answer (a 5xx, or its connection cut by a crash: that attempt may have
+   * held the key) to the next attempt that got past the key (failed again, or answered). The first
+   * wait starts at the first attempt. Contract 9.1 promises the key back within 10 s of each such failure.
+   */
+  waits: Wait[];
   answered: boolean;
   /** The answers in order, repeats counted: `network error (ECONNREFUSED) × 40, 503 × 2, 201`. */
   trail: string;
+}
+
+export interface Wait {
+  from: number;
+  to: number;
+  /** Whether the key was refused as in use (IDEMPOTENCY_KEY_IN_USE) during the wait. */
+  refusedInUse: boolean;
 }
 
 export interface ClientLog {
@@ -80,7 +93,13 @@ function networkCause(err: unknown): string {
 export function retryingClient(props: ClientProps) {
   return async function send(what: string, method: string, pathname: string, body?: unknown, idempotencyKey?: string): Promise<Answer | undefined> {
     const started = Date.now();
-    let inUseSince: number | undefined;
+    const waits: Wait[] = [];
+    let wait = { from: started, refusedInUse: false };
+    /** An attempt that got past the key ends the wait; one that failed there starts the next. */
+    const pastTheKey = (sentAt: number, failed: boolean) => {
+      waits.push({ ...wait, to: sentAt });
+      if (failed) wait = { from: Date.now(), refusedInUse: false };
+    };
     const trail: [string, number][] = [];
     const count = (answer: string) => {
       props.log.answers.set(answer, (props.log.answers.get(answer) ?? 0) + 1);
@@ -102,7 +121,7 @@ export function retryingClient(props: ClientProps) {
         startedAt: started,
         endedAt: Date.now(),
         lastSentAt,
-        keyInUseSince: inUseSince,
+        waits,
         answered,
         trail: trail.map(([answer, n]) => (n > 1 ? `${answer} × ${n}` : answer)).join(', '),
       });
@@ -120,13 +139,18 @@ export function retryingClient(props: ClientProps) {
         const code = codeOf(parsed);
         count(res.status === 409 || res.status === 429 ? `${res.status} ${code ?? ''}`.trim() : String(res.status));
         if (!retryable(res.status, code)) {
+          pastTheKey(lastSentAt, false);
           finish(attempt, true);
           return { status: res.status, body: parsed };
         }
-        if (code === 'IDEMPOTENCY_KEY_IN_USE') inUseSince ??= Date.now();
+        if (code === 'IDEMPOTENCY_KEY_IN_USE') wait.refusedInUse = true;
+        else if (res.status >= 500) pastTheKey(lastSentAt, true);
         pause = retryAfterMs(res);
       } catch (err) {
-        count(`network error (${networkCause(err)})`);
+        const cause = networkCause(err);
+        count(`network error (${cause})`);
+        // A refused connection reached no process; any other cut one did, and may have held the key.
+        if (cause !== 'ECONNREFUSED') pastTheKey(lastSentAt, true);
       }
       if (Date.now() + pause - started > props.giveUpAfterMs) {
         finish(attempt, false);

@@ -3,7 +3,7 @@
  * operation had its chance to end: each figure beside its target.
  */
 import type { Db } from '../../src/db/pool.js';
-import type { ClientLog, LogicalRequest } from './retryingClient.js';
+import type { ClientLog, LogicalRequest, Wait } from './retryingClient.js';
 import type { ClientOutcome } from './workload.js';
 import type { Crash } from './serviceProcesses.js';
 
@@ -132,7 +132,10 @@ export async function judge(props: {
       .filter((r) => pick(r) > 0)
       .map((r) => `${r.what} sent at ${((r.startedAt - props.startedAt) / 1000).toFixed(1)} s: ${(pick(r) / 1000).toFixed(1)} s; ${r.trail}`);
   const seconds = props.waitTargetMs / 1000;
-  const keyInUseMs = (r: LogicalRequest) => (r.keyInUseSince === undefined ? 0 : withApiUp(r.keyInUseSince, r.lastSentAt, props.apiDown));
+  const longestWait = (r: LogicalRequest, which: (w: Wait) => boolean) =>
+    r.waits.filter(which).reduce((max, w) => Math.max(max, withApiUp(w.from, w.to, props.apiDown)), 0);
+  const blockedMs = (r: LogicalRequest) => longestWait(r, () => true);
+  const keyInUseMs = (r: LogicalRequest) => longestWait(r, (w) => w.refusedInUse);
   const figures: Figure[] = [
     { name: '500 answers', value: answers['500'] ?? 0, atMost: 0, details: [] },
     {
@@ -147,15 +150,17 @@ export async function judge(props: {
     { name: 'other ledger mismatches', value: mismatched.length, atMost: 0, details: mismatched },
     { name: 'unexpected definite answers', value: props.outcomes.reduce((n, o) => n + o.unexpected.length, 0), atMost: 0, details: props.outcomes.flatMap((o) => o.unexpected) },
     {
-      // Blocked: until the attempt that was answered could be sent. That attempt's own time is the
-      // request's ordinary latency (a renewal waits up to 10 s for its end by design).
+      // Blocked: from an attempt that failed where it may have held the key (or the first attempt)
+      // until the next attempt got past the key. That attempt's own time is the request's ordinary
+      // latency (a renewal waits up to 10 s for its end by design), and each failure of a holder
+      // starts a wait of its own: a request cut by two crashes waited twice, each bounded alone.
       name: 'longest a retry was blocked',
-      value: longest((r) => withApiUp(r.startedAt, r.lastSentAt, props.apiDown)) / 1000,
+      value: longest(blockedMs) / 1000,
       atMost: seconds,
       unit: 's',
       details: [
-        'first attempt to the attempt that was answered, not counting the time no api process existed',
-        ...slowest((r) => withApiUp(r.startedAt, r.lastSentAt, props.apiDown)),
+        'from a failed attempt (5xx, or cut by a crash) to the next attempt that got past the key, not counting the time no api process existed',
+        ...slowest(blockedMs),
       ],
     },
     {
@@ -174,14 +179,13 @@ export async function judge(props: {
       details: ['one attempt, retried or not: how long a request may hang while a dependency is away'],
     },
     {
-      // A lease left by a killed api outlives it by at most its term. Measured like the block above:
-      // up to the attempt that was answered (a renewal then waits for its end by design), and the time
-      // a second kill left no api process is the api's absence, not the lease's.
+      // A lease left by a killed api, or by a request that answered 5xx, outlives it by at most its
+      // term: measured from that failure, which is earlier than the first refusal it causes.
       name: 'longest IDEMPOTENCY_KEY_IN_USE refusal',
       value: longest(keyInUseMs) / 1000,
       atMost: seconds,
       unit: 's',
-      details: ['first refusal as in use to the attempt that was answered, not counting the time no api process existed', ...slowest(keyInUseMs)],
+      details: ['waits above during which the key was refused as in use, from the failure that left it held', ...slowest(keyInUseMs)],
     },
   ];
   return {
