@@ -45,9 +45,13 @@ function compareRecords(a: DnsRecord, b: DnsRecord): number {
   return compareNames(a.name, b.name) || a.type.localeCompare(b.type) || (a.priority ?? 0) - (b.priority ?? 0) || a.content.localeCompare(b.content);
 }
 
-export function renderZoneFile(zone: string, apex: ZoneApex, records: DnsRecord[]): string {
+/** Said in the file when no DNS server answers with its records (docs/api-guide.md, DNS). */
+const NOT_SERVED = '; not served: no DNS server answers with these records (test mode without a test DNS host, or another test domain of this name holds its zone)';
+
+export function renderZoneFile(zone: string, apex: ZoneApex, records: DnsRecord[], options: { served: boolean }): string {
   const lines = [
     `; ${zone}: the records this service serves, with the host's SOA and name servers`,
+    ...(options.served ? [] : [NOT_SERVED]),
     `$ORIGIN ${dotted(zone)}`,
     `$TTL ${apex.soa.ttl}`,
     `@ ${apex.soa.ttl} IN SOA ${apex.soa.content}`,
