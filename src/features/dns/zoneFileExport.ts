@@ -1,12 +1,14 @@
 import type { DnsRecord } from './dnsRecords.repository.js';
 import { presentationContent } from './records.js';
 import type { ZoneApex } from './provider/index.js';
+import { ALIAS_GENERIC_TYPE, aliasGenericData } from './aliasGenericForm.js';
 
 /**
  * A domain's zone as an RFC 1035 master file: `$ORIGIN`, `$TTL`, the SOA and apex NS records as the
  * DNS host serves them, then every record, in a stable order (by name, apex first, then type and
  * data), so two exports of the same records are the same text. Owner names are relative to the
  * origin; names in the data are absolute, as stored, so the file means the same wherever it is loaded.
+ * ALIAS, which BIND does not know, is written in RFC 3597's generic form (./aliasGenericForm.ts).
  * `named-checkzone <zone> <file>` accepts it (zoneFile.test.ts checks with the real binary).
  */
 
@@ -59,7 +61,11 @@ export function renderZoneFile(zone: string, apex: ZoneApex, records: DnsRecord[
   ];
   if (apex.ns.hosts.length === 0) lines.push('; the domain has no name servers set, so nothing serves this zone yet');
   for (const record of [...records].sort(compareRecords)) {
-    lines.push(`${record.name} ${record.ttl} IN ${record.type} ${presentationContent(record)}`);
+    const data =
+      record.type === 'ALIAS'
+        ? `${ALIAS_GENERIC_TYPE} ${aliasGenericData(record.content)} ; ALIAS ${record.content}`
+        : `${record.type} ${presentationContent(record)}`;
+    lines.push(`${record.name} ${record.ttl} IN ${data}`);
   }
   return `${lines.join('\n')}\n`;
 }
