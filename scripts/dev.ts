@@ -26,7 +26,7 @@ const TEMPORAL_UI_PORT = TEMPORAL_PORT + 1000;
 // DASHBOARD_DEV_PORT moves the dashboard's Vite dev server (hot reload) off 5173.
 const DASHBOARD_DEV_PORT = Number(process.env.DASHBOARD_DEV_PORT ?? 5173);
 // PDNS_DEV_PORT moves the test-mode DNS server off 5300 (its API is one above); PDNS_DEV_RESOLVER
-// is where it looks ALIAS targets up (default: the system's first resolver).
+// is where it looks ALIAS targets up (default: itself, so targets in test zones answer offline).
 const PDNS_DEV_PORT = Number(process.env.PDNS_DEV_PORT ?? 5300);
 
 /**

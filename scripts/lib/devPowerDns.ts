@@ -13,17 +13,11 @@ export interface DevPowerDns {
   apiUrl: string;
   apiKey: string;
   dnsPort: number;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /** Started, or why not (one line for the banner). */
 export type DevTestDns = { server: DevPowerDns } | { notStarted: string };
-
-/** The system's first resolver, for ALIAS targets outside the test zones (a deployment names its own). */
-async function systemResolver(): Promise<string | undefined> {
-  const conf = await readFile('/etc/resolv.conf', 'utf8').catch(() => '');
-  return /^\s*nameserver\s+(\S+)/m.exec(conf)?.[1];
-}
 
 /** The API key, made once and kept beside the zones. */
 async function apiKeyIn(dir: string): Promise<string> {
@@ -35,6 +29,10 @@ async function apiKeyIn(dir: string): Promise<string> {
   return key;
 }
 
+/**
+ * `resolver` is where ALIAS targets are looked up; by default the server itself, so an ALIAS to a
+ * name in a test zone answers offline (targets elsewhere need a recursive resolver: PDNS_DEV_RESOLVER).
+ */
 export async function startDevPowerDns(props: { dataDir: string; dnsPort: number; resolver: string | undefined }): Promise<DevTestDns> {
   if (!powerDnsInstalled()) return { notStarted: `test-mode zones are synthetic (no DNS server answers them): apt-get install ${POWERDNS_PACKAGES} to serve them` };
   const webPort = props.dnsPort + 1;
@@ -46,7 +44,6 @@ export async function startDevPowerDns(props: { dataDir: string; dnsPort: number
   const dbFile = path.join(dir, 'pdns.sqlite3');
   if (!existsSync(dbFile)) await initPowerDnsDatabase(dbFile);
   const apiKey = await apiKeyIn(dir);
-  const resolver = props.resolver ?? (await systemResolver()) ?? `127.0.0.1:${props.dnsPort}`;
-  const server = await startPowerDnsServer({ dir, dbFile, apiKey, webPort, dnsPort: props.dnsPort, resolver });
+  const server = await startPowerDnsServer({ dir, dbFile, apiKey, webPort, dnsPort: props.dnsPort, resolver: props.resolver });
   return { server: { apiUrl: server.apiUrl, apiKey, dnsPort: props.dnsPort, stop: server.stop } };
 }

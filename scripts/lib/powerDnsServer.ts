@@ -53,9 +53,9 @@ export interface PowerDnsServer {
   /** The HTTP API's base URL (for DNS_PROVIDER_URL or DNS_TEST_PROVIDER_URL). */
   apiUrl: string;
   /** Stops it; `start` brings it back on the same ports and data. */
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  output(): string;
+  stop: () => Promise<void>;
+  start: () => Promise<void>;
+  output: () => string;
 }
 
 function settings(props: PowerDnsServerProps): Record<string, string | number> {

@@ -63,7 +63,7 @@ export function renderZoneFile(zone: string, apex: ZoneApex, records: DnsRecord[
   for (const record of [...records].sort(compareRecords)) {
     const data =
       record.type === 'ALIAS'
-        ? `${ALIAS_GENERIC_TYPE} ${aliasGenericData(record.content)} ; ALIAS ${record.content}`
+        ? `${ALIAS_GENERIC_TYPE} ${aliasGenericData(record.content)} ; ALIAS ${presentationContent(record)}`
         : `${record.type} ${presentationContent(record)}`;
     lines.push(`${record.name} ${record.ttl} IN ${data}`);
   }
