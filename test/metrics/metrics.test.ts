@@ -113,7 +113,7 @@ describe('/metrics after a journey', () => {
     const replay = await topUp();
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    // A DNS edit (test mode: the synthetic provider).
+    // A DNS edit (test mode, no test DNS host: stored, sent nowhere).
     const record = await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${domain}/records`, { method: 'POST', headers: jsonHeaders(c.key), body: JSON.stringify({ type: 'A', name: 'www', content: '192.0.2.1' }) });
     expect(record.status).toBe(201);
     // A 429: three bulk checks in one second from a free-plan session (a burst of 2).
@@ -168,7 +168,10 @@ describe('/metrics after a journey', () => {
     expect(route('/api/v1/orgs/{org_oid}/billing/top-ups', 'POST', '201')).toBe(2);
     expect(route(UNMATCHED_ROUTE, 'GET', '404')).toBe(1);
 
-    expect(d('upstream_call_duration_seconds_count', { system: 'dns_provider', adapter: 'synthetic', call: 'applyChanges', outcome: 'ok' })).toBe(1);
+    // Test-mode zones are on no DNS server here (no DNS_TEST_PROVIDER_URL): the registration's zone is
+    // made by the synthetic provider, and the record edit is sent to none.
+    expect(d('upstream_call_duration_seconds_count', { system: 'dns_provider', adapter: 'synthetic', call: 'createZone', outcome: 'ok' })).toBe(1);
+    expect(d('upstream_call_duration_seconds_count', { system: 'dns_provider', call: 'applyChanges' })).toBe(0);
     expect(d('upstream_call_duration_seconds_count', { system: 'registrar', adapter: 'synthetic', call: 'register', outcome: 'ok' })).toBe(1);
     expect(d('upstream_call_duration_seconds_count', { system: 'registrar', outcome: 'error' })).toBe(0);
 
