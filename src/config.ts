@@ -1,4 +1,5 @@
-import { envSchema, type Env } from './configSchema.js';
+import type { z } from 'zod';
+import { envSchema, externalDnsWebhookEnvSchema, type Env } from './configSchema.js';
 
 /** The configuration the code reads: the environment (src/configSchema.ts, docs/configuration.md) regrouped. */
 export type Config = ReturnType<typeof toConfig>;
@@ -21,15 +22,36 @@ function dashboardClient(env: Env): { id: string; secret: string | undefined } |
   return env.AUTH_ISSUER === undefined ? DEV_DASHBOARD_CLIENT : undefined;
 }
 
-/** Reads and validates the environment; throws ConfigError naming every bad variable. */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+/** The environment validated by `schema`; throws ConfigError naming every bad variable. */
+function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessEnv): z.output<S> {
   // An empty variable means "not set", as most deployment tools write it.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
-  const parsed = envSchema.safeParse(cleaned);
+  const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
-  return toConfig(parsed.data);
+  return parsed.data;
+}
+
+/** Reads and validates the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  return toConfig(parseEnv(envSchema, source));
+}
+
+export type ExternalDnsWebhookConfig = ReturnType<typeof loadExternalDnsWebhookConfig>;
+
+/** The configuration of `--role external-dns-webhook` (docs/external-dns.md), which reads nothing else. */
+export function loadExternalDnsWebhookConfig(source: NodeJS.ProcessEnv = process.env) {
+  const env = parseEnv(externalDnsWebhookEnvSchema, source);
+  return {
+    env: env.NODE_ENV,
+    logLevel: env.LOG_LEVEL,
+    // The schema's refinement requires these three for this role.
+    api: { url: env.EXTERNAL_DNS_WEBHOOK_API_URL!, key: env.EXTERNAL_DNS_WEBHOOK_API_KEY!, orgId: env.EXTERNAL_DNS_WEBHOOK_ORG! },
+    webhook: { host: env.EXTERNAL_DNS_WEBHOOK_HOST, port: env.EXTERNAL_DNS_WEBHOOK_PORT },
+    health: { host: env.EXTERNAL_DNS_WEBHOOK_HEALTH_HOST, port: env.EXTERNAL_DNS_WEBHOOK_HEALTH_PORT },
+    deadlineMs: env.EXTERNAL_DNS_WEBHOOK_DEADLINE,
+  };
 }
 
 /** Regroups the validated environment into the shape the code reads. */

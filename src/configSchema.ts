@@ -158,6 +158,23 @@ export const configSections = {
     CODEC_SERVER_TOKEN: z.string().min(32, 'must be at least 32 characters, such as $(openssl rand -base64 32)').optional()
       .describe('The secret every encode and decode must present, as `Authorization: Bearer …` or by signing in at `/session` (32 characters or more, `openssl rand -hex 32`); required beyond loopback. Unset: the loopback-only codec server asks nothing.'),
   },
+  'external-dns webhook': {
+    EXTERNAL_DNS_WEBHOOK_API_URL: optionalUrl
+      .describe('The api the external-dns webhook provider (`--role external-dns-webhook`, docs/external-dns.md) calls, e.g. `https://domains.example.com`; required for that role, read by no other.'),
+    EXTERNAL_DNS_WEBHOOK_API_KEY: z.string().regex(/^svc_(live|test)_[0-9A-Za-z]{38}$/, 'must be an API key (svc_live_… or svc_test_…)').optional()
+      .describe('The API key it acts with, from a Secret: `svc_live_…` (a test key changes only test-mode records), scopes `domains:read`, `dns:read` and `dns:write`; a key restricted with `allowed_domains` offers external-dns only those domains. Required for that role.'),
+    EXTERNAL_DNS_WEBHOOK_ORG: z.string().regex(/^org_[0-9A-Za-z]+$/, 'must be an organisation id (org_…)').optional()
+      .describe('The organisation whose active domains it offers external-dns as zones; required for that role.'),
+    EXTERNAL_DNS_WEBHOOK_HOST: z.string().min(1).default('127.0.0.1')
+      .describe('Where it serves external-dns. Whoever reaches it changes DNS with the key, so a non-loopback host is refused unless EXTERNAL_DNS_WEBHOOK_ALLOW_REMOTE: run it as a sidecar of external-dns.'),
+    EXTERNAL_DNS_WEBHOOK_PORT: port.default(8888).describe('Its port (external-dns\'s `--webhook-provider-url` default is `http://localhost:8888`).'),
+    EXTERNAL_DNS_WEBHOOK_ALLOW_REMOTE: flag.describe('`true` accepts a non-loopback EXTERNAL_DNS_WEBHOOK_HOST: only behind your own access control.'),
+    EXTERNAL_DNS_WEBHOOK_HEALTH_HOST: z.string().min(1).default('0.0.0.0')
+      .describe('Where `/healthz` is served, on a port of its own: every interface by default, so the kubelet\'s probes reach it; it answers only whether the process is up.'),
+    EXTERNAL_DNS_WEBHOOK_HEALTH_PORT: port.default(8080).describe('The `/healthz` port (the external-dns chart\'s `http-webhook` port).'),
+    EXTERNAL_DNS_WEBHOOK_DEADLINE: duration.prefault('12s')
+      .describe('How long it works on one request from external-dns, every api call included, before answering 503; below external-dns\'s own timeout (`--webhook-provider-read-timeout` plus `--webhook-provider-write-timeout`, 15 s by default).'),
+  },
   Registrar: {
     REGISTRAR_URL: optionalUrl.describe('The registrar\'s API; unset: live registrar calls answer 503 `UPSTREAM_UNAVAILABLE`.'),
     REGISTRAR_ACCOUNT: optionalString.describe('The registrar account.'),
@@ -238,6 +255,7 @@ export const envSchema = z
     ...configSections['Identity and dashboard'],
     ...configSections.Secrets,
     ...configSections['Codec server'],
+    ...configSections['external-dns webhook'],
     ...configSections.Registrar,
     ...configSections['DNS, mail and leak scanning'],
     ...configSections.Payments,
@@ -336,3 +354,32 @@ export const envSchema = z
   });
 
 export type Env = z.output<typeof envSchema>;
+
+const EXTERNAL_DNS_WEBHOOK_REQUIRED = ['EXTERNAL_DNS_WEBHOOK_API_URL', 'EXTERNAL_DNS_WEBHOOK_API_KEY', 'EXTERNAL_DNS_WEBHOOK_ORG'] as const;
+
+/**
+ * What `--role external-dns-webhook` reads, and only that: the sidecar beside external-dns is an API
+ * client holding none of the api's secrets, so envSchema's production rules are not its business.
+ */
+export const externalDnsWebhookEnvSchema = z
+  .object({
+    NODE_ENV: configSections['HTTP server'].NODE_ENV,
+    LOG_LEVEL: configSections['HTTP server'].LOG_LEVEL,
+    ...configSections['external-dns webhook'],
+  })
+  .superRefine((env, ctx) => {
+    for (const name of EXTERNAL_DNS_WEBHOOK_REQUIRED.filter((n) => env[n] === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [name], message: 'is required for --role external-dns-webhook' });
+    }
+    if (!env.EXTERNAL_DNS_WEBHOOK_ALLOW_REMOTE && !isLoopbackHost(env.EXTERNAL_DNS_WEBHOOK_HOST)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EXTERNAL_DNS_WEBHOOK_HOST'],
+        message:
+          'must be a loopback address (whoever reaches the webhook changes DNS with its API key); ' +
+          'set EXTERNAL_DNS_WEBHOOK_ALLOW_REMOTE=true only behind your own access control',
+      });
+    }
+  });
+
+export type ExternalDnsWebhookEnv = z.output<typeof externalDnsWebhookEnvSchema>;

@@ -1,20 +1,23 @@
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, loadExternalDnsWebhookConfig, type Config } from './config.js';
 import { pino } from 'pino';
 import { createLogger, type Logger } from './logger.js';
-import { startService, type Role } from './startup.js';
+import { startService } from './startup.js';
 import { startCodecServer } from './codecServer/start.js';
+import { startExternalDnsWebhook } from './externalDnsWebhook/start.js';
 import { startTracing } from './telemetry/tracing.js';
 
-function parseRole(argv: string[]): Role | 'codec-server' {
+const ROLES = ['api', 'worker', 'all', 'codec-server', 'external-dns-webhook'] as const;
+
+function parseRole(argv: string[]): (typeof ROLES)[number] {
   const index = argv.indexOf('--role');
   const role = index >= 0 ? argv[index + 1] : 'all';
-  if (role === 'api' || role === 'worker' || role === 'all' || role === 'codec-server') return role;
-  throw new ConfigError([`--role: must be api, worker, all or codec-server (got "${role}")`]);
+  const known = ROLES.find((name) => name === role);
+  if (known) return known;
+  throw new ConfigError([`--role: must be ${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)} (got "${role}")`]);
 }
 
-/** The codec server role: decrypts payloads for the Temporal Web UI, on its own port. */
-async function runCodecServer(config: Config, logger: Logger): Promise<void> {
-  const server = await startCodecServer(config, logger);
+/** A role that only serves HTTP: runs until SIGTERM or SIGINT, then closes. */
+async function serveUntilSignal(server: { close(): Promise<void> }, logger: Logger): Promise<void> {
   await new Promise<void>((resolve) => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => resolve());
   });
@@ -22,8 +25,21 @@ async function runCodecServer(config: Config, logger: Logger): Promise<void> {
   logger.info('stopped');
 }
 
+/** The codec server role: decrypts payloads for the Temporal Web UI, on its own port. */
+async function runCodecServer(config: Config, logger: Logger): Promise<void> {
+  await serveUntilSignal(await startCodecServer(config, logger), logger);
+}
+
+/** external-dns's webhook provider (docs/external-dns.md): an API client with a configuration of its own. */
+async function runExternalDnsWebhook(): Promise<void> {
+  const config = loadExternalDnsWebhookConfig();
+  const logger = createLogger(config, { role: 'external-dns-webhook' }, pino.destination({ dest: 1, sync: false }));
+  await serveUntilSignal(await startExternalDnsWebhook(config, logger), logger);
+}
+
 async function main(): Promise<void> {
   const role = parseRole(process.argv.slice(2));
+  if (role === 'external-dns-webhook') return runExternalDnsWebhook();
   const config = loadConfig();
   // Written off the event loop (a line per request would otherwise be a write call on it); what is
   // still buffered is written out when the process exits.

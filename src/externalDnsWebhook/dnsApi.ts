@@ -1,0 +1,59 @@
+import { ApiError, createClient, type DomainClient } from '../../client/src/index.js';
+import type { StoredRecord } from './endpointRecords.js';
+import type { BatchOperation } from './zoneBatches.js';
+
+/**
+ * The calls the webhook makes, through the Browser SDK (client/): it is an API client like any
+ * other, acting with its key and nothing more. The SDK's own retries are kept short: external-dns
+ * waits at most 15 s for an answer and retries a 5xx at its next run anyway.
+ */
+export interface DnsApi {
+  /** The organisation's active domains, whatever the key may touch (listing them needs `domains:read`). */
+  activeDomains(signal: AbortSignal): Promise<string[]>;
+  /** Every record of the domain, or `not-allowed` when the key's restrictions keep it from the domain. */
+  records(domain: string, signal: AbortSignal): Promise<StoredRecord[] | 'not-allowed'>;
+  applyBatch(domain: string, operations: BatchOperation[], signal: AbortSignal): Promise<void>;
+}
+
+/** The refusals that mean "not this key's domain" (allowed_domains, and record patterns that name other domains). */
+const NOT_ALLOWED_CODES = new Set(['DOMAIN_NOT_ALLOWED', 'RECORD_NOT_ALLOWED']);
+const PAGE = 100;
+
+export function createDnsApi(props: { url: string; key: string; orgId: string }): DnsApi {
+  const client: DomainClient = createClient({
+    baseUrl: props.url.replace(/\/$/, ''),
+    token: props.key,
+    retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1_000, maxRetryAfterMs: 1_000 },
+  });
+  const org_oid = props.orgId;
+
+  /** Follows `next_cursor` to the end. */
+  async function allPages<T>(page: (cursor: string | undefined) => Promise<{ data: T[]; next_cursor?: string | null }>): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const answer = await page(cursor);
+      items.push(...answer.data);
+      cursor = answer.next_cursor ?? undefined;
+    } while (cursor);
+    return items;
+  }
+
+  return {
+    async activeDomains(signal) {
+      const domains = await allPages((cursor) => client.listDomains({ path: { org_oid }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } }, { signal }));
+      return domains.filter((domain) => domain.status === 'active').map((domain) => domain.name);
+    },
+    async records(domain, signal) {
+      try {
+        return await allPages((cursor) => client.listDnsRecords({ path: { org_oid, domain }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } }, { signal }));
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 403 && NOT_ALLOWED_CODES.has(err.code)) return 'not-allowed';
+        throw err;
+      }
+    },
+    async applyBatch(domain, operations, signal) {
+      await client.batchDnsRecords({ path: { org_oid, domain }, body: { operations } }, { signal });
+    },
+  };
+}
