@@ -22,6 +22,10 @@ export function webhookFailure(err: unknown, deadline: AbortSignal): ApiError {
     return new ApiError(err.status, err.code, typeof err.detail === 'string' ? detail : err.detail);
   }
   if (deadline.aborted) return new ServiceUnavailableError('UPSTREAM_UNAVAILABLE', 'The api did not answer within EXTERNAL_DNS_WEBHOOK_DEADLINE; external-dns retries at its next run');
-  if (err instanceof TypeError) return new ServiceUnavailableError('UPSTREAM_UNAVAILABLE', `The api could not be reached: ${err.message}`);
+  if (err instanceof TypeError) {
+    // fetch says "fetch failed"; the reason (ECONNREFUSED, a certificate, a name not found) is its cause.
+    const cause = err.cause instanceof Error ? `: ${(err.cause as NodeJS.ErrnoException).code ?? err.cause.message}` : '';
+    return new ServiceUnavailableError('UPSTREAM_UNAVAILABLE', `The api could not be reached (${err.message}${cause})`);
+  }
   throw err;
 }

@@ -53,9 +53,14 @@ export function createWebhookApp({ provider, logger, deadlineMs }: WebhookAppPro
     try {
       result = await run(deadline, ctx.state.body);
     } catch (err) {
+      // Answered here rather than by the error handler: an api that is down or refuses is worth a
+      // warning with its words, not an error with this process's stack.
       const failure = webhookFailure(err, deadline);
       ctx.state.log.warn({ status: failure.status, code: failure.code, detail: failure.detail }, 'external-dns request refused');
-      throw failure;
+      ctx.status = failure.status;
+      ctx.set(failure.headers);
+      ctx.body = failure.toBody();
+      return;
     }
     if (result === undefined) {
       ctx.status = 204;

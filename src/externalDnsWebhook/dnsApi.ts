@@ -4,8 +4,10 @@ import type { BatchOperation } from './zoneBatches.js';
 
 /**
  * The calls the webhook makes, through the Browser SDK (client/): it is an API client like any
- * other, acting with its key and nothing more. The SDK's own retries are kept short: external-dns
- * waits at most 15 s for an answer and retries a 5xx at its next run anyway.
+ * other, acting with its key and nothing more. The SDK's retries stay within what external-dns
+ * waits for an answer (15 s by default): a `Retry-After` of a few seconds (a burst past the key's
+ * per-second limit) is waited out, a longer one is passed on as 503 and external-dns retries at its
+ * next run.
  */
 export interface DnsApi {
   /** The organisation's active domains, whatever the key may touch (listing them needs `domains:read`). */
@@ -23,7 +25,7 @@ export function createDnsApi(props: { url: string; key: string; orgId: string })
   const client: DomainClient = createClient({
     baseUrl: props.url.replace(/\/$/, ''),
     token: props.key,
-    retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1_000, maxRetryAfterMs: 1_000 },
+    retry: { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 1_000, maxRetryAfterMs: 5_000 },
   });
   const org_oid = props.orgId;
 

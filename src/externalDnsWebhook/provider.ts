@@ -7,6 +7,12 @@ import { changesByZone, zoneBatches, type BatchOperation } from './zoneBatches.j
 
 /** How many domains are read at once. */
 const CONCURRENCY = 4;
+/**
+ * How long a domain the key was refused stays unasked. Asking again at every run would cost a read
+ * per such domain per minute: an organisation of 200 domains and a key for two would spend most of
+ * the free plan's reads on refusals. A key widened since is seen within this, or at a restart.
+ */
+const REFUSAL_MEMORY_MS = 10 * 60_000;
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
@@ -29,6 +35,8 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, run: (item: 
  */
 export class ExternalDnsProvider {
   private zones: string[] | undefined;
+  /** Domains the key may not touch, until when that is taken as still true. */
+  private readonly refused = new Map<string, number>();
   /** One change set at a time: two at once would each read the zone before the other wrote it. */
   private applying: Promise<unknown> = Promise.resolve();
 
@@ -39,8 +47,10 @@ export class ExternalDnsProvider {
 
   /** Every zone the key may touch, with its records. */
   private async readZones(signal: AbortSignal): Promise<Map<string, StoredRecord[]>> {
-    const domains = await this.api.activeDomains(signal);
+    const now = Date.now();
+    const domains = (await this.api.activeDomains(signal)).filter((domain) => (this.refused.get(domain) ?? 0) <= now);
     const read = await mapLimited(domains, CONCURRENCY, async (domain) => [domain, await this.api.records(domain, signal)] as const);
+    for (const [domain, records] of read) if (records === 'not-allowed') this.refused.set(domain, now + REFUSAL_MEMORY_MS);
     const zones = new Map(read.filter((entry): entry is readonly [string, StoredRecord[]] => entry[1] !== 'not-allowed'));
     this.zones = [...zones.keys()].sort();
     return zones;

@@ -18,8 +18,13 @@ export interface RecordingProxy {
 }
 
 export interface RecordingProxyOptions {
-  /** A status to answer instead of forwarding (with a JSON error body), or undefined to forward. */
-  fault?: (request: { method: string; path: string; headers: http.IncomingHttpHeaders }) => number | undefined;
+  /**
+   * A status to answer instead of forwarding (with a JSON error body, and `Retry-After` when given),
+   * or undefined to forward.
+   */
+  fault?: (request: { method: string; path: string; headers: http.IncomingHttpHeaders }) => number | { status: number; retryAfter: string } | undefined;
+  /** The client address the proxy names in `X-Forwarded-For`, as a load balancer does; unset: the client's headers go as sent. */
+  forwardedFor?: string;
   /** Called after each request is recorded. */
   onRecord?: (request: RecordedRequest) => void;
   /** Rewrites the incoming path before forwarding (a base path in front of the api, say). */
@@ -44,15 +49,18 @@ export async function startRecordingProxy(target: string, options: RecordingProx
         requests.push(entry);
         options.onRecord?.(entry);
       };
-      const status = options.fault?.({ method, path, headers: req.headers });
-      if (status !== undefined) {
-        record(status, undefined);
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Service unavailable at the proxy', code: 'UPSTREAM_UNAVAILABLE' }));
+      const fault = options.fault?.({ method, path, headers: req.headers });
+      if (fault !== undefined) {
+        const { status, retryAfter } = typeof fault === 'number' ? { status: fault, retryAfter: undefined } : fault;
+        record(status, retryAfter);
+        const body = status === 429 ? { detail: 'Too many requests at the proxy', code: 'RATE_LIMITED' } : { detail: 'Service unavailable at the proxy', code: 'UPSTREAM_UNAVAILABLE' };
+        res.writeHead(status, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) }).end(JSON.stringify(body));
         return;
       }
       const headers = Object.fromEntries(
         Object.entries(req.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && !['host', 'connection', 'content-length'].includes(entry[0])),
       );
+      if (options.forwardedFor) headers['x-forwarded-for'] = options.forwardedFor;
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
       fetch(`${target}${options.rewritePath ? options.rewritePath(path) : path}`, { method, headers, ...(body ? { body } : {}) })
         .then(async (upstream) => {
