@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_DASHBOARD_CLIENT, loadConfig } from './config.js';
+import { ConfigError, DEV_DASHBOARD_CLIENT, loadConfig, loadExternalDnsWebhookConfig } from './config.js';
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -248,5 +248,44 @@ describe('loadConfig', () => {
     };
     expect(problems(production)).toEqual([expect.stringMatching(/^PUBLIC_URL: is required in production with AUTH_CLIENT_ID/)]);
     expect(loadConfig({ ...production, PUBLIC_URL: 'https://domains.example.com' }).dashboard.publicUrl).toBe('https://domains.example.com');
+  });
+});
+
+describe('loadExternalDnsWebhookConfig (docs/external-dns.md)', () => {
+  const sidecar = {
+    EXTERNAL_DNS_WEBHOOK_API_URL: 'https://domains.example.com',
+    EXTERNAL_DNS_WEBHOOK_API_KEY: `svc_live_${'a'.repeat(38)}`,
+    EXTERNAL_DNS_WEBHOOK_ORG: 'org_abc123',
+  };
+  const refusals = (env: Record<string, string>) => {
+    try {
+      loadExternalDnsWebhookConfig(env);
+      return [];
+    } catch (err) {
+      if (err instanceof ConfigError) return err.problems;
+      throw err;
+    }
+  };
+
+  it('reads only its own variables: a production sidecar needs none of the api\'s secrets', () => {
+    expect(loadExternalDnsWebhookConfig({ ...sidecar, NODE_ENV: 'production' })).toEqual({
+      env: 'production',
+      logLevel: 'info',
+      api: { url: 'https://domains.example.com', key: sidecar.EXTERNAL_DNS_WEBHOOK_API_KEY, orgId: 'org_abc123' },
+      webhook: { host: '127.0.0.1', port: 8888 },
+      health: { host: '0.0.0.0', port: 8080 },
+      deadlineMs: 12_000,
+    });
+  });
+
+  it('needs the api, the key and the organisation, and serves external-dns on loopback unless told otherwise', () => {
+    expect(refusals({})).toEqual([
+      'EXTERNAL_DNS_WEBHOOK_API_URL: is required for --role external-dns-webhook',
+      'EXTERNAL_DNS_WEBHOOK_API_KEY: is required for --role external-dns-webhook',
+      'EXTERNAL_DNS_WEBHOOK_ORG: is required for --role external-dns-webhook',
+    ]);
+    expect(refusals({ ...sidecar, EXTERNAL_DNS_WEBHOOK_API_KEY: 'svc_live_short' })).toEqual(['EXTERNAL_DNS_WEBHOOK_API_KEY: must be an API key (svc_live_… or svc_test_…)']);
+    expect(refusals({ ...sidecar, EXTERNAL_DNS_WEBHOOK_HOST: '0.0.0.0' })).toEqual([expect.stringMatching(/^EXTERNAL_DNS_WEBHOOK_HOST: must be a loopback address/)]);
+    expect(loadExternalDnsWebhookConfig({ ...sidecar, EXTERNAL_DNS_WEBHOOK_HOST: '0.0.0.0', EXTERNAL_DNS_WEBHOOK_ALLOW_REMOTE: 'true' }).webhook.host).toBe('0.0.0.0');
   });
 });

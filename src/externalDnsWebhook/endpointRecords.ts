@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import type { components } from '../../client/src/index.js';
 import { checkRecord, TTL_DEFAULT, TTL_MAX, TTL_MIN, type RecordFields, type RecordIssue, type RecordType } from '../features/dns/records.js';
 import { parseZoneFile } from '../features/dns/zoneFileParser.js';
 import type { Endpoint } from './protocol.js';
@@ -15,15 +16,7 @@ export const ENDPOINT_TYPES = ['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'SRV', 'NS', '
 const ENDPOINT_TYPE_SET: ReadonlySet<string> = new Set(ENDPOINT_TYPES);
 
 /** A record as the api answers it (the fields used here). */
-export interface StoredRecord {
-  id: string;
-  type: string;
-  name: string;
-  content: string;
-  ttl: number;
-  priority: number | null;
-  version: number;
-}
+export type StoredRecord = Pick<components['schemas']['DnsRecord'], 'id' | 'type' | 'name' | 'content' | 'ttl' | 'priority' | 'version'>;
 
 /** A name as external-dns compares it: lower case, without the trailing dot. */
 export const fqdn = (name: string) => name.trim().toLowerCase().replace(/\.$/, '');

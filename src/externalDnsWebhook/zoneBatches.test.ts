@@ -20,7 +20,7 @@ const endpoint = (dnsName: string, recordType: string, targets: string[], extra:
 const ownership = (record: string, name: string) => endpoint(`a-${record}`, 'TXT', [owner(name)], { labels: { ownedRecord: record } });
 
 let nextId = 0;
-const stored = (type: string, name: string, content: string, extra: Partial<StoredRecord> = {}): StoredRecord => ({ id: `rec_${++nextId}`, type, name, content, ttl: 3600, priority: null, version: 2, ...extra });
+const stored = (type: StoredRecord['type'], name: string, content: string, extra: Partial<StoredRecord> = {}): StoredRecord => ({ id: `rec_${++nextId}`, type, name, content, ttl: 3600, priority: null, version: 2, ...extra });
 
 function zoneChanges(changes: Partial<Changes>): ZoneChanges {
   const { byZone } = changesByZone([ZONE], { create: [], updateOld: [], updateNew: [], delete: [], ...changes });

@@ -2,6 +2,8 @@ module domainservice.test/externaldns
 
 go 1.27.0
 
+toolchain go1.27.3
+
 require sigs.k8s.io/external-dns v0.23.0
 
 require (
