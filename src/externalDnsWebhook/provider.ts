@@ -31,7 +31,7 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, run: (item: 
  * The provider behind external-dns's four calls (docs/external-dns.md). Its zones are the
  * organisation's active domains that the key may touch: a key restricted with `allowed_domains`
  * (or record patterns) simply sees fewer of them. Nothing is kept between calls but the zone names,
- * which `adjustEndpoints` needs and external-dns sends without.
+ * which `adjustEndpoints` needs and external-dns sends without, and the domains the key was refused.
  */
 export class ExternalDnsProvider {
   private zones: string[] | undefined;
@@ -67,7 +67,9 @@ export class ExternalDnsProvider {
   }
 
   async adjustEndpoints(endpoints: Endpoint[], signal: AbortSignal): Promise<Endpoint[]> {
-    const zones = this.zones ?? (await this.readZones(signal), this.zones ?? []);
+    // external-dns asks for its records first in every run; a provider that restarted in between reads the zones now.
+    if (!this.zones) await this.readZones(signal);
+    const zones = this.zones ?? [];
     return endpoints.flatMap((endpoint) => {
       const adjusted = adjustEndpoint(zones, endpoint);
       if ('endpoint' in adjusted) return [adjusted.endpoint];

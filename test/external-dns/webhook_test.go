@@ -41,17 +41,19 @@ func TestNegotiatesTheZonesTheKeyMayTouch(t *testing.T) {
 }
 
 // Creates, updates and deletes through the TXT registry, each record with its ownership TXT, TXT
-// values with quotes and commas intact, and an apex record whose ownership TXT the prefix keeps in
-// the zone. A record made by hand beside them is never touched.
+// values with quotes and commas intact, and an apex record and a wildcard whose ownership TXT the
+// prefix and the wildcard replacement keep in the zone. A record made by hand beside them is never
+// touched.
 func TestCreatesUpdatesAndDeletesWithOwnership(t *testing.T) {
 	s := harness(t)
-	c := newCluster(t, s, "--txt-owner-id=cluster-a", "--txt-prefix=extdns-%{record_type}.",
+	c := newCluster(t, s, "--txt-owner-id=cluster-a", "--txt-prefix=extdns-%{record_type}.", "--txt-wildcard-replacement=any",
 		"--managed-record-types=A", "--managed-record-types=AAAA", "--managed-record-types=CNAME", "--managed-record-types=TXT", "--managed-record-types=MX")
 	z := s.zoneA
 	note := `say "hi", then "bye"`
 	desired := slices.Concat(
 		service("web", ep("web."+z, "A", 300, "192.0.2.10", "192.0.2.11"), ep("web."+z, "AAAA", 300, "2001:db8::10")),
 		service("apex", ep(z, "A", 0, "192.0.2.1")),
+		service("wild", ep("*."+z, "A", 0, "192.0.2.30")),
 		service("api", ep("api."+z, "CNAME", 0, "lb.example.net")),
 		service("notes", ep("notes."+z, "TXT", 0, note, "v=spf1 include:_spf.example.net ~all")),
 		service("mail", ep("mail."+z, "MX", 0, "10 mx1.example.net", "20 mx2.example.net")),
@@ -66,6 +68,8 @@ func TestCreatesUpdatesAndDeletesWithOwnership(t *testing.T) {
 	expectEqual(t, "mail MX", s.answers(t, "mail."+z, "MX"), []string{"10 mx1.example.net.", "20 mx2.example.net."})
 	expectEqual(t, "web's ownership", s.answers(t, "extdns-a.web."+z, "TXT"), []string{ownershipValue("cluster-a", "web")})
 	expectEqual(t, "the apex's ownership", s.answers(t, "extdns-a."+z, "TXT"), []string{ownershipValue("cluster-a", "apex")})
+	expectEqual(t, "a name only the wildcard covers", s.answers(t, "anything."+z, "A"), []string{"192.0.2.30"})
+	expectEqual(t, "the wildcard's ownership", s.answers(t, "extdns-a.any."+z, "TXT"), []string{ownershipValue("cluster-a", "wild")})
 	expectEqual(t, "notes' ownership", s.answers(t, "extdns-txt.notes."+z, "TXT"), []string{ownershipValue("cluster-a", "notes")})
 
 	// The registry reads the owner back from what the provider answers.
@@ -79,14 +83,15 @@ func TestCreatesUpdatesAndDeletesWithOwnership(t *testing.T) {
 			owned++
 		}
 	}
-	if owned != 6 {
-		t.Fatalf("the registry sees %d records owned by cluster-a, want 6: %v", owned, records)
+	if owned != 7 {
+		t.Fatalf("the registry sees %d records owned by cluster-a, want 7: %v", owned, records)
 	}
 
 	// Update: new addresses and TTL, a new CNAME target, one TXT value fewer.
 	desired = slices.Concat(
 		service("web", ep("web."+z, "A", 900, "192.0.2.11", "192.0.2.12"), ep("web."+z, "AAAA", 300, "2001:db8::10")),
 		service("apex", ep(z, "A", 0, "192.0.2.1")),
+		service("wild", ep("*."+z, "A", 0, "192.0.2.30")),
 		service("api", ep("api."+z, "CNAME", 0, "lb2.example.net")),
 		service("notes", ep("notes."+z, "TXT", 0, note)),
 		service("mail", ep("mail."+z, "MX", 0, "10 mx1.example.net", "20 mx2.example.net")),
@@ -175,4 +180,21 @@ func TestRespectsTheZoneFilters(t *testing.T) {
 	}
 	expectEqual(t, "the denied zone after the refusals", s.zone(t, s.denied), before)
 	narrowed.converge(t, nil)
+}
+
+// A CNAME at the apex, as a Service behind a load balancer's host name asks for the zone itself,
+// is kept as an ALIAS (PowerDNS answers its target's addresses) and read back as the CNAME it was.
+func TestAnApexCNAMEBecomesAnAlias(t *testing.T) {
+	s := harness(t)
+	z := s.zoneB
+	c := newCluster(t, s, "--txt-owner-id=apex", "--txt-prefix=extdns-%{record_type}.")
+	desired := slices.Concat(
+		service("lb", ep("lb."+z, "A", 0, "192.0.2.90")),
+		service("site", ep(z, "CNAME", 0, "lb."+z)),
+	)
+	c.converge(t, desired)
+	expectEqual(t, "the apex's addresses", s.answers(t, z, "A"), []string{"192.0.2.90"})
+	expectEqual(t, "the apex's ownership", s.answers(t, "extdns-cname."+z, "TXT"), []string{ownershipValue("apex", "site")})
+	c.converge(t, nil)
+	expectEqual(t, "zone B at the end", s.zone(t, z), nil)
 }
