@@ -1,10 +1,7 @@
 import { ConfigError, loadConfig, loadExternalDnsWebhookConfig, type Config } from './config.js';
 import { pino } from 'pino';
 import { createLogger, type Logger } from './logger.js';
-import { startService } from './startup.js';
-import { startCodecServer } from './codecServer/start.js';
 import { startExternalDnsWebhook } from './externalDnsWebhook/start.js';
-import { startTracing } from './telemetry/tracing.js';
 
 const ROLES = ['api', 'worker', 'all', 'codec-server', 'external-dns-webhook'] as const;
 
@@ -27,6 +24,7 @@ async function serveUntilSignal(server: { close(): Promise<void> }, logger: Logg
 
 /** The codec server role: decrypts payloads for the Temporal Web UI, on its own port. */
 async function runCodecServer(config: Config, logger: Logger): Promise<void> {
+  const { startCodecServer } = await import('./codecServer/start.js');
   await serveUntilSignal(await startCodecServer(config, logger), logger);
 }
 
@@ -45,6 +43,9 @@ async function main(): Promise<void> {
   // still buffered is written out when the process exits.
   const logger = createLogger(config, { role }, pino.destination({ dest: 1, sync: false }));
   if (role === 'codec-server') return runCodecServer(config, logger);
+  // Loaded only by the roles that use them: the external-dns sidecar is an API client and runs in
+  // another team's pod, so it should not carry the api's and the worker's modules in memory.
+  const [{ startTracing }, { startService }] = await Promise.all([import('./telemetry/tracing.js'), import('./startup.js')]);
   const tracing = startTracing(config.tracing, { 'service.instance.role': role });
   // Only a worker runs the SDK's native runtime (and has its metrics to serve); an api never loads it.
   if (role !== 'api') (await import('./temporal/runtime.js')).installTemporalRuntime(logger, { metrics: config.temporalMetrics });
