@@ -36,3 +36,11 @@ func ListAll[T any](ctx context.Context, c *Client, path string, found func(T) b
 		cursor = *page.NextCursor
 	}
 }
+
+// Must is for tests and set-up code: the value, or a panic with the error.
+func Must[T any](value T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return value
+}

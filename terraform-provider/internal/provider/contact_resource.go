@@ -48,8 +48,8 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 		return schema.StringAttribute{Optional: true, MarkdownDescription: description}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "A registrant (or admin, tech) contact. Changes reach the registrar for the domains using it. A contact a domain uses " +
-			"cannot be deleted (`CONTACT_IN_USE`). Import with the contact id.",
+		MarkdownDescription: "A registrant (or admin, tech) contact. Changes reach the registrar for the domains using it. Destroying a contact a " +
+			"domain still uses (a domain released on destroy keeps its contacts) leaves it in place with a warning. Import with the contact id.",
 		Attributes: map[string]schema.Attribute{
 			"id":           schema.StringAttribute{Computed: true, MarkdownDescription: "The contact id (`ct_…`).", PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 			"first_name":   required("First name."),
@@ -154,6 +154,13 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	_, err := r.client.Do(ctx, client.Request{Method: http.MethodDelete, Path: r.client.OrgPath("contacts", state.ID.ValueString())})
+	if client.HasCode(err, "CONTACT_IN_USE") {
+		// A domain released from Terraform (on_destroy = "release") still has this registrant: the
+		// contact stays with it, released too, rather than failing the destroy.
+		resp.Diagnostics.AddWarning("Contact kept",
+			"Contact "+state.ID.ValueString()+" is still used by a domain (one released from Terraform keeps its contacts), so it stays; Terraform no longer manages it.")
+		return
+	}
 	if err != nil && !client.IsNotFound(err) {
 		apiError(&resp.Diagnostics, "Deleting the contact", err)
 	}

@@ -35,7 +35,7 @@ var (
 type zoneRecordsModel struct {
 	ID      types.String `tfsdk:"id"`
 	Domain  types.String `tfsdk:"domain"`
-	Records types.Set    `tfsdk:"records"`
+	Records types.List   `tfsdk:"records"`
 }
 
 type zoneRecordModel struct {
@@ -67,9 +67,9 @@ func (r *dnsZoneRecordsResource) Schema(_ context.Context, _ resource.SchemaRequ
 		Attributes: map[string]schema.Attribute{
 			"id":     schema.StringAttribute{Computed: true, MarkdownDescription: "The domain name.", PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 			"domain": schema.StringAttribute{Required: true, MarkdownDescription: "The domain, e.g. `example.com`.", PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
-			"records": schema.SetNestedAttribute{
+			"records": schema.ListNestedAttribute{
 				Required:            true,
-				MarkdownDescription: "The zone's records (at most 20,000).",
+				MarkdownDescription: "The zone's records (at most 20,000). Their order means nothing to the service; it is kept as written, and records added elsewhere come last.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"type":     schema.StringAttribute{Required: true, MarkdownDescription: "One of " + strings.Join(recordTypes, ", ") + ".", Validators: []validator.String{stringvalidator.OneOf(recordTypes...)}},
 					"name":     schema.StringAttribute{Required: true, MarkdownDescription: "Relative to the domain: `@` for the domain itself."},
@@ -82,7 +82,7 @@ func (r *dnsZoneRecordsResource) Schema(_ context.Context, _ resource.SchemaRequ
 	}
 }
 
-func (r *dnsZoneRecordsResource) recordsOf(ctx context.Context, set types.Set, diags *diag.Diagnostics) []zoneRecordModel {
+func (r *dnsZoneRecordsResource) recordsOf(ctx context.Context, set types.List, diags *diag.Diagnostics) []zoneRecordModel {
 	var out []zoneRecordModel
 	diags.Append(set.ElementsAs(ctx, &out, false)...)
 	return out
@@ -115,7 +115,15 @@ func (r *dnsZoneRecordsResource) ModifyPlan(ctx context.Context, req resource.Mo
 		}
 	}
 	records := r.recordsOf(ctx, plan.Records, &resp.Diagnostics)
+	seen := make(map[string]bool, len(records))
 	for _, m := range records {
+		key := recordKey(plan.Domain.ValueString(), m.record())
+		if seen[key] {
+			resp.Diagnostics.AddAttributeError(path.Root("records"), "Record listed twice",
+				fmt.Sprintf("%s %s %q is listed twice (names and host names are compared without case or trailing dot).", m.Type.ValueString(), m.Name.ValueString(), m.Content.ValueString()))
+			return
+		}
+		seen[key] = true
 		if m.Type.ValueString() == "NS" && (m.Name.ValueString() == "@" || m.Name.ValueString() == "") {
 			resp.Diagnostics.AddAttributeError(path.Root("records"), "Apex NS records",
 				"The apex NS records are the domain's name servers: set `nameservers` on domainservice_domain instead.")
@@ -244,29 +252,49 @@ func (r *dnsZoneRecordsResource) Read(ctx context.Context, req resource.ReadRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
-// mergeZoneRecords is the served records as the state's, keeping the state's spelling (and its
-// unset TTL or priority) of every record the zone still has unchanged.
-func mergeZoneRecords(zone string, prior []zoneRecordModel, served []client.DNSRecord, diags *diag.Diagnostics) types.Set {
-	byKey := make(map[string]zoneRecordModel, len(prior))
-	for _, m := range prior {
-		byKey[recordKey(zone, m.record())] = m
-	}
-	elements := make([]attr.Value, 0, len(served))
+// mergeZoneRecords is the served records as the state's: the state's records the zone still has,
+// in their order and spelling (with their unset TTL or priority), then those added elsewhere. A list
+// rather than a set: the framework compares set elements pairwise, which a zone of thousands of
+// records cannot afford; lists compare by position.
+func mergeZoneRecords(zone string, prior []zoneRecordModel, served []client.DNSRecord, diags *diag.Diagnostics) types.List {
+	servedTTL := make(map[string]int64, len(served))
 	for _, s := range served {
-		m, ok := byKey[recordKey(zone, s)]
-		if !ok {
-			m = zoneRecordModel{Type: types.StringValue(s.Type), Name: types.StringValue(s.Name), Content: types.StringValue(s.Content), TTL: types.Int64Null(), Priority: optionalInt(s.Priority)}
-		}
-		if ttlOf(m.record()) != s.TTL {
-			m.TTL = types.Int64Value(s.TTL)
-		}
+		servedTTL[recordKey(zone, s)] = s.TTL
+	}
+	kept := make(map[string]bool, len(prior))
+	elements := make([]attr.Value, 0, len(served))
+	add := func(m zoneRecordModel) {
 		value, d := types.ObjectValueFrom(context.Background(), zoneRecordAttrTypes, m)
 		diags.Append(d...)
 		elements = append(elements, value)
 	}
-	set, d := types.SetValue(types.ObjectType{AttrTypes: zoneRecordAttrTypes}, elements)
+	for _, m := range prior {
+		key := recordKey(zone, m.record())
+		ttl, ok := servedTTL[key]
+		if !ok || kept[key] {
+			continue // deleted elsewhere
+		}
+		kept[key] = true
+		if ttlOf(m.record()) != ttl {
+			m.TTL = types.Int64Value(ttl)
+		}
+		add(m)
+	}
+	for _, s := range served {
+		key := recordKey(zone, s)
+		if kept[key] {
+			continue
+		}
+		kept[key] = true
+		ttl := types.Int64Value(s.TTL)
+		if s.TTL == defaultTTL {
+			ttl = types.Int64Null()
+		}
+		add(zoneRecordModel{Type: types.StringValue(s.Type), Name: types.StringValue(s.Name), Content: types.StringValue(s.Content), TTL: ttl, Priority: optionalInt(s.Priority)})
+	}
+	list, d := types.ListValue(types.ObjectType{AttrTypes: zoneRecordAttrTypes}, elements)
 	diags.Append(d...)
-	return set
+	return list
 }
 
 // exportZone reads the zone's records with one request.
@@ -292,11 +320,11 @@ func (r *dnsZoneRecordsResource) Delete(ctx context.Context, req resource.Delete
 func (r *dnsZoneRecordsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("domain"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("records"), types.SetNull(types.ObjectType{AttrTypes: zoneRecordAttrTypes}))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("records"), types.ListNull(types.ObjectType{AttrTypes: zoneRecordAttrTypes}))...)
 }
 
 // fullyKnown: the set and every value in it are known (a record may take a value from another resource).
-func fullyKnown(ctx context.Context, set types.Set) bool {
+func fullyKnown(ctx context.Context, set types.List) bool {
 	if !known(set) {
 		return false
 	}

@@ -63,7 +63,6 @@ func stringSet(values []string) types.Set {
 	return types.SetValueMust(types.StringType, elements)
 }
 
-
 // sameStrings: equal as sets (the API may answer name servers in its own order and case).
 func sameStrings(a, b []string) bool {
 	if len(a) != len(b) {
