@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 )
 
-//go:generate go run github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs generate --provider-name domainservice
+// The docs (docs/) are generated with tfplugindocs from OpenTofu's view of the schema: npm run terraform:docs.
 
 // version is set by the release build (-ldflags "-X main.version=…").
 var version = "dev"

@@ -252,49 +252,75 @@ func (r *dnsZoneRecordsResource) Read(ctx context.Context, req resource.ReadRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
-// mergeZoneRecords is the served records as the state's: the state's records the zone still has,
-// in their order and spelling (with their unset TTL or priority), then those added elsewhere. A list
-// rather than a set: the framework compares set elements pairwise, which a zone of thousands of
-// records cannot afford; lists compare by position.
+// mergeZoneRecords is the served records as the state's, in the state's order so a plan shows what
+// changed where it stands: a record the zone still has keeps its place and spelling (and its unset
+// TTL or priority); one changed elsewhere takes the place of the record of its name and type it
+// replaced; one deleted elsewhere leaves; ones added elsewhere come last. A list rather than a set:
+// the framework compares set elements pairwise, which a zone of thousands of records cannot afford.
 func mergeZoneRecords(zone string, prior []zoneRecordModel, served []client.DNSRecord, diags *diag.Diagnostics) types.List {
-	servedTTL := make(map[string]int64, len(served))
-	for _, s := range served {
-		servedTTL[recordKey(zone, s)] = s.TTL
+	byKey := make(map[string][]int, len(served))
+	byNameType := make(map[string][]int, len(served))
+	for i, s := range served {
+		byKey[recordKey(zone, s)] = append(byKey[recordKey(zone, s)], i)
+		byNameType[nameTypeKey(zone, s)] = append(byNameType[nameTypeKey(zone, s)], i)
 	}
-	kept := make(map[string]bool, len(prior))
+	taken := make([]bool, len(served))
+	take := func(candidates []int) int {
+		for _, i := range candidates {
+			if !taken[i] {
+				taken[i] = true
+				return i
+			}
+		}
+		return -1
+	}
+	placed := make([]int, len(prior))
+	for p, m := range prior {
+		placed[p] = take(byKey[recordKey(zone, m.record())])
+	}
+	for p, m := range prior {
+		if placed[p] < 0 {
+			placed[p] = -2 - take(byNameType[nameTypeKey(zone, m.record())]) // changed in place; -1 stays "gone"
+		}
+	}
 	elements := make([]attr.Value, 0, len(served))
 	add := func(m zoneRecordModel) {
 		value, d := types.ObjectValueFrom(context.Background(), zoneRecordAttrTypes, m)
 		diags.Append(d...)
 		elements = append(elements, value)
 	}
-	for _, m := range prior {
-		key := recordKey(zone, m.record())
-		ttl, ok := servedTTL[key]
-		if !ok || kept[key] {
-			continue // deleted elsewhere
+	for p, m := range prior {
+		switch i := placed[p]; {
+		case i >= 0:
+			if ttlOf(m.record()) != served[i].TTL {
+				m.TTL = types.Int64Value(served[i].TTL)
+			}
+			add(m)
+		case i <= -2:
+			add(modelOf(served[-2-i]))
 		}
-		kept[key] = true
-		if ttlOf(m.record()) != ttl {
-			m.TTL = types.Int64Value(ttl)
-		}
-		add(m)
 	}
-	for _, s := range served {
-		key := recordKey(zone, s)
-		if kept[key] {
-			continue
+	for i, s := range served {
+		if !taken[i] {
+			add(modelOf(s))
 		}
-		kept[key] = true
-		ttl := types.Int64Value(s.TTL)
-		if s.TTL == defaultTTL {
-			ttl = types.Int64Null()
-		}
-		add(zoneRecordModel{Type: types.StringValue(s.Type), Name: types.StringValue(s.Name), Content: types.StringValue(s.Content), TTL: ttl, Priority: optionalInt(s.Priority)})
 	}
 	list, d := types.ListValue(types.ObjectType{AttrTypes: zoneRecordAttrTypes}, elements)
 	diags.Append(d...)
 	return list
+}
+
+func nameTypeKey(zone string, r client.DNSRecord) string {
+	return ownerName(r.Name, zone) + " " + r.Type
+}
+
+// modelOf is a served record as configuration would write it (TTL left out when it is the default).
+func modelOf(s client.DNSRecord) zoneRecordModel {
+	ttl := types.Int64Value(s.TTL)
+	if s.TTL == defaultTTL {
+		ttl = types.Int64Null()
+	}
+	return zoneRecordModel{Type: types.StringValue(s.Type), Name: types.StringValue(s.Name), Content: types.StringValue(s.Content), TTL: ttl, Priority: optionalInt(s.Priority)}
 }
 
 // exportZone reads the zone's records with one request.

@@ -85,13 +85,30 @@ func TestAccDNSZoneRecords(t *testing.T) {
 			},
 			{ResourceName: "domainservice_dns_zone_records.zone", ImportState: true, ImportStateVerify: true, ImportStateId: domain},
 			{
-				// A record added in the dashboard: the next plan removes it, since this resource owns the zone.
+				// A record added and one changed in the dashboard: the next plan removes the one and puts
+				// the other back, since this resource owns the zone.
 				PreConfig: func() {
 					call(t, http.MethodPost, api(t).OrgPath("domains", domain, "records"), map[string]any{"type": "TXT", "name": "dashboard", "content": "added by hand"})
+					for _, r := range zoneRecords(t, domain) {
+						if r.Type == "A" {
+							call(t, http.MethodPatch, api(t).OrgPath("domains", domain, "records", r.ID), map[string]any{"content": "203.0.113.7"})
+						}
+					}
 				},
 				Config:             zoneConfig(domain, updatedZone...),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: zoneConfig(domain, updatedZone...),
+				Check: func(s *terraform.State) error {
+					for _, r := range zoneRecords(t, domain) {
+						if r.Name == "dashboard" || (r.Type == "A" && r.Content != "192.0.2.11") {
+							return fmt.Errorf("apply left %s %s %s", r.Type, r.Name, r.Content)
+						}
+					}
+					return nil
+				},
 			},
 			{
 				// A record the service refuses fails the plan, named.
@@ -133,7 +150,8 @@ resource "domainservice_dns_zone_records" "zone" {
 			},
 			{PreConfig: func() { proxy.reset() }, Config: config, PlanOnly: true},
 			{
-				// The requests of the plan-only step above (one refresh and plan) are counted before this one runs.
+				// The requests of the plan-only step above (one refresh and plan) are counted before
+				// this one runs; this one removes the records (the configuration no longer has them).
 				PreConfig: func() {
 					requests := proxy.reset()
 					t.Logf("a refresh and plan of a 2,000-record zone: %d API request(s)", requests)
@@ -141,8 +159,13 @@ resource "domainservice_dns_zone_records" "zone" {
 						t.Errorf("a plan of a 2,000-record zone made %d API requests; want 1 or 2", requests)
 					}
 				},
-				Config:   config,
-				PlanOnly: true,
+				Config: fmt.Sprintf("provider \"domainservice\" {\n  base_url = %q\n}\n", proxy.URL),
+				Check: func(s *terraform.State) error {
+					if n := len(zoneRecords(t, domain)); n != 0 {
+						return fmt.Errorf("%d records left once the resource left the configuration", n)
+					}
+					return nil
+				},
 			},
 		},
 	})
