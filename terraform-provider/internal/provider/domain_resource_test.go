@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/domain-service/terraform-provider-domainservice/internal/client"
@@ -189,6 +190,19 @@ resource "domainservice_domain" "site" {
 				Config:      fmt.Sprintf("provider \"domainservice\" {\n  api_key = %q\n}\n", limited.Key) + domain,
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`SPEND_LIMIT_REACHED`),
+			},
+			{
+				// Ten years of a premium name (ten times the list price) cost more than the test
+				// balance (test/terraform/provider.test.ts tops up 1,000 USD): refused at plan.
+				Config: fmt.Sprintf(`
+resource "domainservice_domain" "site" {
+  name                  = %q
+  registrant_contact_id = %q
+  years                 = 10
+}
+`, strings.Replace(name, ".com", "-premium.com", 1), contact.ID),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`INSUFFICIENT_FUNDS`),
 			},
 			{
 				Config: domain,
