@@ -318,3 +318,16 @@ func HasCode(err error, code string) bool {
 	var apiErr *APIError
 	return errors.As(err, &apiErr) && apiErr.Code == code
 }
+
+// Fetch sends the request and reads its JSON answer into a T.
+func Fetch[T any](ctx context.Context, c *Client, req Request) (*T, error) {
+	res, err := c.Do(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	var out T
+	if err := res.Decode(&out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

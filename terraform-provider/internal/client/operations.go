@@ -69,3 +69,17 @@ func (c *Client) WaitForOperation(ctx context.Context, id string) (*Operation, e
 		}
 	}
 }
+
+// RunOperation sends a request the API may answer 202 with an operation, and waits for that
+// operation; an answer of 200 (done within the request, as a quick renewal is) needs no wait.
+func (c *Client) RunOperation(ctx context.Context, req Request) (*Operation, error) {
+	res, err := c.Do(ctx, req)
+	if err != nil || res.Status != http.StatusAccepted {
+		return nil, err
+	}
+	var op Operation
+	if err := res.Decode(&op); err != nil {
+		return nil, err
+	}
+	return c.WaitForOperation(ctx, op.ID)
+}

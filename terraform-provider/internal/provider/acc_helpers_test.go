@@ -95,10 +95,10 @@ func registeredDomain(t *testing.T, label string) string {
 		"address1": "12 St James's Square", "city": "London", "postal_code": "SW1Y 4JH", "country": "GB",
 	}))
 	name := uniqueName(label)
-	op := decode[client.Operation](t, call(t, http.MethodPost, c.OrgPath("domains"), map[string]any{"name": name, "years": 1, "registrant_contact_id": contact.ID}))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if _, err := c.WaitForOperation(ctx, op.ID); err != nil {
+	register := client.Request{Method: http.MethodPost, Path: c.OrgPath("domains"), Body: map[string]any{"name": name, "years": 1, "registrant_contact_id": contact.ID}, IdempotencyKey: client.NewIdempotencyKey("test")}
+	if _, err := c.RunOperation(ctx, register); err != nil {
 		t.Fatalf("registering %s: %v", name, err)
 	}
 	return name

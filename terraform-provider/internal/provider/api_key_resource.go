@@ -112,17 +112,12 @@ func (r *apiKeyResource) Create(ctx context.Context, req resource.CreateRequest,
 	if known(plan.Mode) {
 		body["mode"] = plan.Mode.ValueString()
 	}
-	res, err := r.client.Do(ctx, client.Request{Method: http.MethodPost, Path: "/api/v1/me/api-keys", Body: body, IdempotencyKey: client.NewIdempotencyKey("key")})
+	key, err := client.Fetch[client.APIKey](ctx, r.client, client.Request{Method: http.MethodPost, Path: "/api/v1/me/api-keys", Body: body, IdempotencyKey: client.NewIdempotencyKey("key")})
 	if err != nil {
 		apiError(&resp.Diagnostics, "Creating the API key", err)
 		return
 	}
-	var key client.APIKey
-	if err := res.Decode(&key); err != nil {
-		resp.Diagnostics.AddError("Reading the API key", err.Error())
-		return
-	}
-	plan.absorb(key)
+	plan.absorb(*key)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
@@ -167,18 +162,13 @@ func (r *apiKeyResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	res, err := r.client.Do(ctx, client.Request{Method: http.MethodPatch, Path: "/api/v1/me/api-keys/" + state.ID.ValueString(), Body: plan.guards(ctx)})
+	key, err := client.Fetch[client.APIKey](ctx, r.client, client.Request{Method: http.MethodPatch, Path: "/api/v1/me/api-keys/" + state.ID.ValueString(), Body: plan.guards(ctx)})
 	if err != nil {
 		apiError(&resp.Diagnostics, "Changing the API key", err)
 		return
 	}
-	var key client.APIKey
-	if err := res.Decode(&key); err != nil {
-		resp.Diagnostics.AddError("Reading the API key", err.Error())
-		return
-	}
 	plan.Key = state.Key
-	plan.absorb(key)
+	plan.absorb(*key)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
@@ -188,10 +178,8 @@ func (r *apiKeyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	_, err := r.client.Do(ctx, client.Request{Method: http.MethodDelete, Path: "/api/v1/me/api-keys/" + state.ID.ValueString()})
-	if err != nil && !client.IsNotFound(err) {
-		apiError(&resp.Diagnostics, "Deleting the API key", err)
-	}
+	removeIgnoringGone(ctx, r.client, client.Request{Method: http.MethodDelete, Path: "/api/v1/me/api-keys/" + state.ID.ValueString()},
+		&resp.Diagnostics, "Deleting the API key")
 }
 
 func (r *apiKeyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -57,4 +57,11 @@ func apiError(diags *diag.Diagnostics, summary string, err error) {
 	diags.AddError(summary, err.Error())
 }
 
+// removeIgnoringGone sends a delete (or a last change) for a destroy: an object already gone is fine.
+func removeIgnoringGone(ctx context.Context, c *client.Client, req client.Request, diags *diag.Diagnostics, summary string) {
+	if _, err := c.Do(ctx, req); err != nil && !client.IsNotFound(err) {
+		apiError(diags, summary, err)
+	}
+}
+
 func asAPIError(err error, target **client.APIError) bool { return errors.As(err, target) }

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"net/http"
-	"strconv"
 
 	"github.com/domain-service/terraform-provider-domainservice/internal/client"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -85,27 +84,18 @@ func (m *contactModel) absorb(c client.Contact) {
 	m.Version = types.Int64Value(c.Version)
 }
 
-func (r *contactResource) decode(res *client.Response, m *contactModel, diags interface{ AddError(string, string) }) {
-	var contact client.Contact
-	if err := res.Decode(&contact); err != nil {
-		diags.AddError("Reading the contact", err.Error())
-		return
-	}
-	m.absorb(contact)
-}
-
 func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan contactModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	res, err := r.client.Do(ctx, client.Request{Method: http.MethodPost, Path: r.client.OrgPath("contacts"), Body: plan.body(), IdempotencyKey: client.NewIdempotencyKey("contact")})
+	contact, err := client.Fetch[client.Contact](ctx, r.client, client.Request{Method: http.MethodPost, Path: r.client.OrgPath("contacts"), Body: plan.body(), IdempotencyKey: client.NewIdempotencyKey("contact")})
 	if err != nil {
 		apiError(&resp.Diagnostics, "Creating the contact", err)
 		return
 	}
-	r.decode(res, &plan, &resp.Diagnostics)
+	plan.absorb(*contact)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
@@ -115,7 +105,7 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	res, err := r.client.Do(ctx, client.Request{Method: http.MethodGet, Path: r.client.OrgPath("contacts", state.ID.ValueString())})
+	contact, err := client.Fetch[client.Contact](ctx, r.client, client.Request{Method: http.MethodGet, Path: r.client.OrgPath("contacts", state.ID.ValueString())})
 	if client.IsNotFound(err) {
 		resp.State.RemoveResource(ctx)
 		return
@@ -124,7 +114,7 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 		apiError(&resp.Diagnostics, "Reading the contact", err)
 		return
 	}
-	r.decode(res, &state, &resp.Diagnostics)
+	state.absorb(*contact)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
@@ -135,15 +125,14 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	res, err := r.client.Do(ctx, client.Request{
-		Method: http.MethodPatch, Path: r.client.OrgPath("contacts", state.ID.ValueString()), Body: plan.body(),
-		IfMatch: strconv.Quote(strconv.FormatInt(state.Version.ValueInt64(), 10)),
+	contact, err := client.Fetch[client.Contact](ctx, r.client, client.Request{
+		Method: http.MethodPatch, Path: r.client.OrgPath("contacts", state.ID.ValueString()), Body: plan.body(), IfMatch: etag(state.Version),
 	})
 	if err != nil {
 		apiError(&resp.Diagnostics, "Changing the contact", err)
 		return
 	}
-	r.decode(res, &plan, &resp.Diagnostics)
+	plan.absorb(*contact)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 

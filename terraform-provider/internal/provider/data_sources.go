@@ -44,14 +44,9 @@ func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 }
 
 func (d *organizationDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	res, err := d.client.Do(ctx, client.Request{Method: http.MethodGet, Path: d.client.OrgPath()})
+	org, err := client.Fetch[client.Organization](ctx, d.client, client.Request{Method: http.MethodGet, Path: d.client.OrgPath()})
 	if err != nil {
 		apiError(&resp.Diagnostics, "Reading the organisation", err)
-		return
-	}
-	var org client.Organization
-	if err := res.Decode(&org); err != nil {
-		resp.Diagnostics.AddError("Reading the organisation", err.Error())
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, organizationModel{
@@ -99,14 +94,9 @@ func (d *availabilityDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	res, err := d.client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/v1/domains/availability", Query: url.Values{"name": {config.Name.ValueString()}}})
+	a, err := checkAvailability(ctx, d.client, config.Name.ValueString())
 	if err != nil {
 		apiError(&resp.Diagnostics, "Checking "+config.Name.ValueString(), err)
-		return
-	}
-	var a client.Availability
-	if err := res.Decode(&a); err != nil {
-		resp.Diagnostics.AddError("Reading the availability", err.Error())
 		return
 	}
 	out := availabilityModel{Name: config.Name, UnicodeName: types.StringValue(a.UnicodeName), Available: types.BoolValue(a.Available),
@@ -168,14 +158,9 @@ func (d *domainDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	res, err := d.client.Do(ctx, client.Request{Method: http.MethodGet, Path: d.client.OrgPath("domains", config.Name.ValueString())})
+	dom, err := client.Fetch[client.Domain](ctx, d.client, client.Request{Method: http.MethodGet, Path: d.client.OrgPath("domains", config.Name.ValueString())})
 	if err != nil {
 		apiError(&resp.Diagnostics, "Reading "+config.Name.ValueString(), err)
-		return
-	}
-	var dom client.Domain
-	if err := res.Decode(&dom); err != nil {
-		resp.Diagnostics.AddError("Reading the domain", err.Error())
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, domainDataModel{
@@ -298,4 +283,9 @@ func (d *dnssecDSDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 	config.Status, config.DNSKey, config.DSRecords = types.StringValue(state.Status), optionalString(state.DNSKey), dsList(state.DSRecords)
 	resp.Diagnostics.Append(resp.State.Set(ctx, config)...)
+}
+
+// checkAvailability asks whether a name can be registered, and its price for a year.
+func checkAvailability(ctx context.Context, c *client.Client, name string) (*client.Availability, error) {
+	return client.Fetch[client.Availability](ctx, c, client.Request{Method: http.MethodGet, Path: "/api/v1/domains/availability", Query: url.Values{"name": {name}}})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/domain-service/terraform-provider-domainservice/internal/client"
@@ -96,7 +95,7 @@ func (r *dnsRecordResource) Create(ctx context.Context, req resource.CreateReque
 	if !plan.Priority.IsNull() {
 		body["priority"] = plan.Priority.ValueInt64()
 	}
-	res, err := r.client.Do(ctx, client.Request{
+	record, err := client.Fetch[client.DNSRecord](ctx, r.client, client.Request{
 		Method: http.MethodPost, Path: r.client.OrgPath("domains", plan.Domain.ValueString(), "records"), Body: body,
 		IdempotencyKey: client.NewIdempotencyKey("record"),
 	})
@@ -104,12 +103,7 @@ func (r *dnsRecordResource) Create(ctx context.Context, req resource.CreateReque
 		apiError(&resp.Diagnostics, "Creating the record", err)
 		return
 	}
-	var record client.DNSRecord
-	if err := res.Decode(&record); err != nil {
-		resp.Diagnostics.AddError("Reading the record", err.Error())
-		return
-	}
-	plan.absorb(record)
+	plan.absorb(*record)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
@@ -119,7 +113,7 @@ func (r *dnsRecordResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	res, err := r.client.Do(ctx, client.Request{Method: http.MethodGet, Path: r.client.OrgPath("domains", state.Domain.ValueString(), "records", state.ID.ValueString())})
+	record, err := client.Fetch[client.DNSRecord](ctx, r.client, client.Request{Method: http.MethodGet, Path: r.client.OrgPath("domains", state.Domain.ValueString(), "records", state.ID.ValueString())})
 	if client.IsNotFound(err) {
 		resp.State.RemoveResource(ctx)
 		return
@@ -128,12 +122,7 @@ func (r *dnsRecordResource) Read(ctx context.Context, req resource.ReadRequest, 
 		apiError(&resp.Diagnostics, "Reading the record", err)
 		return
 	}
-	var record client.DNSRecord
-	if err := res.Decode(&record); err != nil {
-		resp.Diagnostics.AddError("Reading the record", err.Error())
-		return
-	}
-	state.absorb(record)
+	state.absorb(*record)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
@@ -159,20 +148,15 @@ func (r *dnsRecordResource) Update(ctx context.Context, req resource.UpdateReque
 	}
 	plan.ID, plan.Version = state.ID, state.Version
 	if len(changes) > 0 {
-		res, err := r.client.Do(ctx, client.Request{
+		record, err := client.Fetch[client.DNSRecord](ctx, r.client, client.Request{
 			Method: http.MethodPatch, Path: r.client.OrgPath("domains", plan.Domain.ValueString(), "records", state.ID.ValueString()),
-			Body: changes, IfMatch: strconv.Quote(strconv.FormatInt(state.Version.ValueInt64(), 10)),
+			Body: changes, IfMatch: etag(state.Version),
 		})
 		if err != nil {
 			apiError(&resp.Diagnostics, "Changing the record", err)
 			return
 		}
-		var record client.DNSRecord
-		if err := res.Decode(&record); err != nil {
-			resp.Diagnostics.AddError("Reading the record", err.Error())
-			return
-		}
-		plan.absorb(record)
+		plan.absorb(*record)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
@@ -183,10 +167,8 @@ func (r *dnsRecordResource) Delete(ctx context.Context, req resource.DeleteReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	_, err := r.client.Do(ctx, client.Request{Method: http.MethodDelete, Path: r.client.OrgPath("domains", state.Domain.ValueString(), "records", state.ID.ValueString())})
-	if err != nil && !client.IsNotFound(err) {
-		apiError(&resp.Diagnostics, "Deleting the record", err)
-	}
+	removeIgnoringGone(ctx, r.client, client.Request{Method: http.MethodDelete, Path: r.client.OrgPath("domains", state.Domain.ValueString(), "records", state.ID.ValueString())},
+		&resp.Diagnostics, "Deleting the record")
 }
 
 func (r *dnsRecordResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

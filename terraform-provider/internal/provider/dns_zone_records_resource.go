@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -191,7 +192,10 @@ func describeLines(detail string, records []client.DNSRecord) string {
 	return detail
 }
 
-func (r *dnsZoneRecordsResource) apply(ctx context.Context, plan *zoneRecordsModel, diags *diag.Diagnostics) {
+// apply makes the zone's records the plan's, and the state the plan.
+func (r *dnsZoneRecordsResource) apply(ctx context.Context, planned tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
+	var plan zoneRecordsModel
+	diags.Append(planned.Get(ctx, &plan)...)
 	records := r.recordsOf(ctx, plan.Records, diags)
 	if diags.HasError() {
 		return
@@ -201,30 +205,15 @@ func (r *dnsZoneRecordsResource) apply(ctx context.Context, plan *zoneRecordsMod
 		return
 	}
 	plan.ID = plan.Domain
+	diags.Append(state.Set(ctx, plan)...)
 }
 
 func (r *dnsZoneRecordsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan zoneRecordsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.apply(ctx, &plan, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	}
+	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
 }
 
 func (r *dnsZoneRecordsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan zoneRecordsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.apply(ctx, &plan, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	}
+	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
 }
 
 func (r *dnsZoneRecordsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

@@ -77,12 +77,7 @@ func (r *dnssecResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 }
 
 func getDNSSEC(ctx context.Context, c *client.Client, domain string) (*client.DNSSEC, error) {
-	res, err := c.Do(ctx, client.Request{Method: http.MethodGet, Path: c.OrgPath("domains", domain, "dnssec")})
-	if err != nil {
-		return nil, err
-	}
-	var state client.DNSSEC
-	return &state, res.Decode(&state)
+	return client.Fetch[client.DNSSEC](ctx, c, client.Request{Method: http.MethodGet, Path: c.OrgPath("domains", domain, "dnssec")})
 }
 
 func (m *dnssecModel) absorb(d *client.DNSSEC) {
@@ -99,17 +94,7 @@ func (r *dnssecResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	domain := plan.Domain.ValueString()
-	res, err := r.client.Do(ctx, client.Request{Method: http.MethodPost, Path: r.client.OrgPath("domains", domain, "dnssec"), IdempotencyKey: client.NewIdempotencyKey("dnssec")})
-	if err != nil {
-		apiError(&resp.Diagnostics, "Signing "+domain, err)
-		return
-	}
-	var op client.Operation
-	if err := res.Decode(&op); err != nil {
-		resp.Diagnostics.AddError("Reading the operation", err.Error())
-		return
-	}
-	if _, err := r.client.WaitForOperation(ctx, op.ID); err != nil {
+	if _, err := r.client.RunOperation(ctx, client.Request{Method: http.MethodPost, Path: r.client.OrgPath("domains", domain, "dnssec"), IdempotencyKey: client.NewIdempotencyKey("dnssec")}); err != nil {
 		apiError(&resp.Diagnostics, "Signing "+domain, err)
 		return
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/domain-service/terraform-provider-domainservice/internal/client"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -175,6 +174,11 @@ func (r *domainResource) paidPath(plan domainModel) string {
 	return r.client.OrgPath("domains")
 }
 
+// quote is the API's dry run of the registration or transfer: every check, and the price.
+func (r *domainResource) quote(ctx context.Context, plan domainModel) (*client.DryRun, error) {
+	return client.Fetch[client.DryRun](ctx, r.client, client.Request{Method: http.MethodPost, Path: r.paidPath(plan), Body: r.registerBody(ctx, plan), DryRun: true})
+}
+
 // ModifyPlan quotes what the apply would charge with the API's Dry-Run, so the plan shows the price
 // and fails now on funds, spending limits, max_price or an unavailable name.
 func (r *domainResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -207,14 +211,9 @@ func (r *domainResource) quoteCreate(ctx context.Context, plan *domainModel, res
 		return
 	}
 	if !plan.RegistrantContactID.IsUnknown() {
-		res, err := r.client.Do(ctx, client.Request{Method: http.MethodPost, Path: r.paidPath(*plan), Body: r.registerBody(ctx, *plan), DryRun: true})
+		quote, err := r.quote(ctx, *plan)
 		if err != nil {
 			apiError(&resp.Diagnostics, fmt.Sprintf("%s cannot be registered as planned", plan.Name.ValueString()), err)
-			return
-		}
-		var quote client.DryRun
-		if err := res.Decode(&quote); err != nil {
-			resp.Diagnostics.AddError("Reading the quote", err.Error())
 			return
 		}
 		plan.Price = types.Int64Value(quote.Price.Amount)
@@ -225,14 +224,9 @@ func (r *domainResource) quoteCreate(ctx context.Context, plan *domainModel, res
 		plan.Price = types.Int64Unknown()
 		return
 	}
-	res, err := r.client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/v1/domains/availability", Query: url.Values{"name": {plan.Name.ValueString()}}})
+	answer, err := checkAvailability(ctx, r.client, plan.Name.ValueString())
 	if err != nil {
 		apiError(&resp.Diagnostics, "Checking "+plan.Name.ValueString(), err)
-		return
-	}
-	var answer client.Availability
-	if err := res.Decode(&answer); err != nil {
-		resp.Diagnostics.AddError("Reading the availability", err.Error())
 		return
 	}
 	if !answer.Available || answer.Price == nil {
@@ -278,14 +272,9 @@ func (r *domainResource) quoteUpdate(ctx context.Context, state domainModel, pla
 	if !plan.MaxPrice.IsNull() && !plan.MaxPrice.IsUnknown() {
 		body["max_price"] = plan.MaxPrice.ValueInt64()
 	}
-	res, err := r.client.Do(ctx, client.Request{Method: http.MethodPost, Path: r.client.OrgPath("domains", plan.Name.ValueString(), "renew"), Body: body, DryRun: true})
+	quote, err := client.Fetch[client.DryRun](ctx, r.client, client.Request{Method: http.MethodPost, Path: r.client.OrgPath("domains", plan.Name.ValueString(), "renew"), Body: body, DryRun: true})
 	if err != nil {
 		apiError(&resp.Diagnostics, fmt.Sprintf("%s cannot be renewed for %d year(s)", plan.Name.ValueString(), more), err)
-		return
-	}
-	var quote client.DryRun
-	if err := res.Decode(&quote); err != nil {
-		resp.Diagnostics.AddError("Reading the quote", err.Error())
 		return
 	}
 	plan.Price = types.Int64Value(quote.Price.Amount)
@@ -298,20 +287,20 @@ func (r *domainResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	name := plan.Name.ValueString()
-	res, err := r.client.Do(ctx, client.Request{
+	if plan.Price.IsUnknown() {
+		// Not quoted at plan time (the contact was made by this apply): quoted now, before anything is charged.
+		quote, err := r.quote(ctx, plan)
+		if err != nil {
+			apiError(&resp.Diagnostics, fmt.Sprintf("%s cannot be registered as planned", name), err)
+			return
+		}
+		plan.Price = types.Int64Value(quote.Price.Amount)
+	}
+	_, err := r.client.RunOperation(ctx, client.Request{
 		Method: http.MethodPost, Path: r.paidPath(plan), Body: r.registerBody(ctx, plan),
 		IdempotencyKey: client.NewIdempotencyKey("domain"),
 	})
 	if err != nil {
-		apiError(&resp.Diagnostics, "Registering "+name, err)
-		return
-	}
-	var op client.Operation
-	if err := res.Decode(&op); err != nil {
-		resp.Diagnostics.AddError("Reading the operation", err.Error())
-		return
-	}
-	if _, err := r.client.WaitForOperation(ctx, op.ID); err != nil {
 		apiError(&resp.Diagnostics, "Registering "+name, err)
 		return
 	}
@@ -325,12 +314,6 @@ func (r *domainResource) Create(ctx context.Context, req resource.CreateRequest,
 		apiError(&resp.Diagnostics, "Changing the settings of "+name, err)
 	}
 	price := plan.Price
-	if price.IsUnknown() {
-		price = types.Int64Null()
-		if amount, ok := op.Result["amount"].(float64); ok {
-			price = types.Int64Value(int64(amount))
-		}
-	}
 	r.setState(ctx, &plan, domain)
 	plan.Price = price
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
@@ -358,24 +341,15 @@ func (r *domainResource) applySettings(ctx context.Context, plan domainModel, do
 	if len(changes) == 0 {
 		return domain, nil
 	}
-	res, err := r.client.Do(ctx, client.Request{Method: http.MethodPatch, Path: r.client.OrgPath("domains", domain.Name), Body: changes})
+	changed, err := client.Fetch[client.Domain](ctx, r.client, client.Request{Method: http.MethodPatch, Path: r.client.OrgPath("domains", domain.Name), Body: changes})
 	if err != nil {
 		return domain, err
 	}
-	var changed client.Domain
-	if err := res.Decode(&changed); err != nil {
-		return domain, err
-	}
-	return &changed, nil
+	return changed, nil
 }
 
 func (r *domainResource) get(ctx context.Context, name string) (*client.Domain, error) {
-	res, err := r.client.Do(ctx, client.Request{Method: http.MethodGet, Path: r.client.OrgPath("domains", name)})
-	if err != nil {
-		return nil, err
-	}
-	var domain client.Domain
-	return &domain, res.Decode(&domain)
+	return client.Fetch[client.Domain](ctx, r.client, client.Request{Method: http.MethodGet, Path: r.client.OrgPath("domains", name)})
 }
 
 func (r *domainResource) setState(ctx context.Context, m *domainModel, d *client.Domain) {
@@ -449,22 +423,11 @@ func (r *domainResource) renew(ctx context.Context, plan domainModel, years int6
 	if !plan.MaxPrice.IsNull() {
 		body["max_price"] = plan.MaxPrice.ValueInt64()
 	}
-	res, err := r.client.Do(ctx, client.Request{
+	_, err := r.client.RunOperation(ctx, client.Request{
 		Method: http.MethodPost, Path: r.client.OrgPath("domains", plan.Name.ValueString(), "renew"), Body: body,
 		IdempotencyKey: client.NewIdempotencyKey("renew"),
 	})
-	if err != nil {
-		return err
-	}
-	if res.Status == http.StatusAccepted {
-		var op client.Operation
-		if err := res.Decode(&op); err != nil {
-			return err
-		}
-		_, err = r.client.WaitForOperation(ctx, op.ID)
-		return err
-	}
-	return nil
+	return err
 }
 
 func (r *domainResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -473,10 +436,8 @@ func (r *domainResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	if resp.Diagnostics.HasError() || state.OnDestroy.ValueString() != onDestroyLetExpire {
 		return // released: the registration stays as it is, outside Terraform
 	}
-	_, err := r.client.Do(ctx, client.Request{Method: http.MethodPatch, Path: r.client.OrgPath("domains", state.Name.ValueString()), Body: map[string]any{"auto_renew": false}})
-	if err != nil && !client.IsNotFound(err) {
-		apiError(&resp.Diagnostics, "Turning auto-renewal off for "+state.Name.ValueString(), err)
-	}
+	removeIgnoringGone(ctx, r.client, client.Request{Method: http.MethodPatch, Path: r.client.OrgPath("domains", state.Name.ValueString()), Body: map[string]any{"auto_renew": false}},
+		&resp.Diagnostics, "Turning auto-renewal off for "+state.Name.ValueString())
 }
 
 func (r *domainResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

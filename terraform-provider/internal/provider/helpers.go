@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"sort"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -10,6 +11,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
+
+// etag is a version as If-Match takes it ("3").
+func etag(version types.Int64) string {
+	return strconv.Quote(strconv.FormatInt(version.ValueInt64(), 10))
+}
 
 func known(value attr.Value) bool { return !value.IsNull() && !value.IsUnknown() }
 

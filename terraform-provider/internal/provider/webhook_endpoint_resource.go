@@ -76,16 +76,11 @@ func (m *webhookEndpointModel) absorb(e client.WebhookEndpoint) {
 }
 
 func (r *webhookEndpointResource) send(ctx context.Context, req client.Request, m *webhookEndpointModel) error {
-	res, err := r.client.Do(ctx, req)
-	if err != nil {
-		return err
+	endpoint, err := client.Fetch[client.WebhookEndpoint](ctx, r.client, req)
+	if err == nil {
+		m.absorb(*endpoint)
 	}
-	var endpoint client.WebhookEndpoint
-	if err := res.Decode(&endpoint); err != nil {
-		return err
-	}
-	m.absorb(endpoint)
-	return nil
+	return err
 }
 
 func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -147,10 +142,8 @@ func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.Delet
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	_, err := r.client.Do(ctx, client.Request{Method: http.MethodDelete, Path: r.client.OrgPath("webhook-endpoints", state.ID.ValueString())})
-	if err != nil && !client.IsNotFound(err) {
-		apiError(&resp.Diagnostics, "Deleting the webhook endpoint", err)
-	}
+	removeIgnoringGone(ctx, r.client, client.Request{Method: http.MethodDelete, Path: r.client.OrgPath("webhook-endpoints", state.ID.ValueString())},
+		&resp.Diagnostics, "Deleting the webhook endpoint")
 }
 
 func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
