@@ -6,7 +6,7 @@
  * Go module and cached (scripts/lib/openTofu.ts; .ci/run builds it first).
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,16 +16,18 @@ import { insertOrg, insertUser, sessionOf } from '../support/factories.js';
 import { REPO_ROOT } from '../support/processes.js';
 import { SCOPES } from '../../src/auth/scopes.js';
 import { resolveOpenTofu } from '../../scripts/lib/openTofu.js';
+import { generateTerraformDocs } from '../../scripts/lib/terraformDocs.js';
 
 const PROVIDER_DIR = path.join(REPO_ROOT, 'terraform-provider');
 const GO_TEST_TIMEOUT = '12m';
 
 let app: TestApp;
+let tofu: string;
 let cliConfigDir: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  const tofu = await resolveOpenTofu((line) => console.log(line));
+  tofu = await resolveOpenTofu((line) => console.log(line));
   app = await startTestApp({ worker: true });
   // An organisation on the plan whose limits let a test suite's bursts through, as a team running
   // Terraform in CI would have; its owner makes the provider's key as a person would.
@@ -90,4 +92,21 @@ describe('Terraform provider with OpenTofu', () => {
     expect(Number(count?.[1])).toBeLessThanOrEqual(2);
     console.log(count?.[0]);
   }, 900_000);
+
+  it('has its reference (terraform-provider/docs/) generated from the current schema and examples', async () => {
+    const copy = await mkdtemp(path.join(os.tmpdir(), 'terraform-docs-check-'));
+    try {
+      await cp(path.join(PROVIDER_DIR, 'examples'), path.join(copy, 'examples'), { recursive: true });
+      await generateTerraformDocs(tofu, copy);
+      const files = (await readdir(path.join(PROVIDER_DIR, 'docs'), { recursive: true })).filter((f) => f.endsWith('.md')).sort();
+      const generated = (await readdir(path.join(copy, 'docs'), { recursive: true })).filter((f) => f.endsWith('.md')).sort();
+      expect(files, 'terraform-provider/docs/ is out of date: run npm run terraform:docs').toEqual(generated);
+      for (const file of files) {
+        const [committed, fresh] = await Promise.all([readFile(path.join(PROVIDER_DIR, 'docs', file), 'utf8'), readFile(path.join(copy, 'docs', file), 'utf8')]);
+        expect(committed, `terraform-provider/docs/${file} is out of date: run npm run terraform:docs`).toBe(fresh);
+      }
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
