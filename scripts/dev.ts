@@ -1,8 +1,8 @@
 /**
  * `npm run dev`: the one-command local run. Creates and migrates the database, starts the codec
  * server, starts (or reuses) a local Temporal dev server whose Web UI decodes payloads through it,
- * then the worker and the api in this process with the development identity provider, and prints
- * where everything is.
+ * and a local PowerDNS for test-mode zones when it is installed, then the worker and the api in
+ * this process with the development identity provider, and prints where everything is.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,12 +18,32 @@ import { resolveTemporalCli } from './lib/temporalCli.js';
 import { portOpen, startTemporalDevServer, waitForTemporal, type TemporalDevServer } from './lib/temporalDevServer.js';
 import { startDashboardDevServer } from './lib/dashboardDevServer.js';
 import { devEnvironment } from './lib/devEnvironment.js';
+import { startDevPowerDns } from './lib/devPowerDns.js';
 
 // TEMPORAL_DEV_PORT moves the local dev server (and its UI, 1000 above) off the defaults.
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
 const TEMPORAL_UI_PORT = TEMPORAL_PORT + 1000;
 // DASHBOARD_DEV_PORT moves the dashboard's Vite dev server (hot reload) off 5173.
 const DASHBOARD_DEV_PORT = Number(process.env.DASHBOARD_DEV_PORT ?? 5173);
+// PDNS_DEV_PORT moves the test-mode DNS server off 5300 (its API is one above); PDNS_DEV_RESOLVER
+// is where it looks ALIAS targets up (default: itself, so targets in test zones answer offline).
+const PDNS_DEV_PORT = Number(process.env.PDNS_DEV_PORT ?? 5300);
+
+/**
+ * Test-mode zones: the DNS host DNS_TEST_PROVIDER_URL names, else a local PowerDNS when it is
+ * installed, else synthetic (served by no one). The banner's line says which, and how to query it.
+ */
+async function localTestDns(config: Config): Promise<{ config: Config; line: string; stop?: () => Promise<void> }> {
+  if (config.dnsTestProvider) return { config, line: `${config.dnsTestProvider.url} (DNS_TEST_PROVIDER_URL)` };
+  const started = await startDevPowerDns({ dataDir: config.dataDir, dnsPort: PDNS_DEV_PORT, resolver: process.env.PDNS_DEV_RESOLVER });
+  if ('notStarted' in started) return { config, line: started.notStarted };
+  const { server } = started;
+  return {
+    config: { ...config, dnsTestProvider: { url: server.apiUrl, token: server.apiKey } },
+    line: `dig @127.0.0.1 -p ${server.dnsPort} <test domain> (PowerDNS serving test-mode zones; API ${server.apiUrl})`,
+    stop: server.stop,
+  };
+}
 
 /** The codec server, allowing the local Web UI's origin on whichever port it runs. */
 async function localCodecServer(config: Config, logger: Logger): Promise<ListeningServer> {
@@ -74,12 +94,17 @@ async function main(): Promise<void> {
   const codecServer = await localCodecServer(baseConfig, logger);
   const temporal = await localTemporal(baseConfig, logger, codecServer.url);
   const dashboardDev = await startDashboardDevServer({ apiUrl: `http://127.0.0.1:${baseConfig.http.port}`, port: DASHBOARD_DEV_PORT });
+  const testDns = await localTestDns(baseConfig);
   const config: Config = {
-    ...baseConfig,
+    ...testDns.config,
     temporal: { ...baseConfig.temporal, address: temporal.address },
     dashboard: { ...baseConfig.dashboard, extraOrigins: [...baseConfig.dashboard.extraOrigins, ...dashboardDev.origins] },
   };
-  const service = await startService({ config, logger, role: 'all' });
+  const service = await startService({ config, logger, role: 'all' }).catch(async (err: unknown) => {
+    // Nothing of ours outlives a failed start (a PowerDNS left behind would hold its port).
+    await testDns.stop?.();
+    throw err;
+  });
 
   const token = service.deps.devIdentity
     ? await service.deps.devIdentity.issueToken({ email: 'dev@example.com', name: 'Dev User' })
@@ -94,6 +119,7 @@ async function main(): Promise<void> {
     `  Temporal:     ${temporal.address} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})`,
     `  Temporal UI:  ${temporal.uiUrl ?? 'see your Temporal deployment'}`,
     `  Codec server: ${codecServer.url} (the UI decrypts payloads through it; stop it and they show as ciphertext)`,
+    `  Test DNS:     ${testDns.line}`,
     ...(service.metricsUrl ? [`  Metrics:      ${service.metricsUrl}/metrics`] : []),
     ...(config.temporalMetrics ? [`  SDK metrics:  http://${config.temporalMetrics.host}:${config.temporalMetrics.port}/metrics (Temporal's own)`] : []),
     ...(token
@@ -119,6 +145,7 @@ async function main(): Promise<void> {
       void (async () => {
         await service.stop();
         await temporal.server?.stop();
+        await testDns.stop?.();
       })();
     });
   }
@@ -126,6 +153,7 @@ async function main(): Promise<void> {
   await dashboardDev.close();
   await codecServer.close(1_000);
   await temporal.server?.stop();
+  await testDns.stop?.();
 }
 
 main().catch((err: unknown) => {

@@ -159,6 +159,17 @@ describe('loadConfig', () => {
     expect(loadConfig(withProvider).http.host).toBe('0.0.0.0');
   });
 
+  it('takes a test-mode DNS host of its own, never the live one', () => {
+    expect(loadConfig({}).dnsTestProvider).toBeUndefined();
+    const config = loadConfig({ DNS_PROVIDER_URL: 'http://127.0.0.1:8081', DNS_TEST_PROVIDER_URL: 'http://127.0.0.1:5301', DNS_TEST_PROVIDER_TOKEN: 't' });
+    expect(config.dnsTestProvider).toEqual({ url: 'http://127.0.0.1:5301', token: 't' });
+    for (const same of ['http://127.0.0.1:8081', 'http://127.0.0.1:8081/', 'http://127.0.0.1:8081/api/v1']) {
+      expect(problems({ DNS_PROVIDER_URL: 'http://127.0.0.1:8081', DNS_TEST_PROVIDER_URL: same })).toEqual([
+        'DNS_TEST_PROVIDER_URL: must not be the live DNS provider (DNS_PROVIDER_URL): test-mode zones need a server of their own',
+      ]);
+    }
+  });
+
   it('reads the HTTP timeouts, 30 s and 10 s by default', () => {
     expect(loadConfig({}).httpTimeouts).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
     expect(loadConfig({ HTTP_REQUEST_TIMEOUT: '5s', HTTP_HEADERS_TIMEOUT: '2s' }).httpTimeouts).toEqual({ requestTimeoutMs: 5_000, headersTimeoutMs: 2_000 });

@@ -83,6 +83,8 @@ function toConfig(env: Env) {
       transferTimeoutMs: env.REGISTRAR_TRANSFER_TIMEOUT,
     },
     dnsProvider: env.DNS_PROVIDER_URL ? { url: env.DNS_PROVIDER_URL, token: env.DNS_PROVIDER_TOKEN } : undefined,
+    /** Absent: test-mode DNS is synthetic (src/features/dns/provider/synthetic.ts). */
+    dnsTestProvider: env.DNS_TEST_PROVIDER_URL ? { url: env.DNS_TEST_PROVIDER_URL, token: env.DNS_TEST_PROVIDER_TOKEN } : undefined,
     dnssec: { dsRemovalWaitMs: env.DNSSEC_DS_REMOVAL_WAIT },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },

@@ -53,6 +53,15 @@ const cidrList = z.string().transform((value, ctx) => {
   return parseCidrs(canonical as string[]);
 });
 
+/** Two API URLs naming the same server: the same origin and path, whatever the trailing `/` or `/api/v1`. */
+function sameApi(a: string, b: string): boolean {
+  const canonical = (url: string) => {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}`;
+  };
+  return canonical(a) === canonical(b);
+}
+
 const payloadKeys = z.string().transform((value, ctx) => {
   const parsed = parsePayloadKeys(value);
   if ('keys' in parsed) return parsed.keys;
@@ -167,8 +176,12 @@ export const configSections = {
     OPERATION_RECONCILE_GRACE: duration.prefault('2m').describe('How old a pending operation must be before it is taken up.'),
   },
   'DNS, mail and leak scanning': {
-    DNS_PROVIDER_URL: optionalUrl.describe('The DNS provider (PowerDNS) API for live zones; unset: live DNS calls answer 503 (test mode uses a synthetic provider).'),
+    DNS_PROVIDER_URL: optionalUrl.describe('The DNS provider (PowerDNS) API for live zones; unset: live DNS calls answer 503 (test mode has DNS_TEST_PROVIDER_URL).'),
     DNS_PROVIDER_TOKEN: optionalString.describe('The DNS provider\'s API key.'),
+    DNS_TEST_PROVIDER_URL: optionalUrl.describe(
+      'A second PowerDNS API for test-mode zones (`npm run dev` starts one when PowerDNS is installed): test-mode records, ALIAS and DNSSEC signatures are then served over DNS, one zone per name (docs/api-guide.md, DNS). Never the live one: test names may equal live names. Unset: test-mode DNS is synthetic, served by no one.',
+    ),
+    DNS_TEST_PROVIDER_TOKEN: optionalString.describe('The test-mode DNS provider\'s API key.'),
     DNSSEC_DS_REMOVAL_WAIT: duration.prefault('2d')
       .describe('After turning DNSSEC off has withdrawn a live domain\'s DS at the registrar, how long its zone stays signed before it is unsigned: the parent\'s DS TTL (one day for .com and .net) plus the registry\'s publication delay.'),
     SMTP_URL: optionalUrl.describe('Where mail is sent (`smtp://user:password@host:587`); unset: each message is written to `DATA_DIR/mail/` as an `.eml` file and logged.'),
@@ -275,6 +288,10 @@ export const envSchema = z
         path: ['HOST'],
         message: `${env.HOST} is not a loopback address: set AUTH_ISSUER and AUTH_AUDIENCE (the development identity provider only serves 127.0.0.1, ::1 or localhost, or a container published on loopback with DEV_IDP_BEHIND_LOOPBACK=true)`,
       });
+    }
+    if (env.DNS_TEST_PROVIDER_URL !== undefined && env.DNS_PROVIDER_URL !== undefined && sameApi(env.DNS_TEST_PROVIDER_URL, env.DNS_PROVIDER_URL)) {
+      // Test keys would then write into live zones (test names may be live names).
+      ctx.addIssue({ code: 'custom', path: ['DNS_TEST_PROVIDER_URL'], message: 'must not be the live DNS provider (DNS_PROVIDER_URL): test-mode zones need a server of their own' });
     }
     if ((env.STRIPE_API_KEY === undefined) !== (env.STRIPE_WEBHOOK_SECRET === undefined)) {
       const missing = env.STRIPE_API_KEY === undefined ? 'STRIPE_API_KEY' : 'STRIPE_WEBHOOK_SECRET';

@@ -1,6 +1,12 @@
-// Runs in every test process before any test file: the Temporal runtime must be installed
-// before the first connection or worker, and quiet unless something is wrong.
+// Runs before every test file: the Temporal runtime must be installed before the first connection or
+// worker, and quiet unless something is wrong. Test processes run many files one after another
+// (vitest.config.ts), and a process installs its runtime once.
 import { createLogger } from '../src/logger.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
 
-installTemporalRuntime(createLogger({ logLevel: 'error' }), { level: 'ERROR' });
+const INSTALLED = Symbol.for('domain-service.test.temporal-runtime');
+const processState = globalThis as { [INSTALLED]?: true };
+if (!processState[INSTALLED]) {
+  installTemporalRuntime(createLogger({ logLevel: 'error' }), { level: 'ERROR' });
+  processState[INSTALLED] = true;
+}

@@ -872,18 +872,18 @@ export interface paths {
         };
         /**
          * Where the domain's DNSSEC stands, and the DS of its key
-         * @description Requires scope `dns:read`. Live mode signs the zone at the DNS provider (PowerDNS) and publishes the DS at the registrar; test mode publishes nothing and answers a real key and its true DS, which no server serves (docs/api-guide.md, DNSSEC).
+         * @description Requires scope `dns:read`. Live mode signs the zone at the DNS provider (PowerDNS) and publishes the DS at the registrar. Test mode publishes no DS; it signs the zone on the test DNS host when there is one and the zone there is this domain's (`served`), else it answers a real key derived from the name, and its true DS, which sign nothing (docs/api-guide.md, DNSSEC).
          */
         get: operations["getDnssec"];
         put?: never;
         /**
          * Sign the domain's zone (ECDSA P-256, algorithm 13) and publish its DS
-         * @description Requires scope `dns:write`. Answers 202 with an operation to poll (`Location`); `GET …/dnssec` shows `signing`, then `active` with the DS (key tag, algorithm 13, digest type 2, digest). Send an `Idempotency-Key`: a retried request finds its operation. Costs nothing. Live mode signs the zone at the DNS provider (PowerDNS) and publishes the DS at the registrar; test mode publishes nothing and answers a real key and its true DS, which no server serves (docs/api-guide.md, DNSSEC).
+         * @description Requires scope `dns:write`. Answers 202 with an operation to poll (`Location`); `GET …/dnssec` shows `signing`, then `active` with the DS (key tag, algorithm 13, digest type 2, digest). Send an `Idempotency-Key`: a retried request finds its operation. Costs nothing. Live mode signs the zone at the DNS provider (PowerDNS) and publishes the DS at the registrar. Test mode publishes no DS; it signs the zone on the test DNS host when there is one and the zone there is this domain's (`served`), else it answers a real key derived from the name, and its true DS, which sign nothing (docs/api-guide.md, DNSSEC).
          */
         post: operations["enableDnssec"];
         /**
          * Turn DNSSEC off: the DS is withdrawn at the registrar first, the zone unsigned once the parent’s DS TTL has passed
-         * @description Requires scope `dns:write`. Answers 202 with an operation to poll; `GET …/dnssec` shows `removing` until the zone is unsigned, then `off`. Live mode waits `DNSSEC_DS_REMOVAL_WAIT` (two days by default) between the two, so no resolver still holding the DS meets an unsigned zone; test mode two seconds. Live mode signs the zone at the DNS provider (PowerDNS) and publishes the DS at the registrar; test mode publishes nothing and answers a real key and its true DS, which no server serves (docs/api-guide.md, DNSSEC).
+         * @description Requires scope `dns:write`. Answers 202 with an operation to poll; `GET …/dnssec` shows `removing` until the zone is unsigned, then `off`. Live mode waits `DNSSEC_DS_REMOVAL_WAIT` (two days by default) between the two, so no resolver still holding the DS meets an unsigned zone; test mode two seconds. Live mode signs the zone at the DNS provider (PowerDNS) and publishes the DS at the registrar. Test mode publishes no DS; it signs the zone on the test DNS host when there is one and the zone there is this domain's (`served`), else it answers a real key derived from the name, and its true DS, which sign nothing (docs/api-guide.md, DNSSEC).
          */
         delete: operations["disableDnssec"];
         options?: never;
@@ -900,7 +900,7 @@ export interface paths {
         };
         /**
          * The domain’s zone as an RFC 1035 master file (`text/dns`)
-         * @description Requires scope `dns:read`. `$ORIGIN`, `$TTL`, the SOA and apex NS records as the DNS host serves them (live mode: as PowerDNS has them; test mode, where nothing is served, and a live zone not made yet: an SOA naming the first name server with the time of the latest change as serial, and the domain’s name servers), then every record. `named-checkzone` accepts it; importing it into another domain copies the records.
+         * @description Requires scope `dns:read`. `$ORIGIN`, `$TTL`, the SOA and apex NS records as the DNS host serves them (as PowerDNS has them; a zone no DNS server serves, or not made yet: an SOA naming the first name server with the time of the latest change as serial, and the domain’s name servers), then every record. `named-checkzone` accepts it; importing it into another domain copies the records. The `Zone-Served` header (and a comment in the file when `false`) says whether a DNS server answers with these records: `false` in test mode without a test DNS host, or while another test domain of the same name holds the test host’s zone (docs/api-guide.md, DNS).
          */
         get: operations["exportZoneFile"];
         put?: never;
@@ -2213,6 +2213,8 @@ export interface components {
              * @example 257 3 13 KZ9dpqUM7JSSGWZoVcj02WLndu75hx+UBNVo5dCDa5V+tKS/b3EMIISa16/2/GPkosvG6g4YusbaWxu4XQBQfg==
              */
             dnskey: string | null;
+            /** @description Whether a DNS server serves the zone, signed with this key while DNSSEC is on. `false` in test mode without a test DNS host, or while another test domain of the same name holds the test host's zone: the key is then derived from the name and signs nothing (docs/api-guide.md, DNSSEC) */
+            served: boolean;
             /**
              * @description The operation changing it now, or the last one that did
              * @example op_jXoGzixeFsLb8chA4NfUbd
@@ -13094,6 +13096,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "dnskey": "257 3 13 KZ9dpqUM7JSSGWZoVcj02WLndu75hx+UBNVo5dCDa5V+tKS/b3EMIISa16/2/GPkosvG6g4YusbaWxu4XQBQfg==",
+                     *       "served": true,
                      *       "operation_id": "op_jXoGzixeFsLb8chA4NfUbd",
                      *       "livemode": true
                      *     }
@@ -13616,6 +13619,8 @@ export interface operations {
             /** @description The zone file */
             200: {
                 headers: {
+                    /** @description Whether a DNS server answers with these records (docs/api-guide.md, DNS) */
+                    "Zone-Served": "true" | "false";
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current minute window */

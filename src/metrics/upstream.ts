@@ -6,7 +6,7 @@ import { processMetrics, type UpstreamOutcome } from './registry.js';
 
 export type UpstreamSystem = 'registrar' | 'dns_provider';
 /** Adapters by name: a metric label, so a closed list. */
-export type UpstreamAdapter = 'dnsimple' | 'powerdns' | 'synthetic' | 'unconfigured';
+export type UpstreamAdapter = 'dnsimple' | 'powerdns' | 'powerdns_test' | 'synthetic' | 'unconfigured';
 
 const tracer = trace.getTracer('domain-service');
 

@@ -39,6 +39,8 @@ describe('zone files in live mode', () => {
     const exported = await app.fetch(zone, { headers: bearer(c.key) });
     const text = await exported.text();
     const [servedSoa] = await resolver.resolveSoa(domain).then((soa) => [soa]);
+    // The SOA names the domain's first name server and its hostmaster, not PowerDNS's placeholder.
+    expect(servedSoa).toMatchObject({ nsname: 'ns1.example.net', hostmaster: `hostmaster.${domain}` });
     expect(text).toMatch(new RegExp(`^@ \\d+ IN SOA ${servedSoa!.nsname.replace(/\./g, '\\.')}\\. ${servedSoa!.hostmaster.replace(/\./g, '\\.')}\\. ${servedSoa!.serial} `, 'm'));
     expect(text).toContain('@ 3600 IN NS ns1.example.net.\n@ 3600 IN NS ns2.example.net.\n');
     expect(text).toContain('txt 300 IN TXT "part one; part two"\n');

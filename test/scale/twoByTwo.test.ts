@@ -3,7 +3,6 @@
  * compiled and started with the roles `npm start` uses, on one Temporal, PostgreSQL and Redis.
  * Loopback only; the load is bounded in time (SCALE_TEST_DURATION_MS, default 20 s) and count.
  */
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
@@ -11,7 +10,8 @@ import { bearer, createKey, sessionToken, uniqueEmail } from '../support/actors.
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.js';
 import { startFakeGithub, type FakeGithub } from '../support/fakeGithub.js';
 import { createTestNamespace } from '../support/temporalNamespace.js';
-import { REPO_ROOT, runCompiled, type RunningProcess } from '../support/processes.js';
+import { runCompiled, type RunningProcess } from '../support/processes.js';
+import { builtService } from '../support/serviceBuild.js';
 import { assertLedgerInvariants } from '../support/ledgerInvariants.js';
 import { runLoad } from '../support/loadClients.js';
 import { scheduleId } from '../../src/worker/schedules.js';
@@ -82,8 +82,7 @@ const balancer = {
 };
 
 beforeAll(async () => {
-  const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+  await builtService();
   [smtp, github] = await Promise.all([startSmtpSink(), startFakeGithub()]);
   // A namespace of its own: the schedules' runs counted below are this file's alone.
   const namespace = await createTestNamespace('scale');

@@ -60,14 +60,14 @@ export async function insertActiveDomain(
 }
 
 /** A test-mode domain registered through the real workflow (the app needs `worker: true`), polled until active. */
-export async function registerTestDomain(app: TestApp, customer: Customer): Promise<string> {
+export async function registerTestDomain(app: TestApp, customer: Customer, props: { name?: string; nameservers?: string[] } = {}): Promise<string> {
+  const name = props.name ?? `dns-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.com`;
   await creditBalance(app.deps, { orgId: customer.org.id, livemode: false, amount: 5_000 });
   const contactId = await insertContact(app.deps, { orgId: customer.org.id, livemode: false, fields: { email: customer.email } });
-  const name = `dns-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.com`;
   const res = await app.fetch(`/api/v1/orgs/${customer.org.id}/domains`, {
     method: 'POST',
     headers: { ...jsonHeaders(customer.key), 'idempotency-key': `register-${name}` },
-    body: JSON.stringify({ name, years: 1, registrant_contact_id: contactId }),
+    body: JSON.stringify({ name, years: 1, registrant_contact_id: contactId, ...(props.nameservers ? { nameservers: props.nameservers } : {}) }),
   });
   if (res.status !== 202) throw new Error(`registration refused: ${res.status} ${await res.text()}`);
   const location = res.headers.get('location')!;

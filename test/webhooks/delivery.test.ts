@@ -70,6 +70,9 @@ beforeAll(async () => {
       WEBHOOK_RETRY_MAX_INTERVAL: '1s',
       WEBHOOK_RETRY_FOR: '1m',
       WEBHOOK_DISABLE_AFTER: '4s',
+      // A turn every 300 ms: wide enough that a busy machine's scheduling delays (tens of ms, past
+      // 100 ms with other test files running beside this one) cannot look like a turn taken early.
+      WEBHOOK_HOST_PER_MINUTE: '200',
       SMTP_URL: smtp.url,
     },
   });
@@ -283,7 +286,7 @@ describe('webhook delivery', () => {
     const received = await hooks.waitForCount(16);
     expect(received.every((h) => h.headers['webhook-id'] === eventId)).toBe(true);
     expect(new Set(received.map((h) => h.path)).size).toBe(16);
-    // One organisation's deliveries to one host are spaced at WEBHOOK_HOST_PER_MINUTE (600: 100 ms);
+    // One organisation's deliveries to one host are spaced at WEBHOOK_HOST_PER_MINUTE (200 here: 300 ms);
     // a connection's own timing may shift one arrival against the next, never two (the first one's
     // new connection may take most of an interval on a busy machine). Unpaced, all 16 land at once.
     const interval = 60_000 / app.deps.config.webhooks.hostPerMinute;

@@ -78,7 +78,7 @@ async function lane(index: number): Promise<Done[]> {
 }
 
 describe('chaos: paid registrar calls under random slow, lost and ambiguous answers', () => {
-  it('charges upstream exactly what we capture, and fails no domain the upstream holds', { timeout: 150_000 }, async () => {
+  it('charges upstream exactly what we capture, and fails no domain the upstream holds', { timeout: 300_000 }, async () => {
     dnsimple.setChaos({ seed: SEED, rate: 0.35, slowMs: 700 });
     const started = Date.now();
     const results = (await Promise.all(Array.from({ length: LANES }, (_, i) => lane(i)))).flat();

@@ -15,11 +15,12 @@ import { auditCallerActions } from '../../audit/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domainName.js';
 import { checkRecord, normalizeRecordName, type RecordFields } from './records.js';
-import type { DnsProvider, DnsProviders, RRsetChange } from './provider/index.js';
+import type { DnsProviders, RRsetChange } from './provider/index.js';
 import { DnsZoneNotFoundError } from './provider/errors.js';
 import { ConflictError, NotFoundError, ValidationError, VersionMismatchError, type FieldError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { ensureOwnZone, ownsZone } from './zones.js';
+import { claimZone, ownsZone, zoneHost } from './zones.js';
+import { rrsetChange } from './rrsets.js';
 import { presentDnsRecord } from './dnsRecord.presenter.js';
 import { emitEvent } from '../webhooks/emitEvent.js';
 
@@ -85,7 +86,7 @@ export async function applyRecordChanges(props: ApplyRecordChangesProps): Promis
     const before = await dnsRecordsAtNames(tx, principal, { domainId: domain.id, names: [...names] });
     const plan = planChanges(props, domain.name, before, rows);
     if (props.dryRun) return [];
-    await applyAtProvider(tx, props.dnsProviders.forMode(principal.livemode), domain, plan.changes);
+    await applyAtProvider(tx, props.dnsProviders, domain, plan.changes);
     return writeRows(tx, props, domain, plan.writes);
   });
 }
@@ -207,12 +208,7 @@ function planChanges(props: ApplyRecordChangesProps, zone: string, before: DnsRe
   const after = new Map<string, RecordFields[]>();
   for (const r of state.values()) after.set(r.name, [...(after.get(r.name) ?? []), r]);
   for (const name of new Set([...touched.values()].map((t) => t.name))) checkName(name, after.get(name) ?? []);
-  const changes: RRsetChange[] = [...touched.values()].map(({ name, type }) => {
-    const set = (after.get(name) ?? []).filter((r) => r.type === type);
-    if (set.length === 0) return { changetype: 'DELETE', name, type };
-    // One TTL per RRset at the provider: the lowest of its records'.
-    return { changetype: 'REPLACE', name, type, ttl: Math.min(...set.map((r) => r.ttl)), records: set };
-  });
+  const changes = [...touched.values()].map(({ name, type }) => rrsetChange(name, type, (after.get(name) ?? []).filter((r) => r.type === type)));
   return { changes, writes };
 }
 
@@ -272,20 +268,23 @@ function checkName(name: string, records: RecordFields[]): void {
 }
 
 /**
- * Sends the changes in one atomic request. A live zone that is not the domain's own (one an earlier
- * registration of the name left behind, see ./zones.ts) is replaced first, so none of its
- * records survive into this one; a zone missing at the provider (the domain became active before its
- * zone was created, or the zone was removed there) is created with the domain's name servers, and
- * the changes sent again. Test mode has no zones.
+ * Sends the changes in one atomic request to the host of the domain's mode (none in test mode
+ * without a test host: the rows alone change). A zone that is not the domain's own is claimed first
+ * (./zones.ts): one an earlier registration of the name left behind is replaced, records and all;
+ * one another domain still holds (test mode: another organisation's domain of the name) is left
+ * alone, and this domain's records are kept here only, unserved. A zone missing at the host (the
+ * domain became active before its zone was created, or it was removed there) is created with the
+ * domain's name servers and records, and the changes sent again.
  */
-async function applyAtProvider(tx: pg.PoolClient, provider: DnsProvider, domain: Domain, changes: RRsetChange[]): Promise<void> {
-  const { livemode } = domain;
-  if (livemode && !(await ownsZone(tx, domain))) await ensureOwnZone(tx, provider, domain);
+async function applyAtProvider(tx: pg.PoolClient, providers: DnsProviders, domain: Domain, changes: RRsetChange[]): Promise<void> {
+  const provider = zoneHost(providers, domain.livemode);
+  if (!provider) return;
+  if (!(await ownsZone(tx, domain)) && !(await claimZone(tx, provider, domain)).served) return;
   try {
     await provider.applyChanges(domain.name, changes);
   } catch (err) {
     if (!(err instanceof DnsZoneNotFoundError)) throw err;
-    await (livemode ? ensureOwnZone(tx, provider, domain) : provider.createZone({ zone: domain.name, nameservers: domain.nameservers }));
+    await claimZone(tx, provider, domain);
     await provider.applyChanges(domain.name, changes);
   }
 }

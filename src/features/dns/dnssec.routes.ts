@@ -11,8 +11,9 @@ import type { HandlerInput } from '../../http/route.js';
 const PATH = '/api/v1/orgs/{org_oid}/domains/{domain}/dnssec';
 const NOT_FOUND = 'No such domain in this organisation and mode (`NOT_FOUND`)';
 const MODES =
-  'Live mode signs the zone at the DNS provider (PowerDNS) and publishes the DS at the registrar; test mode publishes ' +
-  'nothing and answers a real key and its true DS, which no server serves (docs/api-guide.md, DNSSEC).';
+  'Live mode signs the zone at the DNS provider (PowerDNS) and publishes the DS at the registrar. Test mode publishes ' +
+  'no DS; it signs the zone on the test DNS host when there is one and the zone there is this domain\'s (`served`), ' +
+  'else it answers a real key derived from the name, and its true DS, which sign nothing (docs/api-guide.md, DNSSEC).';
 
 type ChangeInput = HandlerInput<{ path: typeof DomainPath }, 'dns:write'>;
 

@@ -14,6 +14,7 @@ import { abandonOperation, existingOperation } from '../domains/beginOperation.j
 import { findDnssecZone, lockDnssecZone, updateDnssecZone, type DnssecStatus, type DnssecZone } from './dnssec.repository.js';
 import { DNSSEC_RETRIES, type DisableDnssecInput, type EnableDnssecInput } from './dnssec.contract.js';
 import { presentDnssec } from './dnssec.presenter.js';
+import { isServed } from './zones.js';
 
 /**
  * DNSSEC of a domain's zone (docs/api-guide.md, DNSSEC). POST signs it and, in live mode, publishes
@@ -48,11 +49,11 @@ export async function effectiveStatus(db: Queryable, zone: DnssecZone | undefine
   return zone.status === 'signing' ? 'off' : 'active';
 }
 
-export async function readDnssec(deps: Pick<AppDeps, 'db'>, principal: Principal, orgId: string, name: DomainName) {
+export async function readDnssec(deps: Pick<AppDeps, 'db' | 'dnsProviders'>, principal: Principal, orgId: string, name: DomainName) {
   const domain = await domainNamed(deps.db, principal, orgId, name);
   // A registration that ended took its zone with it (docs/api-guide.md, Operations and workflows).
   const zone = domain.status === 'deleted' || domain.status === 'failed' ? undefined : await findDnssecZone(deps.db, principal, domain.id);
-  return presentDnssec(domain.name, principal.livemode, zone, await effectiveStatus(deps.db, zone));
+  return presentDnssec(domain.name, principal.livemode, zone, await effectiveStatus(deps.db, zone), await isServed(deps.db, deps.dnsProviders, domain));
 }
 
 export interface ChangeDnssecProps {

@@ -9,7 +9,8 @@ import { emitEvent } from '../webhooks/emitEvent.js';
 import { createDnsProviders, type DnsProviders } from './provider/index.js';
 import { DnsZoneNotFoundError } from './provider/errors.js';
 import type { ZoneSigningKey } from './provider/port.js';
-import { ensureOwnZone, ownsZone } from './zones.js';
+import { claimZone, isServed, ownsZone, zoneHost } from './zones.js';
+import { derivedSigningKey } from './provider/synthetic.js';
 import { lockZone } from './dnsZones.repository.js';
 import { findDnssecZone, updateDnssecZone } from './dnssec.repository.js';
 import { presentDnssec, presentDs } from './dnssec.presenter.js';
@@ -17,10 +18,10 @@ import { sameDs, type DsRecord } from './dnssecKeys.js';
 import type { DnssecResult } from './dnssec.contract.js';
 
 export interface DnssecActivityDeps {
-  config: Pick<Config, 'dnsProvider'>;
+  config: Pick<Config, 'dnsProvider'> & Partial<Pick<Config, 'dnsTestProvider'>>;
   db: Db;
   registrars: Pick<Registrars, 'forMode'>;
-  /** Default: built from `config` (PowerDNS for live mode, the synthetic provider for test mode). */
+  /** Default: built from `config` (src/features/dns/provider/index.ts). */
   dnsProviders?: DnsProviders;
 }
 
@@ -47,25 +48,24 @@ export function createDnssecActivities(deps: DnssecActivityDeps) {
 
   return {
     /**
-     * Signs the domain's zone and keeps its key and DS on the domain's DNSSEC row. A live zone is
-     * made the domain's own first (created when missing), under the zone's lock, as a record edit does.
+     * Signs the domain's zone and keeps its key and DS on the domain's DNSSEC row. The zone is made
+     * the domain's own first (created when missing), under the zone's lock, as a record edit does.
+     * A test domain whose zone no DNS server serves (no test host, or another organisation's domain
+     * of the name holds it) gets the key derived from its name, which signs nothing
+     * (docs/api-guide.md, DNSSEC).
      */
     dnssecSignZone(input: ZoneRef): Promise<{ dnskey: string; ds: DsRecord }> {
       return guard(() =>
         withTransaction(deps.db, async (tx) => {
           const mode = { livemode: input.livemode };
-          let key: ZoneSigningKey;
-          if (input.livemode) {
-            const domain = await findDomainById(tx, mode, input.domainId);
-            if (!domain) throw new Error(`domain ${input.domainId} not found`);
-            // Never a zone for a registration that ended since the request.
-            if (domain.status !== 'active') throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} is ${domain.status}; DNSSEC is turned on only while a domain is active`);
-            const provider = providers.forMode(true);
-            await ensureOwnZone(tx, provider, domain);
-            key = await provider.signZone(domain.name);
-          } else {
-            key = await providers.forMode(false).signZone(input.name);
-          }
+          const domain = await findDomainById(tx, mode, input.domainId);
+          if (!domain) throw new Error(`domain ${input.domainId} not found`);
+          // Never a zone for a registration that ended since the request.
+          if (domain.status !== 'active') throw new ConflictError('DOMAIN_STATE_CONFLICT', `${domain.name} is ${domain.status}; DNSSEC is turned on only while a domain is active`);
+          const host = zoneHost(providers, input.livemode);
+          const served = host ? (await claimZone(tx, host, domain)).served : false;
+          if (!served && input.livemode) throw new ConflictError('DOMAIN_STATE_CONFLICT', `The zone of ${domain.name} at the DNS provider belongs to another registration`);
+          const key: ZoneSigningKey = host && served ? await host.signZone(domain.name) : derivedSigningKey(domain.name);
           await updateDnssecZone(tx, mode, input.domainId, { status: 'signing', dnskey: key.dnskey, dsRecords: [key.ds] });
           return { dnskey: key.dnskey, ds: key.ds };
         }),
@@ -97,15 +97,16 @@ export function createDnssecActivities(deps: DnssecActivityDeps) {
       });
     },
 
-    /** Removes the zone's keys; a live zone that is no longer this domain's (or is gone) is left alone. */
+    /** Removes the zone's keys; a zone that is no longer this domain's (or is gone, or served by no one) is left alone. */
     dnssecUnsignZone(input: ZoneRef): Promise<void> {
       return guard(async () => {
-        if (!input.livemode) return providers.forMode(false).unsignZone(input.name);
+        const host = zoneHost(providers, input.livemode);
+        if (!host) return;
         await withTransaction(deps.db, async (tx) => {
-          await lockZone(tx, input.name);
-          if (!(await ownsZone(tx, { id: input.domainId, name: input.name }))) return;
+          await lockZone(tx, { livemode: input.livemode }, input.name);
+          if (!(await ownsZone(tx, { id: input.domainId, name: input.name, livemode: input.livemode }))) return;
           try {
-            await providers.forMode(true).unsignZone(input.name);
+            await host.unsignZone(input.name);
           } catch (err) {
             if (!(err instanceof DnsZoneNotFoundError)) throw err;
           }
@@ -148,7 +149,7 @@ export function createDnssecActivities(deps: DnssecActivityDeps) {
               orgId: input.orgId,
               livemode: input.livemode,
               type: input.status === 'active' ? 'dnssec.enabled' : 'dnssec.disabled',
-              object: presentDnssec(input.name, input.livemode, zone, input.status),
+              object: presentDnssec(input.name, input.livemode, zone, input.status, await isServed(tx, providers, { id: input.domainId, name: input.name, livemode: input.livemode })),
               dedupeSeed: `dnssec|${input.operationId}`,
             });
           },

@@ -8,6 +8,7 @@ import { DnsZoneNotFoundError } from './provider/errors.js';
 import { RECORD_TYPES } from './records.js';
 import { DomainPath } from './schemas.js';
 import { renderZoneFile, synthesizedApex } from './zoneFileExport.js';
+import { isServed } from './zones.js';
 import { importZoneFile, ZONE_FILE_MAX_RECORDS } from './zoneFileImport.js';
 
 /** A zone file of 20,000 records of ~100 bytes, with room for long TXT (DKIM) records. */
@@ -62,6 +63,9 @@ const ZoneImportResultSchema = z
   .meta({ id: 'ZoneImportResult' });
 
 const NOT_FOUND = 'No such domain in this organisation and mode (`NOT_FOUND`)';
+const ZoneServedHeader = z.object({
+  'Zone-Served': z.enum(['true', 'false']).describe('Whether a DNS server answers with these records (docs/api-guide.md, DNS)'),
+});
 
 export function zoneFileRoutes(deps: AppDeps) {
   return [
@@ -71,21 +75,24 @@ export function zoneFileRoutes(deps: AppDeps) {
       operationId: 'exportZoneFile',
       summary: 'The domain’s zone as an RFC 1035 master file (`text/dns`)',
       description:
-        '`$ORIGIN`, `$TTL`, the SOA and apex NS records as the DNS host serves them (live mode: as PowerDNS has them; ' +
-        'test mode, where nothing is served, and a live zone not made yet: an SOA naming the first name server with the ' +
-        'time of the latest change as serial, and the domain’s name servers), then every record. `named-checkzone` accepts it; ' +
-        'importing it into another domain copies the records.',
+        '`$ORIGIN`, `$TTL`, the SOA and apex NS records as the DNS host serves them (as PowerDNS has them; a zone no DNS ' +
+        'server serves, or not made yet: an SOA naming the first name server with the time of the latest change as serial, ' +
+        'and the domain’s name servers), then every record. `named-checkzone` accepts it; importing it into another domain ' +
+        'copies the records. The `Zone-Served` header (and a comment in the file when `false`) says whether a DNS server ' +
+        'answers with these records: `false` in test mode without a test DNS host, or while another test domain of the same ' +
+        'name holds the test host’s zone (docs/api-guide.md, DNS).',
       tags: ['dns'],
       scope: 'dns:read',
       request: { path: DomainPath },
-      responses: { 200: { description: 'The zone file', contentType: 'text/dns', schema: z.string() } },
+      responses: { 200: { description: 'The zone file', contentType: 'text/dns', schema: z.string(), headers: ZoneServedHeader } },
       errors: { 404: NOT_FOUND, 502: 'The DNS provider refused the read (`DNS_PROVIDER_UNAVAILABLE`)', 503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); retry later' },
       handler: async (ctx, { path, principal }) => {
         const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
         const records = await dnsRecordsOfDomain(deps.db, principal, domain.id);
-        const served = domain.livemode
+        const served = await isServed(deps.db, deps.dnsProviders, domain);
+        const apex = served
           ? await deps.dnsProviders
-              .forMode(true)
+              .forMode(domain.livemode)
               .zoneApex(domain.name)
               .catch((err: unknown) => {
                 if (err instanceof DnsZoneNotFoundError) return undefined;
@@ -94,7 +101,8 @@ export function zoneFileRoutes(deps: AppDeps) {
           : undefined;
         ctx.type = 'text/dns; charset=utf-8';
         ctx.set('Content-Disposition', `attachment; filename="${domain.name}.zone"`);
-        ctx.body = renderZoneFile(domain.name, served ?? synthesizedApex(domain.name, domain.nameservers, records), records);
+        ctx.set('Zone-Served', String(served));
+        ctx.body = renderZoneFile(domain.name, apex ?? synthesizedApex(domain.name, domain.nameservers, records), records, { served });
       },
     }),
     defineRoute({

@@ -1,12 +1,14 @@
 import type { DnsRecord } from './dnsRecords.repository.js';
 import { presentationContent } from './records.js';
 import type { ZoneApex } from './provider/index.js';
+import { ALIAS_GENERIC_TYPE, aliasGenericData } from './aliasGenericForm.js';
 
 /**
  * A domain's zone as an RFC 1035 master file: `$ORIGIN`, `$TTL`, the SOA and apex NS records as the
  * DNS host serves them, then every record, in a stable order (by name, apex first, then type and
  * data), so two exports of the same records are the same text. Owner names are relative to the
  * origin; names in the data are absolute, as stored, so the file means the same wherever it is loaded.
+ * ALIAS, which BIND does not know, is written in RFC 3597's generic form (./aliasGenericForm.ts).
  * `named-checkzone <zone> <file>` accepts it (zoneFile.test.ts checks with the real binary).
  */
 
@@ -45,9 +47,13 @@ function compareRecords(a: DnsRecord, b: DnsRecord): number {
   return compareNames(a.name, b.name) || a.type.localeCompare(b.type) || (a.priority ?? 0) - (b.priority ?? 0) || a.content.localeCompare(b.content);
 }
 
-export function renderZoneFile(zone: string, apex: ZoneApex, records: DnsRecord[]): string {
+/** Said in the file when no DNS server answers with its records (docs/api-guide.md, DNS). */
+const NOT_SERVED = '; not served: no DNS server answers with these records (test mode without a test DNS host, or another test domain of this name holds its zone)';
+
+export function renderZoneFile(zone: string, apex: ZoneApex, records: DnsRecord[], options: { served: boolean }): string {
   const lines = [
     `; ${zone}: the records this service serves, with the host's SOA and name servers`,
+    ...(options.served ? [] : [NOT_SERVED]),
     `$ORIGIN ${dotted(zone)}`,
     `$TTL ${apex.soa.ttl}`,
     `@ ${apex.soa.ttl} IN SOA ${apex.soa.content}`,
@@ -55,7 +61,11 @@ export function renderZoneFile(zone: string, apex: ZoneApex, records: DnsRecord[
   ];
   if (apex.ns.hosts.length === 0) lines.push('; the domain has no name servers set, so nothing serves this zone yet');
   for (const record of [...records].sort(compareRecords)) {
-    lines.push(`${record.name} ${record.ttl} IN ${record.type} ${presentationContent(record)}`);
+    const data =
+      record.type === 'ALIAS'
+        ? `${ALIAS_GENERIC_TYPE} ${aliasGenericData(record.content)} ; ALIAS ${presentationContent(record)}`
+        : `${record.type} ${presentationContent(record)}`;
+    lines.push(`${record.name} ${record.ttl} IN ${data}`);
   }
   return `${lines.join('\n')}\n`;
 }

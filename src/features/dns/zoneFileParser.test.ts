@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTtl, parseZoneFile, ZoneFileSyntaxError, type ZoneFileProblem } from './zoneFileParser.js';
 import { recordsOfEntries } from './zoneFileRecords.js';
+import { ALIAS_GENERIC_TYPE, aliasGenericData } from './aliasGenericForm.js';
 import { readZoneFile, ZoneFileInvalidError } from './zoneFileImport.js';
 
 const ZONE = 'example.com';
@@ -191,6 +192,14 @@ describe('zone file parser', () => {
     const text = `$TTL 300\n${Array.from({ length: 5 }, (_, i) => `h${i} A 192.0.2.${i + 1}`).join('\n')}`;
     expect(() => parseZoneFile(text, { zone: ZONE, maxEntries: 4 })).toThrow(/More than 4 records/);
     expect(recordsOfEntries(parseZoneFile(text, { zone: ZONE, maxEntries: 5 }), ZONE).records).toHaveLength(5);
+  });
+
+  it('reads an ALIAS in RFC 3597 generic form (as exports write it, for BIND), and refuses data that is not a name', () => {
+    const written = `@ 300 IN ${ALIAS_GENERIC_TYPE} ${aliasGenericData('www.example.net.')} ; ALIAS www.example.net.`;
+    expect(written).toBe('@ 300 IN TYPE65401 \\# 17 03777777076578616d706c65036e657400 ; ALIAS www.example.net.');
+    expect(records(`$TTL 300\n${written}`)).toEqual([{ type: 'ALIAS', name: '@', content: 'www.example.net', ttl: 300, priority: null }]);
+    expect(records(`$TTL 300\n${written}`)).toEqual(records('$TTL 300\n@ 300 IN ALIAS www.example.net.'));
+    expect(invalidOf('@ 300 IN TYPE65401 \\# 3 03777777').map((d) => [d.loc.join('.'), d.type])).toEqual([['body.line.1', 'record_invalid']]);
   });
 
   it('reads CRLF files and a file without a final newline', () => {

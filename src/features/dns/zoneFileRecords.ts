@@ -1,4 +1,5 @@
 import { RECORD_TYPES, checkRecord, type RecordFields, type RecordType } from './records.js';
+import { ALIAS_GENERIC_TYPE, aliasTargetOfGeneric } from './aliasGenericForm.js';
 import { absolutize, inZone, moveName, type ZoneEntry, type ZoneFileProblem, type ZoneToken } from './zoneFileParser.js';
 
 /**
@@ -77,6 +78,13 @@ function skipReason(entry: ZoneEntry, zone: string): string | undefined {
   return undefined;
 }
 
+/** An ALIAS written in RFC 3597's generic form (as our exports write it) read as an ALIAS, or what is wrong with it. */
+function asAlias(entry: ZoneEntry): ZoneEntry | string {
+  const read = aliasTargetOfGeneric(entry.rdata.map((t) => t.raw));
+  if ('error' in read) return read.error;
+  return { ...entry, type: 'ALIAS', rdata: [{ raw: read.target, value: read.target, quoted: false }] };
+}
+
 /**
  * The records the file holds, each checked; the entries skipped, with why; and every problem with
  * its line (a record the validator refuses is a problem, not a skip: the import would lose it).
@@ -86,7 +94,12 @@ export function recordsOfEntries(entries: ZoneEntry[], zone: string): { records:
   const skipped: SkippedEntry[] = [];
   const problems: ZoneFileProblem[] = [];
   const seen = new Map<string, number>();
-  for (const entry of entries) {
+  for (const written of entries) {
+    const entry = written.type === ALIAS_GENERIC_TYPE ? asAlias(written) : written;
+    if (typeof entry === 'string') {
+      problems.push({ line: written.line, message: entry, type: 'record_invalid' });
+      continue;
+    }
     const name = relative(entry.name, zone);
     const reason = skipReason(entry, zone);
     if (reason) {

@@ -248,14 +248,14 @@ describe('moving a domain between organisations', () => {
     const [adaLive, bobLive] = [await live(ada), await live(bob)];
     const name = await insertActiveDomain(app, { org: ada.org, livemode: true });
     const domain = (await findDomainHoldingName(app.deps.db, { livemode: true }, name))!;
-    await app.deps.db.query('INSERT INTO dns_zones (name, domain_id) VALUES ($1, $2)', [name, domain.id]);
+    await app.deps.db.query('INSERT INTO dns_zones (livemode, name, domain_id) VALUES (true, $1, $2)', [name, domain.id]);
     // Invisible from test mode.
     expect((await propose(ada, name, bob.org.id)).status).toBe(404);
     const move = await readJson<PresentedDomainMove>(await propose(adaLive, name, bob.org.id));
     expect(move.livemode).toBe(true);
     expect((await decide(bobLive, move.id, 'accept')).status).toBe(200);
     expect((await app.fetch(`/api/v1/orgs/${bob.org.id}/domains/${name}`, { headers: bearer(bobLive.key) })).status).toBe(200);
-    const zone = await app.deps.db.query<{ domain_id: string }>('SELECT domain_id FROM dns_zones WHERE name = $1', [name]);
+    const zone = await app.deps.db.query<{ domain_id: string }>('SELECT domain_id FROM dns_zones WHERE livemode AND name = $1', [name]);
     expect(zone.rows).toEqual([{ domain_id: domain.id }]);
   });
 });

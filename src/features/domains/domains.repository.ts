@@ -71,6 +71,12 @@ export function findDomainHoldingName(db: Queryable, mode: Mode, name: string): 
   return domains.findOne(db, mode, `name = $2 AND status NOT IN ('failed', 'deleted')`, [name]);
 }
 
+/** The earliest active domain of that name in this mode: the only one in live mode; in test mode, where several organisations may hold a name, the first of them. */
+export async function findFirstActiveDomainNamed(db: Queryable, mode: Mode, name: string): Promise<Domain | undefined> {
+  const [first] = await domains.select(db, mode, `name = $2 AND status = 'active'`, [name], 'ORDER BY created_at, id LIMIT 1');
+  return first;
+}
+
 export function findDomainById(db: Queryable, mode: Mode, id: string): Promise<Domain | undefined> {
   return domains.findOne(db, mode, 'id = $2', [id]);
 }

@@ -95,9 +95,13 @@ export async function takeOperation(acts: DomainOperationActivities, operation: 
  * Creates the domain's zone at the DNS provider once the domain is ours. Best effort: the domain
  * is already active and paid for, and the first record edit creates a missing zone anyway.
  */
-export async function createZoneBestEffort(acts: DomainOperationActivities, input: { livemode: boolean; name: string; nameservers: string[] }): Promise<void> {
+export async function createZoneBestEffort(
+  acts: DomainOperationActivities,
+  input: { livemode: boolean; domainId: string; name: string; nameservers: string[] },
+): Promise<void> {
   try {
-    await acts.dns.createDnsZone({ livemode: input.livemode, domainName: input.name, nameservers: input.nameservers });
+    // The domain's id says whose zone it is (test names may be held by several organisations).
+    await acts.dns.createDnsZone({ livemode: input.livemode, domainId: input.domainId, domainName: input.name, nameservers: input.nameservers });
   } catch (err) {
     log.warn('DNS zone not created; the first record edit will create it', { domain: input.name, failure: failureOf(err) });
   }

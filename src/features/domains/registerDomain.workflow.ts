@@ -94,7 +94,7 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
         registrarReference: reference,
         failure,
       });
-      await createZoneBestEffort(acts, { livemode: input.livemode, name: input.name, nameservers: input.nameservers });
+      await createZoneBestEffort(acts, { livemode: input.livemode, domainId: input.domainId, name: input.name, nameservers: input.nameservers });
       throw ApplicationFailure.nonRetryable(`Registered for ${termYears} of ${input.years} years: ${failure.detail}`, 'PARTIALLY_REGISTERED');
     }
   }
@@ -113,7 +113,7 @@ export async function registerDomainWorkflow(input: RegisterDomainInput): Promis
       ...whoisPrivacyResult(privacy),
     },
   });
-  await createZoneBestEffort(acts, { livemode: input.livemode, name: input.name, nameservers: input.nameservers });
+  await createZoneBestEffort(acts, { livemode: input.livemode, domainId: input.domainId, name: input.name, nameservers: input.nameservers });
   return { expiresAt };
 }
 

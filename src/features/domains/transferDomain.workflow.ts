@@ -45,7 +45,7 @@ export async function transferDomainWorkflow(input: TransferDomainInput): Promis
       registrarReference: ending.registrarReference,
       result: { domain: input.name, status: 'active', ...(ending.cancelRefused ? { cancel_refused: true } : {}), ...whoisPrivacyResult(privacy) },
     });
-    await createZoneBestEffort(acts, { livemode: input.livemode, name: input.name, nameservers: [] });
+    await createZoneBestEffort(acts, { livemode: input.livemode, domainId: input.domainId, name: input.name, nameservers: [] });
     return { expiresAt: ending.expiresAt };
   }
   await acts.bookkeeping.failOperation({ ...base, domainStatus: 'failed', status: ending.status, code: ending.code, detail: ending.detail });

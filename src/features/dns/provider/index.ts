@@ -8,14 +8,26 @@ import { instrumentPort } from '../../../metrics/upstream.js';
 export type * from './port.js';
 
 export interface DnsProviders {
-  /** PowerDNS (or 503 when unconfigured) for live mode, the synthetic provider for test mode. */
+  /**
+   * Live mode: PowerDNS (every call 503 when unconfigured). Test mode: the test-mode PowerDNS when
+   * `DNS_TEST_PROVIDER_URL` is set, else the synthetic provider.
+   */
   forMode(livemode: boolean): DnsProvider;
+  /**
+   * Whether that mode's zones are on a DNS server, so that whose zone each is matters
+   * (src/features/dns/zones.ts): always in live mode, in test mode only with a test host.
+   */
+  hosts(livemode: boolean): boolean;
 }
 
-export function createDnsProviders(config: Pick<Config, 'dnsProvider'>, options: { timeoutMs?: number } = {}): DnsProviders {
+export function createDnsProviders(config: Pick<Config, 'dnsProvider'> & Partial<Pick<Config, 'dnsTestProvider'>>, options: { timeoutMs?: number } = {}): DnsProviders {
   const live = instrumentPort(createLiveDnsProvider(config.dnsProvider, options), { system: 'dns_provider', adapter: config.dnsProvider ? 'powerdns' : 'unconfigured' });
-  const test = instrumentPort(new SyntheticDnsProvider(), { system: 'dns_provider', adapter: 'synthetic' });
-  return { forMode: (livemode) => (livemode ? live : test) };
+  const testHost = config.dnsTestProvider;
+  const test = instrumentPort(testHost ? powerDns(testHost, options) : new SyntheticDnsProvider(), {
+    system: 'dns_provider',
+    adapter: testHost ? 'powerdns_test' : 'synthetic',
+  });
+  return { forMode: (livemode) => (livemode ? live : test), hosts: (livemode) => livemode || testHost !== undefined };
 }
 
 /**
@@ -25,7 +37,11 @@ export function createDnsProviders(config: Pick<Config, 'dnsProvider'>, options:
  */
 export function createLiveDnsProvider(dnsProvider: Config['dnsProvider'], options: { timeoutMs?: number } = {}): DnsProvider {
   if (!dnsProvider) return unconfiguredProvider();
-  return new PowerDnsProvider({ baseUrl: dnsProvider.url, apiKey: dnsProvider.token, ...options });
+  return powerDns(dnsProvider, options);
+}
+
+function powerDns(host: { url: string; token: string | undefined }, options: { timeoutMs?: number }): DnsProvider {
+  return new PowerDnsProvider({ baseUrl: host.url, apiKey: host.token, ...options });
 }
 
 function unconfiguredProvider(): DnsProvider {

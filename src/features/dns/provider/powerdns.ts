@@ -57,7 +57,7 @@ export class PowerDnsProvider implements DnsProvider {
   }
 
   async createZone(input: { zone: string; nameservers: string[] }): Promise<{ created: boolean }> {
-    const body = { name: dotted(input.zone), kind: 'Native', nameservers: input.nameservers.map(dotted) };
+    const body = { name: dotted(input.zone), kind: 'Native', nameservers: input.nameservers.map(dotted), rrsets: soaOf(input) };
     const { status } = await this.send('POST', '/zones', body, [409]);
     return { created: status !== 409 };
   }
@@ -204,4 +204,17 @@ function errorMessage(text: string, status: number): string {
   }
   const plain = text.trim().slice(0, 200);
   return plain === '' ? `HTTP ${status}` : plain;
+}
+
+/**
+ * The zone's SOA names its first name server as the primary and `hostmaster.<zone>` as the contact,
+ * as a DNS host's zones do; without it PowerDNS writes a placeholder primary
+ * (`a.misconfigured.dns.server.invalid`) that exports and secondary servers then carry. PowerDNS
+ * sets the serial itself (its `soa-edit-api`). A zone without name servers keeps the placeholder.
+ */
+function soaOf(input: { zone: string; nameservers: string[] }): { name: string; type: 'SOA'; ttl: number; records: { content: string; disabled: boolean }[] }[] {
+  const primary = input.nameservers[0];
+  if (!primary) return [];
+  const content = `${dotted(primary)} hostmaster.${dotted(input.zone)} 1 10800 3600 604800 3600`;
+  return [{ name: dotted(input.zone), type: 'SOA', ttl: 3600, records: [{ content, disabled: false }] }];
 }

@@ -2,10 +2,18 @@ import type { DnsProvider, ZoneApex, ZoneSigningKey } from './port.js';
 import { derivedP256Dnskey, dsOf, formatDnskey } from '../dnssecKeys.js';
 
 /**
- * Test mode: no network, every change is accepted (docs/api-guide.md, Modes: test mode never calls the provider).
- * Signing answers a real P-256 key derived from the zone's name and its true DS, so a client can
- * check the DS against the DNSKEY; test zones are served by no one, so nothing is signed with it
- * (docs/api-guide.md, DNSSEC).
+ * The key a test zone no DNS server serves is answered with: a real P-256 key derived from the
+ * zone's name (the same on every retry) and its true DS, so a client can check the DS against the
+ * DNSKEY; it signs nothing (docs/api-guide.md, DNSSEC).
+ */
+export function derivedSigningKey(zone: string): ZoneSigningKey {
+  const key = derivedP256Dnskey(`synthetic-dnssec|${zone.toLowerCase()}`);
+  return { dnskey: formatDnskey(key), ds: dsOf(zone, key) };
+}
+
+/**
+ * Test mode without a test DNS host (DNS_TEST_PROVIDER_URL): no network, every change is accepted (docs/api-guide.md, DNS).
+ * Signing answers the derived key above.
  */
 export class SyntheticDnsProvider implements DnsProvider {
   createZone(): Promise<{ created: boolean }> {
@@ -21,8 +29,7 @@ export class SyntheticDnsProvider implements DnsProvider {
   }
 
   signZone(zone: string): Promise<ZoneSigningKey> {
-    const key = derivedP256Dnskey(`synthetic-dnssec|${zone.toLowerCase()}`);
-    return Promise.resolve({ dnskey: formatDnskey(key), ds: dsOf(zone, key) });
+    return Promise.resolve(derivedSigningKey(zone));
   }
 
   unsignZone(): Promise<void> {
