@@ -1,0 +1,5 @@
+data "domainservice_organization" "this" {}
+
+output "plan" {
+  value = data.domainservice_organization.this.plan
+}

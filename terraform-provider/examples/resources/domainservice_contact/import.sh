@@ -1,0 +1,1 @@
+tofu import domainservice_contact.owner ct_0zIgab9VFPq9gNpMa4hYNR

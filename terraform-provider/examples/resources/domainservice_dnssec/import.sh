@@ -1,0 +1,1 @@
+tofu import domainservice_dnssec.example example.com
