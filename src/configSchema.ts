@@ -119,6 +119,8 @@ export const configSections = {
     AUTH_CLIENT_ID: optionalString
       .describe('The dashboard\'s OpenID client (redirect URI `<PUBLIC_URL>/dashboard/callback`). Unset: the development provider\'s own client, or no dashboard sign-in with an external provider.'),
     AUTH_CLIENT_SECRET: optionalString.describe('That client\'s secret (a confidential client); needs AUTH_CLIENT_ID.'),
+    AUTH_DEVICE_CLIENT_ID: optionalString
+      .describe('The public OpenID client the command line signs in with (`domain-service login`: the device authorization grant, RFC 8628, with refresh tokens). Unset: the development provider\'s own, or no device sign-in with an external provider (the command line then takes an API key).'),
     PUBLIC_URL: origins.optional()
       .describe('The dashboard\'s origin as browsers see it (its sign-in redirect and CSRF origin); unset: the api\'s listening address. Required in production with AUTH_CLIENT_ID.'),
     DASHBOARD_ORIGINS: origins.prefault('').describe('More origins the dashboard may be opened at (comma-separated), e.g. a front-end dev server.'),
