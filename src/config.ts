@@ -124,6 +124,7 @@ function toConfig(env: Env) {
       maxRetryIntervalMs: env.WEBHOOK_RETRY_MAX_INTERVAL,
       retryForMs: env.WEBHOOK_RETRY_FOR,
       disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
+      streamsPerOrg: env.EVENT_STREAMS_PER_ORG,
     },
   };
 }

@@ -208,6 +208,8 @@ export const configSections = {
     }),
     WEBHOOK_HOST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600)
       .describe('Deliveries of one organisation to one destination host per minute, all its endpoints and workers together.'),
+    EVENT_STREAMS_PER_ORG: z.coerce.number().int().min(1).max(10_000).default(10)
+      .describe('Event streams (`GET …/events/stream`, `domain-service webhooks listen`) one organisation may hold open at once, both modes and every api process together.'),
     WEBHOOK_DISPATCHER: onOff
       .describe('`on`: worker starts (re)start the outbox dispatcher; `off` leaves it to the deployment\'s other workers.'),
     WEBHOOK_TIMEOUT: duration.prefault('10s').describe('One delivery attempt, connection to answer.'),

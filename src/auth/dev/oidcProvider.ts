@@ -70,7 +70,7 @@ export async function createDevOidcProvider(props: DevOidcProps): Promise<Provid
               grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
               response_types: [],
               redirect_uris: [],
-              id_token_signed_response_alg: 'ES256',
+              id_token_signed_response_alg: 'ES256' as const,
             },
           ]
         : []),

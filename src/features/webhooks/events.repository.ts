@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { ModeScopedTable, modeScopedParams, type Mode } from '../../db/modeScope.js';
-import { keyset, type PageRequest } from '../../db/keyset.js';
+import { keyset, type PageCursor, type PageRequest } from '../../db/keyset.js';
 
 export const EVENT_TYPES = [
   'operation.succeeded',
@@ -76,6 +76,36 @@ export async function listEvents(
   const where = `org_id = ${p.add(props.orgId)} AND ${type}`;
   const page = keyset(p, { time: 'created_at', id: 'id' }, props);
   return events.select(db, mode, `${where} AND ${page.condition}`, p.values, page.tail);
+}
+
+/**
+ * Oldest first, after `after` (exclusive, by creation time then id), for a stream catching up:
+ * `types` narrows to those event types (none: every type).
+ */
+export async function eventsAfter(
+  db: Queryable,
+  mode: Mode,
+  props: { orgId: string; after: PageCursor; types: readonly EventType[] | undefined; limit: number },
+): Promise<EventRow[]> {
+  const p = modeScopedParams();
+  const types = props.types ? `type = ANY(${p.add(props.types)})` : 'TRUE';
+  const where = `org_id = ${p.add(props.orgId)} AND ${types} AND (created_at, id) > (${p.add(props.after.createdAt)}::timestamptz, ${p.add(props.after.id)})`;
+  return events.select(db, mode, where, p.values, `ORDER BY created_at, id LIMIT ${p.add(props.limit)}`);
+}
+
+/** Where a new stream starts: the database's clock, which stamps `created_at`. */
+export async function eventsStartingNow(db: Queryable): Promise<PageCursor> {
+  const { rows } = await db.query<{ now: Date }>('SELECT now() AS now');
+  return { createdAt: rows[0]!.now, id: '' };
+}
+
+/**
+ * Events by id in both modes, oldest first: what a process's event streams are told of (the ids
+ * insertEvent notifies), each handed only to the streams of its organisation and mode.
+ */
+export async function eventsByIds(db: Queryable, ids: string[]): Promise<EventRow[]> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM events WHERE id = ANY($1) ORDER BY created_at, id`, [ids]);
+  return rows as EventRow[];
 }
 
 /**
