@@ -87,7 +87,7 @@ export async function listen(ctx: Context, props: ListenProps): Promise<void> {
     else {
       const p = io.errPaint;
       io.notice(`${p.green('Ready.')} Forwarding ${mode}-mode events of ${ready.org_id}${props.types ? ` (${props.types.join(', ')})` : ''} to ${p.bold(props.forwardTo!)}`);
-      io.notice(`Webhook signing secret: ${p.bold(ready.signing_secret)} ${p.dim('(yours for this organisation and mode, the same every time: verify with it)')}`);
+      io.notice(`Webhook signing secret: ${p.bold(ready.signing_secret)} ${p.dim('(yours here, the same every time)')}`);
       io.hint('Ctrl-C stops.');
     }
   };
@@ -120,7 +120,7 @@ export async function listen(ctx: Context, props: ListenProps): Promise<void> {
         }
       }
     } catch (err) {
-      if (signal.aborted) return;
+      if (signal.aborted) return io.hint('Stopped.');
       if (err instanceof ApiError && err.status !== 429 && err.status < 500) {
         if (err.code !== 'TOKEN_EXPIRED' || session.credentialKind !== 'login') throw err;
         ended = { code: err.code, detail: typeof err.detail === 'string' ? err.detail : err.message };
@@ -140,7 +140,7 @@ export async function listen(ctx: Context, props: ListenProps): Promise<void> {
     try {
       await sleep(backoffMs, undefined, { signal });
     } catch {
-      return;
+      return io.hint('Stopped.');
     }
     backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
   }
