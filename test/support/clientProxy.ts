@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export interface ClientProxy {
   url: string;
@@ -14,7 +14,7 @@ export interface ClientProxy {
  */
 export async function startClientProxy(target: string, client: string): Promise<ClientProxy> {
   const upstream = new URL(target);
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const forwarded = http.request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host, 'x-forwarded-for': client } },
