@@ -84,6 +84,9 @@ describe.sequential('the command line, from sign-in to forwarded webhooks', () =
     const missing = await user.run(['--test', 'domains', 'show', `nothing-${domain}`]);
     expect(missing).toMatchObject({ code: 5, stdout: '' });
     expect(missing.stderr).toMatch(/^error NOT_FOUND: .+ \(request req_\w+\)\n$/);
+    const missingJson = await user.run(['--test', 'domains', 'show', `nothing-${domain}`, '--json']);
+    expect(JSON.parse(missingJson.stderr)).toMatchObject({ error: { code: 'NOT_FOUND', status: 404, request_id: expect.stringMatching(/^req_/) } });
+    expect(await user.run(['domains', 'register'])).toMatchObject({ code: 2, stderr: "error USAGE: missing required argument 'domain'\n" });
   });
 
   it('applies records from a YAML file: the difference first, applied only when confirmed, and the same file twice changes nothing', async () => {
