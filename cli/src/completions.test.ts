@@ -41,7 +41,7 @@ async function fish(line: string): Promise<string[]> {
 }
 
 describe('shell completions', () => {
-  it('cover every command of the tree', async () => {
+  it('cover every command of the tree', () => {
     const paths = commandTree(program).map((node) => node.path.join(' ')).filter(Boolean);
     expect(paths).toEqual(expect.arrayContaining(['login', 'domains register', 'records apply', 'webhooks listen', 'completion']));
     for (const shell of ['bash', 'zsh', 'fish'] as const) {

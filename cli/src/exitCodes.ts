@@ -4,8 +4,8 @@
  */
 export const EXIT = {
   ok: { code: 0, meaning: 'Done; an operation waited on succeeded' },
-  unexpected: { code: 1, meaning: 'Something unexpected: a file that cannot be read, an answer that makes no sense' },
-  usage: { code: 2, meaning: 'Usage: an unknown command, a missing or bad argument or option' },
+  unexpected: { code: 1, meaning: 'Something unexpected: an answer that makes no sense, a bug' },
+  usage: { code: 2, meaning: 'Usage: an unknown command, a missing or bad argument or option, a file that cannot be read' },
   unauthenticated: { code: 3, meaning: 'Not signed in, or the credential was refused (401): run `domain-service login` or set DOMAIN_SERVICE_API_KEY' },
   forbidden: { code: 4, meaning: 'Not allowed: a scope, role, organisation or key restriction (403)' },
   notFound: { code: 5, meaning: 'Not found (404)' },
