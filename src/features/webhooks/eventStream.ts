@@ -58,6 +58,8 @@ export class EventStream implements StreamListener {
   /** Ids sent lately (insertion order), so a catch-up and a notification never send one event twice. */
   private readonly sent = new Map<string, PageCursor>();
   private last: PageCursor;
+  /** Until the first catch-up ends, events told by the hub wait (in `held`), so nothing is sent out of order. */
+  private starting = true;
   private catchingUp: Promise<void> | undefined;
   private catchUpAgain = false;
   private held: EventRow[] = [];
@@ -72,7 +74,7 @@ export class EventStream implements StreamListener {
     this.last = props.after;
   }
 
-  /** Writes the head and `ready`, listens, then sends what came after `after`. */
+  /** Writes the head and `ready`, listens (holding what it is told), reads what came after `after`, then sends what it held. */
   async start(): Promise<void> {
     const { res } = this.props;
     // Headers set before (X-Request-Id, the rate limit's) go out with these.
@@ -93,7 +95,7 @@ export class EventStream implements StreamListener {
   }
 
   deliver(events: EventRow[]): void {
-    if (this.catchingUp) this.held.push(...events);
+    if (this.starting || this.catchingUp) this.held.push(...events);
     else for (const event of events) this.send(event);
   }
 
@@ -104,6 +106,7 @@ export class EventStream implements StreamListener {
     }
     this.catchingUp = this.readSince().finally(() => {
       this.catchingUp = undefined;
+      this.starting = false;
       const held = this.held;
       this.held = [];
       for (const event of held) this.send(event);

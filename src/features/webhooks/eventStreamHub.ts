@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Db } from '../../db/pool.js';
 import { connectionConfig } from '../../db/pool.js';
 import type { Logger } from '../../logger.js';
-import { EVENTS_CHANNEL, eventsByIds, type EventRow } from './events.repository.js';
+import { EVENTS_CHANNEL, eventNotice, eventsByIds, type EventRow } from './events.repository.js';
 
 /** One open event stream, as the hub sees it. */
 export interface StreamListener {
@@ -23,12 +23,14 @@ const RECONNECT_MS = 1_000;
 /**
  * Tells this process's event streams of new events as soon as their transactions commit: one
  * PostgreSQL connection LISTENs on the channel insertEvent notifies (opened with the first stream,
- * closed after the last), reads each burst of notified events once, and hands each event to the
- * streams of its organisation and mode. If the connection is lost, every stream catches up from the
+ * closed after the last), reads each burst of notified events of the organisations followed here
+ * once, and hands each event to the streams of its organisation and mode. If the connection is lost, every stream catches up from the
  * table once it is back, so nothing committed in between is missed.
  */
 export class EventStreamHub {
   private readonly listeners = new Set<StreamListener>();
+  /** Streams per organisation: notices of other organisations are not read. */
+  private readonly followed = new Map<string, number>();
   private connection: pg.Client | undefined;
   private pending: string[] = [];
   private reading: Promise<void> | undefined;
@@ -44,17 +46,22 @@ export class EventStreamHub {
   /** Listens for the stream until the returned function is called. Resolves once LISTEN is in place. */
   async add(listener: StreamListener): Promise<() => void> {
     if (this.closed) throw new Error('the event stream hub is closed');
+    const remove = () => {
+      if (!this.listeners.delete(listener)) return;
+      const left = (this.followed.get(listener.orgId) ?? 1) - 1;
+      if (left > 0) this.followed.set(listener.orgId, left);
+      else this.followed.delete(listener.orgId);
+      if (this.listeners.size === 0) this.disconnect();
+    };
     this.listeners.add(listener);
+    this.followed.set(listener.orgId, (this.followed.get(listener.orgId) ?? 0) + 1);
     try {
       await this.connect();
     } catch (err) {
-      this.listeners.delete(listener);
+      remove();
       throw err;
     }
-    return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0) this.disconnect();
-    };
+    return remove;
   }
 
   /** Ends every stream and stops listening (the api is shutting down). */
@@ -62,6 +69,7 @@ export class EventStreamHub {
     this.closed = true;
     for (const listener of [...this.listeners]) listener.end();
     this.listeners.clear();
+    this.followed.clear();
     this.disconnect();
     await this.reading;
   }
@@ -122,8 +130,11 @@ export class EventStreamHub {
     void client?.end().catch(() => undefined);
   }
 
-  private notified(id: string): void {
-    this.pending.push(id);
+  private notified(payload: string): void {
+    const notice = eventNotice.read(payload);
+    // Only events of organisations a stream here follows are read.
+    if (!notice || !this.followed.has(notice.orgId)) return;
+    this.pending.push(notice.id);
     // Notifications of one commit arrive together: read them in one go, after the burst.
     this.reading ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.readPending());
   }

@@ -25,8 +25,19 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The PostgreSQL channel told of new events; delivered only when the writing transaction commits. */
+/**
+ * The PostgreSQL channel told of new events; delivered only when the writing transaction commits. The
+ * payload is `<org id> <event id>` (eventNotice), so a listener skips organisations it does not follow.
+ */
 export const EVENTS_CHANNEL = 'events_emitted';
+
+export const eventNotice = {
+  of: (event: Pick<EventRow, 'orgId' | 'id'>) => `${event.orgId} ${event.id}`,
+  read: (payload: string): { orgId: string; id: string } | undefined => {
+    const [orgId, id] = payload.split(' ');
+    return orgId && id ? { orgId, id } : undefined;
+  },
+};
 
 export interface EventRow {
   id: string;
@@ -52,7 +63,7 @@ export async function insertEvent(
   event: Pick<EventRow, 'id' | 'orgId' | 'type' | 'data'>,
 ): Promise<EventRow | undefined> {
   const inserted = await events.insertIfAbsent(db, mode, { id: event.id, org_id: event.orgId, type: event.type, data: JSON.stringify(event.data) });
-  if (inserted) await db.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, inserted.id]);
+  if (inserted) await db.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, eventNotice.of(inserted)]);
   return inserted;
 }
 
