@@ -143,6 +143,24 @@ describe.sequential('the command line, from sign-in to forwarded webhooks', () =
     expect((await listen.done).code).toBe(0);
   });
 
+  it('creates a key whose secret is printed once, alone on stdout; lists events and keys; deletes the key', async () => {
+    const created = await ok('keys', 'create', 'deploy from CI', '--preset', 'ci');
+    expect(created.stdout).toMatch(/^svc_test_[0-9A-Za-z]{38}\n$/);
+    expect(created.stderr).toContain('Its secret is shown this once');
+    const secret = created.stdout.trim();
+    const keys = JSON.parse((await ok('keys', 'list', '--json')).stdout) as { id: string; name: string; prefix: string; key?: string }[];
+    const listed = keys.find((k) => k.name === 'deploy from CI')!;
+    expect(secret.startsWith(listed.prefix)).toBe(true);
+    expect(listed.key).toBeUndefined();
+    // The key acts on its own, within its scopes: the ci preset reads no events (403, exit 4).
+    expect((await user.run(['events', 'list', '--type', 'dns_record.created', '--json'], { DOMAIN_SERVICE_API_KEY: secret })).code).toBe(4);
+    const events = JSON.parse((await ok('events', 'list', '--type', 'dns_record.created', '--json')).stdout) as { type: string }[];
+    expect(events.length).toBeGreaterThanOrEqual(5);
+    await ok('keys', 'rm', listed.id);
+    const refused = await user.run(['whoami'], { DOMAIN_SERVICE_API_KEY: secret });
+    expect(refused.code).toBe(3);
+  });
+
   it('signs out: the refresh token is revoked and the next command asks for a sign-in (exit 3)', async () => {
     const credentials = path.join(user.configDir, 'domain-service', 'credentials.json');
     const { logins } = JSON.parse(await readFile(credentials, 'utf8')) as { logins: Record<string, { issuer: string; client_id: string; refresh_token: string }> };
