@@ -31,6 +31,7 @@ export interface CliUser {
   env: Record<string, string>;
   start(args: string[], env?: Record<string, string>): RunningCli;
   run(args: string[], env?: Record<string, string>): Promise<CliResult>;
+  /** Ends the processes still running and removes the user's files. */
   remove(): Promise<void>;
 }
 
@@ -38,8 +39,11 @@ export async function cliUser(env: Record<string, string> = {}): Promise<CliUser
   const home = await mkdtemp(path.join(os.tmpdir(), 'cli-user-'));
   const configDir = path.join(home, '.config');
   const base = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: configDir, ...env };
+  const running = new Set<ReturnType<typeof spawn>>();
   const start = (args: string[], extra: Record<string, string> = {}): RunningCli => {
     const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: home, env: { ...base, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     let stdout = '';
     let stderr = '';
     const waiters = new Set<() => void>();
@@ -79,6 +83,10 @@ export async function cliUser(env: Record<string, string> = {}): Promise<CliUser
     env: base,
     start,
     run: (args, extra) => start(args, extra).done,
-    remove: () => rm(home, { recursive: true, force: true }),
+    remove: async () => {
+      // A test that failed half-way may leave one running (a `webhooks listen`): it ends with the user.
+      for (const child of running) child.kill('SIGTERM');
+      await rm(home, { recursive: true, force: true });
+    },
   };
 }
