@@ -12,7 +12,7 @@ function isClosedTemporalRetry(error: { message?: string; stack?: string }): boo
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts', 'cli/**/*.test.ts'],
     globalSetup: ['test/globalSetup.ts'],
     setupFiles: ['test/setup.ts'],
     // The Temporal SDK's native runtime is per process and does not suit worker threads.

@@ -131,6 +131,9 @@ async function main(): Promise<void> {
           'First call:',
           `  curl -s ${service.apiUrl}/readyz`,
           `  curl -s -H "Authorization: Bearer $TOKEN" ${service.apiUrl}/api/v1/me`,
+          '',
+          'Command line (docs/cli.md):',
+          `  npx domain-service login --api-url ${service.apiUrl}`,
         ]
       : []),
     '',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_DASHBOARD_CLIENT, loadConfig, loadExternalDnsWebhookConfig } from './config.js';
+import { ConfigError, DEV_DASHBOARD_CLIENT, DEV_DEVICE_CLIENT_ID, loadConfig, loadExternalDnsWebhookConfig } from './config.js';
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -111,6 +111,7 @@ describe('loadConfig', () => {
       maxRetryIntervalMs: 6 * 3_600_000,
       retryForMs: 3 * 86_400_000,
       disableAfterMs: 5 * 86_400_000,
+      streamsPerOrg: 10,
     });
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_FOR: '2m' }).webhooks).toMatchObject({ allowPrivate: true, retryForMs: 120_000 });
   });
@@ -191,6 +192,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({ host: '0.0.0.0', port: 9464 });
     expect(problems({ METRICS_PORT: 'ninety' })).toEqual([expect.stringMatching(/^METRICS_PORT: /)]);
     expect(problems({ METRICS_PORT: '70000' })).toEqual([expect.stringMatching(/^METRICS_PORT: /)]);
+  });
+
+  it('gives the command line a device sign-in client: the development provider\'s, or AUTH_DEVICE_CLIENT_ID with an external one', () => {
+    expect(loadConfig({}).deviceClientId).toBe(DEV_DEVICE_CLIENT_ID);
+    const external = { AUTH_ISSUER: 'https://idp.example.com/', AUTH_AUDIENCE: 'domain-service' };
+    expect(loadConfig(external).deviceClientId).toBeUndefined();
+    expect(loadConfig({ ...external, AUTH_DEVICE_CLIENT_ID: 'cli' }).deviceClientId).toBe('cli');
   });
 
   it('gives the dashboard the development provider\'s client, 12 h idle and 7 days in all by default', () => {

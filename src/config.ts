@@ -17,6 +17,13 @@ export class ConfigError extends Error {
  */
 export const DEV_DASHBOARD_CLIENT = { id: 'domain-service-dashboard', secret: 'development-only-dashboard-secret' };
 
+/** The development provider's public client for the command line's device sign-in (src/auth/dev/oidcProvider.ts). */
+export const DEV_DEVICE_CLIENT_ID = 'domain-service-cli';
+
+function deviceClientId(env: Env): string | undefined {
+  return env.AUTH_DEVICE_CLIENT_ID ?? (env.AUTH_ISSUER === undefined ? DEV_DEVICE_CLIENT_ID : undefined);
+}
+
 function dashboardClient(env: Env): { id: string; secret: string | undefined } | undefined {
   if (env.AUTH_CLIENT_ID !== undefined) return { id: env.AUTH_CLIENT_ID, secret: env.AUTH_CLIENT_SECRET };
   return env.AUTH_ISSUER === undefined ? DEV_DASHBOARD_CLIENT : undefined;
@@ -83,6 +90,8 @@ function toConfig(env: Env) {
       env.AUTH_ISSUER && env.AUTH_AUDIENCE
         ? { jwksUrl: env.AUTH_JWKS_URL, issuer: env.AUTH_ISSUER, audience: env.AUTH_AUDIENCE }
         : undefined,
+    /** Absent: the command line cannot sign in with the device grant (an external provider without AUTH_DEVICE_CLIENT_ID). */
+    deviceClientId: deviceClientId(env),
     /** `client` absent: dashboard sign-in is off (an external provider without AUTH_CLIENT_ID). */
     dashboard: {
       client: dashboardClient(env),
@@ -139,6 +148,7 @@ function toConfig(env: Env) {
       maxRetryIntervalMs: env.WEBHOOK_RETRY_MAX_INTERVAL,
       retryForMs: env.WEBHOOK_RETRY_FOR,
       disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
+      streamsPerOrg: env.EVENT_STREAMS_PER_ORG,
     },
   };
 }

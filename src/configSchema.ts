@@ -128,6 +128,8 @@ export const configSections = {
     AUTH_CLIENT_ID: optionalString
       .describe('The dashboard\'s OpenID client (redirect URI `<PUBLIC_URL>/dashboard/callback`). Unset: the development provider\'s own client, or no dashboard sign-in with an external provider.'),
     AUTH_CLIENT_SECRET: optionalString.describe('That client\'s secret (a confidential client); needs AUTH_CLIENT_ID.'),
+    AUTH_DEVICE_CLIENT_ID: optionalString
+      .describe('The public OpenID client the command line signs in with (`domain-service login`: the device authorization grant, RFC 8628, with refresh tokens). Unset: the development provider\'s own, or no device sign-in with an external provider (the command line then takes an API key).'),
     PUBLIC_URL: origins.optional()
       .describe('The dashboard\'s origin as browsers see it (its sign-in redirect and CSRF origin); unset: the api\'s listening address. Required in production with AUTH_CLIENT_ID.'),
     DASHBOARD_ORIGINS: origins.prefault('').describe('More origins the dashboard may be opened at (comma-separated), e.g. a front-end dev server.'),
@@ -236,6 +238,8 @@ export const configSections = {
     }),
     WEBHOOK_HOST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600)
       .describe('Deliveries of one organisation to one destination host per minute, all its endpoints and workers together.'),
+    EVENT_STREAMS_PER_ORG: z.coerce.number().int().min(1).max(10_000).default(10)
+      .describe('Event streams (`GET …/events/stream`, `domain-service webhooks listen`) one organisation may hold open at once, both modes and every api process together.'),
     WEBHOOK_DISPATCHER: onOff
       .describe('`on`: worker starts (re)start the outbox dispatcher; `off` leaves it to the deployment\'s other workers.'),
     WEBHOOK_TIMEOUT: duration.prefault('10s').describe('One delivery attempt, connection to answer.'),

@@ -22,6 +22,7 @@ import { createDnsProviders, type DnsProviders } from './features/dns/provider/i
 import { processMetrics } from './metrics/registry.js';
 import { observeState } from './metrics/collectors.js';
 import { countUnfinishedOperations } from './features/domains/operations.repository.js';
+import { EventStreamHub } from './features/webhooks/eventStreamHub.js';
 import { activeTracing } from './telemetry/tracing.js';
 import { traceRedisCommands } from './telemetry/spans.js';
 
@@ -34,6 +35,8 @@ export interface AppDeps extends PlatformDeps {
   availability: AvailabilityService;
   /** PowerDNS for live mode (503 when unconfigured), the synthetic provider for test mode. */
   dnsProviders: DnsProviders;
+  /** Tells open event streams (`GET …/events/stream`) of new events; listens only while one is open. */
+  eventStreams: EventStreamHub;
 }
 
 export async function createDeps(config: Config, logger: Logger): Promise<AppDeps> {
@@ -71,6 +74,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
       upstreamId: createHash('sha256').update(`${config.registrar?.url ?? ''}|${config.registrar?.account ?? ''}`).digest('hex').slice(0, 16),
     }),
     dnsProviders: createDnsProviders(config),
+    eventStreams: new EventStreamHub({ db, databaseUrl: config.databaseUrl, logger }),
     redis,
     subscriber,
     temporal: createTemporal(config, payloadKeys),
@@ -88,6 +92,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {
+  await deps.eventStreams.close();
   await deps.apiKeys.close();
   // The subscriber queues commands while Redis is away, so a QUIT could wait forever: just disconnect.
   deps.subscriber.disconnect();

@@ -171,6 +171,13 @@ export class ConflictError extends ApiError {
   }
 }
 
+/** 409: the organisation has as many event streams open as it may; one must end first. */
+export class EventStreamLimitError extends ConflictError {
+  constructor(limit: number) {
+    super('EVENT_STREAM_LIMIT', `This organisation already has ${limit} event streams open, the most it may have; end one (or wait a minute for one that was cut off) first`);
+  }
+}
+
 /** 409: the charge is higher than the `max_price` the caller agreed to; nothing was reserved. */
 export class WebhookEndpointLimitError extends ConflictError {
   constructor(limit: number) {

@@ -4,6 +4,7 @@ import { healthRoutes } from './features/health/health.routes.js';
 import { docsRoutes } from './features/docs/docs.routes.js';
 import { devIdentityRoutes } from './auth/dev/jwks.routes.js';
 import { meRoutes } from './features/orgs/me.routes.js';
+import { deviceSignInRoutes } from './features/deviceSignIn/deviceSignIn.routes.js';
 import { apiKeyRoutes } from './features/apiKeys/apiKeys.routes.js';
 import { organizationRoutes } from './features/orgs/orgs.routes.js';
 import { memberRoutes } from './features/orgs/members.routes.js';
@@ -27,6 +28,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
   const routes: RouteSpec[] = [
     ...healthRoutes(deps),
     ...(deps.devIdentity ? devIdentityRoutes(deps.devIdentity) : []),
+    ...deviceSignInRoutes(deps),
     ...meRoutes(deps),
     ...apiKeyRoutes(deps),
     ...organizationRoutes(deps),

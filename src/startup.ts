@@ -56,6 +56,8 @@ export async function startService({ config, logger, role, workflowBundle, extra
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       logger.info('shutting down: no new requests, draining in-flight work');
+      // Open event streams never end by themselves: told to reconnect, so the drain does not wait for them.
+      await deps.eventStreams.close();
       await http?.close();
       if (worker && worker.worker.getState() === 'RUNNING') worker.worker.shutdown();
       await workerRun.catch(() => undefined);

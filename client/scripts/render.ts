@@ -42,9 +42,12 @@ function textBodies(document: OpenAPI3): string {
       if (request || answer) rows.push(`  ${operation.operationId}: ${JSON.stringify({ ...(request ? { request } : {}), ...(answer ? { response: answer } : {}) })},`);
     }
   }
+  const streams = rows.filter((row) => row.includes('"response":"text/event-stream"')).map((row) => JSON.stringify(row.trim().split(':')[0]));
   return (
     `/** Operations that send or answer text (by media type) rather than JSON. */\n` +
-    `export const textBodies: Partial<Record<keyof operations, { request?: string; response?: string }>> = {\n${rows.join('\n')}\n};\n\n`
+    `export const textBodies: Partial<Record<keyof operations, { request?: string; response?: string }>> = {\n${rows.join('\n')}\n};\n\n` +
+    `/** Operations that answer a stream of Server-Sent Events that stays open: the SDK answers its body as it arrives. */\n` +
+    `export const streamingOperations = [${streams.join(', ')}] as const satisfies readonly (keyof operations)[];\n\n`
   );
 }
 

@@ -1,6 +1,6 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { operations, paths } from './schema.js';
-import { operationRoutes, textBodies } from './operations.js';
+import { operationRoutes, streamingOperations, textBodies } from './operations.js';
 import { ApiError } from './errors.js';
 import { createTransport, type TransportOptions } from './transport.js';
 import { waitForOperation, type WaitOptions, type Operation } from './waitForOperation.js';
@@ -35,8 +35,17 @@ type OperationArgs<K extends OperationId> = object extends OperationInput<K>
   ? [input?: OperationInput<K>, options?: CallOptions]
   : [input: OperationInput<K>, options?: CallOptions];
 
-/** One function per operation of the API, named by its `operationId`. */
-export type Operations = { [K in OperationId]: (...args: OperationArgs<K>) => Promise<OperationResult<K>> };
+type StreamingOperation = (typeof streamingOperations)[number];
+
+/**
+ * One function per operation of the API, named by its `operationId`. A streaming operation (Server-Sent
+ * Events) answers its body as it arrives: read it with the `signal` to stop.
+ */
+export type Operations = {
+  [K in OperationId]: (...args: OperationArgs<K>) => Promise<K extends StreamingOperation ? ReadableStream<Uint8Array> : OperationResult<K>>;
+};
+
+const STREAMING: ReadonlySet<OperationId> = new Set(streamingOperations);
 
 export type DomainClient = Operations & {
   /** The typed openapi-fetch client underneath, for path-based calls; same headers, retries and keys. */
@@ -74,7 +83,7 @@ export function createClient(options: ClientOptions = {}): DomainClient {
       ...(body !== undefined ? { body } : {}),
       // A text body (a zone file) goes as it is, and a text answer is returned as a string.
       ...(text?.request ? { bodySerializer: (value: unknown) => value } : {}),
-      ...(text?.response ? { parseAs: 'text' } : {}),
+      ...(STREAMING.has(id) ? { parseAs: 'stream' } : text?.response ? { parseAs: 'text' } : {}),
       ...(callOptions.signal ? { signal: callOptions.signal } : {}),
     } as never);
     if (!response.ok) throw ApiError.fromResponse(response, error);

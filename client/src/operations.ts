@@ -7,6 +7,7 @@ import type { components, operations } from './schema.js';
 export const operationRoutes = {
   getLiveness: ["GET", "/healthz"],
   getReadiness: ["GET", "/readyz"],
+  getDeviceSignIn: ["GET", "/api/v1/sign-in/device"],
   getMe: ["GET", "/api/v1/me"],
   listMyInvitations: ["GET", "/api/v1/me/invitations"],
   acceptInvitation: ["POST", "/api/v1/me/invitations/{invitation_id}/accept"],
@@ -66,6 +67,7 @@ export const operationRoutes = {
   exportZoneFile: ["GET", "/api/v1/orgs/{org_oid}/domains/{domain}/zone"],
   importZoneFile: ["POST", "/api/v1/orgs/{org_oid}/domains/{domain}/zone"],
   listEvents: ["GET", "/api/v1/orgs/{org_oid}/events"],
+  streamEvents: ["GET", "/api/v1/orgs/{org_oid}/events/stream"],
   getEvent: ["GET", "/api/v1/orgs/{org_oid}/events/{event_id}"],
   listWebhookEndpoints: ["GET", "/api/v1/orgs/{org_oid}/webhook-endpoints"],
   createWebhookEndpoint: ["POST", "/api/v1/orgs/{org_oid}/webhook-endpoints"],
@@ -86,9 +88,13 @@ export const operationRoutes = {
 export const textBodies: Partial<Record<keyof operations, { request?: string; response?: string }>> = {
   exportZoneFile: {"response":"text/dns"},
   importZoneFile: {"request":"text/dns"},
+  streamEvents: {"response":"text/event-stream"},
   getApiReferencePage: {"response":"text/html"},
   getPlainApiReferencePage: {"response":"text/html"},
 };
+
+/** Operations that answer a stream of Server-Sent Events that stays open: the SDK answers its body as it arrives. */
+export const streamingOperations = ["streamEvents"] as const satisfies readonly (keyof operations)[];
 
 /** Every event type, in the api's order; a webhook endpoint may also ask for `*` (all of them). */
 export const eventTypes = ["operation.succeeded","operation.failed","operation.cancelled","domain.expiring","domain.renewed","domain.auto_renew_failed","domain.expired","domain.deleted","domain.moved_out","domain.moved_in","api_key.revoked","webhook_endpoint.disabled","dnssec.enabled","dnssec.disabled","dns_record.created","dns_record.updated","dns_record.deleted","ping"] as const satisfies readonly components['schemas']['Event']['type'][];

@@ -43,6 +43,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sign-in/device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a command line signs a person in (OAuth 2.0 device authorization grant)
+         * @description No authentication. Start the grant at the issuer’s `device_authorization_endpoint` with `client_id` and `scopes`, show the person the `verification_uri` and `user_code`, then poll the `token_endpoint`. Its access token is a session token for this API; its refresh token keeps the command line signed in.
+         */
+        get: operations["getDeviceSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -935,6 +955,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{org_oid}/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's events as they happen (Server-Sent Events), each as a webhook would receive it
+         * @description Requires scope `webhooks:read`. Events of the caller’s mode, from when the stream opens (or after `Last-Event-ID`), oldest first. First a `ready` event whose `signing_secret` (`whsec_…`) is yours for this organisation and mode, the same on every stream; then one `delivery` per event: `{event_id, type, headers, body}`, the exact body and Standard Webhooks headers a webhook endpoint would get, signed with that secret, so a local receiver verifies them as it would real deliveries. POST `body` with `headers` as they are. Delivery is at least once (deduplicate on `webhook-id`); a comment every 15 s keeps the stream alive, and an `end` event (`{code, detail}`) says why it ends: the credential or membership no longer holds (checked every 10 s), the client reads too slowly (`STREAM_TOO_SLOW`), or the server restarts; reconnect with `Last-Event-ID`. At most `EVENT_STREAMS_PER_ORG` streams per organisation.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{org_oid}/events/{event_id}": {
         parameters: {
             query?: never;
@@ -1218,6 +1258,29 @@ export interface components {
                  */
                 rate_limiter: "ok" | "down";
             };
+        };
+        /**
+         * @example {
+         *       "issuer": "https://login.example.com/",
+         *       "client_id": "domain-service-cli",
+         *       "scopes": [
+         *         "openid",
+         *         "email",
+         *         "profile",
+         *         "offline_access"
+         *       ]
+         *     }
+         */
+        DeviceSignIn: {
+            /**
+             * Format: uri
+             * @description The OpenID provider: its discovery document names the device authorization and token endpoints
+             */
+            issuer: string;
+            /** @description The public client to sign in as (no secret) */
+            client_id: string;
+            /** @description The scopes to ask for */
+            scopes: string[];
         };
         Me: {
             /** @example usr_kZr7ZLCL6L2m7W076lfNme */
@@ -2687,6 +2750,91 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    getDeviceSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider and client to use */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuer": "https://login.example.com/",
+                     *       "client_id": "domain-service-cli",
+                     *       "scopes": [
+                     *         "openid",
+                     *         "email",
+                     *         "profile",
+                     *         "offline_access"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeviceSignIn"];
+                };
+            };
+            /** @description This deployment has no client for device sign-in (`AUTH_DEVICE_CLIENT_ID`): use an API key (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This deployment has no client for device sign-in",
+                     *       "code": "AUTH_DEVICE_CLIENT_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many requests from this client address to routes without a token",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14158,6 +14306,163 @@ export interface operations {
                      * @example {
                      *       "detail": "Forbidden: the key lacks webhooks:read",
                      *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the read group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types to send; absent: every type */
+                types?: string;
+            };
+            header?: {
+                /** @description The id of the last event received (SSE `Last-Event-ID`): the stream first sends what came after it, if it is still kept (30 days) */
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A stream that stays open */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks webhooks:read",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The organisation already holds as many streams open as it may (`EVENT_STREAM_LIMIT`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The organisation already holds as many streams open as it may",
+                     *       "code": "EVENT_STREAM_LIMIT"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

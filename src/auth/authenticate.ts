@@ -101,6 +101,14 @@ async function principalFrom(deps: PlatformDeps, credential: Credential): Promis
 }
 
 /**
+ * Who a request's `Authorization` and `X-Mode` name now, decided as authenticate() decides it, for a
+ * response that outlives its request's checks (an event stream checks its caller again as it goes).
+ */
+export async function currentPrincipal(deps: PlatformDeps, authorization: string, xMode: string | undefined): Promise<Principal> {
+  return applyRequestedMode(await principalFrom(deps, credentialOf(deps, authorization)), xMode);
+}
+
+/**
  * The verifier is chosen from the token's shape; the caller does not choose. The credential is
  * checked first, so one that verifies is never refused for what others did from its address (the
  * rate limiter then counts it on its own pools). Every 401 counts against the client address's

@@ -48,6 +48,7 @@ export function createWebMounts(deps: AppDeps, props: { listeningUrl: string; di
       devIdentity: deps.devIdentity,
       apiOrigin,
       client: config.dashboard.client!,
+      deviceClientId: config.deviceClientId,
       redirectUris: site.origins.map((origin) => site.callbackUrl(origin)),
       accounts,
       redis: deps.redis,

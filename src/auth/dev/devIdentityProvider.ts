@@ -28,6 +28,8 @@ export interface DevIdentityProvider {
   /** Every issuer whose tokens the session verifier accepts: DEV_ISSUER and the OpenID provider's. */
   issuers(): string[];
   trustIssuer(issuer: string): void;
+  /** The OpenID provider's issuer once the api mounts it (trustIssuer), for clients that discover it. */
+  openIdIssuer(): string | undefined;
   /**
    * `email_verified` is true unless `emailVerified` says otherwise (null leaves the claim out, as some
    * providers do): this provider has no mail check, so the address given is the one it vouches for.
@@ -54,13 +56,18 @@ export async function loadDevIdentityProvider(dataDir: string): Promise<DevIdent
   const stored = await loadOrCreateKey(dataDir);
   const privateKey = await importJWK(stored.privateJwk, ALG);
   const issuers = new Set([DEV_ISSUER]);
+  let openIdIssuer: string | undefined;
   return {
     issuer: DEV_ISSUER,
     audience: DEV_AUDIENCE,
     jwks: () => ({ keys: [stored.publicJwk] }),
     signingJwk: () => ({ ...stored.privateJwk, use: 'sig' }),
     issuers: () => [...issuers],
-    trustIssuer: (issuer) => issuers.add(issuer),
+    trustIssuer: (issuer) => {
+      issuers.add(issuer);
+      openIdIssuer = issuer;
+    },
+    openIdIssuer: () => openIdIssuer,
     issueToken: async ({ email, name, ttlSeconds = 12 * 3600, emailVerified = true }) =>
       new SignJWT({
         email,

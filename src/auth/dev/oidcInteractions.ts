@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import getRawBody from 'raw-body';
 import { z } from 'zod';
 import { escapeHtml } from '../../http/html.js';
+import { devPage, devPageCsp, valueAttribute } from './devPages.js';
 import type { AppState } from '../../http/context.js';
 import { DEV_OIDC_PATH, devAccountId } from './oidcProvider.js';
 import type { DevAccounts } from './oidcRedisAdapter.js';
@@ -16,23 +17,16 @@ const signInForm = z.object({
 });
 
 function page(props: { action: string; clientId: string; email?: string; name?: string; problem?: string }): string {
-  const value = (text: string | undefined) => (text ? ` value="${escapeHtml(text)}"` : '');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Development sign-in</title>
-<style>body{font:16px system-ui,sans-serif;max-width:26rem;margin:4rem auto;padding:0 1rem;color:#1f2933}
-label{display:block;margin:1rem 0 .25rem}input{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
-button{margin-top:1.5rem;padding:.6rem 1.2rem;font:inherit}.problem{color:#b42318}.note{color:#52606d;font-size:.9rem}</style>
-</head><body><main>
-<h1>Development sign-in</h1>
-<p class="note">The development identity provider signs in whoever you say you are. It only serves loopback addresses; production uses your own OpenID provider.</p>
-<p class="note">Signing in to <code>${escapeHtml(props.clientId)}</code>.</p>
-${props.problem ? `<p class="problem" role="alert">${escapeHtml(props.problem)}</p>` : ''}
-<form method="post" action="${escapeHtml(props.action)}" aria-label="Sign in">
-<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="email" required autofocus${value(props.email)}>
-<label for="name">Name</label><input id="name" name="name" type="text" autocomplete="name" required${value(props.name)}>
+  return devPage({
+    title: 'Development sign-in',
+    note: `Signing in to <code>${escapeHtml(props.clientId)}</code>.`,
+    problem: props.problem,
+    main: `<form method="post" action="${escapeHtml(props.action)}" aria-label="Sign in">
+<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="email" required autofocus${valueAttribute(props.email)}>
+<label for="name">Name</label><input id="name" name="name" type="text" autocomplete="name" required${valueAttribute(props.name)}>
 <button type="submit">Sign in</button>
-</form></main></body></html>`;
+</form>`,
+  });
 }
 
 /**
@@ -44,7 +38,7 @@ function sendHtml(res: ServerResponse, status: number, html: string, formActions
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formActions.join(' ')}; frame-ancestors 'none'`,
+    'content-security-policy': devPageCsp(formActions),
   });
   res.end(html);
 }

@@ -4,6 +4,7 @@ import type { Configuration } from 'oidc-provider';
 import type { Redis } from 'ioredis';
 import type { DevIdentityProvider } from './devIdentityProvider.js';
 import { DevOidcRedisAdapter, type DevAccounts } from './oidcRedisAdapter.js';
+import { successSource, userCodeConfirmSource, userCodeInputSource } from './devicePages.js';
 
 /** Where the api mounts the development OpenID provider; its issuer is the api's origin plus this. */
 export const DEV_OIDC_PATH = '/dev/oidc';
@@ -16,6 +17,8 @@ export interface DevOidcProps {
   /** The api's origin, e.g. `http://127.0.0.1:8080`. */
   apiOrigin: string;
   client: { id: string; secret: string | undefined };
+  /** The command line's public client (device authorization grant); absent: no device sign-in. */
+  deviceClientId: string | undefined;
   /** The dashboard's callback on every origin it may be opened at. */
   redirectUris: string[];
   accounts: DevAccounts;
@@ -25,7 +28,8 @@ export interface DevOidcProps {
 const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 /**
- * The development identity provider as a real OpenID provider (authorization code + PKCE), built on
+ * The development identity provider as a real OpenID provider (authorization code + PKCE for the
+ * dashboard, the device authorization grant for the command line), built on
  * oidc-provider. Its access tokens are JWTs signed with the development key for audience
  * DEV_AUDIENCE, carrying `email` (asserted verified), `name` and a `sid` per sign-in, so the API verifies them as it
  * verifies `npm run token` tokens. It asks for an e-mail and a name at every sign-in
@@ -57,6 +61,19 @@ export async function createDevOidcProvider(props: DevOidcProps): Promise<Provid
         response_types: ['code'],
         id_token_signed_response_alg: 'ES256',
       },
+      ...(props.deviceClientId
+        ? [
+            {
+              client_id: props.deviceClientId,
+              client_name: 'The domain-service command line',
+              token_endpoint_auth_method: 'none' as const,
+              grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+              response_types: [],
+              redirect_uris: [],
+              id_token_signed_response_alg: 'ES256' as const,
+            },
+          ]
+        : []),
     ],
     jwks: { keys: [props.devIdentity.signingJwk()] },
     // Per process: signs the provider's own interaction and session cookies, which stay under its path.
@@ -68,6 +85,8 @@ export async function createDevOidcProvider(props: DevOidcProps): Promise<Provid
     scopes: ['openid', 'email', 'profile', 'offline_access'],
     features: {
       devInteractions: { enabled: false },
+      // RFC 8628 for the command line (`domain-service login`), with pages of our own (devicePages.ts).
+      deviceFlow: { enabled: true, charset: 'base-20', mask: '****-****', userCodeInputSource, userCodeConfirmSource, successSource },
       // A client may revoke only what was issued to it.
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       resourceIndicators: {
@@ -105,7 +124,7 @@ export async function createDevOidcProvider(props: DevOidcProps): Promise<Provid
       },
     }),
     interactions: { policy, url: (_ctx, interaction) => `${DEV_OIDC_PATH}/interaction/${interaction.uid}` },
-    ttl: { AccessToken: ACCESS_TOKEN_TTL_SECONDS, IdToken: ACCESS_TOKEN_TTL_SECONDS, Interaction: 600, Session: 14 * 86_400, Grant: 14 * 86_400, RefreshToken: 14 * 86_400 },
+    ttl: { AccessToken: ACCESS_TOKEN_TTL_SECONDS, IdToken: ACCESS_TOKEN_TTL_SECONDS, Interaction: 600, DeviceCode: 600, Session: 14 * 86_400, Grant: 14 * 86_400, RefreshToken: 14 * 86_400 },
     renderError: (ctx, out) => {
       ctx.type = 'text/plain; charset=utf-8';
       ctx.body = `Development sign-in failed: ${out.error}${out.error_description ? ` (${out.error_description})` : ''}`;

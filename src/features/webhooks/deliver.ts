@@ -12,14 +12,13 @@ import {
 } from './endpoints.repository.js';
 import { openJson } from '../../db/sealedJson.js';
 import { derivedId } from '../../ids.js';
-import { presentEvent } from './event.presenter.js';
 import { presentWebhookEndpoint } from './endpoint.presenter.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
 import { addressPolicy, type DestinationSettings } from './addressPolicy.js';
 import { LONGEST_WAIT_IN_ATTEMPT_MS, LONGEST_WAIT_UNDEFERRABLE_MS, paceKey } from './pacing.js';
 import type { KeyedPacer } from '../../rateLimit/upstreamPacer.js';
 import { sendWebhook, type Resolver } from './sender.js';
-import { signedHeaders } from './signing.js';
+import { signedDelivery } from './signing.js';
 import { emitEvent } from './emitEvent.js';
 
 export interface AttemptProps {
@@ -81,11 +80,7 @@ export async function attemptDelivery(props: AttemptProps): Promise<AttemptOutco
   if (!turn.granted && props.mayDefer) return { outcome: 'paced', retryAfterMs: turn.waitMs };
   if (turn.granted && turn.waitMs > 0) await sleep(turn.waitMs);
 
-  const body = JSON.stringify(presentEvent(event));
-  const headers = {
-    'user-agent': 'domain-service-webhooks/1',
-    ...signedHeaders({ messageId: event.id, timestamp: new Date(), body, secrets: signingSecrets(props.payloadKeys, endpoint) }),
-  };
+  const { body, headers } = signedDelivery(event, signingSecrets(props.payloadKeys, endpoint));
   const sent = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs: props.timeoutMs, policy: addressPolicy(props.destinations, mode), resolver: props.resolver });
   const deliveryId = derivedId('wd', props.attemptKey);
   const delivered = sent.error === null;

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { ModeScopedTable, modeScopedParams, type Mode } from '../../db/modeScope.js';
-import { keyset, type PageRequest } from '../../db/keyset.js';
+import { keyset, type PageCursor, type PageRequest } from '../../db/keyset.js';
 
 export const EVENT_TYPES = [
   'operation.succeeded',
@@ -25,8 +25,19 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The PostgreSQL channel told of new events; delivered only when the writing transaction commits. */
+/**
+ * The PostgreSQL channel told of new events; delivered only when the writing transaction commits. The
+ * payload is `<org id> <event id>` (eventNotice), so a listener skips organisations it does not follow.
+ */
 export const EVENTS_CHANNEL = 'events_emitted';
+
+export const eventNotice = {
+  of: (event: Pick<EventRow, 'orgId' | 'id'>) => `${event.orgId} ${event.id}`,
+  read: (payload: string): { orgId: string; id: string } | undefined => {
+    const [orgId, id] = payload.split(' ');
+    return orgId && id ? { orgId, id } : undefined;
+  },
+};
 
 export interface EventRow {
   id: string;
@@ -52,7 +63,7 @@ export async function insertEvent(
   event: Pick<EventRow, 'id' | 'orgId' | 'type' | 'data'>,
 ): Promise<EventRow | undefined> {
   const inserted = await events.insertIfAbsent(db, mode, { id: event.id, org_id: event.orgId, type: event.type, data: JSON.stringify(event.data) });
-  if (inserted) await db.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, inserted.id]);
+  if (inserted) await db.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, eventNotice.of(inserted)]);
   return inserted;
 }
 
@@ -76,6 +87,36 @@ export async function listEvents(
   const where = `org_id = ${p.add(props.orgId)} AND ${type}`;
   const page = keyset(p, { time: 'created_at', id: 'id' }, props);
   return events.select(db, mode, `${where} AND ${page.condition}`, p.values, page.tail);
+}
+
+/**
+ * Oldest first, after `after` (exclusive, by creation time then id), for a stream catching up:
+ * `types` narrows to those event types (none: every type).
+ */
+export async function eventsAfter(
+  db: Queryable,
+  mode: Mode,
+  props: { orgId: string; after: PageCursor; types: readonly EventType[] | undefined; limit: number },
+): Promise<EventRow[]> {
+  const p = modeScopedParams();
+  const types = props.types ? `type = ANY(${p.add(props.types)})` : 'TRUE';
+  const where = `org_id = ${p.add(props.orgId)} AND ${types} AND (created_at, id) > (${p.add(props.after.createdAt)}::timestamptz, ${p.add(props.after.id)})`;
+  return events.select(db, mode, where, p.values, `ORDER BY created_at, id LIMIT ${p.add(props.limit)}`);
+}
+
+/** Where a new stream starts: the database's clock, which stamps `created_at`. */
+export async function eventsStartingNow(db: Queryable): Promise<PageCursor> {
+  const { rows } = await db.query<{ now: Date }>('SELECT now() AS now');
+  return { createdAt: rows[0]!.now, id: '' };
+}
+
+/**
+ * Events by id in both modes, oldest first: what a process's event streams are told of (the ids
+ * insertEvent notifies), each handed only to the streams of its organisation and mode.
+ */
+export async function eventsByIds(db: Queryable, ids: string[]): Promise<EventRow[]> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM events WHERE id = ANY($1) ORDER BY created_at, id`, [ids]);
+  return rows as EventRow[];
 }
 
 /**

@@ -6,6 +6,7 @@ import { NotFoundError } from '../../errors.js';
 import { EventSchema, presentEvent } from './event.presenter.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { EventListQuery, EventPage, EventPath } from './schemas.js';
+import { eventStreamRoutes } from './eventStream.routes.js';
 
 const MODE_NOTE = 'Events of the caller’s mode only (test keys see test-mode events). Kept 30 days.';
 
@@ -31,6 +32,8 @@ export function eventRoutes(deps: AppDeps) {
         ctx.body = toPage(rows, query.limit, (e) => ({ createdAt: e.createdAt, id: e.id }), presentEvent);
       },
     }),
+    // Before `…/events/{event_id}`, which would otherwise take `stream` for an id.
+    ...eventStreamRoutes(deps),
     defineRoute({
       method: 'get',
       path: '/api/v1/orgs/{org_oid}/events/{event_id}',

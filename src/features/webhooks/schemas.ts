@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageSchema, PaginationQuery } from '../../http/pagination.js';
-import { EVENT_TYPES } from './events.repository.js';
+import { EVENT_TYPES, type EventType } from './events.repository.js';
 import { EventSchema } from './event.presenter.js';
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './endpoint.presenter.js';
 import { OrgPath } from '../orgs/schemas.js';
@@ -13,6 +13,29 @@ export const DeliveryPath = EndpointPath.extend({ delivery_id: id('Delivery atte
 
 export const EventListQuery = PaginationQuery.extend({
   type: z.enum(EVENT_TYPES).optional().describe('Only events of this type'),
+});
+
+export const EventStreamQuery = z.object({
+  types: z
+    .string()
+    .max(1_000)
+    .optional()
+    .transform((value, ctx) => {
+      const types = (value ?? '').split(',').map((type) => type.trim()).filter(Boolean);
+      const unknown = types.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+      if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `Unknown event types: ${unknown.join(', ')}; known: ${EVENT_TYPES.join(', ')}` });
+      return types.length > 0 ? (types as EventType[]) : undefined;
+    })
+    .meta({ example: 'dns_record.created,operation.succeeded' })
+    .describe('Comma-separated event types to send; absent: every type'),
+});
+
+export const EventStreamHeader = z.object({
+  'last-event-id': z
+    .string()
+    .max(64)
+    .optional()
+    .describe('The id of the last event received (SSE `Last-Event-ID`): the stream first sends what came after it, if it is still kept (30 days)'),
 });
 
 const url = z
