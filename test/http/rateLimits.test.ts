@@ -120,12 +120,21 @@ describe('rate limits', () => {
   });
 
   it('holds all keys and sessions of one user to three times one pool', async () => {
-    const session = await sessionToken(app, uniqueEmail('manykeys'));
-    const keys = [];
-    for (const name of ['a', 'b', 'c', 'd']) keys.push(await createKey(app, session, { name, scopes: ['orgs:write'] }));
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // the key creations spent some of this second
-    await startOfSecond();
-    const answers = await Promise.all(keys.flatMap((key) => Array.from({ length: 10 }, () => createOrgRequest(key.key))));
+    /** Four keys of a new user, each sending ten writes at the start of one second. */
+    const burst = async () => {
+      const session = await sessionToken(app, uniqueEmail('manykeys'));
+      const keys = [];
+      for (const name of ['a', 'b', 'c', 'd']) keys.push(await createKey(app, session, { name, scopes: ['orgs:write'] }));
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // the key creations spent some of this second
+      await startOfSecond();
+      const sent = Date.now();
+      const answers = await Promise.all(keys.flatMap((key) => Array.from({ length: 10 }, () => createOrgRequest(key.key))));
+      return { answers, withinOneSecond: Date.now() - sent < 900 };
+    };
+    // The 40 must all be decided within one second to meet the per-second ceiling; on a machine too
+    // busy to answer them in that time, some land in the next second's pool, so try with a new user.
+    let { answers, withinOneSecond } = await burst();
+    for (let again = 0; !withinOneSecond && again < 2; again += 1) ({ answers, withinOneSecond } = await burst());
     expect(answers.filter((r) => r.status === 201)).toHaveLength(30);
     const refused = answers.filter((r) => r.status === 429);
     expect(refused).toHaveLength(10);

@@ -12,6 +12,7 @@ import { startFakeGithub, type FakeGithub } from '../support/fakeGithub.js';
 import { createTestNamespace } from '../support/temporalNamespace.js';
 import { runCompiled, type RunningProcess } from '../support/processes.js';
 import { builtService } from '../support/serviceBuild.js';
+import { createOwnDatabase } from '../support/ownDatabase.js';
 import { assertLedgerInvariants } from '../support/ledgerInvariants.js';
 import { runLoad } from '../support/loadClients.js';
 import { scheduleId } from '../../src/worker/schedules.js';
@@ -21,6 +22,11 @@ const DURATION_MS = Number(process.env.SCALE_TEST_DURATION_MS ?? 20_000);
 const RECONCILE_EVERY_MS = 2_000;
 
 let app: TestApp;
+/**
+ * A database of its own: its schedules (the reconciler every 2 s) scan every operation, and other
+ * files' deliberately stranded ones, in the run's shared database, are theirs to reconcile.
+ */
+let database: Awaited<ReturnType<typeof createOwnDatabase>>;
 let smtp: SmtpSink;
 let github: FakeGithub;
 const apis: { process: RunningProcess; url: string; served: number }[] = [];
@@ -33,7 +39,7 @@ function processEnv(): Record<string, string> {
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
     PORT: '0',
-    DATABASE_URL: inject('databaseUrl'),
+    DATABASE_URL: database.url,
     REDIS_URL: inject('redisUrl'),
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_NAMESPACE: config.temporal.namespace,
@@ -83,11 +89,12 @@ const balancer = {
 
 beforeAll(async () => {
   await builtService();
+  database = await createOwnDatabase();
   [smtp, github] = await Promise.all([startSmtpSink(), startFakeGithub()]);
   // A namespace of its own: the schedules' runs counted below are this file's alone.
   const namespace = await createTestNamespace('scale');
   // In process, without a worker: sets customers up and reads the invariants; serves no load.
-  app = await startTestApp({ env: { TEMPORAL_NAMESPACE: namespace } });
+  app = await startTestApp({ env: { TEMPORAL_NAMESPACE: namespace, DATABASE_URL: database.url } });
   await Promise.all([startWorker(), startWorker(), startApi(), startApi()]);
 }, 300_000);
 
@@ -97,7 +104,7 @@ afterAll(async () => {
   }
   await Promise.all([...workers, ...apis.map((api) => api.process)].map((p) => p.exited));
   await app?.close();
-  await Promise.all([smtp?.close(), github?.close()]);
+  await Promise.all([smtp?.close(), github?.close(), database?.drop()]);
 });
 
 describe('two api processes and two workers on one Temporal, PostgreSQL and Redis', () => {
