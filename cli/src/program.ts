@@ -43,7 +43,7 @@ export function buildProgram(props: { json: boolean } = { json: false }): Comman
     .helpOption('-h, --help', 'show help for a command')
     .addOption(new Option('--api-url <url>', "the API's address (default: the last login's, else http://127.0.0.1:8080)"))
     .addOption(new Option('--org <id>', 'the organisation to act in (default: `orgs use`, or your only one)'))
-    .addOption(new Option('--test', 'act in test mode: synthetic registrar and DNS, free top-ups, nothing leaves the service'))
+    .addOption(new Option('--test', 'act in test mode: synthetic registrar, free top-ups, no money moves'))
     .addOption(new Option('--json', 'print the result as JSON (and errors, on stderr)'))
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .addHelpText('after', `\n${ENVIRONMENT}\n\n${exitCodesHelp()}\n`)
