@@ -135,7 +135,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Scope sets pre-filled per use case (CI, monitoring, registrar tooling)
+         * Scope sets pre-filled per use case (CI, monitoring, registrar tooling, certificates)
          * @description Requires scope `keys:read`.
          */
         get: operations["listApiKeyPresets"];
@@ -1306,6 +1306,14 @@ export interface components {
              *     ]
              */
             allowed_domains: string[];
+            /**
+             * @description `<name>:<TYPE>` patterns of the only DNS records the key may change (canonical form); empty: no such restriction
+             * @example [
+             *       "_acme-challenge.example.com:TXT",
+             *       "_acme-challenge.*.example.com:TXT"
+             *     ]
+             */
+            allowed_records: string[];
             /** @description The full secret. Returned only here, once: store it in a secrets manager. */
             key: string;
         };
@@ -1325,7 +1333,7 @@ export interface components {
              * @description A pre-filled scope set; give this or `scopes`
              * @enum {string}
              */
-            preset?: "ci" | "monitoring" | "registrar_tooling";
+            preset?: "ci" | "monitoring" | "registrar_tooling" | "certificates";
             /**
              * @description `test` keys never call the registrar; defaults to the caller's mode
              * @enum {string}
@@ -1337,6 +1345,8 @@ export interface components {
             allowed_ips?: string[];
             /** @description Domains the key may register, transfer, renew, change, read the auth code or DNS records of: exact names or `*.suffix` (every name under it); others 403 `DOMAIN_NOT_ALLOWED`. Empty: any domain */
             allowed_domains?: string[];
+            /** @description The only DNS records the key may create, change or delete, as `<name>:<TYPE>` with a fully qualified name one of whose labels (not the last) may be `*` for one or more labels: `_acme-challenge.example.com:TXT` is the DNS-01 challenge of example.com and *.example.com, `_acme-challenge.*.example.com:TXT` those of every name under it. The key then reads only the records of the domains these name and can call nothing but the records, zone file and httpreq routes; anything else is 403 `RECORD_NOT_ALLOWED`. Empty: no such restriction */
+            allowed_records?: string[];
         };
         ApiKeyPage: {
             data: components["schemas"]["ApiKey"][];
@@ -1386,11 +1396,19 @@ export interface components {
              *     ]
              */
             allowed_domains: string[];
+            /**
+             * @description `<name>:<TYPE>` patterns of the only DNS records the key may change (canonical form); empty: no such restriction
+             * @example [
+             *       "_acme-challenge.example.com:TXT",
+             *       "_acme-challenge.*.example.com:TXT"
+             *     ]
+             */
+            allowed_records: string[];
         };
         ApiKeyPresets: {
             data: {
                 /** @enum {string} */
-                id: "ci" | "monitoring" | "registrar_tooling";
+                id: "ci" | "monitoring" | "registrar_tooling" | "certificates";
                 scopes: ("domains:read" | "domains:write" | "dns:read" | "dns:write" | "contacts:read" | "contacts:write" | "billing:read" | "billing:write" | "orgs:read" | "orgs:write" | "keys:read" | "keys:write" | "webhooks:read" | "webhooks:write")[];
             }[];
         };
@@ -1399,6 +1417,9 @@ export interface components {
          *       "allowed_domains": [
          *         "example.com",
          *         "*.example.org"
+         *       ],
+         *       "allowed_records": [
+         *         "_acme-challenge.example.com:TXT"
          *       ]
          *     }
          */
@@ -1409,6 +1430,8 @@ export interface components {
             allowed_ips?: string[];
             /** @description Domains the key may register, transfer, renew, change, read the auth code or DNS records of: exact names or `*.suffix` (every name under it); others 403 `DOMAIN_NOT_ALLOWED`. Empty: any domain */
             allowed_domains?: string[];
+            /** @description The only DNS records the key may create, change or delete, as `<name>:<TYPE>` with a fully qualified name one of whose labels (not the last) may be `*` for one or more labels: `_acme-challenge.example.com:TXT` is the DNS-01 challenge of example.com and *.example.com, `_acme-challenge.*.example.com:TXT` those of every name under it. The key then reads only the records of the domains these name and can call nothing but the records, zone file and httpreq routes; anything else is 403 `RECORD_NOT_ALLOWED`. Empty: no such restriction */
+            allowed_records?: string[];
         };
         Organization: {
             /** @example org_gcLjNeyhksK2xrIqlPEl6i */
@@ -2876,7 +2899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2997,7 +3020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description A test key (`LIVE_CREDENTIAL_REQUIRED`), or an e-mail address the identity provider has not asserted verified (`EMAIL_NOT_VERIFIED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description A test key (`LIVE_CREDENTIAL_REQUIRED`), or an e-mail address the identity provider has not asserted verified (`EMAIL_NOT_VERIFIED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3172,6 +3195,10 @@ export interface operations {
                      *           "allowed_domains": [
                      *             "example.com",
                      *             "*.example.org"
+                     *           ],
+                     *           "allowed_records": [
+                     *             "_acme-challenge.example.com:TXT",
+                     *             "_acme-challenge.*.example.com:TXT"
                      *           ]
                      *         }
                      *       ],
@@ -3196,7 +3223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `keys:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `keys:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3343,6 +3370,10 @@ export interface operations {
                      *         "example.com",
                      *         "*.example.org"
                      *       ],
+                     *       "allowed_records": [
+                     *         "_acme-challenge.example.com:TXT",
+                     *         "_acme-challenge.*.example.com:TXT"
+                     *       ],
                      *       "key": "string"
                      *     }
                      */
@@ -3387,7 +3418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3579,7 +3610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `keys:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `keys:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3691,7 +3722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3836,6 +3867,9 @@ export interface operations {
                  *       "allowed_domains": [
                  *         "example.com",
                  *         "*.example.org"
+                 *       ],
+                 *       "allowed_records": [
+                 *         "_acme-challenge.example.com:TXT"
                  *       ]
                  *     }
                  */
@@ -3876,6 +3910,10 @@ export interface operations {
                      *       "allowed_domains": [
                      *         "example.com",
                      *         "*.example.org"
+                     *       ],
+                     *       "allowed_records": [
+                     *         "_acme-challenge.example.com:TXT",
+                     *         "_acme-challenge.*.example.com:TXT"
                      *       ]
                      *     }
                      */
@@ -3920,7 +3958,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4134,7 +4172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4311,7 +4349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4504,7 +4542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4685,7 +4723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4887,7 +4925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5067,7 +5105,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Not an owner or admin (`FORBIDDEN`), or a test key (`LIVE_CREDENTIAL_REQUIRED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Not an owner or admin (`FORBIDDEN`), or a test key (`LIVE_CREDENTIAL_REQUIRED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5252,7 +5290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5463,7 +5501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Not an owner or admin, or an admin touching `owner` (`FORBIDDEN`); a test key (`LIVE_CREDENTIAL_REQUIRED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Not an owner or admin, or an admin touching `owner` (`FORBIDDEN`); a test key (`LIVE_CREDENTIAL_REQUIRED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5674,7 +5712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5862,7 +5900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6055,7 +6093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6201,7 +6239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6428,7 +6466,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6703,7 +6741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6980,7 +7018,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7200,7 +7238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7410,7 +7448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7606,7 +7644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7808,7 +7846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8062,7 +8100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8291,7 +8329,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8448,7 +8486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8623,7 +8661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8815,7 +8853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9000,7 +9038,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9195,7 +9233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9345,7 +9383,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9506,7 +9544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9666,7 +9704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9825,7 +9863,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10010,7 +10048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `billing:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `billing:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10207,7 +10245,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10559,7 +10597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `contacts:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `contacts:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10760,7 +10798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10966,7 +11004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `contacts:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `contacts:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11122,7 +11160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11351,7 +11389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11771,7 +11809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11978,7 +12016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12257,7 +12295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12489,7 +12527,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12647,7 +12685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12886,7 +12924,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13119,7 +13157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13289,7 +13327,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13476,7 +13514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13648,7 +13686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13907,7 +13945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14148,7 +14186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14311,7 +14349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14489,7 +14527,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14685,7 +14723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14887,7 +14925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15041,7 +15079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15263,7 +15301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15484,7 +15522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15682,7 +15720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15873,7 +15911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16038,7 +16076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16238,7 +16276,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Not an owner or admin of the organisation (`FORBIDDEN`); or Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Not an owner or admin of the organisation (`FORBIDDEN`); or Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;

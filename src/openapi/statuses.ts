@@ -55,6 +55,15 @@ function notFound(route: RouteSpec): string | undefined {
   return `No such ${names.map((name) => PATH_RESOURCES[name]).join(', or no such ')} in this organisation and mode (\`NOT_FOUND\`)`;
 }
 
+/** What a key restricted to `allowed_records` meets on this route (src/auth/authorize.ts). */
+function recordReasons(route: RouteSpec): string[] {
+  if (route.scope === 'any') return [];
+  if (!route.actsOnRecords) return ['the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`)'];
+  return [
+    `the API key's \`allowed_records\` do not match a record this would change${route.path.includes('{domain}') ? ', or name no record of the domain' : ''} (\`RECORD_NOT_ALLOWED\`)`,
+  ];
+}
+
 function forbiddenReasons(route: RouteSpec): string[] {
   return [
     ...(route.scope !== 'any' ? [`the key lacks \`${route.scope}\` (\`INSUFFICIENT_SCOPE\`)`] : []),
@@ -62,6 +71,7 @@ function forbiddenReasons(route: RouteSpec): string[] {
     ...(route.roles ? [`the caller's role is not ${route.roles.join(' or ')} (\`FORBIDDEN\`)`] : []),
     // An operation is its domain's: polling or cancelling it is refused as the domain's routes are.
     ...(/\{domain\}|\{operation_id\}/.test(route.path) || route.charges ? ['the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`)'] : []),
+    ...recordReasons(route),
     'the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`)',
   ];
 }

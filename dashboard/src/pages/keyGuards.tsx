@@ -15,9 +15,10 @@ export interface GuardDraft {
   limit: string;
   ips: string;
   domains: string;
+  records: string;
 }
 
-export const EMPTY_GUARDS: GuardDraft = { limit: '', ips: '', domains: '' };
+export const EMPTY_GUARDS: GuardDraft = { limit: '', ips: '', domains: '', records: '' };
 
 const lines = (text: string) =>
   text
@@ -26,11 +27,16 @@ const lines = (text: string) =>
     .filter((line) => line !== '');
 
 export function guardsFrom(draft: GuardDraft): Required<KeyGuards> {
-  return { monthly_spend_limit: centsFrom(draft.limit), allowed_ips: lines(draft.ips), allowed_domains: lines(draft.domains) };
+  return { monthly_spend_limit: centsFrom(draft.limit), allowed_ips: lines(draft.ips), allowed_domains: lines(draft.domains), allowed_records: lines(draft.records) };
 }
 
 function draftOf(key: ApiKey): GuardDraft {
-  return { limit: dollarsFrom(key.monthly_spend_limit), ips: key.allowed_ips.join('\n'), domains: key.allowed_domains.join('\n') };
+  return {
+    limit: dollarsFrom(key.monthly_spend_limit),
+    ips: key.allowed_ips.join('\n'),
+    domains: key.allowed_domains.join('\n'),
+    records: key.allowed_records.join('\n'),
+  };
 }
 
 /** The field an API 422 names, even when it points at one line (`allowed_ips.2`). */
@@ -44,10 +50,13 @@ function guardError(error: unknown, field: string): string | undefined {
 }
 
 export function hasGuardError(error: unknown): boolean {
-  return ['monthly_spend_limit', 'allowed_ips', 'allowed_domains'].some((field) => guardError(error, field) !== undefined);
+  return ['monthly_spend_limit', 'allowed_ips', 'allowed_domains', 'allowed_records'].some((field) => guardError(error, field) !== undefined);
 }
 
-/** The three optional guards of a key: a monthly spending limit, where it may be used from, what it may act on. */
+/**
+ * The optional guards of a key: a monthly spending limit, where it may be used from, which domains it
+ * may act on, and the only DNS records it may change.
+ */
 export function GuardFields(props: { draft: GuardDraft; onChange: (draft: GuardDraft) => void; error: unknown }) {
   const { draft, onChange, error } = props;
   return (
@@ -61,6 +70,15 @@ export function GuardFields(props: { draft: GuardDraft; onChange: (draft: GuardD
       <Field label="Allowed domains" error={guardError(error, 'allowed_domains')} hint="Names or *.suffix, one a line; empty: any domain">
         <textarea name="allowed_domains" rows={3} placeholder="*.example.com" value={draft.domains} onInput={(e) => onChange({ ...draft, domains: e.currentTarget.value })} />
       </Field>
+      <Field label="Allowed DNS records" error={guardError(error, 'allowed_records')} hint="name:TYPE, one a line, * for labels; then nothing but these records. Empty: any">
+        <textarea
+          name="allowed_records"
+          rows={3}
+          placeholder="_acme-challenge.example.com:TXT"
+          value={draft.records}
+          onInput={(e) => onChange({ ...draft, records: e.currentTarget.value })}
+        />
+      </Field>
     </div>
   );
 }
@@ -72,6 +90,7 @@ export function GuardSummary({ apiKey }: { apiKey: ApiKey }) {
       <li>Limit: {apiKey.monthly_spend_limit === null ? 'none' : `${formatMoney(apiKey.monthly_spend_limit)} a month`}</li>
       <li>IPs: {apiKey.allowed_ips.length === 0 ? 'any' : apiKey.allowed_ips.join(', ')}</li>
       <li>Domains: {apiKey.allowed_domains.length === 0 ? 'any' : apiKey.allowed_domains.join(', ')}</li>
+      {apiKey.allowed_records.length === 0 ? null : <li>Records only: {apiKey.allowed_records.join(', ')}</li>}
     </ul>
   );
 }
