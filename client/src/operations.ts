@@ -65,6 +65,8 @@ export const operationRoutes = {
   disableDnssec: ["DELETE", "/api/v1/orgs/{org_oid}/domains/{domain}/dnssec"],
   exportZoneFile: ["GET", "/api/v1/orgs/{org_oid}/domains/{domain}/zone"],
   importZoneFile: ["POST", "/api/v1/orgs/{org_oid}/domains/{domain}/zone"],
+  presentAcmeChallenge: ["POST", "/api/v1/orgs/{org_oid}/acme/httpreq/present"],
+  cleanupAcmeChallenge: ["POST", "/api/v1/orgs/{org_oid}/acme/httpreq/cleanup"],
   listEvents: ["GET", "/api/v1/orgs/{org_oid}/events"],
   getEvent: ["GET", "/api/v1/orgs/{org_oid}/events/{event_id}"],
   listWebhookEndpoints: ["GET", "/api/v1/orgs/{org_oid}/webhook-endpoints"],

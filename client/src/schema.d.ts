@@ -915,6 +915,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{org_oid}/acme/httpreq/present": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add one DNS-01 challenge value (a TXT record) at a name; other values there stay
+         * @description Requires scope `dns:write`. Adds exactly this value to the TXT records at `fqdn` with a 60-second TTL, keeping any other value there, so the challenges of `example.com` and `*.example.com` (both at `_acme-challenge.example.com`) stand side by side. A value already there is left as it is: presenting twice answers 200 again. For lego’s `httpreq` DNS provider (and Caddy or anything else speaking it): `HTTPREQ_ENDPOINT` is `https://<this api>/api/v1/orgs/{org_oid}/acme/httpreq`. Authenticated by Bearer or by HTTP Basic whose password is an API key with `dns:write` (any user name: `HTTPREQ_USERNAME=api`, `HTTPREQ_PASSWORD=<key>`); a key made with the `certificates` preset and `allowed_records` naming the `_acme-challenge` TXT records can do this and nothing else. The record is changed as any record edit is (the DNS provider first, events, audit log; docs/certificates.md).
+         */
+        post: operations["presentAcmeChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/acme/httpreq/cleanup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove one DNS-01 challenge value at a name; other values there stay
+         * @description Requires scope `dns:write`. Removes exactly this value from the TXT records at `fqdn`; the other values (another challenge in flight) stay. A value that is not there changes nothing: cleaning up twice answers 200 again. For lego’s `httpreq` DNS provider (and Caddy or anything else speaking it): `HTTPREQ_ENDPOINT` is `https://<this api>/api/v1/orgs/{org_oid}/acme/httpreq`. Authenticated by Bearer or by HTTP Basic whose password is an API key with `dns:write` (any user name: `HTTPREQ_USERNAME=api`, `HTTPREQ_PASSWORD=<key>`); a key made with the `certificates` preset and `allowed_records` naming the `_acme-challenge` TXT records can do this and nothing else. The record is changed as any record edit is (the DNS provider first, events, audit log; docs/certificates.md).
+         */
+        post: operations["cleanupAcmeChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{org_oid}/events": {
         parameters: {
             query?: never;
@@ -2318,6 +2358,37 @@ export interface components {
                 name: string;
                 reason: string;
             }[];
+        };
+        HttpreqResult: {
+            /**
+             * @description Fully qualified, with the trailing dot
+             * @example _acme-challenge.example.com.
+             */
+            fqdn: string;
+            /** @example LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM */
+            value: string;
+            /**
+             * @description The domain whose records hold it
+             * @example example.com
+             */
+            domain: string;
+            /**
+             * @description Whether the value is at the name now: `present` after present, `absent` after cleanup
+             * @enum {string}
+             */
+            status: "present" | "absent";
+        };
+        HttpreqChallenge: {
+            /**
+             * @description Where the TXT value goes: a name under one of the organisation’s domains (the trailing dot is optional)
+             * @example _acme-challenge.example.com.
+             */
+            fqdn: string;
+            /**
+             * @description The challenge value: 43 base64url characters (the key authorization’s SHA-256 digest, RFC 8555 8.4)
+             * @example LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM
+             */
+            value: string;
         };
         EventPage: {
             data: components["schemas"]["Event"][];
@@ -14032,6 +14103,520 @@ export interface operations {
                      * @example {
                      *       "detail": "The file cannot be read, or a record in it breaks its type’s rules",
                      *       "code": "ZONE_FILE_INVALID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the change",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    presentAcmeChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fqdn": "_acme-challenge.example.com.",
+                 *       "value": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM"
+                 *     }
+                 */
+                "application/json": components["schemas"]["HttpreqChallenge"];
+            };
+        };
+        responses: {
+            /** @description The value is at the name */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fqdn": "_acme-challenge.example.com.",
+                     *       "value": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM",
+                     *       "domain": "example.com",
+                     *       "status": "present"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HttpreqResult"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Unexpected end of JSON input",
+                     *           "type": "json_invalid"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key's `allowed_records` do not match a record this would change (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No domain of this organisation holds `fqdn` in the caller’s mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No domain of this organisation holds fqdn in the caller’s mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), or a CNAME stands at the name (`RECORD_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The domain is not active",
+                     *       "code": "DOMAIN_STATE_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is larger than 1 MB",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is compressed",
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the change",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cleanupAcmeChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fqdn": "_acme-challenge.example.com.",
+                 *       "value": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM"
+                 *     }
+                 */
+                "application/json": components["schemas"]["HttpreqChallenge"];
+            };
+        };
+        responses: {
+            /** @description The value is not at the name */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fqdn": "_acme-challenge.example.com.",
+                     *       "value": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM",
+                     *       "domain": "example.com",
+                     *       "status": "present"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HttpreqResult"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Unexpected end of JSON input",
+                     *           "type": "json_invalid"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key's `allowed_records` do not match a record this would change (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No domain of this organisation holds `fqdn` in the caller’s mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No domain of this organisation holds fqdn in the caller’s mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), or a CNAME stands at the name (`RECORD_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The domain is not active",
+                     *       "code": "DOMAIN_STATE_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is larger than 1 MB",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is compressed",
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
