@@ -955,6 +955,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{org_oid}/acme-dns/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an ACME-DNS name and credential; the password is shown once
+         * @description Requires scope `dns:write`. The ACME-DNS protocol (joohoi/acme-dns), for domains hosted anywhere: point `_acme-challenge.<your domain>` at the registration’s `fulldomain` with a CNAME, and give the credentials to cert-manager’s `acmeDNS` solver, lego’s `acme-dns` provider (`ACME_DNS_API_BASE=https://<this api>/api/v1/acme-dns`) or the certbot hook (docs/certificates.md). The registration belongs to the organisation and the caller’s mode; an organisation has at most 100 per mode. The body may be left out (no `allowfrom`).
+         */
+        post: operations["registerAcmeDns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/acme-dns/registrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's ACME-DNS registrations in the caller's mode, newest first (never their passwords)
+         * @description Requires scope `dns:read`.
+         */
+        get: operations["listAcmeDnsRegistrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/acme-dns/registrations/{registration_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an ACME-DNS registration: its credential stops working and its TXT values are removed
+         * @description Requires scope `dns:write`.
+         */
+        delete: operations["deleteAcmeDnsRegistration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/acme-dns/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set an ACME-DNS TXT value (acme-dns `/update`), keeping the one before it
+         * @description No authentication. Called by ACME clients with a registration’s credential in `X-Api-User` and `X-Api-Key` (no bearer token), checked before the body is read: a wrong one is 401 and counts against the client address’s failed-authentication limit (past it, 429). The registration’s `allowfrom` is checked against the client address (403 `IP_NOT_ALLOWED`). `txt` becomes the newest of the two values served at `fulldomain` (with a 1-second TTL); the oldest goes. Sending a value already there changes nothing. Field names match in any case (`SubDomain`, `Txt`), as acme-dns’s own. The ACME-DNS protocol (joohoi/acme-dns), for domains hosted anywhere: point `_acme-challenge.<your domain>` at the registration’s `fulldomain` with a CNAME, and give the credentials to cert-manager’s `acmeDNS` solver, lego’s `acme-dns` provider (`ACME_DNS_API_BASE=https://<this api>/api/v1/acme-dns`) or the certbot hook (docs/certificates.md).
+         */
+        post: operations["updateAcmeDns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{org_oid}/events": {
         parameters: {
             query?: never;
@@ -2390,6 +2470,105 @@ export interface components {
              */
             value: string;
         };
+        AcmeDnsCredentials: {
+            /** @example acd_3lnlRFPfFnl4s4jat14vNg */
+            id: string;
+            /**
+             * @description The credential’s user name (`X-Api-User`)
+             * @example c36f50e8-4632-44f0-83fe-e070fef28a10
+             */
+            username: string;
+            /**
+             * @description Where the TXT values are served: point `_acme-challenge.<your domain>` at it with a CNAME
+             * @example 8e5700ea-a4bf-41c7-8a77-e990661dcc6a.acme-dns.example.net
+             */
+            fulldomain: string;
+            /**
+             * @description What an update names (`subdomain`)
+             * @example 8e5700ea-a4bf-41c7-8a77-e990661dcc6a
+             */
+            subdomain: string;
+            /**
+             * @description CIDRs updates may come from (canonical form); empty: anywhere
+             * @example [
+             *       "192.0.2.0/24"
+             *     ]
+             */
+            allowfrom: string[];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description The credential’s password (`X-Api-Key`). Shown only here, once: store it in a secrets manager.
+             * @example htB9mR9DYgcu9bX5afHF62erXaH2TS7bg9KW3F7Z
+             */
+            password: string;
+        };
+        /**
+         * @example {
+         *       "allowfrom": [
+         *         "192.0.2.0/24"
+         *       ]
+         *     }
+         */
+        AcmeDnsRegisterInput: {
+            /** @description CIDRs updates may come from, e.g. `["192.0.2.0/24", "2001:db8::/32"]`; elsewhere 403 `IP_NOT_ALLOWED`. Empty or left out: anywhere */
+            allowfrom?: string[];
+        };
+        AcmeDnsRegistrationPage: {
+            data: components["schemas"]["AcmeDnsRegistration"][];
+            /** @description Pass as `cursor` for the next page */
+            next_cursor: string | null;
+        };
+        AcmeDnsRegistration: {
+            /** @example acd_3lnlRFPfFnl4s4jat14vNg */
+            id: string;
+            /**
+             * @description The credential’s user name (`X-Api-User`)
+             * @example c36f50e8-4632-44f0-83fe-e070fef28a10
+             */
+            username: string;
+            /**
+             * @description Where the TXT values are served: point `_acme-challenge.<your domain>` at it with a CNAME
+             * @example 8e5700ea-a4bf-41c7-8a77-e990661dcc6a.acme-dns.example.net
+             */
+            fulldomain: string;
+            /**
+             * @description What an update names (`subdomain`)
+             * @example 8e5700ea-a4bf-41c7-8a77-e990661dcc6a
+             */
+            subdomain: string;
+            /**
+             * @description CIDRs updates may come from (canonical form); empty: anywhere
+             * @example [
+             *       "192.0.2.0/24"
+             *     ]
+             */
+            allowfrom: string[];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When a TXT value was last set; null: never
+             */
+            txt_updated_at: string | null;
+            livemode: boolean;
+        };
+        AcmeDnsUpdated: {
+            /** @example LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM */
+            txt: string;
+        };
+        /**
+         * @example {
+         *       "subdomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a",
+         *       "txt": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM"
+         *     }
+         */
+        AcmeDnsUpdateInput: {
+            /** @description The registration’s `subdomain` */
+            subdomain: string;
+            /** @description The challenge value: 43 base64url characters (the key authorization’s SHA-256 digest, RFC 8555 8.4) */
+            txt: string;
+        };
         EventPage: {
             data: components["schemas"]["Event"][];
             /** @description Pass as `cursor` for the next page */
@@ -2594,7 +2773,7 @@ export interface components {
              * @example dns_record.updated
              * @enum {string}
              */
-            action: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "domain.whois_privacy_changed" | "domain.move_proposed" | "domain.move_cancelled" | "domain.moved_out" | "domain.moved_in" | "dnssec.enabled" | "dnssec.disabled" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
+            action: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "domain.whois_privacy_changed" | "domain.move_proposed" | "domain.move_cancelled" | "domain.moved_out" | "domain.moved_in" | "dnssec.enabled" | "dnssec.disabled" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "acme_dns.registered" | "acme_dns.updated" | "acme_dns.deleted";
             /** @description Who did it: a user (`usr_…`, signed in) or an API key (`key_…`); `system` (id null) for what the service or its operators did: a leaked key revoked, an operator credit */
             actor: {
                 /** @enum {string} */
@@ -2605,7 +2784,7 @@ export interface components {
             /** @description What it was done to */
             target: {
                 /** @enum {string} */
-                type: "api_key" | "organization" | "membership" | "invitation" | "contact" | "dns_record" | "operation" | "domain" | "webhook_endpoint" | "domain_move";
+                type: "api_key" | "organization" | "membership" | "invitation" | "contact" | "dns_record" | "operation" | "domain" | "webhook_endpoint" | "domain_move" | "acme_dns_registration";
                 /**
                  * @description For `membership`, the member’s user id
                  * @example rec_wuk6My7QBhQNFOuC0ZjPdw
@@ -6969,7 +7148,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -14692,6 +14871,848 @@ export interface operations {
             };
         };
     };
+    registerAcmeDns: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "allowfrom": [
+                 *         "192.0.2.0/24"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AcmeDnsRegisterInput"];
+            };
+        };
+        responses: {
+            /** @description Registered: store `password` now */
+            201: {
+                headers: {
+                    /** @description The version in quotes, e.g. `"3"`; send it back as `If-Match` to update or delete safely */
+                    ETag: string;
+                    /** @description Path of the new resource */
+                    Location: string;
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "acd_3lnlRFPfFnl4s4jat14vNg",
+                     *       "username": "c36f50e8-4632-44f0-83fe-e070fef28a10",
+                     *       "fulldomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a.acme-dns.example.net",
+                     *       "subdomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a",
+                     *       "allowfrom": [
+                     *         "192.0.2.0/24"
+                     *       ],
+                     *       "created_at": "2019-08-24T14:15:22Z",
+                     *       "password": "htB9mR9DYgcu9bX5afHF62erXaH2TS7bg9KW3F7Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AcmeDnsCredentials"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Unexpected end of JSON input",
+                     *           "type": "json_invalid"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACME-DNS is not offered by this service: `ACME_DNS_ZONE` is not set (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "ACME-DNS is not offered by this service: ACME_DNS_ZONE is not set",
+                     *       "code": "ACME_DNS_ZONE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The organisation already has 100 registrations in this mode (`ACME_DNS_REGISTRATION_LIMIT`); delete one first; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The organisation already has 100 registrations in this mode",
+                     *       "code": "ACME_DNS_REGISTRATION_LIMIT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is larger than 1 MB",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is compressed",
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the change",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAcmeDnsRegistrations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of registrations */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "acd_3lnlRFPfFnl4s4jat14vNg",
+                     *           "username": "c36f50e8-4632-44f0-83fe-e070fef28a10",
+                     *           "fulldomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a.acme-dns.example.net",
+                     *           "subdomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a",
+                     *           "allowfrom": [
+                     *             "192.0.2.0/24"
+                     *           ],
+                     *           "created_at": "2019-08-24T14:15:22Z",
+                     *           "txt_updated_at": "2019-08-24T14:15:22Z",
+                     *           "livemode": true
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AcmeDnsRegistrationPage"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:read",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the read group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAcmeDnsRegistration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+                registration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such ACME-DNS registration in this organisation and mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No such ACME-DNS registration in this organisation and mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Idempotency-Key reused with a different request or by another API key or session",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the change",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAcmeDns: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration’s `username` */
+                "x-api-user": string;
+                /** @description The registration’s `password` */
+                "x-api-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subdomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a",
+                 *       "txt": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AcmeDnsUpdateInput"];
+            };
+        };
+        responses: {
+            /** @description Set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "txt": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AcmeDnsUpdated"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Unexpected end of JSON input",
+                     *           "type": "json_invalid"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description X-Api-User and X-Api-Key name no registration (`INVALID_TOKEN`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "X-Api-User and X-Api-Key name no registration",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description The client address is outside the registration’s `allowfrom` (`IP_NOT_ALLOWED`), or `subdomain` is not the registration’s (`FORBIDDEN`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The client address is outside the registration’s allowfrom",
+                     *       "code": "IP_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACME-DNS is not offered by this service: `ACME_DNS_ZONE` is not set (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "ACME-DNS is not offered by this service: ACME_DNS_ZONE is not set",
+                     *       "code": "ACME_DNS_ZONE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is larger than 1 MB",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is compressed",
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this client address, or too many requests with this credential (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many failed credentials from this client address, or too many requests with this credential",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the change",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -16795,7 +17816,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "domain.whois_privacy_changed" | "domain.move_proposed" | "domain.move_cancelled" | "domain.moved_out" | "domain.moved_in" | "dnssec.enabled" | "dnssec.disabled" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
+                action?: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "domain.whois_privacy_changed" | "domain.move_proposed" | "domain.move_cancelled" | "domain.moved_out" | "domain.moved_in" | "dnssec.enabled" | "dnssec.disabled" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "acme_dns.registered" | "acme_dns.updated" | "acme_dns.deleted";
                 /** @description Only entries of this actor, as the entries name it: `user:<user id>` (what the user did signed in), `api_key:<key id>` (what that key did) or `system` */
                 actor?: string;
             };

@@ -94,6 +94,12 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends 
    * anything looks at its content.
    */
   verifyRequest?: (ctx: AppContext) => Promise<void>;
+  /**
+   * With `verifyRequest` checking a credential the request carries (an ACME-DNS update): the route
+   * counts its own requests, failures per client address (`auth_failure`) and verified ones per
+   * credential, so the per-address `public` pool is not taken first (docs/api-guide.md, Rate limits).
+   */
+  countsOwnRequests?: boolean;
   /** Successful responses by status; the standard error responses are added automatically. */
   responses: Record<number, ResponseSpec>;
   /**

@@ -49,7 +49,7 @@ function routeChain(
   const { limit } = shared;
   const chain: Layer[] = [];
   const authenticated = route.scope !== 'public';
-  if (!authenticated && layers.rateLimit) {
+  if (!authenticated && layers.rateLimit && !route.countsOwnRequests) {
     // Nothing else limits a route without a token: count it per client address before any work.
     chain.push(async (ctx, next) => {
       await consumeAddressPool(deps, ctx, 'public');

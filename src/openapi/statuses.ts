@@ -38,6 +38,7 @@ const PATH_RESOURCES: Record<string, string> = {
   event_id: 'event',
   endpoint_id: 'webhook endpoint',
   delivery_id: 'delivery',
+  registration_id: 'ACME-DNS registration',
 };
 
 /** `{org_oid}` is checked by membership (403 `NOT_ORG_MEMBER`, whether or not it exists), not by a 404. */
@@ -134,7 +135,9 @@ export function routeStatuses(route: RouteSpec): Record<string, ResponseConfig> 
     authenticated
       ? `Rate limit of the \`${rateLimitGroupOf(route)}\` group exceeded, for this key or session or for all of the user's ` +
           'together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds'
-      : 'Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds',
+      : route.countsOwnRequests
+        ? 'Too many failed credentials from this client address, or too many requests with this credential (`RATE_LIMITED`); wait `Retry-After` seconds'
+        : 'Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds',
   );
   add(500, 'Server fault; the body carries the request id, never internals');
   if (authenticated) add(503, 'The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds');
