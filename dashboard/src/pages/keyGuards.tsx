@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { components } from '../../../client/src/index.js';
 import { useDashboard } from '../context.js';
 import { ErrorNote, fieldError } from '../errors.js';
-import { formatMoney } from '../format.js';
+import { formatMoney, lines } from '../format.js';
 import { useAction } from '../hooks.js';
 import { Field } from '../components/ui.js';
 import { centsFrom, dollarsFrom } from './billingGuards.js';
@@ -19,12 +19,6 @@ export interface GuardDraft {
 }
 
 export const EMPTY_GUARDS: GuardDraft = { limit: '', ips: '', domains: '', records: '' };
-
-const lines = (text: string) =>
-  text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
 
 export function guardsFrom(draft: GuardDraft): Required<KeyGuards> {
   return { monthly_spend_limit: centsFrom(draft.limit), allowed_ips: lines(draft.ips), allowed_domains: lines(draft.domains), allowed_records: lines(draft.records) };
@@ -60,26 +54,28 @@ export function hasGuardError(error: unknown): boolean {
 export function GuardFields(props: { draft: GuardDraft; onChange: (draft: GuardDraft) => void; error: unknown }) {
   const { draft, onChange, error } = props;
   return (
-    <div class="grid">
-      <Field label="Monthly spending limit (USD)" error={guardError(error, 'monthly_spend_limit')} hint="Empty: no limit">
-        <input type="number" name="monthly_spend_limit" min="0" step="0.01" value={draft.limit} onInput={(e) => onChange({ ...draft, limit: e.currentTarget.value })} />
-      </Field>
-      <Field label="Allowed IP ranges" error={guardError(error, 'allowed_ips')} hint="CIDRs, one a line; empty: anywhere">
-        <textarea name="allowed_ips" rows={3} placeholder="203.0.113.0/24" value={draft.ips} onInput={(e) => onChange({ ...draft, ips: e.currentTarget.value })} />
-      </Field>
-      <Field label="Allowed domains" error={guardError(error, 'allowed_domains')} hint="Names or *.suffix, one a line; empty: any domain">
-        <textarea name="allowed_domains" rows={3} placeholder="*.example.com" value={draft.domains} onInput={(e) => onChange({ ...draft, domains: e.currentTarget.value })} />
-      </Field>
+    <>
+      <div class="grid">
+        <Field label="Monthly spending limit (USD)" error={guardError(error, 'monthly_spend_limit')} hint="Empty: no limit">
+          <input type="number" name="monthly_spend_limit" min="0" step="0.01" value={draft.limit} onInput={(e) => onChange({ ...draft, limit: e.currentTarget.value })} />
+        </Field>
+        <Field label="Allowed IP ranges" error={guardError(error, 'allowed_ips')} hint="CIDRs, one a line; empty: anywhere">
+          <textarea name="allowed_ips" rows={3} placeholder="203.0.113.0/24" value={draft.ips} onInput={(e) => onChange({ ...draft, ips: e.currentTarget.value })} />
+        </Field>
+        <Field label="Allowed domains" error={guardError(error, 'allowed_domains')} hint="Names or *.suffix, one a line; empty: any domain">
+          <textarea name="allowed_domains" rows={3} placeholder="*.example.com" value={draft.domains} onInput={(e) => onChange({ ...draft, domains: e.currentTarget.value })} />
+        </Field>
+      </div>
       <Field label="Allowed DNS records" error={guardError(error, 'allowed_records')} hint="name:TYPE, one a line, * for labels; then nothing but these records. Empty: any">
         <textarea
           name="allowed_records"
-          rows={3}
+          rows={Math.min(8, Math.max(2, lines(draft.records).length))}
           placeholder="_acme-challenge.example.com:TXT"
           value={draft.records}
           onInput={(e) => onChange({ ...draft, records: e.currentTarget.value })}
         />
       </Field>
-    </div>
+    </>
   );
 }
 
