@@ -117,6 +117,8 @@ function toConfig(env: Env) {
     /** Absent: test-mode DNS is synthetic (src/features/dns/provider/synthetic.ts). */
     dnsTestProvider: env.DNS_TEST_PROVIDER_URL ? { url: env.DNS_TEST_PROVIDER_URL, token: env.DNS_TEST_PROVIDER_TOKEN } : undefined,
     dnssec: { dsRemovalWaitMs: env.DNSSEC_DS_REMOVAL_WAIT },
+    /** Absent: no ACME-DNS (src/features/acmeDns/). */
+    acmeDns: env.ACME_DNS_ZONE ? { zone: env.ACME_DNS_ZONE, nameservers: env.ACME_DNS_NAMESERVERS ?? [] } : undefined,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },
     leakScanIntervalMs: env.LEAK_SCAN_INTERVAL,

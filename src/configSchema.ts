@@ -201,6 +201,25 @@ export const configSections = {
       'A second PowerDNS API for test-mode zones (`npm run dev` starts one when PowerDNS is installed): test-mode records, ALIAS and DNSSEC signatures are then served over DNS, one zone per name (docs/api-guide.md, DNS). Never the live one: test names may equal live names. Unset: test-mode DNS is synthetic, served by no one.',
     ),
     DNS_TEST_PROVIDER_TOKEN: optionalString.describe('The test-mode DNS provider\'s API key.'),
+    ACME_DNS_ZONE: z
+      .string()
+      .transform((value, ctx) => {
+        const name = value.trim().toLowerCase().replace(/\.$/, '');
+        if (!/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(name) || name.length > 253) {
+          ctx.addIssue({ code: 'custom', message: 'must be a DNS zone name such as acme-dns.example.net' });
+          return z.NEVER;
+        }
+        return name;
+      })
+      .optional()
+      .describe(
+        'The zone the ACME-DNS API hands out names in (`<subdomain>.<zone>`), served by the live DNS provider (created there when missing) and delegated to it by you; a name of your own no customer can register (docs/certificates.md). Unset: ACME-DNS registration and updates answer 404.',
+      ),
+    ACME_DNS_NAMESERVERS: z
+      .string()
+      .transform((value) => value.split(',').map((host) => host.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))
+      .optional()
+      .describe('Comma-separated host names of the name servers ACME_DNS_ZONE is delegated to, set as its NS records when the service creates the zone (`ns1.example.net,ns2.example.net`).'),
     DNSSEC_DS_REMOVAL_WAIT: duration.prefault('2d')
       .describe('After turning DNSSEC off has withdrawn a live domain\'s DS at the registrar, how long its zone stays signed before it is unsigned: the parent\'s DS TTL (one day for .com and .net) plus the registry\'s publication delay.'),
     SMTP_URL: optionalUrl.describe('Where mail is sent (`smtp://user:password@host:587`); unset: each message is written to `DATA_DIR/mail/` as an `.eml` file and logged.'),

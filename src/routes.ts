@@ -19,6 +19,8 @@ import { secretScanningRoutes } from './features/leaks/secretScanning.routes.js'
 import { dnsRecordRoutes } from './features/dns/records.routes.js';
 import { dnssecRoutes } from './features/dns/dnssec.routes.js';
 import { zoneFileRoutes } from './features/dns/zone.routes.js';
+import { httpreqRoutes } from './features/acmeHttpreq/httpreq.routes.js';
+import { acmeDnsRoutes } from './features/acmeDns/acmeDns.routes.js';
 import { eventRoutes } from './features/webhooks/events.routes.js';
 import { webhookEndpointRoutes } from './features/webhooks/endpoints.routes.js';
 import { auditLogRoutes } from './features/audit/auditLog.routes.js';
@@ -44,6 +46,8 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...dnsRecordRoutes(deps),
     ...dnssecRoutes(deps),
     ...zoneFileRoutes(deps),
+    ...httpreqRoutes(deps),
+    ...acmeDnsRoutes(deps),
     ...eventRoutes(deps),
     ...webhookEndpointRoutes(deps),
     ...auditLogRoutes(deps),

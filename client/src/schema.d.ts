@@ -155,7 +155,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Scope sets pre-filled per use case (CI, monitoring, registrar tooling)
+         * Scope sets pre-filled per use case (CI, monitoring, registrar tooling, certificates)
          * @description Requires scope `keys:read`.
          */
         get: operations["listApiKeyPresets"];
@@ -935,6 +935,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{org_oid}/acme/httpreq/present": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add one DNS-01 challenge value (a TXT record) at a name; other values there stay
+         * @description Requires scope `dns:write`. Adds exactly this value to the TXT records at `fqdn` with a 60-second TTL, keeping any other value there, so the challenges of `example.com` and `*.example.com` (both at `_acme-challenge.example.com`) stand side by side. A value already there is left as it is: presenting twice answers 200 again. For lego’s `httpreq` DNS provider (and Caddy or anything else speaking it): `HTTPREQ_ENDPOINT` is `https://<this api>/api/v1/orgs/{org_oid}/acme/httpreq`. Authenticated by Bearer or by HTTP Basic whose password is an API key with `dns:write` (any user name: `HTTPREQ_USERNAME=api`, `HTTPREQ_PASSWORD=<key>`); a key made with the `certificates` preset and `allowed_records` naming the `_acme-challenge` TXT records can do this and nothing else. The record is changed as any record edit is (the DNS provider first, events, audit log; docs/certificates.md).
+         */
+        post: operations["presentAcmeChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/acme/httpreq/cleanup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove one DNS-01 challenge value at a name; other values there stay
+         * @description Requires scope `dns:write`. Removes exactly this value from the TXT records at `fqdn`; the other values (another challenge in flight) stay. A value that is not there changes nothing: cleaning up twice answers 200 again. For lego’s `httpreq` DNS provider (and Caddy or anything else speaking it): `HTTPREQ_ENDPOINT` is `https://<this api>/api/v1/orgs/{org_oid}/acme/httpreq`. Authenticated by Bearer or by HTTP Basic whose password is an API key with `dns:write` (any user name: `HTTPREQ_USERNAME=api`, `HTTPREQ_PASSWORD=<key>`); a key made with the `certificates` preset and `allowed_records` naming the `_acme-challenge` TXT records can do this and nothing else. The record is changed as any record edit is (the DNS provider first, events, audit log; docs/certificates.md).
+         */
+        post: operations["cleanupAcmeChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/acme-dns/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an ACME-DNS name and credential; the password is shown once
+         * @description Requires scope `dns:write`. The ACME-DNS protocol (joohoi/acme-dns), for domains hosted anywhere: point `_acme-challenge.<your domain>` at the registration’s `fulldomain` with a CNAME, and give the credentials to cert-manager’s `acmeDNS` solver, lego’s `acme-dns` provider (`ACME_DNS_API_BASE=https://<this api>/api/v1/acme-dns`) or the certbot hook (docs/certificates.md). The registration belongs to the organisation and the caller’s mode; an organisation has at most 100 per mode. The body may be left out (no `allowfrom`).
+         */
+        post: operations["registerAcmeDns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/acme-dns/registrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's ACME-DNS registrations in the caller's mode, newest first (never their passwords)
+         * @description Requires scope `dns:read`.
+         */
+        get: operations["listAcmeDnsRegistrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{org_oid}/acme-dns/registrations/{registration_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an ACME-DNS registration: its credential stops working and its TXT values are removed
+         * @description Requires scope `dns:write`.
+         */
+        delete: operations["deleteAcmeDnsRegistration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/acme-dns/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set an ACME-DNS TXT value (acme-dns `/update`), keeping the one before it
+         * @description No authentication. Called by ACME clients with a registration’s credential in `X-Api-User` and `X-Api-Key` (no bearer token), checked before the body is read: a wrong one is 401 and counts against the client address’s failed-authentication limit (past it, 429). The registration’s `allowfrom` is checked against the client address (403 `IP_NOT_ALLOWED`). `txt` becomes the newest of the two values served at `fulldomain` (with a 1-second TTL); the oldest goes. Sending a value already there changes nothing. Field names match in any case (`SubDomain`, `Txt`), as acme-dns’s own. The ACME-DNS protocol (joohoi/acme-dns), for domains hosted anywhere: point `_acme-challenge.<your domain>` at the registration’s `fulldomain` with a CNAME, and give the credentials to cert-manager’s `acmeDNS` solver, lego’s `acme-dns` provider (`ACME_DNS_API_BASE=https://<this api>/api/v1/acme-dns`) or the certbot hook (docs/certificates.md).
+         */
+        post: operations["updateAcmeDns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{org_oid}/events": {
         parameters: {
             query?: never;
@@ -1369,6 +1489,14 @@ export interface components {
              *     ]
              */
             allowed_domains: string[];
+            /**
+             * @description `<name>:<TYPE>` patterns of the only DNS records the key may change (canonical form); empty: no such restriction
+             * @example [
+             *       "_acme-challenge.example.com:TXT",
+             *       "_acme-challenge.*.example.com:TXT"
+             *     ]
+             */
+            allowed_records: string[];
             /** @description The full secret. Returned only here, once: store it in a secrets manager. */
             key: string;
         };
@@ -1388,7 +1516,7 @@ export interface components {
              * @description A pre-filled scope set; give this or `scopes`
              * @enum {string}
              */
-            preset?: "ci" | "monitoring" | "registrar_tooling";
+            preset?: "ci" | "monitoring" | "registrar_tooling" | "certificates";
             /**
              * @description `test` keys never call the registrar; defaults to the caller's mode
              * @enum {string}
@@ -1400,6 +1528,8 @@ export interface components {
             allowed_ips?: string[];
             /** @description Domains the key may register, transfer, renew, change, read the auth code or DNS records of: exact names or `*.suffix` (every name under it); others 403 `DOMAIN_NOT_ALLOWED`. Empty: any domain */
             allowed_domains?: string[];
+            /** @description The only DNS records the key may create, change or delete, as `<name>:<TYPE>` with a fully qualified name one of whose labels (not the last) may be `*` for one or more labels: `_acme-challenge.example.com:TXT` is the DNS-01 challenge of example.com and *.example.com, `_acme-challenge.*.example.com:TXT` those of every name under it. The key then reads only the records of the domains these name and can call nothing but the records, zone file and httpreq routes; anything else is 403 `RECORD_NOT_ALLOWED`. Empty: no such restriction */
+            allowed_records?: string[];
         };
         ApiKeyPage: {
             data: components["schemas"]["ApiKey"][];
@@ -1449,11 +1579,19 @@ export interface components {
              *     ]
              */
             allowed_domains: string[];
+            /**
+             * @description `<name>:<TYPE>` patterns of the only DNS records the key may change (canonical form); empty: no such restriction
+             * @example [
+             *       "_acme-challenge.example.com:TXT",
+             *       "_acme-challenge.*.example.com:TXT"
+             *     ]
+             */
+            allowed_records: string[];
         };
         ApiKeyPresets: {
             data: {
                 /** @enum {string} */
-                id: "ci" | "monitoring" | "registrar_tooling";
+                id: "ci" | "monitoring" | "registrar_tooling" | "certificates";
                 scopes: ("domains:read" | "domains:write" | "dns:read" | "dns:write" | "contacts:read" | "contacts:write" | "billing:read" | "billing:write" | "orgs:read" | "orgs:write" | "keys:read" | "keys:write" | "webhooks:read" | "webhooks:write")[];
             }[];
         };
@@ -1462,6 +1600,9 @@ export interface components {
          *       "allowed_domains": [
          *         "example.com",
          *         "*.example.org"
+         *       ],
+         *       "allowed_records": [
+         *         "_acme-challenge.example.com:TXT"
          *       ]
          *     }
          */
@@ -1472,6 +1613,8 @@ export interface components {
             allowed_ips?: string[];
             /** @description Domains the key may register, transfer, renew, change, read the auth code or DNS records of: exact names or `*.suffix` (every name under it); others 403 `DOMAIN_NOT_ALLOWED`. Empty: any domain */
             allowed_domains?: string[];
+            /** @description The only DNS records the key may create, change or delete, as `<name>:<TYPE>` with a fully qualified name one of whose labels (not the last) may be `*` for one or more labels: `_acme-challenge.example.com:TXT` is the DNS-01 challenge of example.com and *.example.com, `_acme-challenge.*.example.com:TXT` those of every name under it. The key then reads only the records of the domains these name and can call nothing but the records, zone file and httpreq routes; anything else is 403 `RECORD_NOT_ALLOWED`. Empty: no such restriction */
+            allowed_records?: string[];
         };
         Organization: {
             /** @example org_gcLjNeyhksK2xrIqlPEl6i */
@@ -2359,6 +2502,136 @@ export interface components {
                 reason: string;
             }[];
         };
+        HttpreqResult: {
+            /**
+             * @description Fully qualified, with the trailing dot
+             * @example _acme-challenge.example.com.
+             */
+            fqdn: string;
+            /** @example LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM */
+            value: string;
+            /**
+             * @description The domain whose records hold it
+             * @example example.com
+             */
+            domain: string;
+            /**
+             * @description Whether the value is at the name now: `present` after present, `absent` after cleanup
+             * @enum {string}
+             */
+            status: "present" | "absent";
+        };
+        HttpreqChallenge: {
+            /**
+             * @description Where the TXT value goes: a name under one of the organisation’s domains (the trailing dot is optional)
+             * @example _acme-challenge.example.com.
+             */
+            fqdn: string;
+            /**
+             * @description The challenge value: 43 base64url characters (the key authorization’s SHA-256 digest, RFC 8555 8.4)
+             * @example LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM
+             */
+            value: string;
+        };
+        AcmeDnsCredentials: {
+            /** @example acd_3lnlRFPfFnl4s4jat14vNg */
+            id: string;
+            /**
+             * @description The credential’s user name (`X-Api-User`)
+             * @example c36f50e8-4632-44f0-83fe-e070fef28a10
+             */
+            username: string;
+            /**
+             * @description Where the TXT values are served: point `_acme-challenge.<your domain>` at it with a CNAME
+             * @example 8e5700ea-a4bf-41c7-8a77-e990661dcc6a.acme-dns.example.net
+             */
+            fulldomain: string;
+            /**
+             * @description What an update names (`subdomain`)
+             * @example 8e5700ea-a4bf-41c7-8a77-e990661dcc6a
+             */
+            subdomain: string;
+            /**
+             * @description CIDRs updates may come from (canonical form); empty: anywhere
+             * @example [
+             *       "192.0.2.0/24"
+             *     ]
+             */
+            allowfrom: string[];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description The credential’s password (`X-Api-Key`). Shown only here, once: store it in a secrets manager.
+             * @example htB9mR9DYgcu9bX5afHF62erXaH2TS7bg9KW3F7Z
+             */
+            password: string;
+        };
+        /**
+         * @example {
+         *       "allowfrom": [
+         *         "192.0.2.0/24"
+         *       ]
+         *     }
+         */
+        AcmeDnsRegisterInput: {
+            /** @description CIDRs updates may come from, e.g. `["192.0.2.0/24", "2001:db8::/32"]`; elsewhere 403 `IP_NOT_ALLOWED`. Empty or left out: anywhere */
+            allowfrom?: string[];
+        };
+        AcmeDnsRegistrationPage: {
+            data: components["schemas"]["AcmeDnsRegistration"][];
+            /** @description Pass as `cursor` for the next page */
+            next_cursor: string | null;
+        };
+        AcmeDnsRegistration: {
+            /** @example acd_3lnlRFPfFnl4s4jat14vNg */
+            id: string;
+            /**
+             * @description The credential’s user name (`X-Api-User`)
+             * @example c36f50e8-4632-44f0-83fe-e070fef28a10
+             */
+            username: string;
+            /**
+             * @description Where the TXT values are served: point `_acme-challenge.<your domain>` at it with a CNAME
+             * @example 8e5700ea-a4bf-41c7-8a77-e990661dcc6a.acme-dns.example.net
+             */
+            fulldomain: string;
+            /**
+             * @description What an update names (`subdomain`)
+             * @example 8e5700ea-a4bf-41c7-8a77-e990661dcc6a
+             */
+            subdomain: string;
+            /**
+             * @description CIDRs updates may come from (canonical form); empty: anywhere
+             * @example [
+             *       "192.0.2.0/24"
+             *     ]
+             */
+            allowfrom: string[];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When a TXT value was last set; null: never
+             */
+            txt_updated_at: string | null;
+            livemode: boolean;
+        };
+        AcmeDnsUpdated: {
+            /** @example LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM */
+            txt: string;
+        };
+        /**
+         * @example {
+         *       "subdomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a",
+         *       "txt": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM"
+         *     }
+         */
+        AcmeDnsUpdateInput: {
+            /** @description The registration’s `subdomain` */
+            subdomain: string;
+            /** @description The challenge value: 43 base64url characters (the key authorization’s SHA-256 digest, RFC 8555 8.4) */
+            txt: string;
+        };
         EventPage: {
             data: components["schemas"]["Event"][];
             /** @description Pass as `cursor` for the next page */
@@ -2563,7 +2836,7 @@ export interface components {
              * @example dns_record.updated
              * @enum {string}
              */
-            action: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "domain.whois_privacy_changed" | "domain.move_proposed" | "domain.move_cancelled" | "domain.moved_out" | "domain.moved_in" | "dnssec.enabled" | "dnssec.disabled" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
+            action: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "domain.whois_privacy_changed" | "domain.move_proposed" | "domain.move_cancelled" | "domain.moved_out" | "domain.moved_in" | "dnssec.enabled" | "dnssec.disabled" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "acme_dns.registered" | "acme_dns.updated" | "acme_dns.deleted";
             /** @description Who did it: a user (`usr_…`, signed in) or an API key (`key_…`); `system` (id null) for what the service or its operators did: a leaked key revoked, an operator credit */
             actor: {
                 /** @enum {string} */
@@ -2574,7 +2847,7 @@ export interface components {
             /** @description What it was done to */
             target: {
                 /** @enum {string} */
-                type: "api_key" | "organization" | "membership" | "invitation" | "contact" | "dns_record" | "operation" | "domain" | "webhook_endpoint" | "domain_move";
+                type: "api_key" | "organization" | "membership" | "invitation" | "contact" | "dns_record" | "operation" | "domain" | "webhook_endpoint" | "domain_move" | "acme_dns_registration";
                 /**
                  * @description For `membership`, the member’s user id
                  * @example rec_wuk6My7QBhQNFOuC0ZjPdw
@@ -3024,7 +3297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3145,7 +3418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description A test key (`LIVE_CREDENTIAL_REQUIRED`), or an e-mail address the identity provider has not asserted verified (`EMAIL_NOT_VERIFIED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description A test key (`LIVE_CREDENTIAL_REQUIRED`), or an e-mail address the identity provider has not asserted verified (`EMAIL_NOT_VERIFIED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3320,6 +3593,10 @@ export interface operations {
                      *           "allowed_domains": [
                      *             "example.com",
                      *             "*.example.org"
+                     *           ],
+                     *           "allowed_records": [
+                     *             "_acme-challenge.example.com:TXT",
+                     *             "_acme-challenge.*.example.com:TXT"
                      *           ]
                      *         }
                      *       ],
@@ -3344,7 +3621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `keys:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `keys:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3491,6 +3768,10 @@ export interface operations {
                      *         "example.com",
                      *         "*.example.org"
                      *       ],
+                     *       "allowed_records": [
+                     *         "_acme-challenge.example.com:TXT",
+                     *         "_acme-challenge.*.example.com:TXT"
+                     *       ],
                      *       "key": "string"
                      *     }
                      */
@@ -3535,7 +3816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3727,7 +4008,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `keys:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `keys:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3839,7 +4120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3984,6 +4265,9 @@ export interface operations {
                  *       "allowed_domains": [
                  *         "example.com",
                  *         "*.example.org"
+                 *       ],
+                 *       "allowed_records": [
+                 *         "_acme-challenge.example.com:TXT"
                  *       ]
                  *     }
                  */
@@ -4024,6 +4308,10 @@ export interface operations {
                      *       "allowed_domains": [
                      *         "example.com",
                      *         "*.example.org"
+                     *       ],
+                     *       "allowed_records": [
+                     *         "_acme-challenge.example.com:TXT",
+                     *         "_acme-challenge.*.example.com:TXT"
                      *       ]
                      *     }
                      */
@@ -4068,7 +4356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `keys:write` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4282,7 +4570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4459,7 +4747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4652,7 +4940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4833,7 +5121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5035,7 +5323,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5215,7 +5503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Not an owner or admin (`FORBIDDEN`), or a test key (`LIVE_CREDENTIAL_REQUIRED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Not an owner or admin (`FORBIDDEN`), or a test key (`LIVE_CREDENTIAL_REQUIRED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5400,7 +5688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5611,7 +5899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Not an owner or admin, or an admin touching `owner` (`FORBIDDEN`); a test key (`LIVE_CREDENTIAL_REQUIRED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Not an owner or admin, or an admin touching `owner` (`FORBIDDEN`); a test key (`LIVE_CREDENTIAL_REQUIRED`); or Forbidden: the key lacks `orgs:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5822,7 +6110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6010,7 +6298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6203,7 +6491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6349,7 +6637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6576,7 +6864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6851,7 +7139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7008,7 +7296,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -7128,7 +7416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7348,7 +7636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7558,7 +7846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7754,7 +8042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7956,7 +8244,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8210,7 +8498,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8439,7 +8727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8596,7 +8884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8771,7 +9059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8963,7 +9251,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9148,7 +9436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9343,7 +9631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9493,7 +9781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `domains:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9654,7 +9942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9814,7 +10102,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9973,7 +10261,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10158,7 +10446,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `billing:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `billing:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10355,7 +10643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `billing:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10707,7 +10995,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `contacts:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `contacts:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10908,7 +11196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11114,7 +11402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `contacts:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `contacts:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11270,7 +11558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11499,7 +11787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `contacts:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11919,7 +12207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12126,7 +12414,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12405,7 +12693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12637,7 +12925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12795,7 +13083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13034,7 +13322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13267,7 +13555,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13437,7 +13725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13624,7 +13912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13796,7 +14084,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14055,7 +14343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`); the API key's `allowed_records` do not match a record this would change, or name no record of the domain (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14217,6 +14505,1362 @@ export interface operations {
             };
         };
     };
+    presentAcmeChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fqdn": "_acme-challenge.example.com.",
+                 *       "value": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM"
+                 *     }
+                 */
+                "application/json": components["schemas"]["HttpreqChallenge"];
+            };
+        };
+        responses: {
+            /** @description The value is at the name */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fqdn": "_acme-challenge.example.com.",
+                     *       "value": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM",
+                     *       "domain": "example.com",
+                     *       "status": "present"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HttpreqResult"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Unexpected end of JSON input",
+                     *           "type": "json_invalid"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key's `allowed_records` do not match a record this would change (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No domain of this organisation holds `fqdn` in the caller’s mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No domain of this organisation holds fqdn in the caller’s mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), or a CNAME stands at the name (`RECORD_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The domain is not active",
+                     *       "code": "DOMAIN_STATE_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is larger than 1 MB",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is compressed",
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the change",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cleanupAcmeChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fqdn": "_acme-challenge.example.com.",
+                 *       "value": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM"
+                 *     }
+                 */
+                "application/json": components["schemas"]["HttpreqChallenge"];
+            };
+        };
+        responses: {
+            /** @description The value is not at the name */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fqdn": "_acme-challenge.example.com.",
+                     *       "value": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM",
+                     *       "domain": "example.com",
+                     *       "status": "present"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HttpreqResult"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Unexpected end of JSON input",
+                     *           "type": "json_invalid"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key's `allowed_records` do not match a record this would change (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No domain of this organisation holds `fqdn` in the caller’s mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No domain of this organisation holds fqdn in the caller’s mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), or a CNAME stands at the name (`RECORD_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The domain is not active",
+                     *       "code": "DOMAIN_STATE_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is larger than 1 MB",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is compressed",
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the change",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerAcmeDns: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "allowfrom": [
+                 *         "192.0.2.0/24"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AcmeDnsRegisterInput"];
+            };
+        };
+        responses: {
+            /** @description Registered: store `password` now */
+            201: {
+                headers: {
+                    /** @description The version in quotes, e.g. `"3"`; send it back as `If-Match` to update or delete safely */
+                    ETag: string;
+                    /** @description Path of the new resource */
+                    Location: string;
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "acd_3lnlRFPfFnl4s4jat14vNg",
+                     *       "username": "c36f50e8-4632-44f0-83fe-e070fef28a10",
+                     *       "fulldomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a.acme-dns.example.net",
+                     *       "subdomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a",
+                     *       "allowfrom": [
+                     *         "192.0.2.0/24"
+                     *       ],
+                     *       "created_at": "2019-08-24T14:15:22Z",
+                     *       "password": "htB9mR9DYgcu9bX5afHF62erXaH2TS7bg9KW3F7Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AcmeDnsCredentials"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Unexpected end of JSON input",
+                     *           "type": "json_invalid"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACME-DNS is not offered by this service: `ACME_DNS_ZONE` is not set (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "ACME-DNS is not offered by this service: ACME_DNS_ZONE is not set",
+                     *       "code": "ACME_DNS_ZONE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The organisation already has 100 registrations in this mode (`ACME_DNS_REGISTRATION_LIMIT`); delete one first; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The organisation already has 100 registrations in this mode",
+                     *       "code": "ACME_DNS_REGISTRATION_LIMIT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is larger than 1 MB",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is compressed",
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the change",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAcmeDnsRegistrations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of registrations */
+            200: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "acd_3lnlRFPfFnl4s4jat14vNg",
+                     *           "username": "c36f50e8-4632-44f0-83fe-e070fef28a10",
+                     *           "fulldomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a.acme-dns.example.net",
+                     *           "subdomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a",
+                     *           "allowfrom": [
+                     *             "192.0.2.0/24"
+                     *           ],
+                     *           "created_at": "2019-08-24T14:15:22Z",
+                     *           "txt_updated_at": "2019-08-24T14:15:22Z",
+                     *           "livemode": true
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AcmeDnsRegistrationPage"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:read",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the read group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The database is unreachable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAcmeDnsRegistration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 printable ASCII characters (an empty value is 422). The same key and request from the same API key or session within 24 hours replays the stored answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organisation id (`org_…`) */
+                org_oid: string;
+                registration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); without an Authorization header the body is exactly `{"detail": "Not authenticated"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing, malformed, expired or revoked token",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Forbidden: the key lacks dns:write",
+                     *       "code": "INSUFFICIENT_SCOPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such ACME-DNS registration in this organisation and mode (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No such ACME-DNS registration in this organisation and mode",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Idempotency-Key reused with a different request or by another API key or session",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the change",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAcmeDns: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration’s `username` */
+                "x-api-user": string;
+                /** @description The registration’s `password` */
+                "x-api-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subdomain": "8e5700ea-a4bf-41c7-8a77-e990661dcc6a",
+                 *       "txt": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AcmeDnsUpdateInput"];
+            };
+        };
+        responses: {
+            /** @description Set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "txt": "LHDhK3oGRvkiefQnx7OOczTY5Tic_xZ6HcMOc_gmtoM"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AcmeDnsUpdated"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Unexpected end of JSON input",
+                     *           "type": "json_invalid"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description X-Api-User and X-Api-Key name no registration (`INVALID_TOKEN`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "X-Api-User and X-Api-Key name no registration",
+                     *       "code": "INVALID_TOKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
+                };
+            };
+            /** @description The client address is outside the registration’s `allowfrom` (`IP_NOT_ALLOWED`), or `subdomain` is not the registration’s (`FORBIDDEN`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The client address is outside the registration’s allowfrom",
+                     *       "code": "IP_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACME-DNS is not offered by this service: `ACME_DNS_ZONE` is not set (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "ACME-DNS is not offered by this service: ACME_DNS_ZONE is not set",
+                     *       "code": "ACME_DNS_ZONE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is larger than 1 MB",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The body is compressed",
+                     *       "code": "INVALID_JSON"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Required",
+                     *           "type": "invalid_type"
+                     *         }
+                     *       ],
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this client address, or too many requests with this credential (`RATE_LIMITED`); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Per-minute limit of the route’s group, after the plan multiplier */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current minute window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many failed credentials from this client address, or too many requests with this credential",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault; the body carries the request id, never internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error. Quote request id req_4Xb2kQ9tZr8LmN3pWc7Y when reporting it.",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider refused the change",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The DNS provider is down",
+                     *       "code": "DNS_PROVIDER_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -14296,7 +15940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14616,7 +16260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14794,7 +16438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14990,7 +16634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15192,7 +16836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15346,7 +16990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15568,7 +17212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15789,7 +17433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15987,7 +17631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16178,7 +17822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16343,7 +17987,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16477,7 +18121,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "domain.whois_privacy_changed" | "domain.move_proposed" | "domain.move_cancelled" | "domain.moved_out" | "domain.moved_in" | "dnssec.enabled" | "dnssec.disabled" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
+                action?: "org.created" | "org.member_invited" | "org.member_added" | "org.member_role_changed" | "org.member_removed" | "api_key.created" | "api_key.updated" | "api_key.deleted" | "api_key.revoked" | "api_key.leak_reported" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.auto_renew_changed" | "domain.lock_changed" | "domain.nameservers_changed" | "domain.auth_code_read" | "domain.whois_privacy_changed" | "domain.move_proposed" | "domain.move_cancelled" | "domain.moved_out" | "domain.moved_in" | "dnssec.enabled" | "dnssec.disabled" | "contact.created" | "contact.updated" | "contact.deleted" | "billing.top_up" | "billing.stripe_top_up" | "billing.operator_credit" | "billing.spend_limit_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "acme_dns.registered" | "acme_dns.updated" | "acme_dns.deleted";
                 /** @description Only entries of this actor, as the entries name it: `user:<user id>` (what the user did signed in), `api_key:<key id>` (what that key did) or `system` */
                 actor?: string;
             };
@@ -16543,7 +18187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Not an owner or admin of the organisation (`FORBIDDEN`); or Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Not an owner or admin of the organisation (`FORBIDDEN`); or Forbidden: the key lacks `orgs:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the caller's role is not owner or admin (`FORBIDDEN`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;

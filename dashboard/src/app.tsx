@@ -12,6 +12,7 @@ import { OperationsPage, OperationPage } from './pages/operations.js';
 import { ContactsPage } from './pages/contacts.js';
 import { BillingPage } from './pages/billing.js';
 import { WebhooksPage } from './pages/webhooks.js';
+import { CertificatesPage } from './pages/certificates.js';
 
 const MODE_KEY = 'dashboard.mode';
 const ORG_KEY = 'dashboard.org';
@@ -104,6 +105,7 @@ function SignedIn({ session }: { session: Session }) {
           <Route path="/contacts" component={ContactsPage} />
           <Route path="/billing" component={BillingPage} />
           <Route path="/webhooks" component={WebhooksPage} />
+          <Route path="/certificates" component={CertificatesPage} />
           <Route>
             <Home />
           </Route>
@@ -120,6 +122,7 @@ const NAV = [
   ['/billing', 'Billing'],
   ['/keys', 'API keys'],
   ['/webhooks', 'Webhooks'],
+  ['/certificates', 'Certificates'],
   ['/orgs', 'Organisations'],
 ] as const;
 

@@ -12,3 +12,11 @@ export function formatDay(iso: string | null | undefined): string {
   if (!iso) return '—';
   return new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'medium' });
 }
+
+/** The non-empty lines of a textarea, trimmed: one list entry a line. */
+export function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}

@@ -42,6 +42,9 @@ export type AuditAction =
   | 'domain.move_cancelled'
   | 'domain.moved_out'
   | 'domain.moved_in'
+  | 'acme_dns.registered'
+  | 'acme_dns.deleted'
+  | 'acme_dns.updated'
   | 'registrar.drift';
 
 export const AUDIT_TARGET_TYPES = [
@@ -55,6 +58,7 @@ export const AUDIT_TARGET_TYPES = [
   'domain',
   'webhook_endpoint',
   'domain_move',
+  'acme_dns_registration',
 ] as const;
 
 export interface AuditEvent {

@@ -24,18 +24,24 @@ export interface ApiKeyRecord {
   allowedIps: string[];
   /** Exact names or `*.suffix` patterns the key may act on; empty: any domain. */
   allowedDomains: string[];
+  /**
+   * `<name>:<TYPE>` patterns of the only DNS records the key may change (src/auth/recordPatterns.ts);
+   * empty: no such restriction. A key with some may call nothing but the routes that act on records.
+   */
+  allowedRecords: string[];
   /** The key that created this one; null when its owner's session did. */
   parentKeyId: string | null;
 }
 
 /** What a key's owner may limit it to, set at creation or with PATCH. */
-export type ApiKeyGuards = Pick<ApiKeyRecord, 'monthlySpendLimit' | 'allowedIps' | 'allowedDomains'>;
+export type ApiKeyGuards = Pick<ApiKeyRecord, 'monthlySpendLimit' | 'allowedIps' | 'allowedDomains' | 'allowedRecords'>;
 
 // The hash never leaves this module: no caller can present it by accident.
 const COLUMNS = `id, user_id AS "userId", name, scopes, mode, prefix, status, created_at AS "createdAt",
   last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", revoked_reason AS "revokedReason",
   revoked_source_url AS "revokedSourceUrl", monthly_spend_limit::float8 AS "monthlySpendLimit",
-  allowed_ips AS "allowedIps", allowed_domains AS "allowedDomains", parent_key_id AS "parentKeyId"`;
+  allowed_ips AS "allowedIps", allowed_domains AS "allowedDomains", allowed_records AS "allowedRecords",
+  parent_key_id AS "parentKeyId"`;
 
 /** A new key; with `parentKeyId`, it joins the lineage of the key that created it (lockApiKeyLineage). */
 export async function insertApiKey(
@@ -43,9 +49,9 @@ export async function insertApiKey(
   key: { id: string; userId: string; name: string; scopes: string[]; mode: KeyMode; prefix: string; secretHash: Buffer; parentKeyId?: string | null } & Partial<ApiKeyGuards>,
 ): Promise<ApiKeyRecord> {
   const { rows } = await db.query<ApiKeyRecord>(
-    `INSERT INTO api_keys (id, user_id, name, scopes, mode, prefix, secret_hash, monthly_spend_limit, allowed_ips, allowed_domains, parent_key_id, lineage)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
-       COALESCE((SELECT p.lineage FROM api_keys p WHERE p.id = $11), '{}'::text[]) || $1::text)
+    `INSERT INTO api_keys (id, user_id, name, scopes, mode, prefix, secret_hash, monthly_spend_limit, allowed_ips, allowed_domains, allowed_records, parent_key_id, lineage)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+       COALESCE((SELECT p.lineage FROM api_keys p WHERE p.id = $12), '{}'::text[]) || $1::text)
      RETURNING ${COLUMNS}`,
     [
       key.id,
@@ -58,6 +64,7 @@ export async function insertApiKey(
       key.monthlySpendLimit ?? null,
       key.allowedIps ?? [],
       key.allowedDomains ?? [],
+      key.allowedRecords ?? [],
       key.parentKeyId ?? null,
     ],
   );
@@ -193,6 +200,7 @@ export async function updateApiKeyGuards(db: Queryable, id: string, guards: Part
     monthlySpendLimit: 'monthly_spend_limit',
     allowedIps: 'allowed_ips',
     allowedDomains: 'allowed_domains',
+    allowedRecords: 'allowed_records',
   };
   const entries = (Object.keys(columns) as (keyof ApiKeyGuards)[]).filter((field) => guards[field] !== undefined);
   const sets = entries.map((field, i) => `${columns[field]} = $${i + 2}`);

@@ -13,6 +13,7 @@ import { sessionToken, type SessionToken } from './sessionPrincipals.js';
 import { isScope } from './scopes.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const BASIC = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /**
@@ -48,7 +49,12 @@ async function principalFromApiKey(deps: PlatformDeps, hash: string | undefined)
     scopes: new Set(record.scopes.filter(isScope)),
     rateLimitSubject: `key:${record.id}`,
     credential: `api_key:${record.id}`,
-    guards: { monthlySpendLimit: record.monthlySpendLimit, allowedIps: record.allowedIps, allowedDomains: record.allowedDomains },
+    guards: {
+      monthlySpendLimit: record.monthlySpendLimit,
+      allowedIps: record.allowedIps,
+      allowedDomains: record.allowedDomains,
+      allowedRecords: record.allowedRecords,
+    },
   };
   keyPrincipals.set(record, principal);
   return principal;
@@ -72,14 +78,35 @@ function applyRequestedMode(principal: Principal, requested: string | undefined)
 
 /** The bearer token, by shape: an API key or a JWT (each with its cache hash, computed once), or neither. */
 type Credential =
-  | { kind: 'none' | 'malformed' | 'unknown' }
+  | { kind: 'none' | 'unknown' }
+  | { kind: 'malformed'; detail: string }
   | { kind: 'api_key'; hash: string | undefined }
   | { kind: 'session'; session: SessionToken };
 
-function credentialOf(deps: PlatformDeps, header: string): Credential {
+/**
+ * The password of `Authorization: Basic base64(user:password)`, whatever the user name; undefined
+ * when the header is not Basic or does not decode to `user:password`.
+ */
+function basicPassword(header: string): string | undefined {
+  const encoded = BASIC.exec(header)?.[1];
+  if (!encoded) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : decoded.slice(colon + 1);
+}
+
+/** `basic`: the route also takes HTTP Basic whose password is an API key (src/http/route.ts). */
+function credentialOf(deps: PlatformDeps, header: string, basic: boolean): Credential {
   if (!header) return { kind: 'none' };
+  if (basic && BASIC.test(header)) {
+    const password = basicPassword(header);
+    if (password !== undefined && API_KEY_SHAPE.test(password)) return { kind: 'api_key', hash: deps.apiKeys.hashOf(password) };
+    return { kind: 'malformed', detail: 'With HTTP Basic, the password must be an API key (svc_live_… or svc_test_…); the user name may be anything' };
+  }
   const token = BEARER.exec(header)?.[1];
-  if (!token) return { kind: 'malformed' };
+  if (!token) {
+    return { kind: 'malformed', detail: basic ? 'The Authorization header must be "Bearer <token>", or Basic with an API key as the password' : 'The Authorization header must be "Bearer <token>"' };
+  }
   if (API_KEY_SHAPE.test(token)) return { kind: 'api_key', hash: deps.apiKeys.hashOf(token) };
   if (JWT_SHAPE.test(token)) return { kind: 'session', session: sessionToken(token) };
   return { kind: 'unknown' };
@@ -90,7 +117,7 @@ async function principalFrom(deps: PlatformDeps, credential: Credential): Promis
     case 'none':
       throw new NotAuthenticatedError();
     case 'malformed':
-      throw new InvalidTokenError('The Authorization header must be "Bearer <token>"');
+      throw new InvalidTokenError(credential.detail);
     case 'api_key':
       return principalFromApiKey(deps, credential.hash);
     case 'session':
@@ -114,12 +141,13 @@ export async function currentPrincipal(deps: PlatformDeps, authorization: string
  * rate limiter then counts it on its own pools). Every 401 counts against the client address's
  * `auth_failure` pool, and past it the failure is answered 429 instead (src/rateLimit/addressLimits.ts).
  * Refusing costs no more than checking: a forged key reaches the database only when its checksum
- * holds and it is not in the miss cache (src/auth/apiKeyMisses.ts).
+ * holds and it is not in the miss cache (src/auth/apiKeyMisses.ts). With `basic`, an API key sent as
+ * an HTTP Basic password is the same credential, checked and counted the same way.
  */
-export function authenticate(deps: PlatformDeps): RouterMiddleware<AppState> {
+export function authenticate(deps: PlatformDeps, options: { basic: boolean } = { basic: false }): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     try {
-      const principal = await principalFrom(deps, credentialOf(deps, ctx.get('authorization')));
+      const principal = await principalFrom(deps, credentialOf(deps, ctx.get('authorization'), options.basic));
       ctx.state.auth = applyRequestedMode(principal, ctx.req.headers['x-mode'] === undefined ? undefined : ctx.get('x-mode'));
       const address = clientAddress(ctx, deps.config.trustProxy);
       if (!addressAllowed(principal.guards?.allowedIps ?? [], address)) throw new IpNotAllowedError(address);

@@ -4,8 +4,9 @@ import type { AppState } from '../http/context.js';
 import type { OrgRole } from './memberships.js';
 import { findMembershipRecordingKey, findMembershipWithOrganization } from './organizations.js';
 import type { RecordedKeyOrganizations } from './recordedKeyOrganizations.js';
-import { DomainNotAllowedError, ForbiddenError, InsufficientScopeError, NotOrgMemberError } from './errors.js';
+import { DomainNotAllowedError, ForbiddenError, InsufficientScopeError, NotOrgMemberError, RecordNotAllowedError } from './errors.js';
 import { domainMatches } from './keyRestrictions.js';
+import { patternsNameDomain, recordMatches } from './recordPatterns.js';
 import { parseDomainName } from '../domainName.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
@@ -55,14 +56,44 @@ export function requireDomainAllowed(principal: Principal, name: string): void {
 
 /**
  * For routes acting on `{domain}` (renew, settings, auth code, DNS records, …): the key's
- * `allowed_domains` decide before anything else is looked at. A name that does not parse matches no
+ * `allowed_domains` decide before anything else is looked at, and on the routes that act on DNS
+ * records its `allowed_records` must name the domain. A name that does not parse matches no
  * pattern, so a restricted key is refused it too.
  */
-export function requirePathDomainAllowed(): RouterMiddleware<AppState> {
+export function requirePathDomainAllowed(options: { actsOnRecords: boolean }): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     const raw = ctx.params.domain ?? '';
     const parsed = parseDomainName(raw);
-    requireDomainAllowed(requirePrincipal(ctx.state), parsed.ok ? parsed.value.name : raw.toLowerCase());
+    const name = parsed.ok ? parsed.value.name : raw.toLowerCase();
+    const principal = requirePrincipal(ctx.state);
+    requireDomainAllowed(principal, name);
+    if (options.actsOnRecords) requireDomainNamedByRecords(principal, name);
     await next();
   };
+}
+
+const recordPatternsOf = (principal: Principal): readonly string[] => principal.guards?.allowedRecords ?? [];
+
+/**
+ * A key restricted to `allowed_records` calls only the routes that act on DNS records (their
+ * declaration says `actsOnRecords`) and those that only describe the caller (scope `any`: `GET /me`);
+ * anything else is 403 RECORD_NOT_ALLOWED.
+ */
+export function refuseRecordRestrictedKeys(): RouterMiddleware<AppState> {
+  return async (ctx, next) => {
+    if (recordPatternsOf(requirePrincipal(ctx.state)).length > 0) throw RecordNotAllowedError.forRoute();
+    await next();
+  };
+}
+
+/** 403 RECORD_NOT_ALLOWED unless the key's `allowed_records` (if any) name records of the domain. */
+export function requireDomainNamedByRecords(principal: Principal, domain: string): void {
+  const patterns = recordPatternsOf(principal);
+  if (patterns.length > 0 && !patternsNameDomain(patterns, domain)) throw RecordNotAllowedError.forRecord(`the records of ${domain}`);
+}
+
+/** 403 RECORD_NOT_ALLOWED unless the key's `allowed_records` (if any) match the record (its fully qualified name and type). */
+export function requireRecordAllowed(principal: Principal, fqdn: string, type: string): void {
+  const patterns = recordPatternsOf(principal);
+  if (patterns.length > 0 && !recordMatches(patterns, fqdn, type)) throw RecordNotAllowedError.forRecord(`${fqdn} ${type}`);
 }

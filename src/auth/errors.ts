@@ -93,6 +93,28 @@ export class DomainNotAllowedError extends ApiError {
   }
 }
 
+/**
+ * 403: the API key is restricted to some DNS records (`allowed_records`): it may change only those,
+ * read only the records of the domains they name, and call nothing else.
+ */
+export class RecordNotAllowedError extends ApiError {
+  constructor(detail: string) {
+    super(403, 'RECORD_NOT_ALLOWED', detail);
+  }
+
+  /** A record (or a domain's records) outside the patterns. */
+  static forRecord(what: string): RecordNotAllowedError {
+    return new RecordNotAllowedError(`This API key may not act on ${what}; see its allowed_records`);
+  }
+
+  /** A route that does not act on DNS records. */
+  static forRoute(): RecordNotAllowedError {
+    return new RecordNotAllowedError(
+      'This API key is restricted to allowed_records: it may only read and change those DNS records (the records, zone file and httpreq routes)',
+    );
+  }
+}
+
 /** 401 from the dashboard's server side (src/dashboard/): no session cookie, or its session has ended. */
 export class NotSignedInError extends ApiError {
   constructor(detail = 'Not signed in; sign in at /dashboard/login') {

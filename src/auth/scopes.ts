@@ -27,4 +27,6 @@ export const KEY_PRESETS = {
   ci: ['domains:read', 'dns:read', 'dns:write'],
   monitoring: ['domains:read', 'dns:read', 'billing:read'],
   registrar_tooling: ['domains:read', 'domains:write', 'dns:read', 'dns:write', 'contacts:read', 'contacts:write'],
+  // With `allowed_records` naming the `_acme-challenge` TXT records (required with this preset): DNS-01 only.
+  certificates: ['dns:read', 'dns:write'],
 } as const satisfies Record<string, readonly Scope[]>;

@@ -69,6 +69,17 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends 
    * short balance or a spending limit and 409 `PRICE_EXCEEDS_MAX`.
    */
   charges?: boolean;
+  /**
+   * It reads or changes DNS records only, and checks each record it changes against the key's
+   * `allowed_records` (the record service does): a key restricted to some records may call it, on
+   * the domains they name. Every other route refuses such a key (403 `RECORD_NOT_ALLOWED`).
+   */
+  actsOnRecords?: boolean;
+  /**
+   * Also accepts HTTP Basic whose password is an API key (any user name), for clients that can send
+   * nothing else (lego's `httpreq`); Bearer works as everywhere.
+   */
+  basicAuth?: boolean;
   /** Organisation roles allowed, for org paths reserved to some roles. */
   roles?: readonly OrgRole[];
   request?: R;
@@ -83,6 +94,12 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends 
    * anything looks at its content.
    */
   verifyRequest?: (ctx: AppContext) => Promise<void>;
+  /**
+   * With `verifyRequest` checking a credential the request carries (an ACME-DNS update): the route
+   * counts its own requests, failures per client address (`auth_failure`) and verified ones per
+   * credential, so the per-address `public` pool is not taken first (docs/api-guide.md, Rate limits).
+   */
+  countsOwnRequests?: boolean;
   /** Successful responses by status; the standard error responses are added automatically. */
   responses: Record<number, ResponseSpec>;
   /**

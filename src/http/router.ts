@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { RouterMiddleware } from '@koa/router';
 import type { PlatformDeps } from '../platformDeps.js';
 import { authenticate } from '../auth/authenticate.js';
-import { requireOrgMember, requirePathDomainAllowed, requirePrincipal, requireScope } from '../auth/authorize.js';
+import { refuseRecordRestrictedKeys, requireOrgMember, requirePathDomainAllowed, requirePrincipal, requireScope } from '../auth/authorize.js';
 import type { AppState } from './context.js';
 import { jsonBody, textBody } from './jsonBody.js';
 import { koaPath, rateLimitGroupOf, type RequestSchemas, type RouteInput, type RouteSpec } from './route.js';
@@ -36,7 +36,8 @@ export interface RouterLayers {
 type Layer = RouterMiddleware<AppState>;
 
 /**
- * The middleware chain of one route, in order: who, how often, what scope, which org, body,
+ * The middleware chain of one route, in order: who, how often, what scope (and, for a key restricted
+ * to some DNS records, whether the route acts on records), which org, which domain, body,
  * request signature, idempotency, validation, handler. Every route gets the layers its declaration implies.
  */
 function routeChain(
@@ -48,20 +49,21 @@ function routeChain(
   const { limit } = shared;
   const chain: Layer[] = [];
   const authenticated = route.scope !== 'public';
-  if (!authenticated && layers.rateLimit) {
+  if (!authenticated && layers.rateLimit && !route.countsOwnRequests) {
     // Nothing else limits a route without a token: count it per client address before any work.
     chain.push(async (ctx, next) => {
       await consumeAddressPool(deps, ctx, 'public');
       await next();
     });
   }
-  if (authenticated) chain.push(authenticate(deps));
+  if (authenticated) chain.push(authenticate(deps, { basic: route.basicAuth === true }));
   // Before anything reads a path id (the limiter's plan, membership): NUL never reaches a query.
   chain.push(refuseUnsafePath());
   if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));
   if (route.scope !== 'public' && route.scope !== 'any') chain.push(requireScope(route.scope));
+  if (route.scope !== 'public' && route.scope !== 'any' && !route.actsOnRecords) chain.push(refuseRecordRestrictedKeys());
   if (isOrgPath(route.path)) chain.push(requireOrgMember(deps.db, route.roles, shared.recordedKeyOrganizations));
-  if (authenticated && route.path.includes('{domain}')) chain.push(requirePathDomainAllowed());
+  if (authenticated && route.path.includes('{domain}')) chain.push(requirePathDomainAllowed({ actsOnRecords: route.actsOnRecords === true }));
   const { verifyRequest } = route;
   // A signed body is verified on its raw bytes before it is parsed.
   // (Every ctx on this chain is a router context; jsonBody is typed for plain Koa.)

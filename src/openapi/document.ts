@@ -67,7 +67,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string): o
         ...(request.path ? { params: request.path } : {}),
         ...(request.query ? { query: request.query } : {}),
         ...(header ? { headers: header } : {}),
-        ...(request.body ? { body: { required: true, content: { [route.textBody?.contentTypes[0] ?? 'application/json']: { schema: request.body } } } } : {}),
+        ...(request.body ? { body: { required: !request.body.safeParse(undefined).success, content: { [route.textBody?.contentTypes[0] ?? 'application/json']: { schema: request.body } } } } : {}),
       },
       responses,
     });

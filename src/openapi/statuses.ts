@@ -38,6 +38,7 @@ const PATH_RESOURCES: Record<string, string> = {
   event_id: 'event',
   endpoint_id: 'webhook endpoint',
   delivery_id: 'delivery',
+  registration_id: 'ACME-DNS registration',
 };
 
 /** `{org_oid}` is checked by membership (403 `NOT_ORG_MEMBER`, whether or not it exists), not by a 404. */
@@ -55,6 +56,15 @@ function notFound(route: RouteSpec): string | undefined {
   return `No such ${names.map((name) => PATH_RESOURCES[name]).join(', or no such ')} in this organisation and mode (\`NOT_FOUND\`)`;
 }
 
+/** What a key restricted to `allowed_records` meets on this route (src/auth/authorize.ts). */
+function recordReasons(route: RouteSpec): string[] {
+  if (route.scope === 'any') return [];
+  if (!route.actsOnRecords) return ['the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`)'];
+  return [
+    `the API key's \`allowed_records\` do not match a record this would change${route.path.includes('{domain}') ? ', or name no record of the domain' : ''} (\`RECORD_NOT_ALLOWED\`)`,
+  ];
+}
+
 function forbiddenReasons(route: RouteSpec): string[] {
   return [
     ...(route.scope !== 'any' ? [`the key lacks \`${route.scope}\` (\`INSUFFICIENT_SCOPE\`)`] : []),
@@ -62,6 +72,7 @@ function forbiddenReasons(route: RouteSpec): string[] {
     ...(route.roles ? [`the caller's role is not ${route.roles.join(' or ')} (\`FORBIDDEN\`)`] : []),
     // An operation is its domain's: polling or cancelling it is refused as the domain's routes are.
     ...(/\{domain\}|\{operation_id\}/.test(route.path) || route.charges ? ['the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`)'] : []),
+    ...recordReasons(route),
     'the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`)',
   ];
 }
@@ -124,7 +135,9 @@ export function routeStatuses(route: RouteSpec): Record<string, ResponseConfig> 
     authenticated
       ? `Rate limit of the \`${rateLimitGroupOf(route)}\` group exceeded, for this key or session or for all of the user's ` +
           'together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds'
-      : 'Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds',
+      : route.countsOwnRequests
+        ? 'Too many failed credentials from this client address, or too many requests with this credential (`RATE_LIMITED`); wait `Retry-After` seconds'
+        : 'Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds',
   );
   add(500, 'Server fault; the body carries the request id, never internals');
   if (authenticated) add(503, 'The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds');

@@ -22,7 +22,12 @@ const SCOPE_GROUPS: [string, Scope[]][] = [
   ['API keys', ['keys:read', 'keys:write']],
 ];
 
-const PRESET_LABELS: Record<PresetId, string> = { ci: 'CI', monitoring: 'Monitoring', registrar_tooling: 'Registrar tooling' };
+const PRESET_LABELS: Record<PresetId, string> = { ci: 'CI', monitoring: 'Monitoring', registrar_tooling: 'Registrar tooling', certificates: 'Certificates' };
+
+/** The DNS-01 challenge records of these domains: their own and every name's under them (docs/api-guide.md, Certificates). */
+export function challengeRecords(domains: string[]): string {
+  return domains.flatMap((name) => [`_acme-challenge.${name}:TXT`, `_acme-challenge.*.${name}:TXT`]).join('\n');
+}
 
 export function KeysPage() {
   const { client, mode } = useDashboard();
@@ -111,7 +116,7 @@ export function KeysPage() {
 }
 
 function CreateKeyForm(props: { defaultTest: boolean; onCreated: (key: CreatedKey) => void }) {
-  const { client } = useDashboard();
+  const { client, org } = useDashboard();
   const presets = useLoad((signal) => client.listApiKeyPresets(undefined, { signal }), [client]);
   const [name, setName] = useState('');
   const [test, setTest] = useState(props.defaultTest);
@@ -124,6 +129,13 @@ function CreateKeyForm(props: { defaultTest: boolean; onCreated: (key: CreatedKe
     setPreset(id);
     const found = presets.data?.data.find((p) => p.id === id);
     if (found) setScopes(new Set(found.scopes));
+    if (id === 'certificates') void fillChallengeRecords();
+  };
+  // The certificates preset is its allowed records: the challenge records of the organisation's active domains.
+  const fillChallengeRecords = async () => {
+    const page = org ? await client.listDomains({ path: { org_oid: org.id }, query: { limit: 100 } }).catch(() => undefined) : undefined;
+    const names = (page?.data ?? []).filter((d) => d.status === 'active').map((d) => d.name);
+    setGuards((draft) => ({ ...draft, records: challengeRecords(names) }));
   };
   const toggleScope = (scope: Scope, on: boolean) => {
     const next = new Set(scopes);
@@ -173,6 +185,13 @@ function CreateKeyForm(props: { defaultTest: boolean; onCreated: (key: CreatedKe
               Custom
             </label>
           </div>
+          {preset === 'certificates' ? (
+            <small data-testid="certificates-note">
+              For ACME clients (lego, Caddy, cert-manager, certbot) answering DNS-01 challenges: the key may change only the
+              allowed DNS records below, filled with the <code>_acme-challenge</code> TXT records of this organisation’s domains,
+              and nothing else. Edit them to the names you get certificates for.
+            </small>
+          ) : null}
         </fieldset>
         <fieldset>
           <legend>Scopes {preset !== 'custom' ? <small>(pre-filled by the preset; change them as you need)</small> : null}</legend>

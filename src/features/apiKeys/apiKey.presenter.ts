@@ -18,6 +18,10 @@ export const ApiKeySchema = z
     monthly_spend_limit: z.number().int().nullable().describe("Minor units the key's operations may reserve per calendar month (UTC); null: no limit"),
     allowed_ips: z.array(z.string()).meta({ example: ['203.0.113.0/24'] }).describe('CIDRs the key may be used from (canonical form); empty: any address'),
     allowed_domains: z.array(z.string()).meta({ example: ['example.com', '*.example.org'] }).describe('Exact names or `*.suffix` patterns the key may act on (punycode); empty: any domain'),
+    allowed_records: z
+      .array(z.string())
+      .meta({ example: ['_acme-challenge.example.com:TXT', '_acme-challenge.*.example.com:TXT'] })
+      .describe('`<name>:<TYPE>` patterns of the only DNS records the key may change (canonical form); empty: no such restriction'),
   })
   .meta({ id: 'ApiKey' });
 
@@ -31,6 +35,7 @@ export const CreatedApiKeySchema = ApiKeySchema.pick({
   monthly_spend_limit: true,
   allowed_ips: true,
   allowed_domains: true,
+  allowed_records: true,
 })
   .extend({ key: z.string().describe('The full secret. Returned only here, once: store it in a secrets manager.') })
   .meta({ id: 'CreatedApiKey' });
@@ -75,6 +80,6 @@ export function presentCreatedApiKey(key: ApiKeyRecord, secret: string): z.infer
   };
 }
 
-function presentGuards(key: ApiKeyRecord): Pick<z.infer<typeof ApiKeySchema>, 'monthly_spend_limit' | 'allowed_ips' | 'allowed_domains'> {
-  return { monthly_spend_limit: key.monthlySpendLimit, allowed_ips: key.allowedIps, allowed_domains: key.allowedDomains };
+function presentGuards(key: ApiKeyRecord): Pick<z.infer<typeof ApiKeySchema>, 'monthly_spend_limit' | 'allowed_ips' | 'allowed_domains' | 'allowed_records'> {
+  return { monthly_spend_limit: key.monthlySpendLimit, allowed_ips: key.allowedIps, allowed_domains: key.allowedDomains, allowed_records: key.allowedRecords };
 }

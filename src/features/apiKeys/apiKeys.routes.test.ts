@@ -38,7 +38,7 @@ describe('POST /api/v1/me/api-keys', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const key = await readJson<Record<string, string>>(res);
-    expect(Object.keys(key).sort()).toEqual(['allowed_domains', 'allowed_ips', 'created_at', 'id', 'key', 'mode', 'monthly_spend_limit', 'name', 'prefix', 'scopes']);
+    expect(Object.keys(key).sort()).toEqual(['allowed_domains', 'allowed_ips', 'allowed_records', 'created_at', 'id', 'key', 'mode', 'monthly_spend_limit', 'name', 'prefix', 'scopes']);
     expect(key).toMatchObject({ name: 'CI deploys', scopes: ['dns:write', 'domains:read'], mode: 'live' });
     expect(key.id).toMatch(/^key_[0-9A-Za-z]{22}$/);
     expect(key.key).toMatch(/^svc_live_[0-9A-Za-z]{38}$/);
@@ -95,7 +95,7 @@ describe('GET /api/v1/me/api-keys', () => {
     expect(text).not.toContain(created.key.slice(13));
     const listed = (JSON.parse(text) as KeyList).data.find((k) => k.id === created.id)!;
     expect(Object.keys(listed).sort()).toEqual(
-      ['allowed_domains', 'allowed_ips', 'created_at', 'id', 'last_used_at', 'mode', 'monthly_spend_limit', 'name', 'prefix', 'revoked_at', 'revoked_reason', 'scopes', 'status'].sort(),
+      ['allowed_domains', 'allowed_ips', 'allowed_records', 'created_at', 'id', 'last_used_at', 'mode', 'monthly_spend_limit', 'name', 'prefix', 'revoked_at', 'revoked_reason', 'scopes', 'status'].sort(),
     );
     expect(listed).toMatchObject({ prefix: created.prefix, status: 'active', revoked_at: null });
     expect(logLines.length).toBeGreaterThan(0);
@@ -152,11 +152,11 @@ describe('DELETE /api/v1/me/api-keys/{key_id}', () => {
 });
 
 describe('GET /api/v1/me/api-keys/presets', () => {
-  it('lists the CI, monitoring and registrar tooling scope sets', async () => {
+  it('lists the CI, monitoring, registrar tooling and certificates scope sets', async () => {
     const body = await readJson<{ data: { id: string; scopes: string[] }[] }>(
       await app.fetch('/api/v1/me/api-keys/presets', { headers: bearer(session) }),
     );
-    expect(body.data.map((p) => p.id)).toEqual(['ci', 'monitoring', 'registrar_tooling']);
+    expect(body.data.map((p) => p.id)).toEqual(['ci', 'monitoring', 'registrar_tooling', 'certificates']);
     expect(body.data[0]!.scopes).not.toContain('billing:write');
   });
 });

@@ -66,7 +66,7 @@ export function apiKeyRoutes(deps: AppDeps) {
       method: 'get',
       path: '/api/v1/me/api-keys/presets',
       operationId: 'listApiKeyPresets',
-      summary: 'Scope sets pre-filled per use case (CI, monitoring, registrar tooling)',
+      summary: 'Scope sets pre-filled per use case (CI, monitoring, registrar tooling, certificates)',
       tags: ['api keys'],
       scope: 'keys:read',
       responses: { 200: { description: 'The presets', schema: PresetsSchema } },
@@ -120,10 +120,12 @@ function keyGuardsOf(body: {
   monthly_spend_limit?: number | null | undefined;
   allowed_ips?: string[] | undefined;
   allowed_domains?: string[] | undefined;
+  allowed_records?: string[] | undefined;
 }): Partial<ApiKeyGuards> {
   return {
     ...(body.monthly_spend_limit !== undefined ? { monthlySpendLimit: body.monthly_spend_limit } : {}),
     ...(body.allowed_ips !== undefined ? { allowedIps: body.allowed_ips } : {}),
     ...(body.allowed_domains !== undefined ? { allowedDomains: body.allowed_domains } : {}),
+    ...(body.allowed_records !== undefined ? { allowedRecords: body.allowed_records } : {}),
   };
 }

@@ -11,6 +11,9 @@ import { domainsWithin, ipsWithin } from '../../auth/keyRestrictions.js';
 export function requireNarrowerGuards(principal: Principal, guards: Partial<ApiKeyGuards>): void {
   const own = principal.guards;
   if (principal.type !== 'api_key' || !own) return;
+  // The router already refuses such a key every key route (it acts on records only); kept here so
+  // that no change there could let it mint a wider key.
+  if (own.allowedRecords.length > 0) throw new ForbiddenError('A key restricted to allowed_records cannot create or change keys');
   if (own.monthlySpendLimit !== null && (guards.monthlySpendLimit == null || guards.monthlySpendLimit > own.monthlySpendLimit)) {
     throw new ForbiddenError(`This key's monthly_spend_limit is ${own.monthlySpendLimit}: keys it creates or changes need one no higher`);
   }
@@ -26,5 +29,5 @@ export function requireNarrowerGuards(principal: Principal, guards: Partial<ApiK
 
 /** The guards of a key as an audit event records them. */
 export function guardsAudit(key: ApiKeyRecord): Record<string, unknown> {
-  return { monthly_spend_limit: key.monthlySpendLimit, allowed_ips: key.allowedIps, allowed_domains: key.allowedDomains };
+  return { monthly_spend_limit: key.monthlySpendLimit, allowed_ips: key.allowedIps, allowed_domains: key.allowedDomains, allowed_records: key.allowedRecords };
 }

@@ -59,6 +59,8 @@ function targetName(row: AuditLogRow): string | null {
       return text(data.domain) ?? text(data.name);
     case 'webhook_endpoint':
       return text(data.url);
+    case 'acme_dns_registration':
+      return text(data.fulldomain);
     case 'organization':
       return text(data.name);
     default:

@@ -44,6 +44,9 @@ export const AUDIT_LOG_ACTIONS = [
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',
   'webhook_endpoint.secret_rotated',
+  'acme_dns.registered',
+  'acme_dns.updated',
+  'acme_dns.deleted',
 ] as const satisfies readonly AuditAction[];
 
 export type AuditLogAction = (typeof AUDIT_LOG_ACTIONS)[number];

@@ -14,7 +14,7 @@ import {
 import { auditCallerActions } from '../../audit/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domainName.js';
-import { checkRecord, normalizeRecordName, type RecordFields } from './records.js';
+import { absoluteName, checkRecord, normalizeRecordName, type RecordFields } from './records.js';
 import type { DnsProviders, RRsetChange } from './provider/index.js';
 import { DnsZoneNotFoundError } from './provider/errors.js';
 import { ConflictError, NotFoundError, ValidationError, VersionMismatchError, type FieldError } from '../../errors.js';
@@ -23,6 +23,7 @@ import { claimZone, ownsZone, zoneHost } from './zones.js';
 import { rrsetChange } from './rrsets.js';
 import { presentDnsRecord } from './dnsRecord.presenter.js';
 import { emitEvent } from '../webhooks/emitEvent.js';
+import { requireRecordAllowed } from '../../auth/authorize.js';
 
 /** The fields a PATCH sends; the ones left out stay undefined and keep their value. */
 export type RecordChanges = Partial<Pick<RecordFields, 'name' | 'content' | 'ttl' | 'priority'>>;
@@ -68,7 +69,8 @@ export interface ApplyRecordChangesProps {
  * provider and here.
  *
  * In one transaction: the domain must be active; every affected name is locked (advisory locks,
- * sorted), so concurrent edits of a name run one after the other; the new state of each affected
+ * sorted), so concurrent edits of a name run one after the other; a key restricted to
+ * `allowed_records` must be allowed every record touched; the new state of each affected
  * RRset is computed from the rows plus the changes and checked (per-type rules, a CNAME shares its
  * name with nothing, no duplicates); then the whole RRsets go to the provider in one atomic change,
  * and only once it has accepted them are the rows written and committed. If the provider fails the
@@ -83,6 +85,7 @@ export async function applyRecordChanges(props: ApplyRecordChangesProps): Promis
     const applied = await resultsIfApplied(tx, props, domain.id, rows);
     if (applied) return applied;
     checkTargets(props, rows);
+    requireOperationsAllowed(principal, domain.name, props.operations, rows);
     const before = await dnsRecordsAtNames(tx, principal, { domainId: domain.id, names: [...names] });
     const plan = planChanges(props, domain.name, before, rows);
     if (props.dryRun) return [];
@@ -161,6 +164,26 @@ function checkTargets(props: ApplyRecordChangesProps, rows: Map<string, DnsRecor
     seen.set(o.id, index);
   });
   if (issues.length > 0) throw new ValidationError(issues);
+}
+
+/**
+ * A key restricted to `allowed_records` changes only matching records (403 RECORD_NOT_ALLOWED, and
+ * nothing changes): the record each create makes, each record updated or deleted as it is now, and a
+ * renamed record's new name (a record's type never changes). Whatever route asked (one record, a
+ * batch, a zone file, httpreq), the check is made here.
+ */
+function requireOperationsAllowed(principal: Principal, zone: string, operations: RecordOperation[], rows: Map<string, DnsRecord>): void {
+  if ((principal.guards?.allowedRecords ?? []).length === 0) return;
+  const require = (name: string, type: string) => requireRecordAllowed(principal, absoluteName(normalizeRecordName(name), zone), type);
+  for (const operation of operations) {
+    if (operation.op === 'create') {
+      require(operation.record.name, operation.record.type);
+      continue;
+    }
+    const row = rows.get(operation.id)!;
+    require(row.name, row.type);
+    if (operation.op === 'update' && operation.changes.name !== undefined) require(operation.changes.name, row.type);
+  }
 }
 
 function fieldsOf(row: DnsRecord): RecordFields {

@@ -66,6 +66,15 @@ export async function findLatestDomainOfOrg(db: Queryable, mode: Mode, orgId: st
   return latest;
 }
 
+/**
+ * The organisation's domain that holds a fully qualified name: of `names` (the name and its parents),
+ * the longest one it has (failed and deleted ones hold nothing).
+ */
+export async function findDomainOfOrgAmong(db: Queryable, mode: Mode, orgId: string, names: string[]): Promise<Domain | undefined> {
+  const [found] = await domains.select(db, mode, `org_id = $2 AND name = ANY($3::text[]) AND status NOT IN ('failed', 'deleted')`, [orgId, names], 'ORDER BY length(name) DESC LIMIT 1');
+  return found;
+}
+
 /** The domain holding that name in this mode, whichever organisation's it is (failed and deleted ones do not hold it). */
 export function findDomainHoldingName(db: Queryable, mode: Mode, name: string): Promise<Domain | undefined> {
   return domains.findOne(db, mode, `name = $2 AND status NOT IN ('failed', 'deleted')`, [name]);

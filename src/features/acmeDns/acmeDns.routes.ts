@@ -1,0 +1,137 @@
+import { defineRoute } from '../../http/route.js';
+import type { AppDeps } from '../../deps.js';
+import type { AppContext } from '../../http/context.js';
+import { CreatedHeaders } from '../../http/conditional.js';
+import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
+import { clientAddress } from '../../http/clientAddress.js';
+import { consumeAddressPool, consumeCredentialPool } from '../../rateLimit/addressLimits.js';
+import { ForbiddenError } from '../../auth/errors.js';
+import { OrgPath } from '../orgs/schemas.js';
+import {
+  AcmeDnsCredentialError,
+  MAX_REGISTRATIONS_PER_ORG_AND_MODE,
+  registerAcmeDns,
+  removeAcmeDnsRegistration,
+  updateAcmeDnsTxt,
+  verifyAcmeDnsCredential,
+  type AcmeDnsDeps,
+} from './acmeDns.js';
+import { AcmeDnsCredentialsSchema, presentAcmeDnsCredentials, presentAcmeDnsRegistration } from './acmeDns.presenter.js';
+import { listAcmeDnsRegistrations, type AcmeDnsRegistration } from './registrations.repository.js';
+import { RegisterBody, RegistrationPage, RegistrationPath, UpdateBody, UpdatedSchema, UpdateHeaders } from './schemas.js';
+
+const BASE = '/api/v1/orgs/{org_oid}/acme-dns';
+const NOT_OFFERED = 'ACME-DNS is not offered by this service: `ACME_DNS_ZONE` is not set (`NOT_FOUND`)';
+const PROVIDER = {
+  502: 'The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed',
+  503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later',
+};
+const ABOUT =
+  'The ACME-DNS protocol (joohoi/acme-dns), for domains hosted anywhere: point `_acme-challenge.<your domain>` at the ' +
+  'registration’s `fulldomain` with a CNAME, and give the credentials to cert-manager’s `acmeDNS` solver, lego’s ' +
+  '`acme-dns` provider (`ACME_DNS_API_BASE=https://<this api>/api/v1/acme-dns`) or the certbot hook (docs/certificates.md).';
+
+export function acmeDnsRoutes(deps: AppDeps) {
+  const service: AcmeDnsDeps = { db: deps.db, dnsProviders: deps.dnsProviders, keyHashSecret: deps.keyHashSecret, acmeDns: deps.config.acmeDns };
+  // The registration whose credential an update carries, as verifyRequest found it before the body was parsed.
+  const verified = new WeakMap<AppContext, AcmeDnsRegistration>();
+  return [
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/register`,
+      operationId: 'registerAcmeDns',
+      summary: 'Register an ACME-DNS name and credential; the password is shown once',
+      description:
+        `${ABOUT} The registration belongs to the organisation and the caller’s mode; an organisation has at most ` +
+        `${MAX_REGISTRATIONS_PER_ORG_AND_MODE} per mode. The body may be left out (no \`allowfrom\`).`,
+      tags: ['certificates'],
+      scope: 'dns:write',
+      request: { path: OrgPath, body: RegisterBody },
+      responses: { 201: { description: 'Registered: store `password` now', schema: AcmeDnsCredentialsSchema, headers: CreatedHeaders } },
+      errors: {
+        404: NOT_OFFERED,
+        409: `The organisation already has ${MAX_REGISTRATIONS_PER_ORG_AND_MODE} registrations in this mode (\`ACME_DNS_REGISTRATION_LIMIT\`); delete one first`,
+        ...PROVIDER,
+      },
+      handler: async (ctx, { path, body, principal, requestId }) => {
+        const { registration, password } = await registerAcmeDns(service, { principal, requestId, orgId: path.org_oid, allowfrom: body.allowfrom });
+        ctx.status = 201;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('Location', `${BASE.replace('{org_oid}', path.org_oid)}/registrations/${registration.id}`);
+        ctx.body = presentAcmeDnsCredentials(registration, password);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${BASE}/registrations`,
+      operationId: 'listAcmeDnsRegistrations',
+      summary: "The organisation's ACME-DNS registrations in the caller's mode, newest first (never their passwords)",
+      tags: ['certificates'],
+      scope: 'dns:read',
+      request: { path: OrgPath, query: PaginationQuery },
+      responses: { 200: { description: 'A page of registrations', schema: RegistrationPage } },
+      handler: async (ctx, { path, query, principal }) => {
+        const rows = await listAcmeDnsRegistrations(deps.db, principal, { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
+        ctx.body = toPage(rows, query.limit, (r) => ({ createdAt: r.createdAt, id: r.id }), presentAcmeDnsRegistration);
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: `${BASE}/registrations/{registration_id}`,
+      operationId: 'deleteAcmeDnsRegistration',
+      summary: 'Delete an ACME-DNS registration: its credential stops working and its TXT values are removed',
+      tags: ['certificates'],
+      scope: 'dns:write',
+      request: { path: RegistrationPath },
+      responses: { 204: { description: 'Deleted' } },
+      errors: PROVIDER,
+      handler: async (ctx, { path, principal, requestId }) => {
+        await removeAcmeDnsRegistration(service, { principal, requestId, orgId: path.org_oid, id: path.registration_id });
+        ctx.status = 204;
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/acme-dns/update',
+      operationId: 'updateAcmeDns',
+      summary: 'Set an ACME-DNS TXT value (acme-dns `/update`), keeping the one before it',
+      description:
+        'Called by ACME clients with a registration’s credential in `X-Api-User` and `X-Api-Key` (no bearer token), checked ' +
+        'before the body is read: a wrong one is 401 and counts against the client address’s failed-authentication limit ' +
+        '(past it, 429). The registration’s `allowfrom` is checked against the client address (403 `IP_NOT_ALLOWED`). ' +
+        '`txt` becomes the newest of the two values served at `fulldomain` (with a 1-second TTL); the oldest goes. Sending a value ' +
+        `already there changes nothing. Field names match in any case (\`SubDomain\`, \`Txt\`), as acme-dns’s own. ${ABOUT}`,
+      tags: ['certificates'],
+      scope: 'public',
+      request: { header: UpdateHeaders, body: UpdateBody },
+      countsOwnRequests: true,
+      verifyRequest: async (ctx) => {
+        try {
+          const registration = await verifyAcmeDnsCredential(service, {
+            username: ctx.get('x-api-user'),
+            password: ctx.get('x-api-key'),
+            address: clientAddress(ctx, deps.config.trustProxy),
+          });
+          verified.set(ctx, registration);
+        } catch (err) {
+          if (err instanceof AcmeDnsCredentialError) await consumeAddressPool(deps, ctx, 'auth_failure');
+          throw err;
+        }
+        await consumeCredentialPool(deps, ctx, { credential: `acme_dns:${verified.get(ctx)!.id}`, description: 'ACME-DNS updates (per registration)' });
+      },
+      responses: { 200: { description: 'Set', schema: UpdatedSchema } },
+      errors: {
+        401: 'X-Api-User and X-Api-Key name no registration (`INVALID_TOKEN`)',
+        403: 'The client address is outside the registration’s `allowfrom` (`IP_NOT_ALLOWED`), or `subdomain` is not the registration’s (`FORBIDDEN`)',
+        404: NOT_OFFERED,
+        ...PROVIDER,
+      },
+      handler: async (ctx, { body, requestId }) => {
+        const registration = verified.get(ctx)!;
+        if (body.subdomain.toLowerCase() !== registration.subdomain) throw new ForbiddenError('These credentials update their own subdomain only');
+        await updateAcmeDnsTxt(service, { registration, txt: body.txt, requestId });
+        ctx.body = { txt: body.txt };
+      },
+    }),
+  ];
+}
