@@ -16082,7 +16082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
