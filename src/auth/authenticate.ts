@@ -132,7 +132,7 @@ async function principalFrom(deps: PlatformDeps, credential: Credential): Promis
  * response that outlives its request's checks (an event stream checks its caller again as it goes).
  */
 export async function currentPrincipal(deps: PlatformDeps, authorization: string, xMode: string | undefined): Promise<Principal> {
-  return applyRequestedMode(await principalFrom(deps, credentialOf(deps, authorization)), xMode);
+  return applyRequestedMode(await principalFrom(deps, credentialOf(deps, authorization, false)), xMode);
 }
 
 /**
