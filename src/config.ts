@@ -54,7 +54,7 @@ export function loadExternalDnsWebhookConfig(source: NodeJS.ProcessEnv = process
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
     // The schema's refinement requires these three for this role.
-    api: { url: env.EXTERNAL_DNS_WEBHOOK_API_URL!, key: env.EXTERNAL_DNS_WEBHOOK_API_KEY!, orgId: env.EXTERNAL_DNS_WEBHOOK_ORG! },
+    api: { url: env.EXTERNAL_DNS_WEBHOOK_API_URL!, key: env.EXTERNAL_DNS_WEBHOOK_API_KEY!, orgId: env.EXTERNAL_DNS_WEBHOOK_ORG!, zones: env.EXTERNAL_DNS_WEBHOOK_ZONES },
     webhook: { host: env.EXTERNAL_DNS_WEBHOOK_HOST, port: env.EXTERNAL_DNS_WEBHOOK_PORT },
     health: { host: env.EXTERNAL_DNS_WEBHOOK_HEALTH_HOST, port: env.EXTERNAL_DNS_WEBHOOK_HEALTH_PORT },
     deadlineMs: env.EXTERNAL_DNS_WEBHOOK_DEADLINE,

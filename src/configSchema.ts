@@ -164,9 +164,12 @@ export const configSections = {
     EXTERNAL_DNS_WEBHOOK_API_URL: optionalUrl
       .describe('The api the external-dns webhook provider (`--role external-dns-webhook`, docs/external-dns.md) calls, e.g. `https://domains.example.com`; required for that role, read by no other.'),
     EXTERNAL_DNS_WEBHOOK_API_KEY: z.string().regex(/^svc_(live|test)_[0-9A-Za-z]{38}$/, 'must be an API key (svc_live_… or svc_test_…)').optional()
-      .describe('The API key it acts with, from a Secret: `svc_live_…` (a test key changes only test-mode records), scopes `domains:read`, `dns:read` and `dns:write`; a key restricted with `allowed_domains` offers external-dns only those domains. Required for that role.'),
+      .describe('The API key it acts with, from a Secret: `svc_live_…` (a test key changes only test-mode records), scopes `domains:read`, `dns:read` and `dns:write`; a key restricted with `allowed_domains` offers external-dns only those domains, one restricted with `allowed_records` needs EXTERNAL_DNS_WEBHOOK_ZONES and changes only the records its patterns match. Required for that role.'),
     EXTERNAL_DNS_WEBHOOK_ORG: z.string().regex(/^org_[0-9A-Za-z]+$/, 'must be an organisation id (org_…)').optional()
       .describe('The organisation whose active domains it offers external-dns as zones; required for that role.'),
+    EXTERNAL_DNS_WEBHOOK_ZONES: z.string().default('')
+      .transform((value) => value.split(',').map((zone) => zone.trim().toLowerCase().replace(/\.$/, '')).filter((zone) => zone !== ''))
+      .describe('Comma-separated domains to offer external-dns as zones instead of listing the organisation\'s domains: needed for a key restricted with `allowed_records` (such a key may read the records of the domains its patterns name, not the list of domains); a zone the key may not touch is left out as with any restriction. Empty: every active domain the key may touch.'),
     EXTERNAL_DNS_WEBHOOK_HOST: z.string().min(1).default('127.0.0.1')
       .describe('Where it serves external-dns. Whoever reaches it changes DNS with the key, so a non-loopback host is refused unless EXTERNAL_DNS_WEBHOOK_ALLOW_REMOTE: run it as a sidecar of external-dns.'),
     EXTERNAL_DNS_WEBHOOK_PORT: port.default(8888).describe('Its port (external-dns\'s `--webhook-provider-url` default is `http://localhost:8888`).'),

@@ -10,7 +10,11 @@ import type { BatchOperation } from './zoneBatches.js';
  * next run.
  */
 export interface DnsApi {
-  /** The organisation's active domains, whatever the key may touch (listing them needs `domains:read`). */
+  /**
+   * The organisation's active domains, whatever the key may touch (listing them needs `domains:read`),
+   * or the zones the configuration names (EXTERNAL_DNS_WEBHOOK_ZONES): a key restricted to
+   * `allowed_records` may read the records of the domains its patterns name but not list domains.
+   */
   activeDomains(signal: AbortSignal): Promise<string[]>;
   /** Every record of the domain, or `not-allowed` when the key's restrictions keep it from the domain. */
   records(domain: string, signal: AbortSignal): Promise<StoredRecord[] | 'not-allowed'>;
@@ -21,7 +25,7 @@ export interface DnsApi {
 const NOT_ALLOWED_CODES = new Set(['DOMAIN_NOT_ALLOWED', 'RECORD_NOT_ALLOWED']);
 const PAGE = 100;
 
-export function createDnsApi(props: { url: string; key: string; orgId: string }): DnsApi {
+export function createDnsApi(props: { url: string; key: string; orgId: string; zones?: readonly string[] }): DnsApi {
   const client: DomainClient = createClient({
     baseUrl: props.url.replace(/\/$/, ''),
     token: props.key,
@@ -43,6 +47,7 @@ export function createDnsApi(props: { url: string; key: string; orgId: string })
 
   return {
     async activeDomains(signal) {
+      if (props.zones && props.zones.length > 0) return [...props.zones];
       const domains = await allPages((cursor) => client.listDomains({ path: { org_oid }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } }, { signal }));
       return domains.filter((domain) => domain.status === 'active').map((domain) => domain.name);
     },

@@ -26,6 +26,7 @@ let webhook: RunningProcess;
 let webhookUrl: string;
 let healthUrl: string;
 let ownerKey: string;
+let ownerSession: string;
 let orgId: string;
 const zones = { a: '', b: '', journey: '', denied: '' };
 const HARNESS_TESTS = [
@@ -56,6 +57,7 @@ beforeAll(async () => {
   // minute), past the free plan's 300 reads a minute. The limits stay on. The plan is set before the
   // first request on the organisation's paths (the limiter keeps plans for a minute).
   const session = await sessionToken(app, uniqueEmail('extdns'));
+  ownerSession = session;
   orgId = (await createOrg(app, session, 'Cluster Co')).id;
   await app.deps.db.query('UPDATE organizations SET plan = $2 WHERE id = $1', [orgId, 'pro']);
   for (const zone of Object.keys(zones) as (keyof typeof zones)[]) zones[zone] = await insertActiveDomain(app, { org: { id: orgId }, livemode: true });
@@ -196,5 +198,49 @@ describe('the external-dns webhook provider', () => {
     expect(conflict.status).toBe(409);
     expect(await readJson<MessageErrorBody>(conflict)).toMatchObject({ code: 'RECORD_CONFLICT' });
     expect(await records(zones.b)).not.toContainEqual(expect.objectContaining({ name: expect.stringMatching(/^(down|bad)$/) }));
+  });
+});
+
+describe('the external-dns webhook provider with a key restricted to some records', () => {
+  it('offers the zones it is told, changes the records the patterns match and refuses others as 4xx', { timeout: 60_000 }, async () => {
+    const key = await createKey(app, ownerSession, {
+      name: 'external-dns apps',
+      scopes: ['dns:read', 'dns:write'],
+      mode: 'live',
+      allowed_records: [`*.apps.${zones.b}:A`, `*.apps.${zones.b}:TXT`],
+    });
+    const [port, healthPort] = [await freePort(), await freePort()];
+    const restricted = runTs('src/main.ts', ['--role', 'external-dns-webhook'], {
+      EXTERNAL_DNS_WEBHOOK_API_URL: proxy.url,
+      EXTERNAL_DNS_WEBHOOK_API_KEY: key.key,
+      EXTERNAL_DNS_WEBHOOK_ORG: orgId,
+      EXTERNAL_DNS_WEBHOOK_ZONES: `${zones.b}, ${zones.a}.`,
+      EXTERNAL_DNS_WEBHOOK_PORT: String(port),
+      EXTERNAL_DNS_WEBHOOK_HEALTH_HOST: '127.0.0.1',
+      EXTERNAL_DNS_WEBHOOK_HEALTH_PORT: String(healthPort),
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await restricted.waitForOutput(/zones offered to external-dns/);
+      const call = (method: string, pathname: string, body?: unknown) =>
+        fetch(`http://127.0.0.1:${port}${pathname}`, {
+          method,
+          headers: { accept: WEBHOOK_MEDIA_TYPE, ...(body === undefined ? {} : { 'content-type': WEBHOOK_MEDIA_TYPE }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      // Only the zone its patterns name is offered, though the configuration names two.
+      expect(await (await call('GET', '/')).json()).toEqual({ include: [zones.b], exclude: [] });
+      const app1 = { dnsName: `web.apps.${zones.b}`, recordType: 'A', targets: ['192.0.2.90'] };
+      expect((await call('POST', '/records', { create: [app1] })).status).toBe(204);
+      expect(await pdns.resolver().resolve4(`web.apps.${zones.b}`)).toEqual(['192.0.2.90']);
+      const outside = await call('POST', '/records', { create: [{ dnsName: `web.${zones.b}`, recordType: 'A', targets: ['192.0.2.91'] }] });
+      expect(outside.status).toBe(403);
+      expect(await readJson<MessageErrorBody>(outside)).toMatchObject({ code: 'RECORD_NOT_ALLOWED' });
+      expect(await records(zones.b)).not.toContainEqual(expect.objectContaining({ name: 'web' }));
+      expect((await call('POST', '/records', { delete: [app1] })).status).toBe(204);
+    } finally {
+      restricted.child.kill('SIGTERM');
+      await restricted.exited;
+    }
   });
 });
