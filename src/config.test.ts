@@ -279,7 +279,7 @@ describe('loadExternalDnsWebhookConfig (docs/external-dns.md)', () => {
     expect(loadExternalDnsWebhookConfig({ ...sidecar, NODE_ENV: 'production' })).toEqual({
       env: 'production',
       logLevel: 'info',
-      api: { url: 'https://domains.example.com', key: sidecar.EXTERNAL_DNS_WEBHOOK_API_KEY, orgId: 'org_abc123' },
+      api: { url: 'https://domains.example.com', key: sidecar.EXTERNAL_DNS_WEBHOOK_API_KEY, orgId: 'org_abc123', zones: [] },
       webhook: { host: '127.0.0.1', port: 8888 },
       health: { host: '0.0.0.0', port: 8080 },
       deadlineMs: 12_000,

@@ -6,7 +6,8 @@ import { processMetrics, type UpstreamOutcome } from './registry.js';
 
 export type UpstreamSystem = 'registrar' | 'dns_provider';
 /** Adapters by name: a metric label, so a closed list. */
-export type UpstreamAdapter = 'dnsimple' | 'powerdns' | 'powerdns_test' | 'synthetic' | 'unconfigured';
+export const UPSTREAM_ADAPTERS = ['dnsimple', 'powerdns', 'powerdns_test', 'synthetic', 'unconfigured'] as const;
+export type UpstreamAdapter = (typeof UPSTREAM_ADAPTERS)[number];
 
 const tracer = trace.getTracer('domain-service');
 

@@ -27,6 +27,7 @@ import {
   WEBHOOK_ATTEMPT_OUTCOMES,
 } from '../../src/metrics/registry.js';
 import { UNMATCHED_ROUTE } from '../../src/metrics/http.js';
+import { UPSTREAM_ADAPTERS } from '../../src/metrics/upstream.js';
 
 let app: TestApp;
 let github: FakeGithub;
@@ -79,7 +80,7 @@ function allowList(): Record<string, (value: string) => boolean> {
     mode: oneOf(MODES),
     type: (value) => OPERATION_TYPES.includes(value as never) || runtimeName(value),
     system: oneOf(['registrar', 'dns_provider']),
-    adapter: oneOf(['dnsimple', 'powerdns', 'synthetic', 'unconfigured']),
+    adapter: oneOf(UPSTREAM_ADAPTERS),
     call: oneOf(UPSTREAM_CALLS),
     kind: (value) => DRIFT_KINDS.includes(value as never) || ['major', 'minor', 'incremental', 'weakcb'].includes(value),
     source: oneOf(LEAK_SOURCES),
