@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongPolesFirst from './test/support/longPolesFirst.js';
 
 /**
  * @temporalio/client retries a failed call on a timer that closing its connection does not cancel
@@ -23,6 +24,7 @@ export default defineConfig({
     // which test/metrics/metrics.test.ts reads as deltas.
     isolate: false,
     maxWorkers: 4,
+    sequence: { sequencer: LongPolesFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     onUnhandledError: (error) => !isClosedTemporalRetry(error),

@@ -1,0 +1,3 @@
+import { fuzzRoutes } from './fuzzRoutes.js';
+
+fuzzRoutes(0, 3);

@@ -1,0 +1,3 @@
+import { fuzzRoutes } from './fuzzRoutes.js';
+
+fuzzRoutes(2, 3);
