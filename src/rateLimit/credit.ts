@@ -13,8 +13,8 @@ import type { GroupLimits } from './groups.js';
  * in any one window (a minute, or a second for the burst) N processes together admit at most
  * limit + (N − 1) × credit. A process alone is exact: its own counts are never stale.
  * Credit is CREDIT_SHARE of the burst, so the overshoot per other process is at most 5 % of the
- * burst in each second and in each minute; pools whose credit would be below MIN_CREDIT (every free
- * plan's) get none and are decided in Redis every time, as before.
+ * burst in each second and in each minute; pools whose credit would be below MIN_CREDIT (a free plan's
+ * read, write and bulk, the per-address pools) get none and are decided in Redis every time, as before.
  */
 export const CREDIT_SHARE = 0.05;
 export const MIN_CREDIT = 2;

@@ -5,8 +5,8 @@
  * from Redis about a pool admits up to `credit` (5 % of the burst) requests Redis has not counted yet,
  * and reports them in the background. So with N api processes a pool admits at most its limit plus
  * (N − 1) × credit in any minute or second window; one process alone is exact. Every refusal, block
- * and back-off below is decided by the script, as is every request of a pool without credit (any
- * free plan's) or that the process cannot admit on its own.
+ * and back-off below is decided by the script, as is every request of a pool without credit (a burst
+ * under 40) or that the process cannot admit on its own.
  *
  * Algorithm (script.ts runs it in one Lua call; memory.ts runs the same steps while Redis is away).
  * `now` is passed in (ms); limit L per minute and burst B per second come from the group × plan.
