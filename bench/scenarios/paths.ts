@@ -36,7 +36,7 @@ async function readPaths(stack: Stack, c: BenchCustomer, o: PathOptions): Promis
     ratioRow({ section, name: 'floor: Koa + SELECT 1 + Redis GET', value: io.requestsPerSecond, unit: 'req/s', floor, detail: `p50 ${io.p50Ms} ms, p99 ${io.p99Ms} ms` }),
   ];
   const targets: { name: string; request: Request; atLeast: number }[] = [
-    { name: 'GET /me, API key', request: { url: `${stack.api.url}/api/v1/me`, headers: auth(c.testKey) }, atLeast: 0.6 },
+    { name: 'GET /me, API key', request: { url: `${stack.api.url}/api/v1/me`, headers: auth(c.testKey) }, atLeast: 0.5 },
     { name: 'GET /me, session JWT', request: { url: `${stack.api.url}/api/v1/me`, headers: auth(c.session) }, atLeast: 0.5 },
     { name: 'GET availability, test key', request: { url: `${stack.api.url}/api/v1/domains/availability?name=bench-one.com`, headers: auth(c.testKey) }, atLeast: 0.6 },
   ];

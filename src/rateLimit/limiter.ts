@@ -1,5 +1,12 @@
 /**
- * Rate limiter: one decision per request, per (subject, group), atomically in Redis.
+ * Rate limiter: one decision per request, per (subject, group), against counts shared in Redis.
+ *
+ * Most requests of a busy pool are decided in process, on credit (credit.ts): a process that has heard
+ * from Redis about a pool admits up to `credit` (5 % of the burst) requests Redis has not counted yet,
+ * and reports them in the background. So with N api processes a pool admits at most its limit plus
+ * (N − 1) × credit in any minute or second window; one process alone is exact. Every refusal, block
+ * and back-off below is decided by the script, as is every request of a pool without credit (a burst
+ * under 40) or that the process cannot admit on its own.
  *
  * Algorithm (script.ts runs it in one Lua call; memory.ts runs the same steps while Redis is away).
  * `now` is passed in (ms); limit L per minute and burst B per second come from the group × plan.
@@ -31,7 +38,8 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { limitsFor, MAX_BACKOFF_MULTIPLIER, MAX_BLOCK_SECONDS, type GroupLimits, type Plan, type RateLimitGroup } from './groups.js';
 import { createMemoryLimiter, type RawDecision } from './memory.js';
-import { runChainScript, runConsumeScript } from './script.js';
+import { runSyncScript, type SyncReply } from './script.js';
+import { creditFor, FLUSH_INTERVAL_MS, NO_CARRY, PoolCredit } from './credit.js';
 
 export interface ConsumeInput {
   /** Opaque caller key: the API key id, or the session id for browser tokens. */
@@ -84,6 +92,8 @@ export interface RateLimiter {
   consumeChain(pools: PoolInput[]): Promise<Decision[]>;
   /** True while Redis is not answering and decisions come from memory (for /readyz). */
   degraded(): boolean;
+  /** Sends Redis now what this process admitted on credit and has not reported yet (at shutdown; tests). */
+  flush(): void;
 }
 
 export function rateLimitKeys(group: string, subject: string): [window: string, block: string] {
@@ -98,9 +108,20 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   });
 }
 
+const key = (p: Pick<PoolInput, 'pool' | 'subject'>) => `${p.pool}:${p.subject}`;
+const PRUNE_EVERY_MS = 60_000;
+/** Pools per background call to Redis. */
+const FLUSH_BATCH = 64;
+const NOT_DECIDING: GroupLimits = { perMinute: 0, perSecond: 0 };
+
 export function createRateLimiter({ redis, logger, now = Date.now, commandTimeoutMs = 500 }: RateLimiterOptions): RateLimiter {
   const log = logger.child({ component: 'rate-limiter' });
   const memory = createMemoryLimiter();
+  /** Pools this process has heard of from Redis and may decide on credit (src/rateLimit/credit.ts). */
+  const credits = new Map<string, PoolCredit>();
+  const unsent = new Set<PoolCredit>();
+  let flushTimer: NodeJS.Timeout | undefined;
+  let lastPrune = 0;
   let outage = false;
 
   function startOutage(err: unknown): void {
@@ -116,6 +137,8 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     if (!outage) return;
     outage = false;
     memory.clear();
+    credits.clear();
+    unsent.clear();
     log.info('Redis answering again; rate limits are shared again');
   }
 
@@ -128,15 +151,93 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     degraded,
   });
 
+  function prune(at: number): void {
+    if (at - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = at;
+    for (const [k, state] of credits) if (state.idleAt(at)) credits.delete(k);
+  }
+
+  /**
+   * One script call: sends each pool's carry, decides the request when `deciding`, and updates (or,
+   * for a pool with credit, starts) what this process knows of each pool from the reply.
+   */
+  async function exchange(pools: PoolInput[], deciding: boolean, at: number): Promise<SyncReply[]> {
+    const states = pools.map((p) => credits.get(key(p)));
+    const carries = states.map((state) => state?.take(at) ?? NO_CARRY);
+    const keys = pools.flatMap((p) => rateLimitKeys(p.pool, p.subject));
+    const args = [at, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, deciding ? 1 : 0];
+    pools.forEach((p, i) => {
+      const c = carries[i]!;
+      args.push(p.limits.perMinute, p.limits.perSecond, p.cost ?? 1, c.minute, c.second, c.addMinute, c.addSecond);
+    });
+    let replies: SyncReply[];
+    try {
+      replies = await withTimeout(runSyncScript(redis, keys, args), commandTimeoutMs);
+    } catch (err) {
+      states.forEach((state, i) => state?.lost(carries[i]!));
+      throw err;
+    }
+    replies.forEach((reply, i) => {
+      let state = states[i];
+      if (!state && deciding && creditFor(pools[i]!.limits) > 0) {
+        state = credits.get(key(pools[i]!)) ?? new PoolCredit(pools[i]!.pool, pools[i]!.subject);
+        state.roll(at);
+        credits.set(key(state), state);
+      }
+      state?.learn(carries[i]!, reply.snapshot);
+    });
+    return replies;
+  }
+
+  /** Sends every pool's unsent counts, in batches; a failure is an outage like any other. */
+  function flush(): void {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const at = now();
+    const states = [...unsent].filter((s) => s.hasPending());
+    unsent.clear();
+    for (let i = 0; i < states.length; i += FLUSH_BATCH) {
+      const batch = states.slice(i, i + FLUSH_BATCH).map((s) => ({ pool: s.pool, subject: s.subject, limits: NOT_DECIDING, cost: 0 }));
+      exchange(batch, false, at).catch(startOutage);
+    }
+  }
+
+  /**
+   * The whole request on credit, when every pool allows it here (src/rateLimit/credit.ts); undefined
+   * sends it to Redis. Nothing is counted unless all pools admit it.
+   */
+  function onCredit(pools: PoolInput[], at: number): Decision[] | undefined {
+    if (outage || redis.status !== 'ready') return undefined;
+    const states: PoolCredit[] = [];
+    for (const p of pools) {
+      const state = credits.get(key(p));
+      const credit = creditFor(p.limits);
+      if (!state || credit === 0 || !state.canAdmit(p.limits, credit, p.cost ?? 1, at)) return undefined;
+      states.push(state);
+    }
+    let due = false;
+    const decisions = pools.map((p, i): Decision => {
+      const state = states[i]!;
+      const remaining = state.admit(p.limits, p.cost ?? 1);
+      unsent.add(state);
+      due ||= state.dueNow(creditFor(p.limits));
+      return { allowed: true, limit: p.limits.perMinute, remaining, resetAt: (state.minute + 1) * 60, degraded: false };
+    });
+    if (due) flush();
+    else flushTimer ??= setTimeout(flush, FLUSH_INTERVAL_MS).unref();
+    return decisions;
+  }
+
   async function consumeChain(pools: PoolInput[]): Promise<Decision[]> {
     const at = now();
+    prune(at);
+    const local = onCredit(pools, at);
+    if (local) return local;
     if (redis.status === 'ready') {
       try {
-        const keys = pools.flatMap((p) => rateLimitKeys(p.pool, p.subject));
-        const args = [at, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, ...pools.flatMap((p) => [p.limits.perMinute, p.limits.perSecond, p.cost ?? 1])];
-        const reply = await withTimeout(runChainScript(redis, keys, args), commandTimeoutMs);
+        const replies = await exchange(pools, true, at);
         endOutage();
-        return reply.map((raw, i) => decide(pools[i]!.limits, raw, false));
+        return replies.flatMap((reply, i) => (reply.decision ? [decide(pools[i]!.limits, reply.decision, false)] : []));
       } catch (err) {
         startOutage(err);
       }
@@ -152,25 +253,9 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     return decisions;
   }
 
-  async function consumePool({ pool, subject, limits, cost = 1 }: PoolInput): Promise<Decision> {
-    const at = now();
-
-    if (redis.status === 'ready') {
-      try {
-        const args = [at, limits.perMinute, limits.perSecond, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, cost];
-        const raw = await withTimeout(runConsumeScript(redis, rateLimitKeys(pool, subject), args), commandTimeoutMs);
-        endOutage();
-        return decide(limits, raw, false);
-      } catch (err) {
-        startOutage(err);
-      }
-    } else {
-      startOutage(new Error(`Redis connection is ${redis.status}`));
-    }
-    return decide(limits, memory.consume(`${pool}:${subject}`, limits, at, cost), true);
-  }
+  const consumePool = async (input: PoolInput): Promise<Decision> => (await consumeChain([input]))[0]!;
 
   const consume = ({ subject, group, plan }: ConsumeInput) => consumePool({ pool: group, subject, limits: limitsFor(group, plan) });
 
-  return { consume, consumePool, consumeChain, degraded: () => outage || redis.status !== 'ready' };
+  return { consume, consumePool, consumeChain, flush, degraded: () => outage || redis.status !== 'ready' };
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RawDecision } from './memory.js';
+import type { Snapshot } from './credit.js';
 
 /**
- * The decision step as a Lua function; each script below is it plus a few lines calling it.
+ * The decision step as a Lua function; SYNC_LUA below calls it for each pool.
  * consume(win, block, now, limit, burst, maxBlock, maxMult, cost) → {allowed 0|1, remaining, resetAt, retryAfter}
  */
 const STEPS_LUA = `
@@ -60,41 +61,63 @@ end
 `;
 
 /**
- * The whole decision in one atomic script; limiter.ts documents the algorithm and memory.ts is its
- * line-for-line twin for when Redis is away. The caller passes the time, so tests can move the clock.
- *
- * KEYS[1] window hash  { mw: minute index, mc: count in it, sw: second index, sc: count in it }
- * KEYS[2] block hash   { until: blocked until (ms), mult: back-off multiplier, viol: 1 once this block was violated }
- * ARGV    now (ms), per-minute limit, per-second burst, max block (s), max multiplier, cost (default 1)
- * Returns { allowed 0|1, remaining, resetAt (unix s), retryAfter (s, 0 when allowed) }
+ * One call for any number of pools: first each pool's carry (what this process admitted on its own
+ * credit, src/rateLimit/credit.ts) is added to its windows; then, if asked, the request is decided
+ * pool by pool in order, stopping at the first refusal (a pool is counted only when every one before
+ * it allowed the request); last, each pool's state is read back for the process's credit.
+ * KEYS    per pool: window hash, block hash
+ * ARGV    now (ms), max block (s), max multiplier, decide (0|1), then per pool: limit, burst, cost,
+ *         carry minute index, carry second index, count to add to that minute, count to add to that second
+ * Returns 9 numbers per pool: allowed (1, 0, or -1 when not decided), remaining, resetAt, retryAfter,
+ *         then mw, mc, sw, sc (the window hash, -1 for an index never set) and the block's until (ms).
  */
-export const CONSUME_LUA = `${STEPS_LUA}
-return consume(KEYS[1], KEYS[2], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]) or 1)
-`;
+export const SYNC_LUA = `${STEPS_LUA}
+local function addCarry(winKey, now, cm, cs, am, as)
+  if am == 0 and as == 0 then return end
+  local w = redis.call('HMGET', winKey, 'mw', 'mc', 'sw', 'sc')
+  local mw = tonumber(w[1]) or -1
+  local mc = tonumber(w[2]) or 0
+  local sw = tonumber(w[3]) or -1
+  local sc = tonumber(w[4]) or 0
+  if cm > mw then mw = cm; mc = 0 end
+  if cm == mw then mc = mc + am end
+  if cs > sw then sw = cs; sc = 0 end
+  if cs == sw then sc = sc + as end
+  redis.call('HSET', winKey, 'mw', mw, 'mc', mc, 'sw', sw, 'sc', sc)
+  local ttl = (mw + 1) * 60000 - now + 1000
+  if ttl > 0 then redis.call('PEXPIRE', winKey, ttl) end
+end
 
-/**
- * One request's whole rate-limit decision in one round trip: each pool in order (a window and a
- * block key each), stopping at the first refusal, so a pool is counted only when every one before
- * it allowed the request.
- * ARGV now (ms), max block (s), max multiplier, then per pool: limit, burst, cost.
- * Returns 4 numbers per pool decided.
- */
-export const CONSUME_CHAIN_LUA = `${STEPS_LUA}
 local now = tonumber(ARGV[1])
 local maxBlock = tonumber(ARGV[2])
 local maxMult = tonumber(ARGV[3])
+local refused = tonumber(ARGV[4]) ~= 1
+local pools = #KEYS / 2
+for i = 0, pools - 1 do
+  local a = 5 + i * 7
+  addCarry(KEYS[1 + i * 2], now, tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6]))
+end
 local out = {}
-for i = 0, #KEYS / 2 - 1 do
-  local a = 4 + i * 3
-  local d = consume(KEYS[1 + i * 2], KEYS[2 + i * 2], now, tonumber(ARGV[a]), tonumber(ARGV[a + 1]), maxBlock, maxMult, tonumber(ARGV[a + 2]))
+for i = 0, pools - 1 do
+  local a = 5 + i * 7
+  local d = {-1, 0, 0, 0}
+  if not refused then
+    d = consume(KEYS[1 + i * 2], KEYS[2 + i * 2], now, tonumber(ARGV[a]), tonumber(ARGV[a + 1]), maxBlock, maxMult, tonumber(ARGV[a + 2]))
+    if d[1] == 0 then refused = true end
+  end
+  local w = redis.call('HMGET', KEYS[1 + i * 2], 'mw', 'mc', 'sw', 'sc')
+  local untilMs = redis.call('HGET', KEYS[2 + i * 2], 'until')
   for _, v in ipairs(d) do out[#out + 1] = v end
-  if d[1] == 0 then return out end
+  out[#out + 1] = tonumber(w[1]) or -1
+  out[#out + 1] = tonumber(w[2]) or 0
+  out[#out + 1] = tonumber(w[3]) or -1
+  out[#out + 1] = tonumber(w[4]) or 0
+  out[#out + 1] = tonumber(untilMs) or 0
 end
 return out
 `;
 
-const CONSUME_SHA = createHash('sha1').update(CONSUME_LUA).digest('hex');
-const CHAIN_SHA = createHash('sha1').update(CONSUME_CHAIN_LUA).digest('hex');
+const SYNC_SHA = createHash('sha1').update(SYNC_LUA).digest('hex');
 
 /** EVALSHA, and EVAL once when the server does not have the script cached (NOSCRIPT). */
 async function runScript(redis: Redis, lua: string, sha: string, keys: readonly string[], args: readonly number[]): Promise<unknown> {
@@ -107,28 +130,25 @@ async function runScript(redis: Redis, lua: string, sha: string, keys: readonly 
   }
 }
 
-export async function runConsumeScript(
-  redis: Redis,
-  keys: readonly [window: string, block: string],
-  args: readonly number[],
-): Promise<RawDecision> {
-  const reply = await runScript(redis, CONSUME_LUA, CONSUME_SHA, keys, args);
-  if (!Array.isArray(reply) || reply.length !== 4 || !reply.every((n) => typeof n === 'number')) {
-    throw new Error(`Unexpected rate-limit script reply: ${JSON.stringify(reply)}`);
-  }
-  const [allowed, remaining, resetAt, retryAfter] = reply as [number, number, number, number];
-  return { allowed: allowed === 1, remaining, resetAt, retryAfter };
+/** One pool's answer from SYNC_LUA: the decision when one was asked for and reached, and its state. */
+export interface SyncReply {
+  decision?: RawDecision;
+  snapshot: Snapshot;
 }
 
-/** What CONSUME_CHAIN_LUA decided: one decision per pool reached. */
-export async function runChainScript(redis: Redis, keys: readonly string[], args: readonly number[]): Promise<RawDecision[]> {
-  const reply = await runScript(redis, CONSUME_CHAIN_LUA, CHAIN_SHA, keys, args);
-  if (!Array.isArray(reply) || reply.length % 4 !== 0 || !reply.every((n) => typeof n === 'number')) {
+export async function runSyncScript(redis: Redis, keys: readonly string[], args: readonly number[]): Promise<SyncReply[]> {
+  const reply = await runScript(redis, SYNC_LUA, SYNC_SHA, keys, args);
+  if (!Array.isArray(reply) || reply.length !== (keys.length / 2) * 9 || !reply.every((n) => typeof n === 'number')) {
     throw new Error(`Unexpected rate-limit script reply: ${JSON.stringify(reply)}`);
   }
-  const pools: RawDecision[] = [];
-  for (let i = 0; i < reply.length; i += 4) {
-    pools.push({ allowed: reply[i] === 1, remaining: reply[i + 1]!, resetAt: reply[i + 2]!, retryAfter: reply[i + 3]! });
+  const n = reply;
+  const pools: SyncReply[] = [];
+  for (let i = 0; i < n.length; i += 9) {
+    const [allowed, remaining, resetAt, retryAfter, mw, mc, sw, sc, until] = n.slice(i, i + 9) as [number, number, number, number, number, number, number, number, number];
+    pools.push({
+      ...(allowed === -1 ? {} : { decision: { allowed: allowed === 1, remaining, resetAt, retryAfter } }),
+      snapshot: { mw, mc, sw, sc, until },
+    });
   }
   return pools;
 }
