@@ -114,7 +114,7 @@ export async function benchScale(stack: Stack, o: ScaleOptions, emit: (rows: Ben
   ]);
   }
 
-  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)} at the end, ${new Date().toISOString().slice(0, 10)}`;
   const file = process.env.BENCH_SCALE_SVG ?? path.join(REPO_ROOT, 'docs/bench-scale.svg');
   await writeFile(file, scaleSvg({ machine, panels: [{ title: 'One zone of N records', curves: zone.curves }, { title: 'One organisation of N domains', curves: orgRows.curves }] }));
   console.log(`\nCurves drawn to ${path.relative(REPO_ROOT, file)}`);

@@ -24,7 +24,7 @@ function panel(title: string, curves: Curve[], offsetY: number): string[] {
   const out = [`<text x="${LEFT}" y="${offsetY + 24}" font-weight="bold">${escape(title)}</text>`];
   out.push(`<rect x="${LEFT}" y="${offsetY + TOP}" width="${PLOT_WIDTH}" height="${PLOT_HEIGHT}" fill="none" stroke="#999"/>`);
   for (const size of sizes) out.push(`<text x="${x(size)}" y="${offsetY + TOP + PLOT_HEIGHT + 18}" text-anchor="middle">${sizeLabel(size)}</text>`);
-  for (let power = Math.ceil(logLow); power <= Math.floor(logHigh); power += 1) {
+  for (let power = Math.floor(logLow); power <= Math.floor(logHigh); power += 1) {
     for (const factor of [10 ** power, 2 * 10 ** power, 5 * 10 ** power].filter((f) => f >= low && f <= high)) {
       out.push(`<line x1="${LEFT}" x2="${LEFT + PLOT_WIDTH}" y1="${y(factor).toFixed(1)}" y2="${y(factor).toFixed(1)}" stroke="#eee"/>`);
       out.push(`<text x="${LEFT - 6}" y="${(y(factor) + 4).toFixed(1)}" text-anchor="end">${factor}×</text>`);
