@@ -46,13 +46,14 @@ function panel(title: string, curves: Curve[], offsetY: number): string[] {
 }
 
 export function scaleSvg(props: { machine: string; panels: { title: string; curves: Curve[] }[] }): string {
-  const height = props.panels.length * PANEL_HEIGHT + 40;
+  const height = props.panels.length * PANEL_HEIGHT + 50;
   const body = props.panels.flatMap((p, i) => panel(p.title, p.curves, i * PANEL_HEIGHT));
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,
     ...body,
-    `<text x="${LEFT}" y="${height - 14}" fill="#666">Growth factor: the figure ÷ the same with one page (100 rows) in the zone or organisation (log scale). ${escape(props.machine)}</text>`,
+    `<text x="${LEFT}" y="${height - 26}" fill="#666">Growth factor: the figure ÷ the same with one page (100 rows) in the zone or organisation (log scale).</text>`,
+    `<text x="${LEFT}" y="${height - 8}" fill="#666">${escape(props.machine)}</text>`,
     '</svg>',
     '',
   ].join('\n');
