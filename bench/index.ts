@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --scenario paths|mixed|webhooks|micro|all] [--only reads,layers,dns,zone,registrations] [--json FILE]`: figures beside their
+ * `npm run bench [-- --scenario paths|mixed|webhooks|micro|scale|all] [--only reads,layers,dns,zone,registrations] [--json FILE]`: figures beside their
  * floors, measured in the same run, never asserted (docs/bench.md). The api and worker run compiled,
  * as `npm start` runs them, each in its own process; the load comes from this process.
  * BENCH_PROFILE=1 runs the api and workers under `node --cpu-prof` (profiles in .data/bench/profiles/).
@@ -12,13 +12,15 @@ import { printRows, writeJson, type BenchRow } from './lib/report.js';
 import { benchPaths, PATH_PARTS, type PathPart } from './scenarios/paths.js';
 import { benchMixed } from './scenarios/mixed.js';
 import { benchWebhooks } from './scenarios/webhooks.js';
+import { benchScale } from './scenarios/scale.js';
 import { benchCaaBatch } from './dnsRecords.js';
 import { benchConsume } from './rateLimit.js';
 
-const SCENARIOS = ['paths', 'mixed', 'webhooks', 'micro', 'all'] as const;
+const SCENARIOS = ['paths', 'mixed', 'webhooks', 'micro', 'scale', 'all'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const number = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const sizes = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number);
 
 async function micro(redisUrl: string): Promise<BenchRow[]> {
   const section = 'In-process checks (no floor): CAA iodef batch of 100 ~2 KB records; the limiter alone against Redis';
@@ -63,6 +65,22 @@ async function main(): Promise<void> {
     }
     if (runs('webhooks')) show(await benchWebhooks(stack, { count: number('BENCH_WEBHOOK_EVENTS', 200), spacingMs: 20 }));
     if (runs('micro')) show(await micro(stack.config.redisUrl));
+    // Minutes long (seeding 100,000 domains, the backfill): only when asked for, not with `all`.
+    if (scenario === 'scale') {
+      await benchScale(
+        stack,
+        {
+          base: 100,
+          zoneSizes: sizes('BENCH_SCALE_ZONE_SIZES', '1000,10000,50000'),
+          orgSizes: sizes('BENCH_SCALE_ORG_SIZES', '1000,10000,100000'),
+          lifecycleMax: number('BENCH_SCALE_LIFECYCLE_MAX', 10_000),
+          webhookEndpoints: number('BENCH_SCALE_WEBHOOK_ENDPOINTS', 1_000),
+          webhookEvents: number('BENCH_SCALE_WEBHOOK_EVENTS', 10_000),
+          parts: (process.env.BENCH_SCALE_PARTS ?? 'zone,org,webhooks').split(','),
+        },
+        show,
+      );
+    }
     console.log(`\napi RSS at the end: ${stack.api.process.rssMb().toFixed(0)} MB; logs in .data/bench/logs/`);
     if (values.json) await writeJson(values.json, rows, { scenario, finishedAt: new Date().toISOString() });
   } finally {

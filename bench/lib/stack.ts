@@ -31,6 +31,8 @@ export interface Stack {
   layers: Record<'neither' | 'rateLimiter' | 'idempotency' | 'both', string>;
   /** A client of the Temporal server, for the same-shape workflow floor on `floorTaskQueue`. */
   temporal: Client;
+  /** The Temporal dev server's process, when the bench started it (its memory in the scale rows). */
+  temporalPid: number | undefined;
   floorTaskQueue: string;
   startWorker(): Promise<BenchProcess>;
   close(): Promise<void>;
@@ -123,6 +125,7 @@ export async function startStack(): Promise<Stack> {
     floors,
     layers,
     temporal,
+    temporalPid: temporalServer?.pid,
     floorTaskQueue,
     startWorker,
     close: async () => {
