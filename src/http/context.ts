@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Organization } from '../auth/organizations.js';
 import type { OrgRole } from '../auth/memberships.js';
 import type { IdempotencyIdentity } from './idempotencyKeys.js';
+import type { Queryable } from '../db/pool.js';
 
 /** What every request carries through the middleware chain. Later layers add to it. */
 export interface AppState {
@@ -23,6 +24,21 @@ export interface AppState {
    */
   /** Set by the idempotency layer when the request carries an Idempotency-Key, with the hash of the request it names. */
   idempotency?: IdempotencyIdentity & { requestHash: Buffer };
+  /**
+   * Set with `idempotency`: stores the answer in a handler's own transaction, so it commits with the
+   * effect it answers for (answerInTransaction in idempotency.ts), and learns once that transaction has.
+   */
+  idempotentAnswer?: {
+    storeWithin(tx: Queryable, answer: IdempotentAnswer): Promise<void>;
+    committed(answer: IdempotentAnswer): void;
+  };
+}
+
+/** A handler's answer: status, the headers a replay repeats (`location`, `etag`), and the JSON body. */
+export interface IdempotentAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
 }
 
 export type AppContext = RouterContext<AppState>;

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { RouterMiddleware } from '@koa/router';
-import type { Db } from '../db/pool.js';
+import type pg from 'pg';
+import { withTransaction, type Db } from '../db/pool.js';
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyIdentity } from './idempotencyKeys.js';
 import { requirePrincipal } from '../auth/authorize.js';
 import { ConflictError, ValidationError } from '../errors.js';
-import type { AppState } from './context.js';
+import type { AppContext, AppState, IdempotentAnswer } from './context.js';
 import { isDryRun } from './dryRun.js';
 import { renderError } from './errorHandler.js';
 import { openResponseBody, sealResponseBody } from './idempotencyCrypto.js';
@@ -88,6 +89,17 @@ export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMidd
 
     ctx.state.idempotency = { ...identity, requestHash: hash };
     recordIdempotency('first');
+    // What a handler's own transaction stored and committed (answerInTransaction), if anything.
+    let committedWithEffect: string | undefined;
+    ctx.state.idempotentAnswer = {
+      storeWithin: async (tx, answer) => {
+        const stored = storedForm(answer);
+        await completeIdempotencyKey(tx, identity, lease, { ...stored, body: sealResponseBody(deps.keyHashSecret, identity, stored.body) });
+      },
+      committed: (answer) => {
+        committedWithEffect = fingerprint(storedForm(answer));
+      },
+    };
     const stopRenewing = keepLease({ db: deps.db, log: ctx.state.log }, identity, lease);
     try {
       await next();
@@ -97,19 +109,47 @@ export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMidd
       stopRenewing();
     }
     if (!storable(ctx.status)) {
-      await releaseLease(deps.db, identity, lease);
+      await releaseLease(deps.db, identity, lease, { answered: committedWithEffect !== undefined });
       return;
     }
-    const headers = Object.fromEntries(
-      REPLAYED_HEADERS.flatMap((name) => (ctx.response.get(name) ? [[name, ctx.response.get(name)]] : [])),
-    );
-    const plaintext = Buffer.from(ctx.body == null ? '' : JSON.stringify(ctx.body), 'utf8');
-    await completeIdempotencyKey(deps.db, identity, lease, {
+    const stored = storedForm({
       status: ctx.status,
-      headers,
-      body: sealResponseBody(deps.keyHashSecret, identity, plaintext),
+      headers: Object.fromEntries(REPLAYED_HEADERS.flatMap((name) => (ctx.response.get(name) ? [[name, ctx.response.get(name)]] : []))),
+      body: ctx.body,
     });
+    // Already stored by the transaction that made the effect: that commit was the answer's.
+    if (committedWithEffect === fingerprint(stored)) return;
+    await completeIdempotencyKey(deps.db, identity, lease, { ...stored, body: sealResponseBody(deps.keyHashSecret, identity, stored.body) });
   };
+}
+
+/** An answer as stored: its status, the replayed headers, and its body as JSON bytes. */
+function storedForm(answer: IdempotentAnswer): { status: number; headers: Record<string, string>; body: Buffer } {
+  const given = Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value] as const);
+  const headers = Object.fromEntries(given.filter(([name, value]) => REPLAYED_HEADERS.includes(name) && value !== ''));
+  return { status: answer.status, headers, body: Buffer.from(answer.body == null ? '' : JSON.stringify(answer.body), 'utf8') };
+}
+
+function fingerprint(stored: ReturnType<typeof storedForm>): string {
+  return JSON.stringify([stored.status, stored.headers, stored.body.toString('utf8')]);
+}
+
+/**
+ * Runs a handler's writes in one transaction that also stores its answer when the request has an
+ * Idempotency-Key, then answers with it: the effect and its stored answer commit together, one
+ * commit where the layer would add a second (docs/bench.md). Without a key it is withTransaction.
+ */
+export async function answerInTransaction(ctx: AppContext, db: Db, work: (tx: pg.PoolClient) => Promise<IdempotentAnswer>): Promise<void> {
+  const recorder = ctx.state.idempotentAnswer;
+  const answer = await withTransaction(db, async (tx) => {
+    const made = await work(tx);
+    await recorder?.storeWithin(tx, made);
+    return made;
+  });
+  recorder?.committed(answer);
+  ctx.status = answer.status;
+  if (answer.headers) ctx.set(answer.headers);
+  ctx.body = answer.body;
 }
 
 /**

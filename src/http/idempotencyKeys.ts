@@ -100,11 +100,14 @@ export async function renewIdempotencyLease(db: Queryable, identity: Idempotency
   return rowCount === 1;
 }
 
-/** Forgets a claim whose answer is not to be kept (5xx, 401, 403, 429), so a retry runs again. */
-export async function releaseIdempotencyKey(db: Queryable, identity: IdempotencyIdentity, lease: IdempotencyLease): Promise<void> {
+/**
+ * Forgets a claim whose answer is not to be kept (5xx, 401, 403, 429), so a retry runs again. With
+ * `answered`, also when this claim's own transaction stored an answer that the request did not end with.
+ */
+export async function releaseIdempotencyKey(db: Queryable, identity: IdempotencyIdentity, lease: IdempotencyLease, claim: { answered: boolean }): Promise<void> {
   await db.query(
-    `DELETE FROM idempotency_keys WHERE user_id = $1 AND livemode = $2 AND key = $3 AND lease_token = $4 AND state = 'in_flight'`,
-    [identity.userId, identity.livemode, identity.key, lease.token],
+    `DELETE FROM idempotency_keys WHERE user_id = $1 AND livemode = $2 AND key = $3 AND lease_token = $4 AND (state = 'in_flight' OR $5)`,
+    [identity.userId, identity.livemode, identity.key, lease.token, claim.answered],
   );
 }
 

@@ -58,12 +58,13 @@ export function keepLease(deps: { db: Db; log: Logger }, identity: IdempotencyId
 }
 
 /**
- * Frees the key of an answer that is not kept (5xx, 401, 403, 429) so a retry runs again. When the
+ * Frees the key of an answer that is not kept (5xx, 401, 403, 429) so a retry runs again, also when
+ * the handler's transaction had stored an answer that a later failure replaced (`answered`). When the
  * database is what failed, the key cannot be freed now: the answer stands and the lease runs out.
  */
-export async function releaseLease(db: Db, identity: IdempotencyIdentity, lease: IdempotencyLease): Promise<void> {
+export async function releaseLease(db: Db, identity: IdempotencyIdentity, lease: IdempotencyLease, claim: { answered: boolean }): Promise<void> {
   try {
-    await releaseIdempotencyKey(db, identity, lease);
+    await releaseIdempotencyKey(db, identity, lease, claim);
   } catch (err) {
     if (apiErrorFromPg(err)?.code !== 'DATABASE_UNAVAILABLE') throw err;
   }

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, jsonHeaders } from '../support/actors.js';
 import { readJson } from '../support/http.js';
 import { dnsCustomer, insertActiveDomain, type Customer } from '../support/domains.js';
+import { statementsOf } from '../support/statements.js';
 
 // A process that dies after its handler committed but before the answer was stored leaves the key
 // in flight; once the lease runs out the retry runs the handler again (src/http/idempotencyLease.ts).
@@ -111,5 +112,27 @@ describe('a request run again after its answer was lost', () => {
     const two = await post(`/domains/${domain}/records`, 'record-fresh-2', { ...record, content: '192.0.2.79' });
     expect(two.status).toBe(201);
     expect((await readJson<{ id: string }>(two)).id).not.toBe(one.id);
+  });
+});
+
+describe("an answer stored in the handler's own transaction", () => {
+  it('commits a test-mode top-up and its answer together: nothing is written after that COMMIT, and the replay answers it', async () => {
+    let first: Response | undefined;
+    const statements = await statementsOf(app.deps.db, async () => {
+      first = await post('/billing/top-ups', 'top-up-one-commit', { amount: 700 });
+    });
+    expect(first!.status).toBe(201);
+    const entry = await readJson<{ id: string }>(first!);
+    // The answer was written inside the credit's transaction, before its COMMIT; nothing follows it.
+    const commit = statements.lastIndexOf('COMMIT');
+    expect(statements.slice(commit + 1), statements.join('\n')).toEqual([]);
+    expect(statements.slice(0, commit).filter((text) => text.startsWith('UPDATE idempotency_keys SET state = \'completed\''))).toHaveLength(1);
+
+    const replay = await post('/billing/top-ups', 'top-up-one-commit', { amount: 700 });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect((await readJson<{ id: string }>(replay)).id).toBe(entry.id);
+    const { rows } = await app.deps.db.query(`SELECT count(*)::int AS n FROM billing_transactions WHERE id = $1`, [entry.id]);
+    expect(rows[0]!.n).toBe(1);
   });
 });

@@ -5,12 +5,12 @@ import { monthSpendingOfOrg } from './reservations.repository.js';
 import { listLedgerEntries } from './transactions.repository.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { BalanceSchema, LedgerEntrySchema, presentBalance, presentLedgerEntry, presentTopUp, TopUpSchema } from './billing.presenter.js';
-import { testTopUp } from './testTopUp.js';
+import { testTopUpWithin } from './testTopUp.js';
 import { NotFoundError, PaymentRequiredForLiveTopUpError } from '../../errors.js';
 import { z } from 'zod';
 import { findTopUp, listTopUps } from './topUps.repository.js';
 import { startStripeTopUp } from './stripeTopUps.js';
-import { idempotentId } from '../../http/idempotency.js';
+import { answerInTransaction, idempotentId } from '../../http/idempotency.js';
 import { LedgerEntryPage, OrgPath, TopUpBody, TopUpPage, TopUpPath } from './schemas.js';
 
 /** Balance, ledger and top-ups of an organisation, in the caller's mode: test keys see only test money. */
@@ -92,16 +92,17 @@ export function billingRoutes(deps: AppDeps) {
           ctx.body = presentTopUp(started);
           return;
         }
-        const entry = await testTopUp({
-          db: deps.db,
-          principal,
-          requestId,
-          orgId: path.org_oid,
-          amount: body.amount,
-          entryId: idempotentId(ctx.state, 'txn', 'top-up'),
+        // The credit and its stored answer commit together.
+        await answerInTransaction(ctx, deps.db, async (tx) => {
+          const entry = await testTopUpWithin(tx, {
+            principal,
+            requestId,
+            orgId: path.org_oid,
+            amount: body.amount,
+            entryId: idempotentId(ctx.state, 'txn', 'top-up'),
+          });
+          return { status: 201, body: presentLedgerEntry(entry) };
         });
-        ctx.status = 201;
-        ctx.body = presentLedgerEntry(entry);
       },
     }),
     defineRoute({

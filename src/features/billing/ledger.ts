@@ -7,6 +7,7 @@ import {
   findReservationScope,
   insertReservation,
   monthSpendingOfKeyLineages,
+  reserveFromUnlimitedBalance,
   monthSpendingOfOrg,
   settleReservation,
   type Reservation,
@@ -15,6 +16,8 @@ import { findLedgerEntry, insertLedgerEntry, type LedgerEntry } from './transact
 import type { AuditEvent } from '../../audit/auditEvents.js';
 import { ConflictError, InsufficientFundsError, NotFoundError, SpendLimitReachedError } from '../../errors.js';
 import { lockApiKeyLineage, type KeyLineageLimits } from '../../auth/apiKeys.js';
+import { newId } from '../../ids.js';
+import { recordLedgerEntry } from '../../metrics/record.js';
 
 /**
  * The billing ledger. Every movement locks the balance row of its (organisation, mode) first, so
@@ -159,6 +162,33 @@ export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps,
     requestId: null,
   });
   return reservation;
+}
+
+/**
+ * reserveWithin for an operation whose row the caller's transaction has just written, so nothing can
+ * have reserved for it before. Without a monthly limit on the key's lineage or the balance, and with
+ * the funds there, it costs one statement after the lineage's lock (reserveFromUnlimitedBalance);
+ * otherwise it is reserveWithin, with its answers (402, limits). Used by beginOperation, whose 202
+ * waits on every round trip (docs/bench.md).
+ */
+export async function reserveForNewOperation(tx: pg.PoolClient, props: Omit<ReserveProps, 'db'>): Promise<void> {
+  assertAmount(props.amount);
+  const apiKeyId = props.apiKeyId ?? null;
+  // Taken here as reserveWithin takes it (the key's lock before the balance row's); taking it again there is a no-op.
+  const lineage = apiKeyId ? await lockApiKeyLineage(tx, apiKeyId) : undefined;
+  if (!lineage || lineage.limits.length === 0) {
+    const mode: Mode = { livemode: props.livemode };
+    const ledgerEntryId = newId('txn');
+    const result = await reserveFromUnlimitedBalance(tx, mode, { ...props, apiKeyId, ledgerEntryId });
+    if (result.reserved) {
+      recordLedgerEntry('reservation', mode, props.amount);
+      return;
+    }
+    if (result.balanceMoved) {
+      throw new ConflictError(RESERVATION_MISMATCH, `Operation ${props.operationId} already has a reservation (amount ${props.amount})`);
+    }
+  }
+  await reserveWithin(tx, props);
 }
 
 /**

@@ -132,3 +132,36 @@ export async function monthSpendingOfKeyLineages(db: Queryable, rootKeyId: strin
   );
   return new Map(rows.map((row) => [row.keyId, minorUnits(row.spent)]));
 }
+
+/**
+ * A reservation in one statement, for a balance without a monthly spending limit: the UPDATE takes
+ * the balance row's lock and moves `amount` from available to reserved only if it is there, then
+ * the reservation and its ledger entry are written from the balance it left. Nothing moves when the
+ * balance is short, has a limit to count under its lock, or does not exist yet: the caller then
+ * takes the long way (reserveWithin), which says why. `reserved` false with `balanceMoved` true: the
+ * operation id has a reservation already, and the caller must fail its transaction.
+ */
+export async function reserveFromUnlimitedBalance(
+  tx: Queryable,
+  mode: Mode,
+  props: { operationId: string; orgId: string; amount: number; description: string; apiKeyId: string | null; ledgerEntryId: string },
+): Promise<{ reserved: boolean; balanceMoved: boolean }> {
+  const { rows } = await tx.query<{ reserved: boolean }>(
+    `WITH moved AS (
+       UPDATE billing_balances SET available = available - $4, reserved = reserved + $4, updated_at = now()
+       WHERE livemode = $1 AND org_id = $3 AND available >= $4 AND monthly_spend_limit IS NULL
+       RETURNING available, reserved
+     ), held AS (
+       INSERT INTO billing_reservations (livemode, operation_id, org_id, amount, description, api_key_id)
+       SELECT $1, $2, $3, $4, $5, $6 FROM moved
+       ON CONFLICT DO NOTHING RETURNING operation_id
+     ), posted AS (
+       INSERT INTO billing_transactions (livemode, id, org_id, type, amount, operation_id, description, available_after, reserved_after)
+       SELECT $1, $7, $3, 'reservation', $4, $2, $5, moved.available, moved.reserved FROM moved, held
+       RETURNING id
+     )
+     SELECT EXISTS (SELECT 1 FROM posted) AS reserved FROM moved`,
+    [mode.livemode, props.operationId, props.orgId, props.amount, props.description, props.apiKeyId, props.ledgerEntryId],
+  );
+  return { reserved: rows[0]?.reserved === true, balanceMoved: rows.length > 0 };
+}

@@ -15,7 +15,7 @@ import { findDomainOfOrg } from './domains.repository.js';
 import { ConflictError, NotFoundError, PriceExceedsMaxError, ServiceUnavailableError } from '../../errors.js';
 import { findBalance } from '../billing/balances.repository.js';
 import { derivedId } from '../../ids.js';
-import { release, reserveWithin } from '../billing/ledger.js';
+import { release, reserveForNewOperation } from '../billing/ledger.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
 import { emitOperationEnded } from './operationEvents.js';
 import { changeDomainStatus } from './domainStatus.js';
@@ -133,7 +133,7 @@ async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props:
     amount: props.amount,
   });
   // Last, so the balance row is locked only for the end of the transaction.
-  await reserveWithin(tx, {
+  await reserveForNewOperation(tx, {
     orgId: props.orgId,
     livemode: props.livemode,
     operationId: ids.operationId,
@@ -218,7 +218,15 @@ export async function existingOperation(
   requestHash: string,
 ): Promise<Operation | undefined> {
   const existing = await findOperationByWorkflowId(deps.db, { livemode }, workflowId);
-  if (!existing) return undefined;
+  return existing && answerExisting(deps, existing, requestHash);
+}
+
+/** existingOperation for a caller that read the operation already (registration.repository.ts). */
+export async function answerExisting(
+  deps: BeginOperationProps<OperationType>['deps'],
+  existing: Operation,
+  requestHash: string,
+): Promise<Operation> {
   if (existing.requestHash !== requestHash) {
     throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
   }

@@ -55,6 +55,28 @@ export function insertDomain(
   });
 }
 
+/**
+ * insertDomain and linkDomainContacts in one statement (one round trip of a registration's 202,
+ * docs/bench.md): the domain row, stamped with the caller's mode, and the contacts it uses.
+ */
+export async function insertDomainWithContacts(db: Queryable, mode: Mode, domain: Parameters<typeof insertDomain>[2]): Promise<void> {
+  const links = { registrant: domain.registrantContactId, admin: domain.adminContactId, tech: domain.techContactId };
+  const roles = (['registrant', 'admin', 'tech'] as const).filter((role) => links[role] !== null);
+  await db.query(
+    `WITH inserted AS (
+       INSERT INTO domains (livemode, id, org_id, name, status, years, auto_renew, nameservers, registrant_contact_id, admin_contact_id, tech_contact_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id
+     )
+     INSERT INTO domain_contacts (domain_id, contact_id, role, livemode)
+     SELECT inserted.id, c.contact_id, c.role, $1 FROM inserted CROSS JOIN unnest($12::text[], $13::text[]) AS c(contact_id, role)
+     ON CONFLICT (domain_id, role) DO NOTHING`,
+    [
+      mode.livemode, domain.id, domain.orgId, domain.name, domain.status, domain.years, domain.autoRenew, domain.nameservers,
+      domain.registrantContactId, domain.adminContactId, domain.techContactId, roles.map((role) => links[role]), roles,
+    ],
+  );
+}
+
 /** The organisation's current domain of that name: the one holding it (failed and deleted ones do not). */
 export function findDomainOfOrg(db: Queryable, mode: Mode, orgId: string, name: string): Promise<Domain | undefined> {
   return domains.findOne(db, mode, `org_id = $2 AND name = $3 AND status NOT IN ('failed', 'deleted')`, [orgId, name]);

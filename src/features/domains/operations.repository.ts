@@ -32,12 +32,12 @@ export interface Operation {
   completedAt: Date | null;
 }
 
-const operations = new ModeScopedTable<Operation>(
-  'operations',
-  `id, org_id AS "orgId", livemode, type, status, domain, domain_id AS "domainId", workflow_id AS "workflowId",
+/** The columns of an Operation, for statements that read one beside other things (registration.repository.ts). */
+export const OPERATION_COLUMNS = `id, org_id AS "orgId", livemode, type, status, domain, domain_id AS "domainId", workflow_id AS "workflowId",
    workflow_input AS "workflowInput", request_hash AS "requestHash",
-   amount::int AS amount, result, error, created_at AS "createdAt", updated_at AS "updatedAt", completed_at AS "completedAt"`,
-);
+   amount::int AS amount, result, error, created_at AS "createdAt", updated_at AS "updatedAt", completed_at AS "completedAt"`;
+
+const operations = new ModeScopedTable<Operation>('operations', OPERATION_COLUMNS);
 
 export function insertOperation(
   db: Queryable,

@@ -1,13 +1,13 @@
 import type { AppDeps } from '../../deps.js';
-import { findContact } from '../contacts/contacts.repository.js';
-import { findDomainOfOrg, insertDomain, linkDomainContacts } from './domains.repository.js';
+import { insertDomainWithContacts } from './domains.repository.js';
+import { findRegistrationFacts, type RegistrationFacts } from './registration.repository.js';
 import type { Operation } from './operations.repository.js';
 import { ConflictError, ValidationError, type FieldError } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../http/idempotencyKeys.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
-import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from './beginOperation.js';
+import { answerExisting, beginOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from './beginOperation.js';
 import { requireRegistrantState } from './registrantChecks.js';
 import { requireDomainAllowed } from '../../auth/authorize.js';
 import { parseDomainName } from '../../domainName.js';
@@ -33,17 +33,28 @@ export interface RegisterDomainProps {
   };
 }
 
-async function checkContacts(props: RegisterDomainProps): Promise<void> {
+/** 422 for each contact the organisation does not have (in this mode), all at once. */
+async function checkContacts(props: RegisterDomainProps, facts: RegistrationFacts): Promise<void> {
   const mode = { livemode: props.principal.livemode };
   const errors: FieldError[] = [];
   for (const field of ['registrant_contact_id', 'admin_contact_id', 'tech_contact_id'] as const) {
     const id = props.body[field];
-    if (id && !(await findContact(props.deps.db, mode, { orgId: props.orgId, id }))) {
+    if (id && !facts.foundContactIds.includes(id)) {
       errors.push({ loc: ['body', field], msg: 'No such contact in this organisation', type: 'contact_not_found' });
     }
   }
   if (errors.length) throw new ValidationError(errors);
   if (mode.livemode) await requireRegistrantState(props.deps.db, { orgId: props.orgId, id: props.body.registrant_contact_id });
+}
+
+/** The registration's facts (registration.repository.ts) for this request and workflow id. */
+function readFacts(props: RegisterDomainProps, workflowId: string): Promise<RegistrationFacts> {
+  const { body } = props;
+  const parsed = parseDomainName(body.name);
+  const contactIds = [body.registrant_contact_id, body.admin_contact_id, body.tech_contact_id].filter((id): id is string => id !== undefined);
+  // An unparsable name holds nothing; the availability check answers its 422.
+  const name = parsed.ok ? parsed.value.name : '';
+  return findRegistrationFacts(props.deps.db, { livemode: props.principal.livemode }, { workflowId, orgId: props.orgId, contactIds, name });
 }
 
 /** The workflow id and request hash of a registration; max_price is a guard, not part of what is asked. */
@@ -72,19 +83,22 @@ function registrationIdentity(props: RegisterDomainProps): { workflowId: string;
  */
 export async function registerDomain(props: RegisterDomainProps): Promise<Operation> {
   const identity = registrationIdentity(props);
-  const existing = await existingOperation(props.deps, props.principal.livemode, identity.workflowId, identity.requestHash);
-  if (existing) return existing;
-  return beginOperation(await planRegistration(props, identity));
+  const facts = await readFacts(props, identity.workflowId);
+  if (facts.operation) return answerExisting(props.deps, facts.operation, identity.requestHash);
+  return beginOperation(await planRegistration(props, identity, facts));
 }
 
 /** `Dry-Run: true`: every check of registerDomain, nothing kept (quoteOperation). */
 export async function quoteRegistration(props: RegisterDomainProps): Promise<OperationQuote> {
-  return quoteOperation(await planRegistration({ ...props, idempotency: undefined }, registrationIdentity({ ...props, idempotency: undefined })));
+  const unkeyed = { ...props, idempotency: undefined };
+  const identity = registrationIdentity(unkeyed);
+  return quoteOperation(await planRegistration(unkeyed, identity, await readFacts(unkeyed, identity.workflowId)));
 }
 
 async function planRegistration(
   props: RegisterDomainProps,
   identity: { workflowId: string; requestHash: string },
+  facts: RegistrationFacts,
 ): Promise<BeginOperationProps<'domain.register'>> {
   const { deps, principal, orgId, body } = props;
   const mode = { livemode: principal.livemode };
@@ -92,8 +106,8 @@ async function planRegistration(
   const parsed = parseDomainName(body.name);
   if (parsed.ok) requireDomainAllowed(principal, parsed.value.name);
   const answer = await deps.availability.check({ input: body.name, livemode: mode.livemode, loc: ['body', 'name'] });
-  await checkContacts(props);
-  if (await findDomainOfOrg(deps.db, mode, orgId, answer.name)) {
+  await checkContacts(props, facts);
+  if (facts.nameHeld) {
     throw new ConflictError('DOMAIN_STATE_CONFLICT', `${answer.name} is already registered or being registered by this organisation`);
   }
   if (!answer.available || !answer.price) throw new ConflictError('DOMAIN_NOT_AVAILABLE', `${answer.name} is not available`);
@@ -121,7 +135,7 @@ async function planRegistration(
     apiKeyId: principal.keyId,
     description: `Registration of ${answer.name} for ${body.years} year${body.years > 1 ? 's' : ''}`,
     writeDomain: async (tx, { domainId }) => {
-      await insertDomain(tx, mode, {
+      await insertDomainWithContacts(tx, mode, {
         id: domainId,
         status: 'registering',
         orgId,
@@ -132,11 +146,6 @@ async function planRegistration(
         registrantContactId: body.registrant_contact_id,
         adminContactId: body.admin_contact_id ?? null,
         techContactId: body.tech_contact_id ?? null,
-      });
-      await linkDomainContacts(tx, mode, domainId, {
-        registrant: body.registrant_contact_id,
-        admin: body.admin_contact_id ?? null,
-        tech: body.tech_contact_id ?? null,
       });
       return domainId;
     },
