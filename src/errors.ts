@@ -178,13 +178,14 @@ export class EventStreamLimitError extends ConflictError {
   }
 }
 
-/** 409: the charge is higher than the `max_price` the caller agreed to; nothing was reserved. */
+/** 409: the organisation has as many webhook endpoints in this mode as it may; one must go first. */
 export class WebhookEndpointLimitError extends ConflictError {
   constructor(limit: number) {
     super('WEBHOOK_ENDPOINT_LIMIT', `This organisation already has ${limit} webhook endpoints in this mode, the most it may have; delete one it no longer uses first`);
   }
 }
 
+/** 409: the charge is higher than the `max_price` the caller agreed to; nothing was reserved. */
 export class PriceExceedsMaxError extends ConflictError {
   constructor(amount: number, maxPrice: number) {
     super('PRICE_EXCEEDS_MAX', `This would charge ${amount}, more than max_price ${maxPrice} (USD minor units); nothing was reserved`);
