@@ -45,7 +45,6 @@ const single = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
  */
 function bash(name: string, nodes: Node[]): string {
   const fn = `_${name.replace(/-/g, '_')}`;
-  const paths = nodes.filter((node) => node.path.length > 0).map((node) => `"${node.path.join(' ')}"`);
   const cases = nodes.map((node) => `    "${node.path.join(' ')}") words=${single([...node.subcommands.map((s) => s.name), ...node.options.flatMap((o) => o.flags)].join(' '))} ;;`);
   const choices = nodes
     .flatMap((node) => node.options.filter((o) => o.choices).map((o) => `    ${o.flags.join('|')}) COMPREPLY=($(compgen -W ${single(o.choices!.join(' '))} -- "$cur")); return ;;`))
@@ -56,16 +55,7 @@ ${fn}() {
   case "$prev" in
 ${choices.join('\n')}
   esac
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
-    case "$word" in
-      ${valueFlags(nodes).join('|')}) ((i++)); continue ;;
-      -*) continue ;;
-    esac
-    case "$path\${path:+ }$word" in
-      ${paths.join('|')}) path="$path\${path:+ }$word" ;;
-    esac
-  done
+${commandPathWalk(nodes, { first: 1, current: 'COMP_CWORD', words: 'COMP_WORDS' })}
   case "$path" in
 ${cases.join('\n')}
   esac
@@ -75,11 +65,28 @@ complete -o default -F ${fn} ${name}
 `;
 }
 
+/**
+ * The loop bash and zsh share: walks the words before the cursor, skipping options and their values,
+ * and leaves in `path` the subcommands typed so far.
+ */
+function commandPathWalk(nodes: Node[], shell: { first: number; current: string; words: string }): string {
+  const paths = nodes.filter((node) => node.path.length > 0).map((node) => `"${node.path.join(' ')}"`);
+  return `  for ((i = ${shell.first}; i < ${shell.current}; i++)); do
+    word="\${${shell.words}[i]}"
+    case "$word" in
+      ${valueFlags(nodes).join('|')}) ((i++)); continue ;;
+      -*) continue ;;
+    esac
+    case "$path\${path:+ }$word" in
+      ${paths.join('|')}) path="$path\${path:+ }$word" ;;
+    esac
+  done`;
+}
+
 /** Zsh: the same walk, with each subcommand's and option's description shown beside it. */
 function zsh(name: string, nodes: Node[]): string {
   const fn = `_${name.replace(/-/g, '_')}`;
   const described = (items: { word: string; description: string }[]) => items.map((item) => single(`${item.word.replace(/:/g, '\\:')}:${item.description}`)).join(' ');
-  const paths = nodes.filter((node) => node.path.length > 0).map((node) => `"${node.path.join(' ')}"`);
   const cases = nodes.map(
     (node) =>
       `    "${node.path.join(' ')}") commands=(${described(node.subcommands.map((s) => ({ word: s.name, description: s.description })))}); options=(${described(node.options.flatMap((o) => o.flags.map((flag) => ({ word: flag, description: o.description }))))}) ;;`,
@@ -95,16 +102,7 @@ ${fn}() {
   case "\${words[CURRENT-1]}" in
 ${choices.join('\n')}
   esac
-  for ((i = 2; i < CURRENT; i++)); do
-    word="\${words[i]}"
-    case "$word" in
-      ${valueFlags(nodes).join('|')}) ((i++)); continue ;;
-      -*) continue ;;
-    esac
-    case "$path\${path:+ }$word" in
-      ${paths.join('|')}) path="$path\${path:+ }$word" ;;
-    esac
-  done
+${commandPathWalk(nodes, { first: 2, current: 'CURRENT', words: 'words' })}
   case "$path" in
 ${cases.join('\n')}
   esac
