@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bodyOf, signedInUser, type DashboardUserAgent } from '../support/dashboard.js';
 import { defineRoute } from '../../src/http/route.js';
 import { clientAddress } from '../../src/http/clientAddress.js';
+import { withinOneMinuteWindow } from '../support/rateWindows.js';
 
 /** The address the API decides a caller is at: what its per-address pools and `allowed_ips` use. */
 const clientAddressRoute = defineRoute({
@@ -127,8 +128,7 @@ describe('the proxy', () => {
     const phone = await signedInUser(app, 'limits', laptop.email);
     const remaining = async (user: DashboardUserAgent) => Number((await user.call('/dashboard/api/v1/me')).headers.get('x-ratelimit-remaining'));
     // All four calls inside one fixed minute window (limits count per epoch minute).
-    const toNextMinute = 60_000 - (Date.now() % 60_000);
-    if (toNextMinute < 3_000) await new Promise((resolve) => setTimeout(resolve, toNextMinute + 50));
+    await withinOneMinuteWindow(3_000);
     const laptopFirst = await remaining(laptop);
     await remaining(laptop);
     const laptopThird = await remaining(laptop);

@@ -7,6 +7,7 @@ import { startFakeGithub, type FakeGithub } from '../support/fakeGithub.js';
 import { checksumOf, generateApiKey, hashApiKey } from '../../src/auth/apiKeyFormat.js';
 import { insertApiKey } from '../../src/auth/apiKeys.js';
 import { newId, randomBase62 } from '../../src/ids.js';
+import { withinOneMinuteWindow } from '../support/rateWindows.js';
 
 interface Answer {
   status: number;
@@ -59,6 +60,8 @@ describe('failed authentication, per client address', () => {
     const attacker = someAddress();
     const session = await sessionToken(app, uniqueEmail('neighbour'));
     const good = await createKey(app, session, { name: 'good', scopes: ['orgs:read'] });
+    // The flood and the last forged key in one minute: a new window would rightly answer 401 again.
+    await withinOneMinuteWindow(15_000);
     const statuses: number[] = [];
     let refused: Answer | undefined;
     const started = Date.now();
