@@ -46,6 +46,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
   if (activeTracing()) traceRedisCommands(redis);
   await redisReady(redis, 2_000);
   const db = createPool(config.databaseUrl, logger);
+  const claimsDb = createPool(config.databaseUrl, logger, 'claims');
   const keyHashSecret = await resolveKeyHashSecret(config);
   const payloadKeys = await resolvePayloadKeyring(config);
   const devIdentity = config.auth ? undefined : await loadDevIdentityProvider(config.dataDir);
@@ -65,6 +66,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     config,
     logger,
     db,
+    claimsDb,
     registrars,
     stripe: createStripe(config),
     availability: new AvailabilityService(registrars, {
@@ -98,6 +100,6 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
   deps.rateLimiter.flush();
   // The subscriber queues commands while Redis is away, so a QUIT could wait forever: just disconnect.
   deps.subscriber.disconnect();
-  await Promise.allSettled([deps.db.end(), deps.temporal.connection.close(), deps.redis.quit()]);
+  await Promise.allSettled([deps.db.end(), deps.claimsDb.end(), deps.temporal.connection.close(), deps.redis.quit()]);
   deps.redis.disconnect();
 }

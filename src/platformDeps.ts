@@ -21,6 +21,8 @@ export interface PlatformDeps {
   config: Config;
   logger: Logger;
   db: Db;
+  /** Few connections whose commits do not wait for the disk: idempotency claims only (src/db/pool.ts). */
+  claimsDb: Db;
   redis: Redis;
   temporal: Temporal;
   keyHashSecret: string;

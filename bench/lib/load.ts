@@ -28,6 +28,25 @@ export async function throughput(request: Request, seconds: number, connections 
 }
 
 /** Latency of `count` requests sent one at a time, after `warmup` uncounted ones; throws on a non-2xx. */
+/**
+ * `sequential` for several variants at once, one request to each in turn: JIT warm-up and the
+ * machine's drift fall on every variant alike, so the differences between them are the variants'.
+ */
+export async function interleaved(variants: ((i: number) => Request)[], count: number, warmup = 50): Promise<ReturnType<typeof summarise>[]> {
+  const samples: number[][] = variants.map(() => []);
+  for (let i = 0; i < warmup + count; i += 1) {
+    for (const [v, variant] of variants.entries()) {
+      const { url, method, headers, body } = variant(i);
+      const started = performance.now();
+      const res = await fetch(url, { method: method ?? 'GET', ...(headers ? { headers } : {}), ...(body ? { body } : {}) });
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${method ?? 'GET'} ${url}: ${res.status}`);
+      if (i >= warmup) samples[v]!.push(performance.now() - started);
+    }
+  }
+  return samples.map(summarise);
+}
+
 export async function sequential(request: Request | ((i: number) => Request), count: number, warmup = 50): Promise<ReturnType<typeof summarise>> {
   const samples: number[] = [];
   for (let i = 0; i < warmup + count; i += 1) {

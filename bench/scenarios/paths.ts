@@ -2,7 +2,7 @@
  * The hot paths, each beside its floor measured in the same run (targets in docs/bench.md).
  */
 import type { sameShapeWorkflow, Step } from '../servers/sameShapeWorkflow.js';
-import { throughput, sequential, type Request } from '../lib/load.js';
+import { interleaved, throughput, sequential, type Request } from '../lib/load.js';
 import { ratioRow, summarise, type BenchRow } from '../lib/report.js';
 import { OperationWatcher, ledgerProblems } from '../lib/operations.js';
 import { activeDomain, benchCustomer, type BenchCustomer } from '../lib/customer.js';
@@ -72,10 +72,9 @@ async function layerCosts(stack: Stack, c: BenchCustomer, o: PathOptions): Promi
     headers: { ...json(c.testKey), ...(idempotent ? { 'idempotency-key': `bench-${randomBase62(12)}-${i}` } : {}) },
     body: JSON.stringify({ n: i }),
   });
-  const neither = await sequential(post(stack.layers.neither, false), o.sequentialRequests);
-  const limiter = await sequential(post(stack.layers.rateLimiter, false), o.sequentialRequests);
-  const idempotency = await sequential(post(stack.layers.idempotency, true), o.sequentialRequests);
-  const both = await sequential(post(stack.layers.both, true), o.sequentialRequests);
+  const variants = [stack.layers.neither, stack.layers.rateLimiter, stack.layers.idempotency, stack.layers.both];
+  const [neither, limiter, idempotency, both] = await interleaved(variants.map((url, v) => post(url, v >= 2)), o.sequentialRequests);
+  if (!neither || !limiter || !idempotency || !both) throw new Error('one summary per variant');
   const redisSamples: number[] = [];
   for (let i = 0; i < 1_050; i += 1) {
     const started = performance.now();

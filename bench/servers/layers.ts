@@ -3,6 +3,8 @@
  * the rate limiter nor the idempotency layer, with each alone, and with both. One cheap authenticated
  * POST route (`/bench/echo`) on each, so the differences between them are what each layer adds per
  * request (bench/index.ts). Prints one JSON line mapping variant to URL, then serves until killed.
+ * The route writes one row in one transaction, as the service's writes do, and answers through
+ * answerInTransaction, so with an Idempotency-Key its answer is stored in that same transaction.
  */
 import { z } from 'zod';
 import { createApp } from '../../src/app.js';
@@ -10,11 +12,13 @@ import { loadConfig } from '../../src/config.js';
 import { closeDeps, createDeps } from '../../src/deps.js';
 import { listen, type ListeningServer } from '../../src/http/listen.js';
 import { defineRoute } from '../../src/http/route.js';
+import { answerInTransaction } from '../../src/http/idempotency.js';
+import type { Db } from '../../src/db/pool.js';
 import type { RouterLayers } from '../../src/http/router.js';
 import { createLogger } from '../../src/logger.js';
 
 /** Counted in the roomy `availability` pool; with `Idempotency-Key` it is stored and replayable. */
-const echoRoute = defineRoute({
+const echoRoute = (db: Db) => defineRoute({
   method: 'post',
   path: '/bench/echo',
   operationId: 'benchEcho',
@@ -24,9 +28,11 @@ const echoRoute = defineRoute({
   rateLimitGroup: 'availability',
   request: { body: z.object({ n: z.number().int() }) },
   responses: { 201: { description: 'Echoed' } },
-  handler: (ctx, { body }) => {
-    ctx.status = 201;
-    ctx.body = body;
+  handler: async (ctx, { body }) => {
+    await answerInTransaction(ctx, db, async (tx) => {
+      await tx.query('INSERT INTO bench_echo (n) VALUES ($1)', [body.n]);
+      return { status: 201, body };
+    });
   },
 });
 
@@ -40,9 +46,11 @@ export const LAYER_VARIANTS: Record<string, RouterLayers> = {
 const config = loadConfig();
 const logger = createLogger(config);
 const deps = await createDeps(config, logger);
+await deps.db.query('CREATE TABLE IF NOT EXISTS bench_echo (n int NOT NULL, at timestamptz NOT NULL DEFAULT now())');
+await deps.db.query('TRUNCATE bench_echo');
 const servers: Record<string, ListeningServer> = {};
 for (const [variant, layers] of Object.entries(LAYER_VARIANTS)) {
-  servers[variant] = await listen(createApp(deps, { extraRoutes: [echoRoute], layers }), '127.0.0.1', 0);
+  servers[variant] = await listen(createApp(deps, { extraRoutes: [echoRoute(deps.db)], layers }), '127.0.0.1', 0);
 }
 console.log(JSON.stringify(Object.fromEntries(Object.entries(servers).map(([variant, server]) => [variant, server.url]))));
 

@@ -14,6 +14,11 @@ export const KEY_INVALIDATION_CHANNEL = 'api-keys:invalidate';
  */
 export const KEY_CACHE_TTL_MS = 1_500;
 const LAST_USED_FLUSH_MS = 15_000;
+/**
+ * Keyed hashes remembered per token: a key's checksum and HMAC cost more than the rest of a cached
+ * request's authentication (docs/bench.md). Cleared when full, so forged tokens only cost their hash.
+ */
+const HASH_MEMO_SIZE = 10_000;
 
 interface CacheEntry {
   record: ApiKeyRecord;
@@ -43,6 +48,7 @@ export class ApiKeyVerifier {
    */
   private generation = 0;
   private readonly lastUsed = new Map<string, Date>();
+  private readonly hashes = new Map<string, string | undefined>();
   private readonly flushTimer: NodeJS.Timeout;
 
   constructor(private readonly deps: ApiKeyVerifierDeps) {
@@ -71,7 +77,11 @@ export class ApiKeyVerifier {
 
   /** The keyed hash the key is stored under (hex); undefined for a look-alike (bad checksum). */
   hashOf(token: string): string | undefined {
-    return parseApiKey(token) ? hashApiKey(this.deps.keyHashSecret, token).toString('hex') : undefined;
+    if (this.hashes.has(token)) return this.hashes.get(token);
+    const hash = parseApiKey(token) ? hashApiKey(this.deps.keyHashSecret, token).toString('hex') : undefined;
+    if (this.hashes.size >= HASH_MEMO_SIZE) this.hashes.clear();
+    this.hashes.set(token, hash);
+    return hash;
   }
 
   /** `verify`, for a key already hashed by `hashOf`. */

@@ -37,8 +37,21 @@ function guardQuery(target: { query: unknown }): void {
 
 const guardedClients = new WeakSet<pg.PoolClient>();
 
-export function createPool(databaseUrl: string, logger: Logger): Db {
-  const pool = new pg.Pool({ ...connectionConfig(databaseUrl), max: 10, connectionTimeoutMillis: 5_000, query_timeout: QUERY_TIMEOUT_MS });
+/**
+ * `claims`: a small pool whose commits do not wait for the WAL to reach the disk
+ * (`synchronous_commit = off`), for records that guard a durable effect written after them (an
+ * idempotency claim, src/http/idempotency.ts). PostgreSQL writes its log in order, so the first
+ * synchronous commit after such a record (the effect's, or the stored answer's) makes it durable too;
+ * lost in a crash before that, it guarded nothing yet.
+ */
+export function createPool(databaseUrl: string, logger: Logger, use: 'default' | 'claims' = 'default'): Db {
+  const pool = new pg.Pool({
+    ...connectionConfig(databaseUrl),
+    max: use === 'claims' ? 4 : 10,
+    connectionTimeoutMillis: 5_000,
+    query_timeout: QUERY_TIMEOUT_MS,
+    ...(use === 'claims' ? { options: '-c synchronous_commit=off' } : {}),
+  });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL client error'));
   // A checked-out client loses the pool's idle listener, and a connection that ends between its
@@ -60,12 +73,12 @@ export function createPool(databaseUrl: string, logger: Logger): Db {
   return pool;
 }
 
-/** Runs `work` in one transaction on one client; rolls back on any error. */
 /** One round trip: what the readiness check asks of PostgreSQL. */
 export async function pingDatabase(db: Queryable): Promise<void> {
   await db.query('SELECT 1');
 }
 
+/** Runs `work` in one transaction on one client; rolls back on any error. */
 export async function withTransaction<T>(db: Db, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await db.connect();
   try {

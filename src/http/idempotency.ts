@@ -42,7 +42,7 @@ function requestHash(method: string, url: string, body: unknown): Buffer {
  * still running, 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. The first holds the key by a lease it
  * renews while it runs (idempotencyLease.ts), so a key whose request died or failed is soon free.
  */
-export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMiddleware<AppState> {
+export function idempotency(deps: { db: Db; claimsDb: Db; keyHashSecret: string }): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     // An empty header is a client mistake, not "no key": refuse it rather than run unprotected.
     // A dry run changes nothing, so there is nothing to replay: it is answered afresh every time.
@@ -60,7 +60,8 @@ export function idempotency(deps: { db: Db; keyHashSecret: string }): RouterMidd
     const identity: IdempotencyIdentity = { userId: principal.user.id, livemode: principal.livemode, key, credential: principal.credential };
     const hash = requestHash(ctx.method, ctx.url, ctx.state.body);
     const lease = newLease();
-    const claim = await claimIdempotencyKey(deps.db, { ...identity, requestHash: hash, method: ctx.method, path: ctx.path, lease });
+    // Its commit does not wait for the disk: whatever it guards commits synchronously after it (src/db/pool.ts).
+    const claim = await claimIdempotencyKey(deps.claimsDb, { ...identity, requestHash: hash, method: ctx.method, path: ctx.path, lease });
 
     if (!claim.claimed) {
       const { existing } = claim;
