@@ -118,7 +118,7 @@ describe('a request run again after its answer was lost', () => {
 describe("an answer stored in the handler's own transaction", () => {
   it('commits a test-mode top-up and its answer together: nothing is written after that COMMIT, and the replay answers it', async () => {
     let first: Response | undefined;
-    const statements = await statementsOf(app.deps.db, async () => {
+    const statements = await statementsOf([app.deps.db, app.deps.claimsDb], async () => {
       first = await post('/billing/top-ups', 'top-up-one-commit', { amount: 700 });
     });
     expect(first!.status).toBe(201);

@@ -1,9 +1,22 @@
 import type pg from 'pg';
 import type { Db } from '../../src/db/pool.js';
 
-/** The text of each statement sent through the app's pool (its own queries and its clients') while `work` runs. */
-export async function statementsOf(db: Db, work: () => Promise<void>): Promise<string[]> {
+/**
+ * The text of each statement sent through the app's pools (their own queries and their clients'),
+ * in the order sent, while `work` runs. Pass every pool a path uses (deps.db, deps.claimsDb).
+ */
+export async function statementsOf(pools: Db | Db[], work: () => Promise<void>): Promise<string[]> {
   const sent: string[] = [];
+  const restores = (Array.isArray(pools) ? pools : [pools]).map((db) => watch(db, sent));
+  try {
+    await work();
+  } finally {
+    for (const restore of restores) restore();
+  }
+  return sent.map((text) => text.replace(/\s+/g, ' ').trim());
+}
+
+function watch(db: Db, sent: string[]): () => void {
   const count = <T extends { query: pg.Pool['query'] }>(target: T) => {
     const original = target.query;
     target.query = ((...args: Parameters<pg.Pool['query']>) => {
@@ -33,11 +46,8 @@ export async function statementsOf(db: Db, work: () => Promise<void>): Promise<s
       return client;
     });
   }) as typeof db.connect;
-  try {
-    await work();
-  } finally {
+  return () => {
     restorePool();
     db.connect = connect as typeof db.connect;
-  }
-  return sent.map((text) => text.replace(/\s+/g, ' ').trim());
+  };
 }

@@ -37,7 +37,7 @@ describe("a registration's 202", () => {
     for (const contacts of [{}, { admin_contact_id: admin, tech_contact_id: admin }]) {
       const name = `round-trips-${Date.now()}-${Object.keys(contacts).length}.com`;
       let status = 0;
-      const statements = await statementsOf(app.deps.db, async () => {
+      const statements = await statementsOf([app.deps.db, app.deps.claimsDb], async () => {
         const res = await f.register(c, { name, years: 1, registrant_contact_id: c.contactId, ...contacts }, `reg-${name}`);
         status = res.status;
         await readJson(res);
