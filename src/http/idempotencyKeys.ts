@@ -30,7 +30,8 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
 /**
  * Claims the key for this request in one statement. It succeeds for a new key, an expired one, or
  * one whose earlier identical request died in flight or failed unreleased (its lease ran out).
- * Otherwise the existing record is returned for the caller to replay or refuse.
+ * Otherwise the existing record is returned for the caller to replay or refuse. A named statement,
+ * prepared once per connection: planning this upsert took longer than running it (docs/bench.md).
  */
 export async function claimIdempotencyKey(
   db: Queryable,
@@ -41,8 +42,9 @@ export async function claimIdempotencyKey(
     props.lease.seconds, props.credential, IDEMPOTENCY_TTL_HOURS, props.lease.token,
   ];
   // A dead request's key is taken over only by the same request from the same credential.
-  const { rowCount } = await db.query(
-    `INSERT INTO idempotency_keys AS k (user_id, livemode, key, request_hash, method, path, state, locked_until, expires_at, credential, lease_token)
+  const { rowCount } = await db.query({
+    name: 'idempotency-claim',
+    text: `INSERT INTO idempotency_keys AS k (user_id, livemode, key, request_hash, method, path, state, locked_until, expires_at, credential, lease_token)
      VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', now() + make_interval(secs => $7), now() + make_interval(hours => $9), $8, $10)
      ON CONFLICT (user_id, livemode, key) DO UPDATE SET
        request_hash = EXCLUDED.request_hash, method = EXCLUDED.method, path = EXCLUDED.path, state = 'in_flight',
@@ -51,8 +53,8 @@ export async function claimIdempotencyKey(
      WHERE k.expires_at <= now()
         OR (k.state = 'in_flight' AND k.locked_until <= now() AND k.request_hash = EXCLUDED.request_hash
             AND k.credential = EXCLUDED.credential)`,
-    params,
-  );
+    values: params,
+  });
   if (rowCount === 1) return { claimed: true };
   const { rows } = await db.query<IdempotencyRecord>(
     `SELECT credential, request_hash AS "requestHash", state, response_status AS "responseStatus",
@@ -83,11 +85,12 @@ export async function completeIdempotencyKey(
   lease: IdempotencyLease,
   response: { status: number; headers: Record<string, string>; body: Buffer },
 ): Promise<void> {
-  await db.query(
-    `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_headers = $5, response_body = $6
+  await db.query({
+    name: 'idempotency-complete',
+    text: `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_headers = $5, response_body = $6
      WHERE user_id = $1 AND livemode = $2 AND key = $3 AND credential = $7 AND lease_token = $8`,
-    [identity.userId, identity.livemode, identity.key, response.status, JSON.stringify(response.headers), response.body, identity.credential, lease.token],
-  );
+    values: [identity.userId, identity.livemode, identity.key, response.status, JSON.stringify(response.headers), response.body, identity.credential, lease.token],
+  });
 }
 
 /** Pushes a running request's lease on; false when the key is no longer this claim's (taken over, or done). */
