@@ -21,6 +21,17 @@ export function runCompiled(script: string, args: string[], env: Record<string, 
   return runNode([path.join(REPO_ROOT, script), ...args], env);
 }
 
+/** Started here and not yet ended: what stopStartedProcesses ends. */
+const running = new Set<ChildProcess>();
+
+/**
+ * SIGKILLs every process started here that is still running. test/setup.ts calls it after each file,
+ * so a test that failed or timed out before stopping its processes does not leave them serving.
+ */
+export function stopStartedProcesses(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
 function runNode(nodeArgs: string[], env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, nodeArgs, {
     cwd: REPO_ROOT,
@@ -37,7 +48,13 @@ function runNode(nodeArgs: string[], env: Record<string, string>): RunningProces
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   return {
     child,
     output: () => output,
