@@ -39,10 +39,10 @@ const guardedClients = new WeakSet<pg.PoolClient>();
 
 /**
  * `claims`: a small pool whose commits do not wait for the WAL to reach the disk
- * (`synchronous_commit = off`), for records that guard a durable effect written after them (an
- * idempotency claim, src/http/idempotency.ts). PostgreSQL writes its log in order, so the first
- * synchronous commit after such a record (the effect's, or the stored answer's) makes it durable too;
- * lost in a crash before that, it guarded nothing yet.
+ * (`synchronous_commit = off`), for records that guard an effect committed after them (idempotency
+ * claims). PostgreSQL writes its log in order, so the first synchronous commit after such a record (the
+ * effect's, or the stored answer's) makes it durable too; one lost in a database crash before then is
+ * lost with everything its request wrote, and the retry runs as new (docs/operations.md).
  */
 export function createPool(databaseUrl: string, logger: Logger, use: 'default' | 'claims' = 'default'): Db {
   const pool = new pg.Pool({
