@@ -28,6 +28,11 @@ export async function throughput(request: Request, seconds: number, connections 
 }
 
 /** Latency of `count` requests sent one at a time, after `warmup` uncounted ones; throws on a non-2xx. */
+export async function sequential(request: Request | ((i: number) => Request), count: number, warmup = 50): Promise<ReturnType<typeof summarise>> {
+  const [summary] = await interleaved([typeof request === 'function' ? request : () => request], count, warmup);
+  return summary!;
+}
+
 /**
  * `sequential` for several variants at once, one request to each in turn: JIT warm-up and the
  * machine's drift fall on every variant alike, so the differences between them are the variants'.
@@ -45,17 +50,4 @@ export async function interleaved(variants: ((i: number) => Request)[], count: n
     }
   }
   return samples.map(summarise);
-}
-
-export async function sequential(request: Request | ((i: number) => Request), count: number, warmup = 50): Promise<ReturnType<typeof summarise>> {
-  const samples: number[] = [];
-  for (let i = 0; i < warmup + count; i += 1) {
-    const { url, method, headers, body } = typeof request === 'function' ? request(i) : request;
-    const started = performance.now();
-    const res = await fetch(url, { method: method ?? 'GET', ...(headers ? { headers } : {}), ...(body ? { body } : {}) });
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`${method ?? 'GET'} ${url}: ${res.status}`);
-    if (i >= warmup) samples.push(performance.now() - started);
-  }
-  return summarise(samples);
 }
