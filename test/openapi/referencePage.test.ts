@@ -38,13 +38,14 @@ afterAll(async () => {
 });
 
 describe.sequential('the API reference in Chromium', () => {
+  // Swagger UI's bundle is large: on a busy machine loading and rendering it can take most of 30 s.
   it('authorises with a test key and sends a route’s example from the page', async () => {
     const customer = await insertCustomer(app.deps, { scopes: [...SCOPES], mode: 'test', balance: 5_000 });
     expect(customer.key).toMatch(/^svc_test_/);
 
     await page.goto(`${app.url}/docs#/contacts/createContact`);
     const operation = page.locator('#operations-contacts-createContact');
-    await expect.poll(() => operation.isVisible()).toBe(true);
+    await operation.waitFor();
 
     await page.getByRole('button', { name: 'Authorize' }).first().click();
     const dialog = page.locator('.modal-ux');
@@ -59,7 +60,7 @@ describe.sequential('the API reference in Chromium', () => {
     await operation.getByRole('button', { name: 'Execute' }).click();
 
     const live = operation.locator('.live-responses-table');
-    await expect.poll(() => live.locator('tr.response .response-col_status').first().innerText().catch(() => '')).toBe('201');
+    await expect.poll(() => live.locator('tr.response .response-col_status').first().innerText().catch(() => ''), { timeout: 15_000 }).toBe('201');
     const answer = JSON.parse(await live.locator('tr.response .response-col_description pre.microlight').first().innerText()) as Record<string, unknown>;
     expect(answer).toMatchObject({ first_name: 'Ada', city: 'London', version: 1 });
     expect(String(answer.id)).toMatch(/^ct_/);
@@ -77,12 +78,12 @@ describe.sequential('the API reference in Chromium', () => {
       const clip = { x: top.x, y: top.y + scrollY, width: top.width, height: end.y + end.height - top.y + 8 };
       await page.screenshot({ path: path.join(SCREENSHOTS, 'api-reference.png'), fullPage: true, clip });
     }
-  });
+  }, 90_000);
 
   it('writes the schemas out in full, with every declared status', async () => {
     const operation = page.locator('#operations-domains-getAuthCode');
     await operation.locator('.opblock-summary-control').click();
-    await expect.poll(() => operation.locator('tr.response').count()).toBeGreaterThan(0);
+    await operation.locator('tr.response').first().waitFor();
     const statuses = await Promise.all((await operation.locator('tr.response').all()).map((row) => row.getAttribute('data-code')));
     expect(statuses).toEqual(expect.arrayContaining(['200', '401', '403', '404', '409', '429']));
     // The 409's example names the refusal a caller meets: the transfer lock.
