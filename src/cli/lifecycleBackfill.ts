@@ -7,29 +7,14 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { closeDeps, createDeps } from '../deps.js';
-import { listWatchedDomains } from '../features/domains/domains.repository.js';
+import { backfillLifecycles } from '../features/lifecycle/backfill.js';
 import { watchDomain } from '../features/lifecycle/watch.js';
-
-const PAGE = 200;
-const IN_FLIGHT = 20;
 
 try {
   const config = loadConfig();
   const deps = await createDeps(config, createLogger(config, { component: 'lifecycle-backfill' }));
   try {
-    let afterId = '';
-    let watched = 0;
-    for (;;) {
-      const page = await listWatchedDomains(deps.db, { afterId, limit: PAGE });
-      // A few signal-with-starts in flight at once: one at a time, each waits out the server's
-      // round trip, and 100,000 domains took most of an hour (docs/bench.md, Scale).
-      for (let i = 0; i < page.length; i += IN_FLIGHT) {
-        await Promise.all(page.slice(i, i + IN_FLIGHT).map((domain) => watchDomain({ temporal: deps.temporal, config, domain, reason: 'backfill' })));
-      }
-      watched += page.length;
-      if (page.length < PAGE) break;
-      afterId = page.at(-1)!.id;
-    }
+    const watched = await backfillLifecycles({ db: deps.db, watch: (domain) => watchDomain({ temporal: deps.temporal, config, domain, reason: 'backfill' }) });
     console.log(`Lifecycle workflows started or signalled for ${watched} domain${watched === 1 ? '' : 's'}.`);
   } finally {
     await closeDeps(deps);
