@@ -8,6 +8,15 @@ export interface CurvePoint<Op extends string = string> {
   detail?: string;
 }
 
+/**
+ * The offset of the row a page "90 % deep" starts after, kept low enough that a full page follows,
+ * so every size reads as many rows as one page's worth does (there it is the first page). Below 0:
+ * start from the top.
+ */
+export function deepOffset(rows: number, page = 100): number {
+  return Math.min(Math.floor(rows * 0.9), rows - page - 1);
+}
+
 /** A request that must succeed; its time in ms and body. */
 export async function timedFetch(url: string, init: RequestInit = {}): Promise<{ ms: number; body: string }> {
   const started = performance.now();

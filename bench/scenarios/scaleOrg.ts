@@ -13,7 +13,7 @@ import { randomBase62 } from '../../src/ids.js';
 import { startCompiled, waitForLog } from '../lib/processes.js';
 import type { Stack } from '../lib/stack.js';
 import { seedDomains } from './scaleSeed.js';
-import { cpuSeconds, medianMs, rssMbOf, timedFetch, type CurvePoint } from './scaleMeasure.js';
+import { cpuSeconds, deepOffset, medianMs, rssMbOf, timedFetch, type CurvePoint } from './scaleMeasure.js';
 
 export type OrgOperation = 'domains, first page of 100' | 'domains, page 90 % deep' | "dashboard's domains page" | 'lifecycle backfill, all domains';
 
@@ -34,8 +34,8 @@ export async function bigOrg(stack: Stack): Promise<Org> {
 
 async function deepCursor(stack: Stack, org: Org): Promise<string> {
   const { rows: [deep] } = await stack.deps.db.query<{ createdAt: Date; id: string }>(
-    `SELECT created_at AS "createdAt", id FROM domains WHERE org_id = $1 AND NOT livemode ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
-    [org.orgId, Math.floor(org.seeded * 0.9)],
+    `SELECT created_at AS "createdAt", id FROM domains WHERE org_id = $1 AND NOT livemode ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`,
+    [org.orgId, Math.max(0, deepOffset(org.seeded)), deepOffset(org.seeded) < 0 ? 0 : 1],
   );
   return encodeCursor(deep ?? { createdAt: new Date(), id: 'dom_zzzzzzzzzzzzzzzzzzzzzz' });
 }

@@ -8,7 +8,7 @@ import { activeDomain, type BenchCustomer } from '../lib/customer.js';
 import { otherProviderZoneFile } from '../zoneFile.js';
 import type { Stack } from '../lib/stack.js';
 import { seedZoneRecords } from './scaleSeed.js';
-import { medianMs, timedFetch, type CurvePoint } from './scaleMeasure.js';
+import { deepOffset, medianMs, timedFetch, type CurvePoint } from './scaleMeasure.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const json = (token: string) => ({ ...auth(token), 'content-type': 'application/json' });
@@ -34,9 +34,10 @@ export async function zoneAtSize(stack: Stack, c: BenchCustomer, size: number): 
   const { rows: [domain] } = await db.query<{ id: string }>('SELECT id FROM domains WHERE name = $1 AND livemode', [zone]);
   await seedZoneRecords(stack, { domainId: domain!.id, orgId: c.orgId, zone, livemode: true, prefix: 's', count: size });
   await db.query('ANALYZE dns_records');
+  const offset = deepOffset(size);
   const { rows: [deep] } = await db.query<{ createdAt: Date; id: string }>(
-    `SELECT created_at AS "createdAt", id FROM dns_records WHERE domain_id = $1 AND livemode ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
-    [domain!.id, Math.floor(size * 0.9)],
+    `SELECT created_at AS "createdAt", id FROM dns_records WHERE domain_id = $1 AND livemode ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`,
+    [domain!.id, Math.max(0, offset), offset < 0 ? 0 : 1],
   );
   const cursor = encodeCursor(deep ?? { createdAt: new Date(), id: 'rec_zzzzzzzzzzzzzzzzzzzzzz' });
   const point = (operation: ZoneOperation, ms: number, detail?: string): CurvePoint<ZoneOperation> => ({ operation, size, ms, ...(detail ? { detail } : {}) });
