@@ -12,7 +12,7 @@ import { benchCustomer } from '../lib/customer.js';
 import type { BenchRow } from '../lib/report.js';
 import type { Stack } from '../lib/stack.js';
 import { zoneAtSize } from './scaleZone.js';
-import { backfill, bigOrg, orgAtSize } from './scaleOrg.js';
+import { backfill, bigOrg, dayOfNotices, orgAtSize } from './scaleOrg.js';
 import { webhookBurst } from './scaleWebhooks.js';
 import { scaleSvg, type Curve } from './scaleSvg.js';
 import type { CurvePoint } from './scaleMeasure.js';
@@ -89,6 +89,7 @@ export async function benchScale(stack: Stack, o: ScaleOptions, emit: (rows: Ben
       backfills.push(run);
       orgPoints.push(run.point);
     }
+    orgPoints.push(await dayOfNotices(stack, org));
   }
   const orgRows = curveRows('Scale: one organisation of N domains', 'organisation', orgPoints);
   emit(orgRows.rows);
