@@ -61,7 +61,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
   const registrars = createRegistrars({ config, db, redis });
   const verifySession = createSessionVerifier(config, devIdentity);
   const metrics = processMetrics();
-  observeState(metrics, { db, redis, subscriber, unfinishedOperations: () => countUnfinishedOperations(db) });
+  observeState(metrics, { db, claimsDb, redis, subscriber, unfinishedOperations: () => countUnfinishedOperations(db) });
   return {
     config,
     logger,

@@ -34,7 +34,7 @@ const deploy = (file: string) => path.join(REPO_ROOT, 'deploy', file);
 function exportedName(name: string): boolean {
   const metrics = createMetrics();
   // The state gauges need sources only when collected; their names are what matters here.
-  observeState(metrics, { db: undefined as never, redis: undefined as never, subscriber: undefined as never, unfinishedOperations: () => Promise.resolve([]) });
+  observeState(metrics, { db: undefined as never, claimsDb: undefined as never, redis: undefined as never, subscriber: undefined as never, unfinishedOperations: () => Promise.resolve([]) });
   const ours = new Set(
     metrics.registry.getMetricsAsArray().flatMap((m) => {
       const kind = (m as unknown as { type: string }).type;

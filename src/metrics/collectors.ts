@@ -14,6 +14,8 @@ export interface UnfinishedOperations {
 
 interface StateSources {
   db: Db;
+  /** The idempotency claims' pool (src/db/pool.ts): when it runs out, every idempotent write waits. */
+  claimsDb: Db;
   redis: Redis;
   subscriber: Redis;
   /** Read at scrape time; given by the caller, as shared plumbing never imports a feature. */
@@ -38,14 +40,16 @@ function registerStateGauges(registry: Registry): void {
   const current = () => sources.get(registry)!;
   new Gauge({
     name: 'pg_pool_connections',
-    help: 'PostgreSQL pool connections by state (total, idle) and requests waiting for one (waiting)',
-    labelNames: ['state'] as const,
+    help: 'PostgreSQL pool connections by purpose (work, claims) and state (total, idle), and requests waiting for one (waiting)',
+    labelNames: ['purpose', 'state'] as const,
     registers,
     collect() {
-      const { db } = current();
-      this.set({ state: 'total' }, db.totalCount);
-      this.set({ state: 'idle' }, db.idleCount);
-      this.set({ state: 'waiting' }, db.waitingCount);
+      const { db, claimsDb } = current();
+      for (const [purpose, pool] of [['work', db], ['claims', claimsDb]] as const) {
+        this.set({ purpose, state: 'total' }, pool.totalCount);
+        this.set({ purpose, state: 'idle' }, pool.idleCount);
+        this.set({ purpose, state: 'waiting' }, pool.waitingCount);
+      }
     },
   });
   new Gauge({

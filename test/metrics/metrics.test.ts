@@ -86,6 +86,7 @@ function allowList(): Record<string, (value: string) => boolean> {
     source: oneOf(LEAK_SOURCES),
     response: oneOf(['started', 'already_handled']),
     state: oneOf(['total', 'idle', 'waiting']),
+    purpose: oneOf(['work', 'claims']),
     connection: oneOf(['commands', 'subscriber']),
     // Node's defaults: heap spaces and the version.
     space: runtimeName,
