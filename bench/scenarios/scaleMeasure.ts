@@ -1,5 +1,7 @@
 /** Timing and process figures shared by the scale rows (docs/bench.md, Scale). */
 import { readFileSync } from 'node:fs';
+import type { Queryable } from '../../src/db/pool.js';
+import { encodeCursor } from '../../src/http/pagination.js';
 
 export interface CurvePoint<Op extends string = string> {
   operation: Op;
@@ -9,12 +11,20 @@ export interface CurvePoint<Op extends string = string> {
 }
 
 /**
- * The offset of the row a page "90 % deep" starts after, kept low enough that a full page follows,
- * so every size reads as many rows as one page's worth does (there it is the first page). Below 0:
- * start from the top.
+ * The cursor of a page "90 % deep" into a list of `rows` rows (newest first): after the row at 90 %,
+ * or earlier where a full page would not follow, so every size reads as many rows as one page's worth
+ * does (there it is the first page: a cursor after every row).
  */
-export function deepOffset(rows: number, page = 100): number {
-  return Math.min(Math.floor(rows * 0.9), rows - page - 1);
+export async function deepCursor(db: Queryable, props: { table: 'domains' | 'dns_records'; where: string; params: unknown[]; rows: number; idPrefix: string }): Promise<string> {
+  const offset = Math.min(Math.floor(props.rows * 0.9), props.rows - 101);
+  const { rows: [deep] } =
+    offset < 0
+      ? { rows: [] }
+      : await db.query<{ createdAt: Date; id: string }>(
+          `SELECT created_at AS "createdAt", id FROM ${props.table} WHERE ${props.where} ORDER BY created_at DESC, id DESC OFFSET ${offset} LIMIT 1`,
+          props.params,
+        );
+  return encodeCursor(deep ?? { createdAt: new Date(), id: `${props.idPrefix}_zzzzzzzzzzzzzzzzzzzzzz` });
 }
 
 /** A request that must succeed; its time in ms and body. */

@@ -6,7 +6,6 @@
  * the day's expiry notices.
  */
 import path from 'node:path';
-import { encodeCursor } from '../../src/http/pagination.js';
 import { insertContact, insertOrg, insertUser, sessionOf } from '../../test/support/factories.js';
 import { insertKey } from '../../test/support/factories.js';
 import { REPO_ROOT } from '../../test/support/processes.js';
@@ -14,7 +13,7 @@ import { randomBase62 } from '../../src/ids.js';
 import { startCompiled, waitForLog } from '../lib/processes.js';
 import type { Stack } from '../lib/stack.js';
 import { seedDomains } from './scaleSeed.js';
-import { cpuSeconds, deepOffset, medianMs, rssMbOf, timedFetch, type CurvePoint } from './scaleMeasure.js';
+import { cpuSeconds, deepCursor, medianMs, rssMbOf, timedFetch, type CurvePoint } from './scaleMeasure.js';
 
 export type OrgOperation = 'domains, first page of 100' | 'domains, page 90 % deep' | "dashboard's domains page" | 'lifecycle backfill, all domains' | "the day's expiry notices";
 
@@ -33,19 +32,11 @@ export async function bigOrg(stack: Stack): Promise<Org> {
   return { orgId: org.id, contactId: await insertContact(stack.deps, { orgId: org.id, livemode: false }), key: key.key, session: await sessionOf(stack.deps, user), seeded: 0 };
 }
 
-async function deepCursor(stack: Stack, org: Org): Promise<string> {
-  const { rows: [deep] } = await stack.deps.db.query<{ createdAt: Date; id: string }>(
-    `SELECT created_at AS "createdAt", id FROM domains WHERE org_id = $1 AND NOT livemode ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`,
-    [org.orgId, Math.max(0, deepOffset(org.seeded)), deepOffset(org.seeded) < 0 ? 0 : 1],
-  );
-  return encodeCursor(deep ?? { createdAt: new Date(), id: 'dom_zzzzzzzzzzzzzzzzzzzzzz' });
-}
-
 export async function orgAtSize(stack: Stack, org: Org, size: number): Promise<CurvePoint<OrgOperation>[]> {
   await seedDomains(stack.deps.db, { orgId: org.orgId, contactId: org.contactId, prefix: `scale-${randomBase62(6).toLowerCase()}-`, count: size - org.seeded });
   org.seeded = size;
   const list = `${stack.api.url}/api/v1/orgs/${org.orgId}/domains`;
-  const cursor = await deepCursor(stack, org);
+  const cursor = await deepCursor(stack.deps.db, { table: 'domains', where: 'org_id = $1 AND NOT livemode', params: [org.orgId], rows: org.seeded, idPrefix: 'dom' });
   const headers = { authorization: `Bearer ${org.key}` };
   const first = await medianMs(15, () => timedFetch(`${list}?limit=100`, { headers }));
   const deep = await medianMs(15, () => timedFetch(`${list}?limit=100&cursor=${encodeURIComponent(cursor)}`, { headers }));

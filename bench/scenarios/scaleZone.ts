@@ -3,12 +3,11 @@
  * a page of the list (first, and 90 % deep by cursor), the export, 1,000 changes (ten batches of 100,
  * the most one batch takes), the time until PowerDNS answers a new record, and a 5,000-record import.
  */
-import { encodeCursor } from '../../src/http/pagination.js';
 import { activeDomain, type BenchCustomer } from '../lib/customer.js';
 import { otherProviderZoneFile } from '../zoneFile.js';
 import type { Stack } from '../lib/stack.js';
 import { seedZoneRecords } from './scaleSeed.js';
-import { deepOffset, medianMs, timedFetch, type CurvePoint } from './scaleMeasure.js';
+import { deepCursor, medianMs, timedFetch, type CurvePoint } from './scaleMeasure.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const json = (token: string) => ({ ...auth(token), 'content-type': 'application/json' });
@@ -34,12 +33,7 @@ export async function zoneAtSize(stack: Stack, c: BenchCustomer, size: number): 
   const { rows: [domain] } = await db.query<{ id: string }>('SELECT id FROM domains WHERE name = $1 AND livemode', [zone]);
   await seedZoneRecords(stack, { domainId: domain!.id, orgId: c.orgId, zone, livemode: true, prefix: 's', count: size });
   await db.query('ANALYZE dns_records');
-  const offset = deepOffset(size);
-  const { rows: [deep] } = await db.query<{ createdAt: Date; id: string }>(
-    `SELECT created_at AS "createdAt", id FROM dns_records WHERE domain_id = $1 AND livemode ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`,
-    [domain!.id, Math.max(0, offset), offset < 0 ? 0 : 1],
-  );
-  const cursor = encodeCursor(deep ?? { createdAt: new Date(), id: 'rec_zzzzzzzzzzzzzzzzzzzzzz' });
+  const cursor = await deepCursor(db, { table: 'dns_records', where: 'domain_id = $1 AND livemode', params: [domain!.id], rows: size, idPrefix: 'rec' });
   const point = (operation: ZoneOperation, ms: number, detail?: string): CurvePoint<ZoneOperation> => ({ operation, size, ms, ...(detail ? { detail } : {}) });
 
   const first = await medianMs(15, () => timedFetch(`${base}/records?limit=100`, { headers: auth(c.liveKey) }));

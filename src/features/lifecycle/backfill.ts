@@ -6,7 +6,7 @@ export interface BackfillProps {
   /** Starts or signals one domain's lifecycle (watchDomain); safe to repeat. */
   watch: (domain: Domain) => Promise<unknown>;
   pageSize?: number;
-  /** Watches in flight at once: one at a time, each waits out the server's round trip (docs/bench.md, Scale). */
+  /** Watches in flight at once: one at a time, each would wait out the server's round trip alone (docs/bench.md, Scale). */
   inFlight?: number;
 }
 
