@@ -81,6 +81,16 @@ describe('failed authentication, per client address', () => {
     expect(refused!.headers['x-ratelimit-remaining']).toBe('0');
     expect(Number(refused!.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
 
+    // A block after refusals lasts twice the one before: failing on until one has seconds left, so
+    // what follows happens inside it even when a busy machine answers slowly (src/rateLimit/script.ts).
+    let blockSeconds = Number(refused!.headers['retry-after']);
+    const escalatedBy = Date.now() + 20_000;
+    while (blockSeconds < 4 && Date.now() < escalatedBy) {
+      const answer = await request(app, attacker, '/api/v1/me', { headers: bearer(forgedKey()) });
+      if (answer.status === 429) blockSeconds = Number(answer.headers['retry-after']);
+    }
+    expect(blockSeconds).toBeGreaterThanOrEqual(4);
+
     // Inside the block, a good key and a session are served and counted on their own pools (read:
     // 300 a minute), whether the process verifies them afresh or answers them from memory.
     for (const token of [good.key, session, good.key, session]) {
