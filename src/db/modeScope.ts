@@ -64,6 +64,38 @@ export class ModeScopedTable<Row> {
     return rows[0]!.n;
   }
 
+  /**
+   * Rows of this mode matching `where`, `batch` at a time through a server-side cursor, so a large set
+   * (a zone's records) is never in memory whole. `client` must be in a transaction: the cursor lives
+   * until it ends, and every batch comes from that transaction's snapshot.
+   */
+  async *selectInBatches(client: Queryable, mode: Mode, where: string, params: unknown[], tail: string, batch: number): AsyncGenerator<Row[]> {
+    assertConditionFree(where);
+    if (!Number.isSafeInteger(batch) || batch < 1) throw new Error('a batch is a positive whole number of rows');
+    const cursor = `${this.table}_batches`;
+    await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${this.columns} FROM ${this.table} WHERE livemode = $1 AND (${where}) ${tail}`, [
+      mode.livemode,
+      ...params,
+    ]);
+    for (;;) {
+      const { rows } = await client.query(`FETCH ${batch} FROM ${cursor}`);
+      if (rows.length > 0) yield rows as Row[];
+      if (rows.length < batch) break;
+    }
+    await client.query(`CLOSE ${cursor}`);
+  }
+
+  /** The latest value of a time column over the rows of this mode matching `where`; undefined when none match. */
+  async latest(db: Queryable, mode: Mode, column: string, where: string, params: unknown[]): Promise<Date | undefined> {
+    assertConditionFree(where);
+    assertIdentifiers([column]);
+    const { rows } = await db.query<{ latest: Date | null }>(`SELECT max(${column}) AS latest FROM ${this.table} WHERE livemode = $1 AND (${where})`, [
+      mode.livemode,
+      ...params,
+    ]);
+    return rows[0]?.latest ?? undefined;
+  }
+
   async findOne(db: Queryable, mode: Mode, where: string, params: unknown[]): Promise<Row | undefined> {
     return (await this.select(db, mode, where, params, 'LIMIT 1'))[0];
   }

@@ -38,14 +38,15 @@ afterAll(async () => {
 });
 
 describe.sequential('the API reference in Chromium', () => {
-  // Swagger UI's bundle is large: on a busy machine loading and rendering it can take most of 30 s.
+  // Swagger UI's bundle is large: on a busy machine loading and rendering it has taken over 30 s.
   it('authorises with a test key and sends a route’s example from the page', async () => {
     const customer = await insertCustomer(app.deps, { scopes: [...SCOPES], mode: 'test', balance: 5_000 });
     expect(customer.key).toMatch(/^svc_test_/);
 
     await page.goto(`${app.url}/docs#/contacts/createContact`);
     const operation = page.locator('#operations-contacts-createContact');
-    await operation.waitFor();
+    // The deep link opens the operation once the whole document is rendered: the slow part on a busy machine.
+    await operation.waitFor({ timeout: 60_000 });
 
     await page.getByRole('button', { name: 'Authorize' }).first().click();
     const dialog = page.locator('.modal-ux');
@@ -78,7 +79,7 @@ describe.sequential('the API reference in Chromium', () => {
       const clip = { x: top.x, y: top.y + scrollY, width: top.width, height: end.y + end.height - top.y + 8 };
       await page.screenshot({ path: path.join(SCREENSHOTS, 'api-reference.png'), fullPage: true, clip });
     }
-  }, 90_000);
+  }, 120_000);
 
   it('writes the schemas out in full, with every declared status', async () => {
     const operation = page.locator('#operations-domains-getAuthCode');

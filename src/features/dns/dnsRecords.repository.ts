@@ -64,6 +64,26 @@ export function dnsRecordsOfDomain(db: Queryable, mode: Mode, domainId: string):
   return records.select(db, mode, 'domain_id = $2', [domainId], 'ORDER BY created_at, id');
 }
 
+/**
+ * Zone-file order (zoneFileExport.ts): the apex first, then names by their labels read right to left,
+ * so a name sits with its children, then type, priority and data, each compared bytewise. The labels
+ * are joined by \x01, below every character a name holds, so a label sorts before the longer labels it
+ * begins and a name before its children.
+ */
+const ZONE_FILE_ORDER = `ORDER BY name <> '@',
+  array_to_string(ARRAY(SELECT label FROM unnest(string_to_array(name, '.')) WITH ORDINALITY AS l(label, n) ORDER BY n DESC), E'\\x01') COLLATE "C",
+  type COLLATE "C", COALESCE(priority, 0), content COLLATE "C", id COLLATE "C"`;
+
+/** Every record of the domain in zone-file order, `batch` at a time; `client` is in a transaction (an export's snapshot). */
+export function dnsRecordsInZoneFileOrder(client: Queryable, mode: Mode, domainId: string, batch: number): AsyncGenerator<DnsRecord[]> {
+  return records.selectInBatches(client, mode, 'domain_id = $2', [domainId], ZONE_FILE_ORDER, batch);
+}
+
+/** When the domain's records last changed (a synthesized SOA's serial); undefined without records. */
+export function latestDnsRecordChange(db: Queryable, mode: Mode, domainId: string): Promise<Date | undefined> {
+  return records.latest(db, mode, 'updated_at', 'domain_id = $2', [domainId]);
+}
+
 /** Newest first, by keyset on (created_at, id); optionally one type and one name. */
 export function listDnsRecords(
   db: Queryable,

@@ -2,18 +2,21 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
 import { idempotentId } from '../../http/idempotency.js';
+import { snapshotTextStream } from '../../db/snapshotStream.js';
 import { domainNamed } from '../domains/lookup.js';
-import { dnsRecordsOfDomain } from './dnsRecords.repository.js';
+import { dnsRecordsInZoneFileOrder, latestDnsRecordChange } from './dnsRecords.repository.js';
 import { DnsZoneNotFoundError } from './provider/errors.js';
 import { RECORD_TYPES } from './records.js';
 import { DomainPath } from './schemas.js';
-import { renderZoneFile, synthesizedApex } from './zoneFileExport.js';
+import { synthesizedApex, zoneFileHead, zoneFileLines } from './zoneFileExport.js';
 import { isServed } from './zones.js';
 import { importZoneFile, ZONE_FILE_MAX_RECORDS } from './zoneFileImport.js';
 
 /** A zone file of 20,000 records of ~100 bytes, with room for long TXT (DKIM) records. */
 export const ZONE_FILE_LIMIT_BYTES = 8 * 1024 * 1024;
 const ZONE_CONTENT_TYPES = ['text/dns', 'text/plain'] as const;
+/** Records an export reads and writes at a time: about 100 KB of text. */
+const EXPORT_BATCH_RECORDS = 1_000;
 
 const ImportQuery = z.object({
   mode: z
@@ -89,7 +92,6 @@ export function zoneFileRoutes(deps: AppDeps) {
       errors: { 404: NOT_FOUND, 502: 'The DNS provider refused the read (`DNS_PROVIDER_UNAVAILABLE`)', 503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); retry later' },
       handler: async (ctx, { path, principal }) => {
         const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
-        const records = await dnsRecordsOfDomain(deps.db, principal, domain.id);
         const served = await isServed(deps.db, deps.dnsProviders, domain);
         const apex = served
           ? await deps.dnsProviders
@@ -100,10 +102,17 @@ export function zoneFileRoutes(deps: AppDeps) {
                 throw err;
               })
           : undefined;
+        // Read from one snapshot and written as read: a zone of any size is never held whole (docs/bench.md, Scale).
+        const body = await snapshotTextStream(deps.db, {
+          head: async (client) =>
+            zoneFileHead(domain.name, apex ?? synthesizedApex(domain.name, domain.nameservers, await latestDnsRecordChange(client, principal, domain.id)), { served }),
+          batches: (client) => dnsRecordsInZoneFileOrder(client, principal, domain.id, EXPORT_BATCH_RECORDS),
+          render: zoneFileLines,
+        });
         ctx.type = 'text/dns; charset=utf-8';
         ctx.set('Content-Disposition', `attachment; filename="${domain.name}.zone"`);
         ctx.set('Zone-Served', String(served));
-        ctx.body = renderZoneFile(domain.name, apex ?? synthesizedApex(domain.name, domain.nameservers, records), records, { served });
+        ctx.body = body;
       },
     }),
     defineRoute({
