@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { resolveComposeCheck } from '../scripts/lib/composeCheck.js';
+import { POWERDNS_MAX_BODY_MB } from '../scripts/lib/powerDnsServer.js';
 import { REPO_ROOT } from './support/processes.js';
 import { parse as parseYaml } from 'yaml';
 
@@ -116,9 +117,9 @@ describe('docker-compose.yml, read by the real compose loader', () => {
     expect(loadConfig(envOf(production['codec-server']!)).codecServer).toMatchObject({ host: '0.0.0.0', token: SECRETS.CODEC_SERVER_TOKEN });
     expect(production.api!.environment).toMatchObject({ DNS_PROVIDER_URL: 'http://powerdns:8081', DNS_PROVIDER_TOKEN: 'pdns-secret-3' });
     // ALIAS records are answered as their target's addresses, looked up through PDNS_RESOLVER.
-    expect(production.powerdns!.command).toEqual(['--expand-alias=yes', '--resolver=1.1.1.1']);
+    expect(production.powerdns!.command).toEqual(['--expand-alias=yes', '--resolver=1.1.1.1', `--webserver-max-bodysize=${POWERDNS_MAX_BODY_MB}`]);
     const ownResolver = (await loadCompose({ ...SECRETS, ...IDENTITY, PDNS_RESOLVER: '10.0.0.53:53' })).services!;
-    expect(ownResolver.powerdns!.command).toEqual(['--expand-alias=yes', '--resolver=10.0.0.53:53']);
+    expect(ownResolver.powerdns!.command).toEqual(['--expand-alias=yes', '--resolver=10.0.0.53:53', `--webserver-max-bodysize=${POWERDNS_MAX_BODY_MB}`]);
   });
 
   it('starts each service only once what it needs is ready, so nothing boots into an error', async () => {

@@ -58,6 +58,9 @@ export interface PowerDnsServer {
   output: () => string;
 }
 
+/** PowerDNS's API request size limit, in MB: room for the largest zone file's change (docs/operations.md, PowerDNS settings). */
+export const POWERDNS_MAX_BODY_MB = 32;
+
 function settings(props: PowerDnsServerProps): Record<string, string | number> {
   return {
     launch: 'gsqlite3',
@@ -70,6 +73,8 @@ function settings(props: PowerDnsServerProps): Record<string, string | number> {
     'webserver-address': '127.0.0.1',
     'webserver-port': props.webPort,
     'webserver-allow-from': '127.0.0.0/8',
+    // The largest zone file accepted is one PATCH of several MB: PowerDNS refuses over 2 MB unless told (docs/operations.md).
+    'webserver-max-bodysize': POWERDNS_MAX_BODY_MB,
     'local-address': '127.0.0.1',
     'local-port': props.dnsPort,
     daemon: 'no',

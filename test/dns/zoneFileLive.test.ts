@@ -5,6 +5,7 @@ import { dnsCustomer, insertActiveDomain } from '../support/domains.js';
 import { bearer } from '../support/actors.js';
 import { readJson } from '../support/http.js';
 import { namedCheckzone } from '../support/namedCheckzone.js';
+import { ZONE_FILE_MAX_RECORDS } from '../../src/features/dns/zoneFileImport.js';
 
 /**
  * Zone files in live mode, against a real PowerDNS: an import reaches the DNS server in one change,
@@ -47,5 +48,21 @@ describe('zone files in live mode', () => {
     const checked = await namedCheckzone(domain, text);
     expect(checked.output).toContain('OK');
     expect(checked.code).toBe(0);
+  });
+
+  it("imports the most records a file may hold in one change, though that change is far over PowerDNS's default request size", { timeout: 180_000 }, async () => {
+    const c = await dnsCustomer(app, 'live');
+    const domain = await insertActiveDomain(app, c, { nameservers: ['ns1.example.net', 'ns2.example.net'] });
+    const zone = `/api/v1/orgs/${c.org.id}/domains/${domain}/zone`;
+    const text = (i: number) => `${i} ${'x'.repeat(200)}`;
+    const file = `$TTL 300\n${Array.from({ length: ZONE_FILE_MAX_RECORDS }, (_, i) => `r${i}.bulk TXT "${text(i)}"`).join('\n')}\n`;
+    const res = await app.fetch(zone, { method: 'POST', headers: { ...bearer(c.key), 'content-type': 'text/dns' }, body: file });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await readJson<{ create: unknown[] }>(res)).create).toHaveLength(ZONE_FILE_MAX_RECORDS);
+
+    const last = ZONE_FILE_MAX_RECORDS - 1;
+    expect(await pdns.resolver().resolveTxt(`r${last}.bulk.${domain}`)).toEqual([[text(last)]]);
+    const exported = await (await app.fetch(zone, { headers: bearer(c.key) })).text();
+    expect(exported.split('\n').filter((line) => / IN TXT /.test(line))).toHaveLength(ZONE_FILE_MAX_RECORDS);
   });
 });
