@@ -206,8 +206,9 @@ describe('zone files in test mode', () => {
 
   it('exports a zone of more records than one read holds: each record once, in zone-file order', async () => {
     const { name, base } = await newDomain();
-    // Names with children, labels that begin longer labels, the apex, and several types at one name.
-    const names = Array.from({ length: 700 }, (_, i) => [`h${i}`, `a.h${i % 9}`, `h${i % 9}-x`, `b.a.h${i % 5}`][i % 4]!);
+    // Names with children, labels that begin longer labels, names of more than eight labels among
+    // shorter ones, the apex, and several types at one name.
+    const names = Array.from({ length: 700 }, (_, i) => [`h${i}`, `a.h${i % 9}`, `h${i % 9}-x`, `b.a.h${i % 5}`, `z${i % 7}.y.x.w.v.u.t.s.a.h${i % 5}`, `t.s.a.h${i % 5}`][i % 6]!);
     const file = [
       '$TTL 300',
       ...names.map((owner, i) => `${owner} A 192.0.2.${i % 250}`),
