@@ -1,5 +1,5 @@
 /** Timing and process figures shared by the scale rows (docs/bench.md, Scale). */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Queryable } from '../../src/db/pool.js';
 import { encodeCursor } from '../../src/http/pagination.js';
 
@@ -54,6 +54,19 @@ export function cpuSeconds(pid: number): number {
 export function rssMbOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/**
+ * How far a process's RSS rose above where it stood while `work` ran, in MB: Linux's high-water mark,
+ * reset first through /proc/PID/clear_refs (needs the process to be ours), so a sub-second peak
+ * that a sampler would miss still counts.
+ */
+export async function rssRiseOver(pid: number, work: () => Promise<unknown>): Promise<number> {
+  const before = rssMbOf(pid);
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  await work();
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024 - before;
 }
 
 /** Samples a process's RSS every 200 ms until stopped; the peak. */

@@ -7,7 +7,7 @@ import { activeDomain, type BenchCustomer } from '../lib/customer.js';
 import { otherProviderZoneFile } from '../zoneFile.js';
 import type { Stack } from '../lib/stack.js';
 import { seedZoneRecords } from './scaleSeed.js';
-import { deepCursor, medianMs, timedFetch, type CurvePoint } from './scaleMeasure.js';
+import { deepCursor, medianMs, rssRiseOver, timedFetch, type CurvePoint } from './scaleMeasure.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const json = (token: string) => ({ ...auth(token), 'content-type': 'application/json' });
@@ -38,9 +38,11 @@ export async function zoneAtSize(stack: Stack, c: BenchCustomer, size: number): 
 
   const first = await medianMs(15, () => timedFetch(`${base}/records?limit=100`, { headers: auth(c.liveKey) }));
   const deepPage = await medianMs(15, () => timedFetch(`${base}/records?limit=100&cursor=${encodeURIComponent(cursor)}`, { headers: auth(c.liveKey) }));
-  const rssBefore = stack.api.process.rssMb();
-  const exported = await medianMs(3, () => timedFetch(`${base}/zone`, { headers: auth(c.liveKey) }));
-  const exportRss = stack.api.process.rssMb() - rssBefore;
+  let exported = 0;
+  // The peak, not the RSS after: what an export holds while it runs is gone (or not yet collected) after.
+  const exportRss = await rssRiseOver(stack.api.process.child.pid!, async () => {
+    exported = await medianMs(3, () => timedFetch(`${base}/zone`, { headers: auth(c.liveKey) }));
+  });
 
   let changed = 0;
   const batches = performance.now();
@@ -60,7 +62,7 @@ export async function zoneAtSize(stack: Stack, c: BenchCustomer, size: number): 
   return [
     point('list, first page of 100', first),
     point('list, page 90 % deep', deepPage),
-    point('export the zone', exported, `api RSS +${exportRss.toFixed(0)} MB`),
+    point('export the zone', exported, `api RSS peak +${exportRss.toFixed(0)} MB`),
     point('1,000 changes (10 batches of 100)', batchMs, `${changed} created`),
     point('PowerDNS answers a new record', answeredMs, 'POST sent → first UDP answer'),
     point('import a 5,000-record file', imported.ms, `${records} records`),

@@ -78,9 +78,12 @@ const ZONE_FILE_ORDER = `ORDER BY name <> '@',
   (CASE WHEN name LIKE '%.%.%.%.%.%.%.%.%' THEN ${REVERSED_LABELS_ANY} ELSE ${REVERSED_LABELS_SHORT} END) COLLATE "C",
   type COLLATE "C", COALESCE(priority, 0), content COLLATE "C", id COLLATE "C"`;
 
+/** What a zone file says of a record: no ids, versions or times, whose parsing was most of an export's time. */
+const zoneFileRecords = new ModeScopedTable<RecordFields>('dns_records', 'type, name, content, ttl, priority');
+
 /** Every record of the domain in zone-file order, `batch` at a time; `client` is in a transaction (an export's snapshot). */
-export function dnsRecordsInZoneFileOrder(client: Queryable, mode: Mode, domainId: string, batch: number): AsyncGenerator<DnsRecord[]> {
-  return records.selectInBatches(client, mode, 'domain_id = $2', [domainId], ZONE_FILE_ORDER, batch);
+export function dnsRecordsInZoneFileOrder(client: Queryable, mode: Mode, domainId: string, batch: number): AsyncGenerator<RecordFields[]> {
+  return zoneFileRecords.selectInBatches(client, mode, 'domain_id = $2', [domainId], ZONE_FILE_ORDER, batch);
 }
 
 /** When the domain's records last changed (a synthesized SOA's serial); undefined without records. */

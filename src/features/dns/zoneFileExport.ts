@@ -1,5 +1,4 @@
-import type { DnsRecord } from './dnsRecords.repository.js';
-import { presentationContent } from './records.js';
+import { presentationContent, type RecordFields } from './records.js';
 import type { ZoneApex } from './provider/index.js';
 import { ALIAS_GENERIC_TYPE, aliasGenericData } from './aliasGenericForm.js';
 
@@ -51,7 +50,7 @@ export function zoneFileHead(zone: string, apex: ZoneApex, options: { served: bo
 }
 
 /** One line per record, in the order given (zone-file order, from the database). */
-export function zoneFileLines(records: DnsRecord[]): string {
+export function zoneFileLines(records: RecordFields[]): string {
   let text = '';
   for (const record of records) {
     const data =
