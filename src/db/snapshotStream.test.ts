@@ -2,7 +2,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
 import { createPool } from './pool.js';
 import { createLogger } from '../logger.js';
-import { snapshotTextStream } from './snapshotStream.js';
+import { snapshotTextStream, StreamSlots } from './snapshotStream.js';
 
 const pool = createPool(inject('databaseUrl'), createLogger({ logLevel: 'warn' }));
 afterAll(async () => pool.end());
@@ -19,10 +19,11 @@ async function* numbers(client: pg.PoolClient, count: number, batch: number): As
 
 const lines = (ns: number[]) => ns.map((n) => `${n}\n`).join('');
 const allIdle = () => pool.totalCount === pool.idleCount && pool.waitingCount === 0;
+const slots = new StreamSlots(4, 1_000, () => new Error('busy'));
 
 describe('a text stream read from one snapshot', () => {
   it('writes the head, then every batch in order, and gives its connection back', async () => {
-    const stream = await snapshotTextStream(pool, { head: () => Promise.resolve('head\n'), batches: (client) => numbers(client, 2_500, 1_000), render: lines });
+    const stream = await snapshotTextStream(pool, { head: () => Promise.resolve('head\n'), batches: (client) => numbers(client, 2_500, 1_000), render: lines, slots });
     let text = '';
     for await (const chunk of stream) text += String(chunk);
     expect(text).toBe(`head\n${lines(Array.from({ length: 2_500 }, (_, i) => i + 1))}`);
@@ -30,7 +31,7 @@ describe('a text stream read from one snapshot', () => {
   });
 
   it('gives its connection back when the reader stops after the first batch, and the pool serves on', async () => {
-    const stream = await snapshotTextStream(pool, { head: () => Promise.resolve('head\n'), batches: (client) => numbers(client, 1_000_000, 1_000), render: lines });
+    const stream = await snapshotTextStream(pool, { head: () => Promise.resolve('head\n'), batches: (client) => numbers(client, 1_000_000, 1_000), render: lines, slots });
     let text = '';
     for await (const chunk of stream) {
       text += String(chunk);
@@ -43,7 +44,7 @@ describe('a text stream read from one snapshot', () => {
   });
 
   it('takes the connection back from a reader that has not finished in time', async () => {
-    const stream = await snapshotTextStream(pool, { head: () => Promise.resolve('head\n'), batches: (client) => numbers(client, 10_000, 10), render: lines, limitMs: 200 });
+    const stream = await snapshotTextStream(pool, { head: () => Promise.resolve('head\n'), batches: (client) => numbers(client, 10_000, 10), render: lines, slots, limitMs: 200 });
     const closed = new Promise<Error | undefined>((resolve) => stream.once('error', resolve).once('close', () => resolve(undefined)));
     stream.read();
     expect(await closed).toBeInstanceOf(Error);
@@ -59,6 +60,7 @@ describe('a text stream read from one snapshot', () => {
           yield [];
         },
         render: () => '',
+        slots,
       }),
     ).rejects.toThrow(/no_such_table/);
     await expect.poll(allIdle).toBe(true);
@@ -79,6 +81,7 @@ describe('a text stream read from one snapshot', () => {
         }
       },
       render: (ns) => `${ns.join(',')};`,
+      slots,
     });
     let text = '';
     for await (const chunk of stream) {
@@ -88,5 +91,28 @@ describe('a text stream read from one snapshot', () => {
     }
     expect(text).toBe('1,2,3,4,5;6,7,8,9,10;11,12,13,14,15;16,17,18,19,20;');
     await pool.query('DROP TABLE snapshot_stream_rows');
+  });
+
+  it('answers rows that fit in one batch from memory: the connection is back before the text is read', async () => {
+    const stream = await snapshotTextStream(pool, { head: () => Promise.resolve('head\n'), batches: (client) => numbers(client, 500, 1_000), render: lines, slots });
+    await expect.poll(allIdle).toBe(true);
+    let text = '';
+    for await (const chunk of stream) text += String(chunk);
+    expect(text).toBe(`head\n${lines(Array.from({ length: 500 }, (_, i) => i + 1))}`);
+  });
+
+  it('holds a slot while it streams: one more waits for it, and is refused if none comes back in time', async () => {
+    const one = new StreamSlots(1, 300, () => new Error('busy'));
+    const open = (count: number) => snapshotTextStream(pool, { head: () => Promise.resolve(''), batches: (client) => numbers(client, count, 1_000), render: lines, slots: one });
+    const first = await open(1_000_000);
+    await expect(open(10)).rejects.toThrow('busy');
+    const waiting = open(10);
+    first.destroy();
+    let text = '';
+    for await (const chunk of await waiting) text += String(chunk);
+    expect(text).toBe(lines(Array.from({ length: 10 }, (_, i) => i + 1)));
+    // Its slot came back when it was answered from memory: the next one gets it at once.
+    (await open(10)).destroy();
+    await expect.poll(allIdle).toBe(true);
   });
 });

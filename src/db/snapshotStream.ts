@@ -6,11 +6,57 @@ import type { Db } from './pool.js';
 export const SNAPSHOT_STREAM_LIMIT_MS = 120_000;
 
 /**
+ * How many streamed answers may hold a pooled connection at once, so that slow readers cannot take
+ * the pool from every other request. A stream beyond them waits up to `waitMs` for one to end, then
+ * gets `busy()`. A counter and a queue: no library bounds a hold that lasts as long as a stream.
+ */
+export class StreamSlots {
+  private held = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly max: number,
+    private readonly waitMs: number,
+    private readonly busy: () => Error,
+  ) {}
+
+  /** Resolves with the function that gives the slot back (safe to call twice). */
+  async acquire(): Promise<() => void> {
+    if (this.held < this.max) this.held += 1;
+    else await this.queue();
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      // Handed straight to the next in line, or freed.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.held -= 1;
+    };
+  }
+
+  private queue(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const take = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(take), 1);
+        reject(this.busy());
+      }, this.waitMs);
+      this.waiting.push(take);
+    });
+  }
+}
+
+/**
  * Text made from rows of one read-only snapshot, produced as the reader takes it, so an answer built
- * from a large set (a zone file) holds one batch at a time (docs/bench.md, Scale). `head` and the first
- * batch are read before the stream is returned: a database error there is still an ordinary error
- * answer; one after that can only cut the answer short. The connection goes back to the pool when the
- * reader has everything, goes away, or has not finished within `limitMs`.
+ * from a large set (a zone file) holds two batches at most (docs/bench.md, Scale). `head` and the first
+ * two batches are read before the stream is returned: a database error there is still an ordinary
+ * error answer, one after that can only cut the answer short. When the rows fit in one batch, the
+ * connection and the slot go back at once and the text is sent from memory; otherwise once the reader
+ * has everything, goes away, or has not finished within `limitMs`.
  */
 export async function snapshotTextStream<Row>(
   db: Db,
@@ -18,31 +64,44 @@ export async function snapshotTextStream<Row>(
     head: (client: pg.PoolClient) => Promise<string>;
     batches: (client: pg.PoolClient) => AsyncGenerator<Row[]>;
     render: (rows: Row[]) => string;
+    slots: StreamSlots;
     limitMs?: number;
   },
 ): Promise<Readable> {
-  const client = await db.connect();
+  const giveSlotBack = await props.slots.acquire();
+  let client: pg.PoolClient | undefined;
   let ended = false;
   const end = async (failure?: unknown) => {
     if (ended) return;
     ended = true;
-    // Read only: rolling back ends it as well as a commit would, and also after a failed statement.
-    const rolledBack = await client.query('ROLLBACK').then(
-      () => true,
-      () => false,
-    );
-    client.release(failure !== undefined || !rolledBack ? true : undefined);
+    if (client) {
+      // Read only: rolling back ends it as well as a commit would, and also after a failed statement.
+      const rolledBack = await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      );
+      client.release(failure !== undefined || !rolledBack ? true : undefined);
+    }
+    giveSlotBack();
   };
   try {
+    client = await db.connect();
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const head = await props.head(client);
     const batches = props.batches(client);
-    const first = await batches.next();
+    const read = [await batches.next(), await batches.next()];
+    const early = read.flatMap((next) => (next.done ? [] : [props.render(next.value)]));
+    // All of it in one batch (most zones): nothing is held while the answer is sent.
+    if (read[1]!.done) {
+      await end();
+      return Readable.from(head + early.join(''), { objectMode: false });
+    }
     const text = async function* (): AsyncGenerator<string> {
       let failure: unknown;
       try {
         yield head;
-        for (let next = first; !next.done; next = await batches.next()) yield props.render(next.value);
+        yield* early;
+        for (let next = await batches.next(); !next.done; next = await batches.next()) yield props.render(next.value);
       } catch (err) {
         failure = err;
         throw err;

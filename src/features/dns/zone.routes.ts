@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
 import { idempotentId } from '../../http/idempotency.js';
-import { snapshotTextStream } from '../../db/snapshotStream.js';
+import { snapshotTextStream, StreamSlots } from '../../db/snapshotStream.js';
+import { ServiceUnavailableError } from '../../errors.js';
 import { domainNamed } from '../domains/lookup.js';
 import { dnsRecordsInZoneFileOrder, latestDnsRecordChange } from './dnsRecords.repository.js';
 import { DnsZoneNotFoundError } from './provider/errors.js';
@@ -17,6 +18,10 @@ export const ZONE_FILE_LIMIT_BYTES = 8 * 1024 * 1024;
 const ZONE_CONTENT_TYPES = ['text/dns', 'text/plain'] as const;
 /** Records an export reads and writes at a time: about 100 KB of text. */
 const EXPORT_BATCH_RECORDS = 1_000;
+/** Exports of more than one batch each hold a pooled connection while read: at most this many at once per process. */
+const EXPORTS_STREAMED_AT_ONCE = 3;
+/** How long an export waits for one of them to end before it is refused. */
+const EXPORT_WAIT_MS = 10_000;
 
 const ImportQuery = z.object({
   mode: z
@@ -71,6 +76,11 @@ const ZoneServedHeader = z.object({
 });
 
 export function zoneFileRoutes(deps: AppDeps) {
+  const exportSlots = new StreamSlots(
+    EXPORTS_STREAMED_AT_ONCE,
+    EXPORT_WAIT_MS,
+    () => new ServiceUnavailableError('ZONE_EXPORT_BUSY', 'Too many large zone files are being read from this server at once; retry shortly', 5),
+  );
   return [
     defineRoute({
       method: 'get',
@@ -89,7 +99,11 @@ export function zoneFileRoutes(deps: AppDeps) {
       actsOnRecords: true,
       request: { path: DomainPath },
       responses: { 200: { description: 'The zone file', contentType: 'text/dns', schema: z.string(), headers: ZoneServedHeader } },
-      errors: { 404: NOT_FOUND, 502: 'The DNS provider refused the read (`DNS_PROVIDER_UNAVAILABLE`)', 503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); retry later' },
+      errors: {
+        404: NOT_FOUND,
+        502: 'The DNS provider refused the read (`DNS_PROVIDER_UNAVAILABLE`)',
+        503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); or too many large zone files are being read from this server at once (`ZONE_EXPORT_BUSY`, with `Retry-After`); retry later',
+      },
       handler: async (ctx, { path, principal }) => {
         const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
         const served = await isServed(deps.db, deps.dnsProviders, domain);
@@ -108,6 +122,7 @@ export function zoneFileRoutes(deps: AppDeps) {
             zoneFileHead(domain.name, apex ?? synthesizedApex(domain.name, domain.nameservers, await latestDnsRecordChange(client, principal, domain.id)), { served }),
           batches: (client) => dnsRecordsInZoneFileOrder(client, principal, domain.id, EXPORT_BATCH_RECORDS),
           render: zoneFileLines,
+          slots: exportSlots,
         });
         ctx.type = 'text/dns; charset=utf-8';
         ctx.set('Content-Disposition', `attachment; filename="${domain.name}.zone"`);
