@@ -14191,7 +14191,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); or too many large zone files are being read from this server at once (`ZONE_EXPORT_BUSY`, with `Retry-After`); retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
