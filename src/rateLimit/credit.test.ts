@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { createRedis, redisReady } from '../redis.js';
 import { randomBase62 } from '../ids.js';
 import { createRateLimiter, rateLimitKeys, type Decision, type PoolInput, type RateLimiter } from './limiter.js';
-import { creditFor } from './credit.js';
+import { creditFor, PoolCredit } from './credit.js';
 
 const silent = pino({ level: 'silent' });
 const redisUrl = inject('redisUrl');
@@ -34,6 +34,22 @@ describe('credit', () => {
     expect(creditFor({ perMinute: 300, perSecond: 30 })).toBe(0);
     expect(creditFor({ perMinute: 1_500, perSecond: 50 })).toBe(2);
     expect(creditFor({ perMinute: 6_000, perSecond: 600 })).toBe(30);
+  });
+});
+
+describe('what a process counts as spent', () => {
+  it('counts its own requests that Redis is still deciding, so credit meanwhile cannot pass the limit', () => {
+    const limits = { perMinute: 100_000, perSecond: 400 };
+    const state = new PoolCredit('pool', 'subject');
+    const at = 1_000_000;
+    state.roll(at);
+    // Redis counted 390 in this second; ten of this process's requests are on their way to it.
+    state.learn(state.take(at), { mw: state.minute, mc: 390, sw: state.second, sc: 390, until: 0 });
+    const inFlight = Array.from({ length: 10 }, () => state.take(at, 1));
+    expect(state.canAdmit(limits, 20, 1, at)).toBe(false);
+    // Redis refused them all: the second still holds 390, so there is room again.
+    for (const carry of inFlight) state.learn(carry, { mw: state.minute, mc: 390, sw: state.second, sc: 390, until: 0 });
+    expect(state.canAdmit(limits, 20, 1, at)).toBe(true);
   });
 });
 

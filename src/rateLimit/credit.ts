@@ -26,15 +26,20 @@ export function creditFor(limits: GroupLimits): number {
   return credit >= MIN_CREDIT ? credit : 0;
 }
 
-/** Counts this process sends Redis: requests admitted here in `minute` (of which `addSecond` in `second`). */
+/**
+ * Counts this process sends Redis: requests admitted here in `minute` (of which `addSecond` in
+ * `second`); and `deciding`, the cost of the request the same call asks Redis to decide, which this
+ * process counts as admitted until the reply says (it stays here: Redis counts it when it decides).
+ */
 export interface Carry {
   minute: number;
   second: number;
   addMinute: number;
   addSecond: number;
+  deciding: number;
 }
 
-export const NO_CARRY: Carry = { minute: 0, second: 0, addMinute: 0, addSecond: 0 };
+export const NO_CARRY: Carry = { minute: 0, second: 0, addMinute: 0, addSecond: 0, deciding: 0 };
 
 /** A pool's state in Redis right after a call: window indexes and counts, and the block's end (ms). */
 export interface Snapshot {
@@ -58,6 +63,13 @@ export class PoolCredit {
   /** Sent and not yet acknowledged. */
   private sentMinute = 0;
   private sentSecond = 0;
+  /**
+   * Requests this process has asked Redis to decide and not yet heard back about: without them, its
+   * own requests in flight would be missing from its estimate, and the credit it grants meanwhile
+   * could take a window past limit + credit (src/rateLimit/credit.test.ts, two processes).
+   */
+  private decidingMinute = 0;
+  private decidingSecond = 0;
   private blockedUntil = 0;
 
   constructor(
@@ -69,8 +81,8 @@ export class PoolCredit {
   roll(now: number): void {
     const minute = Math.floor(now / 60_000);
     const second = Math.floor(now / 1_000);
-    if (minute !== this.minute) [this.minute, this.knownMinute, this.pendingMinute, this.sentMinute] = [minute, 0, 0, 0];
-    if (second !== this.second) [this.second, this.knownSecond, this.pendingSecond, this.sentSecond] = [second, 0, 0, 0];
+    if (minute !== this.minute) [this.minute, this.knownMinute, this.pendingMinute, this.sentMinute, this.decidingMinute] = [minute, 0, 0, 0, 0];
+    if (second !== this.second) [this.second, this.knownSecond, this.pendingSecond, this.sentSecond, this.decidingSecond] = [second, 0, 0, 0, 0];
   }
 
   /** Whether this process may admit `cost` more on its own: credit left, no known block, under both limits as far as it knows. */
@@ -80,8 +92,8 @@ export class PoolCredit {
     const unreported = this.pendingMinute + this.sentMinute;
     return (
       unreported + cost <= credit &&
-      this.knownMinute + unreported + cost <= limits.perMinute &&
-      this.knownSecond + this.pendingSecond + this.sentSecond + cost <= limits.perSecond
+      this.knownMinute + unreported + this.decidingMinute + cost <= limits.perMinute &&
+      this.knownSecond + this.pendingSecond + this.sentSecond + this.decidingSecond + cost <= limits.perSecond
     );
   }
 
@@ -106,12 +118,17 @@ export class PoolCredit {
     return this.pendingMinute + this.sentMinute === 0 && Math.floor(now / 60_000) > this.minute && now >= this.blockedUntil;
   }
 
-  /** What to send with the next call to Redis; it counts as sent until `learn` or `lost`. */
-  take(now: number): Carry {
+  /**
+   * What to send with the next call to Redis; it counts as sent until `learn` or `lost`, and so does
+   * `deciding`, the cost of the request that call asks Redis to decide (0 for a flush).
+   */
+  take(now: number, deciding = 0): Carry {
     this.roll(now);
-    const carry = { minute: this.minute, second: this.second, addMinute: this.pendingMinute, addSecond: this.pendingSecond };
+    const carry = { minute: this.minute, second: this.second, addMinute: this.pendingMinute, addSecond: this.pendingSecond, deciding };
     this.sentMinute += this.pendingMinute;
     this.sentSecond += this.pendingSecond;
+    this.decidingMinute += deciding;
+    this.decidingSecond += deciding;
     this.pendingMinute = 0;
     this.pendingSecond = 0;
     return carry;
@@ -134,7 +151,7 @@ export class PoolCredit {
   }
 
   private forget(carry: Carry): void {
-    if (carry.minute === this.minute) this.sentMinute -= carry.addMinute;
-    if (carry.second === this.second) this.sentSecond -= carry.addSecond;
+    if (carry.minute === this.minute) [this.sentMinute, this.decidingMinute] = [this.sentMinute - carry.addMinute, this.decidingMinute - carry.deciding];
+    if (carry.second === this.second) [this.sentSecond, this.decidingSecond] = [this.sentSecond - carry.addSecond, this.decidingSecond - carry.deciding];
   }
 }

@@ -163,7 +163,7 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
    */
   async function exchange(pools: PoolInput[], deciding: boolean, at: number): Promise<SyncReply[]> {
     const states = pools.map((p) => credits.get(key(p)));
-    const carries = states.map((state) => state?.take(at) ?? NO_CARRY);
+    const carries = states.map((state, i) => state?.take(at, deciding ? (pools[i]!.cost ?? 1) : 0) ?? NO_CARRY);
     const keys = pools.flatMap((p) => rateLimitKeys(p.pool, p.subject));
     const args = [at, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, deciding ? 1 : 0];
     pools.forEach((p, i) => {

@@ -46,9 +46,11 @@ describe("the registrar's check endpoint, shared by every process", () => {
       expect(sent.length).toBeGreaterThanOrEqual(6);
       expect(sent.length).toBeLessThanOrEqual(14);
       const times = sent.map((r) => r.at!).sort((x, y) => x - y);
-      // Evenly spaced, give or take the loopback's jitter: never two calls at once.
+      // Evenly spaced, give or take a busy machine's timers (a call sent late comes close to the next,
+      // on-time one): never two at once, and never a burst, any five calls spanning most of a second.
       expect((times.at(-1)! - times[0]!) / (times.length - 1)).toBeGreaterThanOrEqual(240);
-      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(150);
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(50);
+      for (let i = 4; i < times.length; i++) expect(times[i]! - times[i - 4]!).toBeGreaterThanOrEqual(750);
       const answered = slots.filter((s) => s.available !== undefined);
       const later = slots.filter((s) => s.error);
       expect(answered).toHaveLength(sent.length);
