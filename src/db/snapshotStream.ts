@@ -7,46 +7,27 @@ export const SNAPSHOT_STREAM_LIMIT_MS = 120_000;
 
 /**
  * How many streamed answers may hold a pooled connection at once, so that slow readers cannot take
- * the pool from every other request. A stream beyond them waits up to `waitMs` for one to end, then
- * gets `busy()`. A counter and a queue: no library bounds a hold that lasts as long as a stream.
+ * the pool from every other request. One more is refused at once (`busy()`), having given its
+ * connection back: waiting for a slot while holding a connection would be the very thing to avoid.
  */
 export class StreamSlots {
   private held = 0;
-  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly max: number,
-    private readonly waitMs: number,
     private readonly busy: () => Error,
   ) {}
 
-  /** Resolves with the function that gives the slot back (safe to call twice). */
-  async acquire(): Promise<() => void> {
-    if (this.held < this.max) this.held += 1;
-    else await this.queue();
+  /** The function that gives the slot back (safe to call twice); throws `busy()` when none is free. */
+  take(): () => void {
+    if (this.held >= this.max) throw this.busy();
+    this.held += 1;
     let given = false;
     return () => {
       if (given) return;
       given = true;
-      // Handed straight to the next in line, or freed.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.held -= 1;
+      this.held -= 1;
     };
-  }
-
-  private queue(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const take = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.waiting.splice(this.waiting.indexOf(take), 1);
-        reject(this.busy());
-      }, this.waitMs);
-      this.waiting.push(take);
-    });
   }
 }
 
@@ -55,8 +36,9 @@ export class StreamSlots {
  * from a large set (a zone file) holds two batches at most (docs/bench.md, Scale). `head` and the first
  * two batches are read before the stream is returned: a database error there is still an ordinary
  * error answer, one after that can only cut the answer short. When the rows fit in one batch, the
- * connection and the slot go back at once and the text is sent from memory; otherwise once the reader
- * has everything, goes away, or has not finished within `limitMs`.
+ * connection goes back at once and the text is sent from memory; otherwise the stream takes one of
+ * `slots` (or is refused) and holds both until the reader has everything, goes away, or has not
+ * finished within `limitMs`.
  */
 export async function snapshotTextStream<Row>(
   db: Db,
@@ -68,7 +50,7 @@ export async function snapshotTextStream<Row>(
     limitMs?: number;
   },
 ): Promise<Readable> {
-  const giveSlotBack = await props.slots.acquire();
+  let giveSlotBack = () => {};
   let client: pg.PoolClient | undefined;
   let ended = false;
   const end = async (failure?: unknown) => {
@@ -95,6 +77,13 @@ export async function snapshotTextStream<Row>(
     if (read[1]!.done) {
       await end();
       return Readable.from(head + early.join(''), { objectMode: false });
+    }
+    try {
+      giveSlotBack = props.slots.take();
+    } catch (busy) {
+      // A healthy connection: back to the pool as it is, not closed as after a failure.
+      await end();
+      throw busy;
     }
     const text = async function* (): AsyncGenerator<string> {
       let failure: unknown;

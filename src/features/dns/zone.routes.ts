@@ -20,8 +20,6 @@ const ZONE_CONTENT_TYPES = ['text/dns', 'text/plain'] as const;
 const EXPORT_BATCH_RECORDS = 1_000;
 /** Exports of more than one batch each hold a pooled connection while read: at most this many at once per process. */
 const EXPORTS_STREAMED_AT_ONCE = 3;
-/** How long an export waits for one of them to end before it is refused. */
-const EXPORT_WAIT_MS = 10_000;
 
 const ImportQuery = z.object({
   mode: z
@@ -78,7 +76,6 @@ const ZoneServedHeader = z.object({
 export function zoneFileRoutes(deps: AppDeps) {
   const exportSlots = new StreamSlots(
     EXPORTS_STREAMED_AT_ONCE,
-    EXPORT_WAIT_MS,
     () => new ServiceUnavailableError('ZONE_EXPORT_BUSY', 'Too many large zone files are being read from this server at once; retry shortly', 5),
   );
   return [
