@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 
 /**
  * test/external-dns: the Go harness that drives our webhook provider with external-dns's own
@@ -22,21 +23,12 @@ export function prebuildExternalDnsHarness(): Promise<void> {
       env: { ...process.env, ...EXTERNAL_DNS_GO_ENV },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    let pending = '';
-    const say = (line: string) => {
+    // Line by line: the `ok … [no tests to run]` closing lines are said in other words.
+    createInterface({ input: child.stdout }).on('line', (line) => {
       const compiled = /^ok\s+(\S+)\s.*\[no tests to run\]$/.exec(line);
       console.log(compiled ? `compiled ${compiled[1]} (its tests run in npm test)` : line);
-    };
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      const lines = (pending + chunk).split('\n');
-      pending = lines.pop()!;
-      lines.forEach(say);
     });
     child.once('error', reject);
-    child.once('close', (code) => {
-      if (pending !== '') say(pending);
-      if (code === 0) resolve();
-      else reject(new Error(`go test -run '^$' exited with ${code}`));
-    });
+    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`go test -run '^$' exited with ${code}`))));
   });
 }
