@@ -86,6 +86,14 @@ export function dnsRecordsInZoneFileOrder(client: Queryable, mode: Mode, domainI
   return zoneFileRecords.selectInBatches(client, mode, 'domain_id = $2', [domainId], ZONE_FILE_ORDER, batch);
 }
 
+/**
+ * The domain's records grouped by RRset (name, then type), in batches of `batch`, from one snapshot:
+ * what a zone made afresh is given without the zone in memory whole. `client` must be in a transaction.
+ */
+export function dnsRecordsByRRset(client: Queryable, mode: Mode, domainId: string, batch: number): AsyncGenerator<RecordFields[]> {
+  return zoneFileRecords.selectInBatches(client, mode, 'domain_id = $2', [domainId], 'ORDER BY name, type, id', batch);
+}
+
 /** When the domain's records last changed (a synthesized SOA's serial); undefined without records. */
 export function latestDnsRecordChange(db: Queryable, mode: Mode, domainId: string): Promise<Date | undefined> {
   return records.latest(db, mode, 'updated_at', 'domain_id = $2', [domainId]);

@@ -15,7 +15,41 @@ export function rrsetsOf(records: RecordFields[]): RRsetChange[] {
   const sets = new Map<string, RecordFields[]>();
   for (const record of records) {
     const key = `${record.name} ${record.type}`;
-    sets.set(key, [...(sets.get(key) ?? []), record]);
+    const set = sets.get(key);
+    if (set) set.push(record);
+    else sets.set(key, [record]);
   }
   return [...sets.values()].map((set) => rrsetChange(set[0]!.name, set[0]!.type, set));
+}
+
+/**
+ * The RRsets of records read in RRset order (name, then type) in batches, as changes of about
+ * `changeRecords` records each: an RRset is never split, so one larger than that is a change alone.
+ */
+export async function* rrsetChangesInBatches(batches: AsyncIterable<RecordFields[]>, changeRecords: number): AsyncGenerator<RRsetChange[]> {
+  let changes: RRsetChange[] = [];
+  let held = 0;
+  let current: RecordFields[] = [];
+  const close = () => {
+    if (current.length === 0) return;
+    changes.push(rrsetChange(current[0]!.name, current[0]!.type, current));
+    held += current.length;
+    current = [];
+  };
+  for await (const batch of batches) {
+    for (const record of batch) {
+      const last = current[current.length - 1];
+      if (last && (last.name !== record.name || last.type !== record.type)) {
+        close();
+        if (held >= changeRecords) {
+          yield changes;
+          changes = [];
+          held = 0;
+        }
+      }
+      current.push(record);
+    }
+  }
+  close();
+  if (changes.length > 0) yield changes;
 }

@@ -2,9 +2,9 @@ import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
 import type { Mode } from '../../db/modeScope.js';
 import { findDomainById, findFirstActiveDomainNamed, type Domain } from '../domains/domains.repository.js';
 import { findZoneOwner, forgetZoneOwner, lockZone, recordZoneOwner } from './dnsZones.repository.js';
-import { dnsRecordsOfDomain } from './dnsRecords.repository.js';
+import { dnsRecordsByRRset } from './dnsRecords.repository.js';
 import { findDnssecZone, updateDnssecZone } from './dnssec.repository.js';
-import { rrsetsOf } from './rrsets.js';
+import { rrsetChangesInBatches } from './rrsets.js';
 import type { DnsProvider, DnsProviders } from './provider/index.js';
 
 /**
@@ -63,10 +63,29 @@ async function hasEnded(db: Queryable, mode: Mode, domainId: string): Promise<bo
   return !domain || ENDED.has(domain.status);
 }
 
-/** A fresh zone gets the domain's records (kept here while it was not served) and, in test mode, its signing. */
+/**
+ * Records read per batch, and about how many go to the host in one change, when a zone is filled: a
+ * zone of 50,000 records is never in memory whole (docs/bench.md, Scale), and each change stays far
+ * below the host's request limit.
+ */
+export const ZONE_FILL_BATCH_RECORDS = 1_000;
+
+/**
+ * A fresh zone gets the domain's records (kept here while it was not served), an RRset at a time in
+ * changes of about ZONE_FILL_BATCH_RECORDS records, and, in test mode, its signing. A fill that fails
+ * part way deletes the zone it began (when the host lets it), so the caller's retry makes the zone
+ * afresh rather than finding it there short of records.
+ */
 async function fillZone(tx: Queryable, provider: DnsProvider, domain: ZoneDomain): Promise<void> {
   const mode = { livemode: domain.livemode };
-  await provider.applyChanges(domain.name, rrsetsOf(await dnsRecordsOfDomain(tx, mode, domain.id)));
+  try {
+    for await (const changes of rrsetChangesInBatches(dnsRecordsByRRset(tx, mode, domain.id, ZONE_FILL_BATCH_RECORDS), ZONE_FILL_BATCH_RECORDS)) {
+      await provider.applyChanges(domain.name, changes);
+    }
+  } catch (err) {
+    await provider.deleteZone(domain.name).catch(() => undefined);
+    throw err;
+  }
   if (domain.livemode) return;
   // Live keys stay as they are: the DS at the registrar names them. No DS names a test key, so the
   // zone is signed with a key of its own and the domain shows that one.
