@@ -5,8 +5,12 @@ import { rrsetChangesInBatches } from './rrsets.js';
 const txt = (name: string, n: number): RecordFields => ({ type: 'TXT', name, content: `"v${n}"`, ttl: 300 + n, priority: null });
 const a = (name: string, n: number): RecordFields => ({ type: 'A', name, content: `192.0.2.${n}`, ttl: 300, priority: null });
 
+/** The batches as a cursor gives them: each after a wait. */
 async function* readAs(batches: RecordFields[][]): AsyncGenerator<RecordFields[]> {
-  for (const batch of batches) yield batch;
+  for (const batch of batches) {
+    await new Promise((resolve) => setImmediate(resolve));
+    yield batch;
+  }
 }
 
 async function changesOf(batches: RecordFields[][], changeRecords: number) {
