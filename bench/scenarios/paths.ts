@@ -10,6 +10,9 @@ import { otherProviderZoneFile } from '../zoneFile.js';
 import type { Stack } from '../lib/stack.js';
 import { randomBase62 } from '../../src/ids.js';
 
+/** How long the Temporal server has been idle when a registration's start reaches it, about. */
+const START_IDLE_MS = 20;
+
 /** A test-mode registration's steps (bench/servers/sameShapeWorkflow.ts says where they come from). */
 export const REGISTRATION_SHAPE: Step[] = ['local', 'activity', 'local', 'local'];
 const SHAPE_NAME = 'local, activity, local, local no-op workflow';
@@ -101,6 +104,24 @@ async function sameShapeRoundTrips(stack: Stack, count: number): Promise<number[
   return samples;
 }
 
+/**
+ * How long this Temporal server takes to accept one workflow start (the call a 202 waits for), each
+ * run awaited, then `idleMs` of quiet, before the next. On a virtual machine a server that has been
+ * idle answers slower (its threads sleep and are woken): a registration's start comes some 20 ms into
+ * its request, after the previous one has finished (docs/bench.md).
+ */
+async function workflowStarts(stack: Stack, count: number, idleMs: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    const handle = await stack.temporal.workflow.start<typeof sameShapeWorkflow>('sameShapeWorkflow', { taskQueue: stack.floorTaskQueue, workflowId: `bench-start-${randomBase62(12)}`, args: [REGISTRATION_SHAPE] });
+    samples.push(performance.now() - started);
+    await handle.result();
+    if (idleMs > 0) await new Promise((resolve) => setTimeout(resolve, idleMs));
+  }
+  return samples;
+}
+
 /** Same-shape workflows completed per second with `parallel` always in flight, for `seconds`. */
 async function sameShapeRate(stack: Stack, parallel: number, seconds: number): Promise<number> {
   const until = Date.now() + seconds * 1_000;
@@ -146,6 +167,8 @@ async function registrations(stack: Stack, o: PathOptions): Promise<BenchRow[]> 
   try {
     await sameShapeRoundTrips(stack, 10);
     const floorTrips = summarise(await sameShapeRoundTrips(stack, o.registrations));
+    const startBackToBack = summarise(await workflowStarts(stack, o.registrations, 0));
+    const floorStart = summarise(await workflowStarts(stack, o.registrations, START_IDLE_MS));
     for (let i = 0; i < 5; i += 1) await register(stack, one, watcher);
     const sequentialRuns: Registered[] = [];
     for (let i = 0; i < o.registrations; i += 1) sequentialRuns.push((await register(stack, one, watcher))!);
@@ -169,7 +192,20 @@ async function registrations(stack: Stack, o: PathOptions): Promise<BenchRow[]> 
     const failed = [...sequentialRuns, ...runs].filter((r) => r.status !== 'succeeded').length;
     const section2 = `Test-mode registrations, 10 at a time for ${o.concurrentSeconds} s`;
     return [
-      { section: section1, name: '202 latency', value: accept.p50, unit: 'ms', detail: `p99 ${accept.p99.toFixed(1)} ms`, target: { text: 'p50 < 8 ms', met: accept.p50 < 8 } },
+      {
+        section: section1,
+        name: '202 latency',
+        value: accept.p50,
+        unit: 'ms',
+        // The 202 waits for the workflow's start (an engine that cannot take it is a 503 with nothing reserved).
+        detail: `p99 ${accept.p99.toFixed(1)} ms`,
+        floor: {
+          name: `one workflow start accepted by this Temporal server after ${START_IDLE_MS} ms idle, p50 (p99 ${floorStart.p99.toFixed(1)} ms; back to back, p50 ${startBackToBack.p50.toFixed(2)} ms)`,
+          value: floorStart.p50,
+        },
+        ratio: accept.p50 / floorStart.p50,
+        target: { text: 'p50 < 8 ms', met: accept.p50 < 8 },
+      },
       ratioRow({
         section: section1,
         name: '202 → succeeded',
