@@ -45,7 +45,8 @@ export function zoneFileHead(zone: string, apex: ZoneApex, options: { served: bo
     `@ ${apex.soa.ttl} IN SOA ${apex.soa.content}`,
     ...apex.ns.hosts.map((host) => `@ ${apex.ns.ttl} IN NS ${host}`),
   ];
-  if (apex.ns.hosts.length === 0) lines.push('; the domain has no name servers set, so nothing serves this zone yet');
+  // A host answers queries sent to it straight away; without NS records no resolver is sent there.
+  if (apex.ns.hosts.length === 0) lines.push('; no NS records: the domain has no name servers set, so no resolver is sent to this zone yet');
   return `${lines.join('\n')}\n`;
 }
 
