@@ -3,6 +3,7 @@ import type { components } from '../../client/src/index.js';
 import { checkRecord, TTL_DEFAULT, TTL_MAX, TTL_MIN, type RecordFields, type RecordIssue, type RecordType } from '../features/dns/records.js';
 import { parseZoneFile } from '../features/dns/zoneFileParser.js';
 import type { Endpoint } from './protocol.js';
+import { addToGroup } from '../grouping.js';
 
 /**
  * external-dns endpoints and our DNS records, both ways (docs/external-dns.md). An endpoint is a
@@ -73,7 +74,7 @@ export function endpointsOf(zone: string, records: readonly StoredRecord[]): End
     const type = endpointType(record);
     if (!ENDPOINT_TYPE_SET.has(type)) continue;
     const key = `${record.name} ${type}`;
-    sets.set(key, [...(sets.get(key) ?? []), record]);
+    addToGroup(sets, key, record);
   }
   return [...sets.values()].map((set) => ({
     dnsName: absoluteName(zone, set[0]!.name),

@@ -3,6 +3,7 @@ import type { FieldError } from '../errors.js';
 import type { RecordFields, RecordIssue } from '../features/dns/records.js';
 import type { Changes, Endpoint } from './protocol.js';
 import { clampTtl, fqdn, recordOfTarget, rrsetOf, valueKey, zoneOf, type StoredRecord } from './endpointRecords.js';
+import { addToGroup, groupBy } from '../grouping.js';
 
 export type BatchOperation = components['schemas']['DnsRecordBatchInput']['operations'][number];
 
@@ -65,8 +66,7 @@ function locOf(located: Located, issue: RecordIssue, targetIndex: number | undef
  */
 export function zoneBatches(zone: string, current: readonly StoredRecord[], changes: ZoneChanges): { batches: BatchOperation[][] } | { issues: FieldError[] } {
   const issues: FieldError[] = [];
-  const stored = new Map<string, StoredRecord[]>();
-  for (const record of current) stored.set(`${record.name} ${record.type}`, [...(stored.get(`${record.name} ${record.type}`) ?? []), record]);
+  const stored = groupBy(current, (record) => `${record.name} ${record.type}`);
   const rrsets = new Map<string, RRsetTarget>();
 
   const rrsetFor = (located: Located): RRsetTarget | undefined => {
@@ -122,7 +122,7 @@ export function zoneBatches(zone: string, current: readonly StoredRecord[], chan
   const groups = new Map<string, BatchOperation[]>();
   for (const [key, rrset] of rrsets) {
     const operations = operationsFor(rrset, stored.get(key) ?? []);
-    if (operations.length > 0) groups.set(rrset.group, [...(groups.get(rrset.group) ?? []), ...operations]);
+    for (const operation of operations) addToGroup(groups, rrset.group, operation);
   }
   return { batches: pack([...groups.keys()].sort().map((group) => deletesFirst(groups.get(group)!))) };
 }

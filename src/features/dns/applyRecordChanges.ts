@@ -24,6 +24,7 @@ import { rrsetChange } from './rrsets.js';
 import { presentDnsRecord } from './dnsRecord.presenter.js';
 import { emitEvent } from '../webhooks/emitEvent.js';
 import { requireRecordAllowed } from '../../auth/authorize.js';
+import { groupBy } from '../../grouping.js';
 
 /** The fields a PATCH sends; the ones left out stay undefined and keep their value. */
 export type RecordChanges = Partial<Pick<RecordFields, 'name' | 'content' | 'ttl' | 'priority'>>;
@@ -228,8 +229,7 @@ function planChanges(props: ApplyRecordChangesProps, zone: string, before: DnsRe
   if (issues.length > 0) throw new ValidationError(issues);
   checkVersions(props, rows);
   // By name: a zone file touches thousands of names, and a scan of every record per name is quadratic.
-  const after = new Map<string, RecordFields[]>();
-  for (const r of state.values()) after.set(r.name, [...(after.get(r.name) ?? []), r]);
+  const after = groupBy(state.values(), (r) => r.name);
   for (const name of new Set([...touched.values()].map((t) => t.name))) checkName(name, after.get(name) ?? []);
   const changes = [...touched.values()].map(({ name, type }) => rrsetChange(name, type, (after.get(name) ?? []).filter((r) => r.type === type)));
   return { changes, writes };

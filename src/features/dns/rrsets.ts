@@ -1,5 +1,6 @@
 import type { RecordFields, RecordType } from './records.js';
 import type { RRsetChange } from './provider/index.js';
+import { groupBy } from '../../grouping.js';
 
 /**
  * The change that makes the RRset of `name` and `type` exactly these records, or removes it when
@@ -12,13 +13,7 @@ export function rrsetChange(name: string, type: RecordType, records: RecordField
 
 /** Every RRset these records make, as one change each: what a zone made afresh is given. */
 export function rrsetsOf(records: RecordFields[]): RRsetChange[] {
-  const sets = new Map<string, RecordFields[]>();
-  for (const record of records) {
-    const key = `${record.name} ${record.type}`;
-    const set = sets.get(key);
-    if (set) set.push(record);
-    else sets.set(key, [record]);
-  }
+  const sets = groupBy(records, (record) => `${record.name} ${record.type}`);
   return [...sets.values()].map((set) => rrsetChange(set[0]!.name, set[0]!.type, set));
 }
 

@@ -9,6 +9,7 @@ import type { DnsProviders } from './provider/index.js';
 import type { RecordFields } from './records.js';
 import { parseZoneFile, ZoneFileSyntaxError, type ZoneFileProblem } from './zoneFileParser.js';
 import { recordKey, recordsOfEntries, type FileRecord, type SkippedEntry } from './zoneFileRecords.js';
+import { groupBy } from '../../grouping.js';
 
 /** Records one import may hold: a large zone from another host fits, a runaway file does not. */
 export const ZONE_FILE_MAX_RECORDS = 20_000;
@@ -63,16 +64,6 @@ const fieldsOf = (r: RecordFields): RecordFields => ({ type: r.type, name: r.nam
 const rrsetKey = (r: Pick<RecordFields, 'name' | 'type'>) => `${r.name}\n${r.type}`;
 /** Types of which a name holds one record at most: a different one in the file replaces it, even in a merge. */
 const SINGLE_VALUED: ReadonlySet<string> = new Set(['CNAME', 'ALIAS']);
-
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const group = groups.get(key(item));
-    if (group) group.push(item);
-    else groups.set(key(item), [item]);
-  }
-  return groups;
-}
 
 /**
  * What makes the domain's records hold the file's: per RRset (name and type), a record in both
