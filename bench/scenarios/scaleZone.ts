@@ -1,7 +1,8 @@
 /**
  * One live zone of N records (PowerDNS behind it), each operation beside the same on a zone of one page (bench/scenarios/scale.ts):
  * a page of the list (first, and 90 % deep by cursor), the export, 1,000 changes (ten batches of 100,
- * the most one batch takes), the time until PowerDNS answers a new record, and a 5,000-record import.
+ * the most one batch takes), the time until PowerDNS answers a new record, a 5,000-record import,
+ * and the zone made again at PowerDNS with every record (removed there, then the next edit).
  */
 import { activeDomain, type BenchCustomer } from '../lib/customer.js';
 import { otherProviderZoneFile } from '../zoneFile.js';
@@ -12,7 +13,7 @@ import { deepCursor, medianMs, rssRiseOver, timedFetch, type CurvePoint } from '
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const json = (token: string) => ({ ...auth(token), 'content-type': 'application/json' });
 
-export type ZoneOperation = 'list, first page of 100' | 'list, page 90 % deep' | 'export the zone' | '1,000 changes (10 batches of 100)' | 'PowerDNS answers a new record' | 'import a 5,000-record file';
+export type ZoneOperation = 'list, first page of 100' | 'list, page 90 % deep' | 'export the zone' | '1,000 changes (10 batches of 100)' | 'PowerDNS answers a new record' | 'import a 5,000-record file' | 'zone made again at PowerDNS';
 
 async function dnsAnswered(stack: Stack, fqdn: string, since: number): Promise<number> {
   const deadline = Date.now() + 30_000;
@@ -59,6 +60,16 @@ export async function zoneAtSize(stack: Stack, c: BenchCustomer, size: number): 
 
   const { text, records } = otherProviderZoneFile(zone, 5_000);
   const imported = await timedFetch(`${base}/zone`, { method: 'POST', headers: { ...auth(c.liveKey), 'content-type': 'text/dns' }, body: text });
+
+  // The zone removed at PowerDNS: the next edit makes it again and gives it every record (src/features/dns/zones.ts).
+  const removed = await fetch(`${stack.pdns.apiUrl}/api/v1/servers/localhost/zones/${zone}.`, { method: 'DELETE', headers: { 'X-API-Key': stack.pdns.apiKey } });
+  if (removed.status !== 204) throw new Error(`PowerDNS did not remove ${zone}: ${removed.status}`);
+  const { rows: [held] } = await db.query<{ count: string }>('SELECT count(*) FROM dns_records WHERE domain_id = $1 AND livemode', [domain!.id]);
+  let rebuilt = 0;
+  const rebuildRss = await rssRiseOver(stack.api.process.child.pid!, async () => {
+    rebuilt = (await timedFetch(`${base}/records`, { method: 'POST', headers: json(c.liveKey), body: JSON.stringify({ type: 'A', name: 'again', content: '192.0.2.4', ttl: 60 }) })).ms;
+  });
+  if ((await stack.pdns.resolver().resolve4(`s${size - 1}.${zone}`).catch(() => [])).length === 0) throw new Error(`the zone made again at PowerDNS lacks s${size - 1}.${zone}`);
   return [
     point('list, first page of 100', first),
     point('list, page 90 % deep', deepPage),
@@ -66,5 +77,6 @@ export async function zoneAtSize(stack: Stack, c: BenchCustomer, size: number): 
     point('1,000 changes (10 batches of 100)', batchMs, `${changed} created`),
     point('PowerDNS answers a new record', answeredMs, 'POST sent → first UDP answer'),
     point('import a 5,000-record file', imported.ms, `${records} records`),
+    point('zone made again at PowerDNS', rebuilt, `${Number(held!.count).toLocaleString('en-GB')} records; api RSS peak +${rebuildRss.toFixed(0)} MB`),
   ];
 }

@@ -6,12 +6,12 @@ import { bearer } from '../support/actors.js';
 import { readJson } from '../support/http.js';
 import { namedCheckzone } from '../support/namedCheckzone.js';
 import { ZONE_FILE_MAX_RECORDS } from '../../src/features/dns/zoneFileImport.js';
-import { ZONE_FILL_BATCH_RECORDS } from '../../src/features/dns/zones.js';
+import { ZONE_FILL_READ_RECORDS } from '../../src/features/dns/zones.js';
 
 /**
  * Zone files in live mode, against a real PowerDNS: an import reaches the DNS server in one change,
  * the export carries the SOA and apex NS records PowerDNS serves, and a zone made afresh is given
- * every record in changes of bounded size.
+ * every record, read in batches and sent in changes of bounded size.
  */
 let pdns: PowerDns;
 let app: TestApp;
@@ -68,13 +68,13 @@ describe('zone files in live mode', () => {
     expect(exported.split('\n').filter((line) => / IN TXT /.test(line))).toHaveLength(ZONE_FILE_MAX_RECORDS);
   });
 
-  it('makes a zone removed at PowerDNS again on the next edit, with every record, sent in several changes', { timeout: 180_000 }, async () => {
+  it('makes a zone removed at PowerDNS again on the next edit, with every record, read in several batches', { timeout: 180_000 }, async () => {
     const c = await dnsCustomer(app, 'live');
     const domain = await insertActiveDomain(app, c, { nameservers: ['ns1.example.net', 'ns2.example.net'] });
     const zone = `/api/v1/orgs/${c.org.id}/domains/${domain}/zone`;
-    // Two and a half changes' worth, with one TXT RRset larger than a change straddling the batches.
-    const hosts = Array.from({ length: ZONE_FILL_BATCH_RECORDS }, (_, i) => `h${i} A 192.0.2.${i % 250}`);
-    const spf = Array.from({ length: ZONE_FILL_BATCH_RECORDS + 500 }, (_, i) => `many TXT "entry ${i}"`);
+    // Two and a half batches' worth, with one TXT RRset larger than a batch straddling them.
+    const hosts = Array.from({ length: ZONE_FILL_READ_RECORDS }, (_, i) => `h${i} A 192.0.2.${i % 250}`);
+    const spf = Array.from({ length: ZONE_FILL_READ_RECORDS + 500 }, (_, i) => `many TXT "entry ${i}"`);
     const file = `$TTL 300\n${[...hosts, ...spf].join('\n')}\n`;
     const imported = await app.fetch(zone, { method: 'POST', headers: { ...bearer(c.key), 'content-type': 'text/dns' }, body: file });
     expect(imported.status, await imported.clone().text()).toBe(200);
@@ -91,8 +91,8 @@ describe('zone files in live mode', () => {
     const served = (await readJson<{ rrsets: { name: string; type: string; records: unknown[] }[] }>(await fetch(atPowerDns, { headers: { 'X-API-Key': pdns.apiKey } }))).rrsets;
     const count = (type: string, name?: string) =>
       served.filter((r) => r.type === type && (!name || r.name === `${name}.${domain}.`)).reduce((n, r) => n + r.records.length, 0);
-    expect(count('A')).toBe(ZONE_FILL_BATCH_RECORDS + 1);
-    expect(count('TXT', 'many')).toBe(ZONE_FILL_BATCH_RECORDS + 500);
+    expect(count('A')).toBe(ZONE_FILL_READ_RECORDS + 1);
+    expect(count('TXT', 'many')).toBe(ZONE_FILL_READ_RECORDS + 500);
     expect(await pdns.resolver().resolve4(`after.${domain}`)).toEqual(['192.0.2.99']);
   });
 });
