@@ -1,6 +1,5 @@
 import type { RecordFields, RecordType } from './records.js';
 import type { RRsetChange } from './provider/index.js';
-import { groupBy } from '../../grouping.js';
 
 /**
  * The change that makes the RRset of `name` and `type` exactly these records, or removes it when
@@ -11,11 +10,6 @@ export function rrsetChange(name: string, type: RecordType, records: RecordField
   return { changetype: 'REPLACE', name, type, ttl: Math.min(...records.map((r) => r.ttl)), records };
 }
 
-/** Every RRset these records make, as one change each: what a zone made afresh is given. */
-export function rrsetsOf(records: RecordFields[]): RRsetChange[] {
-  const sets = groupBy(records, (record) => `${record.name} ${record.type}`);
-  return [...sets.values()].map((set) => rrsetChange(set[0]!.name, set[0]!.type, set));
-}
 
 /**
  * The RRsets of records read in RRset order (name, then type) in batches, as changes of about
