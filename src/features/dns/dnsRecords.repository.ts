@@ -59,9 +59,24 @@ export function dnsRecordsAtNames(db: Queryable, mode: Mode, props: { domainId: 
   return records.select(db, mode, 'domain_id = $2 AND name = ANY($3::text[])', [props.domainId, props.names], 'ORDER BY created_at, id');
 }
 
-/** Every record of the domain (a zone file's worth: exports and imports), oldest first. */
-export function dnsRecordsOfDomain(db: Queryable, mode: Mode, domainId: string): Promise<DnsRecord[]> {
-  return records.select(db, mode, 'domain_id = $2', [domainId], 'ORDER BY created_at, id');
+/** A record as a zone file import compares it: its fields, and the id and version an edit of it names. */
+export interface VersionedRecord extends RecordFields {
+  id: string;
+  version: number;
+}
+
+/** Seven columns, not eleven: a replace reads the whole zone, and turning rows into objects was most of that (docs/bench.md, Scale). */
+const versionedRecords = new ModeScopedTable<VersionedRecord>('dns_records', 'id, type, name, content, ttl, priority, version');
+
+/** Every record of the domain, oldest first, as an import compares them. */
+export function dnsRecordsOfDomain(db: Queryable, mode: Mode, domainId: string): Promise<VersionedRecord[]> {
+  return versionedRecords.select(db, mode, 'domain_id = $2', [domainId], 'ORDER BY created_at, id');
+}
+
+/** The domain's records at these names, oldest first, as an import compares them. */
+export function versionedRecordsAtNames(db: Queryable, mode: Mode, props: { domainId: string; names: string[] }): Promise<VersionedRecord[]> {
+  if (props.names.length === 0) return Promise.resolve([]);
+  return versionedRecords.select(db, mode, 'domain_id = $2 AND name = ANY($3::text[])', [props.domainId, props.names], 'ORDER BY created_at, id');
 }
 
 /**

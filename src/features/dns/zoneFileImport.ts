@@ -4,7 +4,7 @@ import type { DomainName } from '../../domainName.js';
 import { ApiError, type FieldError } from '../../errors.js';
 import { activeDomainNamed } from '../domains/lookup.js';
 import { applyRecordChanges, type RecordOperation } from './applyRecordChanges.js';
-import { dnsRecordsAtNames, dnsRecordsOfDomain, type DnsRecord } from './dnsRecords.repository.js';
+import { dnsRecordsOfDomain, versionedRecordsAtNames, type VersionedRecord } from './dnsRecords.repository.js';
 import type { DnsProviders } from './provider/index.js';
 import type { RecordFields } from './records.js';
 import { parseZoneFile, ZoneFileSyntaxError, type ZoneFileProblem } from './zoneFileParser.js';
@@ -72,11 +72,11 @@ const SINGLE_VALUED: ReadonlySet<string> = new Set(['CNAME', 'ALIAS']);
  * `merge`, the file's other records are created and the domain's kept, except that a single-valued
  * type (CNAME) is updated in place. Importing the same file twice changes nothing the second time.
  */
-export function planImport(existing: DnsRecord[], file: FileRecord[], mode: ImportZoneFileProps['mode']): Omit<ZoneImportResult, 'skipped'> {
+export function planImport(existing: VersionedRecord[], file: FileRecord[], mode: ImportZoneFileProps['mode']): Omit<ZoneImportResult, 'skipped'> {
   const plan: Omit<ZoneImportResult, 'skipped'> = { create: [], update: [], delete: [] };
   const have = groupBy(existing, rrsetKey);
   const want = groupBy(file, rrsetKey);
-  const update = (row: DnsRecord, to: FileRecord) => plan.update.push({ ...fieldsOf(to), line: to.line, id: row.id, previous: { content: row.content, ttl: row.ttl, priority: row.priority } });
+  const update = (row: VersionedRecord, to: FileRecord) => plan.update.push({ ...fieldsOf(to), line: to.line, id: row.id, previous: { content: row.content, ttl: row.ttl, priority: row.priority } });
   for (const [key, wanted] of want) {
     const rows = new Map((have.get(key) ?? []).map((r) => [recordKey(r), r]));
     const unmatched: FileRecord[] = [];
@@ -114,7 +114,7 @@ export async function importZoneFile(props: ImportZoneFileProps): Promise<ZoneIm
   // 50,000 records reads the few it touches, not the whole zone (docs/bench.md, Scale).
   const existing =
     props.mode === 'merge'
-      ? await dnsRecordsAtNames(props.db, props.principal, { domainId: domain.id, names: [...new Set(records.map((r) => r.name))] })
+      ? await versionedRecordsAtNames(props.db, props.principal, { domainId: domain.id, names: [...new Set(records.map((r) => r.name))] })
       : await dnsRecordsOfDomain(props.db, props.principal, domain.id);
   const plan = planImport(existing, records, props.mode);
   const versions = new Map(existing.map((r) => [r.id, r.version]));
