@@ -13,6 +13,7 @@ import { ApiKeyMisses } from './auth/apiKeyMisses.js';
 import { createSessionVerifier } from './auth/sessionVerifier.js';
 import { SessionPrincipals, sessionLoader } from './auth/sessionPrincipals.js';
 import { OrgsOfUser } from './features/orgs/orgsOfUser.js';
+import { RecentMemberships } from './auth/recentMemberships.js';
 import { createRateLimiter } from './rateLimit/limiter.js';
 import { createRegistrars } from './registrar/registrars.js';
 import type Stripe from 'stripe';
@@ -88,6 +89,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
     verifySession,
     sessions: new SessionPrincipals(sessionLoader(db, verifySession)),
     orgsOfUser: new OrgsOfUser(db),
+    memberships: new RecentMemberships(db),
     rateLimiter: createRateLimiter({ redis, logger }),
     metrics,
   };

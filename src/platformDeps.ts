@@ -12,6 +12,7 @@ import type { SessionPrincipals } from './auth/sessionPrincipals.js';
 import type { RateLimiter } from './rateLimit/limiter.js';
 import type { Registrars } from './registrar/registrars.js';
 import type { Metrics } from './metrics/registry.js';
+import type { RecentMemberships } from './auth/recentMemberships.js';
 
 /**
  * The shared plumbing every process holds, created once per process (src/deps.ts). Shared plumbing
@@ -40,6 +41,8 @@ export interface PlatformDeps {
   registrars: Registrars;
   /** The Redis connection in subscriber mode (pub/sub needs one of its own). */
   subscriber: Redis;
+  /** Callers' memberships of organisations, reused for at most 1.5 s (src/auth/recentMemberships.ts). */
+  memberships: RecentMemberships;
   /** This process's Prometheus metrics (`processMetrics()`), served at `/metrics` when METRICS_PORT is set. */
   metrics: Metrics;
 }

@@ -2,7 +2,8 @@ import type { RouterMiddleware } from '@koa/router';
 import type { Db } from '../db/pool.js';
 import type { AppState } from '../http/context.js';
 import type { OrgRole } from './memberships.js';
-import { findMembershipRecordingKey, findMembershipWithOrganization } from './organizations.js';
+import { findMembershipRecordingKey } from './organizations.js';
+import type { RecentMemberships } from './recentMemberships.js';
 import type { RecordedKeyOrganizations } from './recordedKeyOrganizations.js';
 import { DomainNotAllowedError, ForbiddenError, InsufficientScopeError, NotOrgMemberError, RecordNotAllowedError } from './errors.js';
 import { domainMatches } from './keyRestrictions.js';
@@ -27,17 +28,23 @@ export function requireScope(scope: Scope): RouterMiddleware<AppState> {
  * For `/orgs/{org_oid}/…`: the caller must be a member. A missing organisation answers exactly like
  * one the caller does not belong to, so ids cannot be probed. An API key's first request in an
  * organisation on this process also records, in the same statement, that the key acted there: the
- * organisations told of its revocation (src/features/apiKeys/revokeApiKey.ts).
+ * organisations told of its revocation (src/features/apiKeys/revokeApiKey.ts). After that the
+ * membership may come from a read of the last 1.5 s (src/auth/recentMemberships.ts).
  */
-export function requireOrgMember(db: Db, roles: readonly OrgRole[] | undefined, recorded: RecordedKeyOrganizations): RouterMiddleware<AppState> {
+export function requireOrgMember(
+  deps: { db: Db; memberships: RecentMemberships },
+  roles: readonly OrgRole[] | undefined,
+  recorded: RecordedKeyOrganizations,
+): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     const orgId = ctx.params.org_oid ?? '';
     const principal = requirePrincipal(ctx.state);
     const keyId = principal.type === 'api_key' ? principal.keyId : undefined;
     const recording = keyId !== undefined && !recorded.has(keyId, orgId);
+    // A key's first request in the organisation records it there; later ones may reuse a recent read.
     const membership = recording
-      ? await findMembershipRecordingKey(db, orgId, principal.user.id, keyId)
-      : await findMembershipWithOrganization(db, orgId, principal.user.id);
+      ? await findMembershipRecordingKey(deps.db, orgId, principal.user.id, keyId)
+      : await deps.memberships.get(orgId, principal.user.id);
     if (!membership) throw new NotOrgMemberError();
     if (recording) recorded.add(keyId, orgId);
     if (roles && !roles.includes(membership.role)) {

@@ -62,7 +62,7 @@ function routeChain(
   if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));
   if (route.scope !== 'public' && route.scope !== 'any') chain.push(requireScope(route.scope));
   if (route.scope !== 'public' && route.scope !== 'any' && !route.actsOnRecords) chain.push(refuseRecordRestrictedKeys());
-  if (isOrgPath(route.path)) chain.push(requireOrgMember(deps.db, route.roles, shared.recordedKeyOrganizations));
+  if (isOrgPath(route.path)) chain.push(requireOrgMember(deps, route.roles, shared.recordedKeyOrganizations));
   if (authenticated && route.path.includes('{domain}')) chain.push(requirePathDomainAllowed({ actsOnRecords: route.actsOnRecords === true }));
   const { verifyRequest } = route;
   // A signed body is verified on its raw bytes before it is parsed.

@@ -85,6 +85,7 @@ export function memberRoutes(deps: AppDeps) {
           requestId,
         });
         deps.orgsOfUser.forget(path.user_id);
+        deps.memberships.forget(path.org_oid, path.user_id);
         ctx.body = presentMemberRole(member);
       },
     }),
@@ -108,6 +109,7 @@ export function memberRoutes(deps: AppDeps) {
           requestId,
         });
         deps.orgsOfUser.forget(path.user_id);
+        deps.memberships.forget(path.org_oid, path.user_id);
         ctx.status = 204;
       },
     }),
