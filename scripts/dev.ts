@@ -101,7 +101,11 @@ async function main(): Promise<void> {
     dashboard: { ...baseConfig.dashboard, extraOrigins: [...baseConfig.dashboard.extraOrigins, ...dashboardDev.origins] },
   };
   const service = await startService({ config, logger, role: 'all' }).catch(async (err: unknown) => {
-    // Nothing of ours outlives a failed start (a PowerDNS left behind would hold its port).
+    // Nothing of ours outlives a failed start: a PowerDNS or Temporal server left behind would hold its
+    // port, and the servers still listening would keep this process from exiting.
+    await dashboardDev.close();
+    await codecServer.close(1_000);
+    await temporal.server?.stop();
     await testDns.stop?.();
     throw err;
   });
