@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/pool.js';
-import { findMembershipWithOrganization, type Organization } from './organizations.js';
-import type { OrgRole } from './memberships.js';
+import { findMembershipWithOrganization } from './organizations.js';
+import { RecentReads } from '../recentReads.js';
 
 /**
  * How long one process reuses a caller's membership of an organisation for the routes under it.
@@ -9,9 +9,8 @@ import type { OrgRole } from './memberships.js';
  * made through this process forgets the pair at once.
  */
 export const MEMBERSHIP_TTL_MS = 1_500;
-const MAX_ENTRIES = 10_000;
 
-export type OrgMembership = { role: OrgRole; org: Organization };
+type Found = Awaited<ReturnType<typeof findMembershipWithOrganization>>;
 
 /**
  * Memberships read for the organisation routes (requireOrgMember), so a caller's requests in an
@@ -20,33 +19,21 @@ export type OrgMembership = { role: OrgRole; org: Organization };
  * share a read.
  */
 export class RecentMemberships {
-  private readonly entries = new Map<string, { membership: Promise<OrgMembership | undefined>; expiresAt: number }>();
+  private readonly reads: RecentReads<Found>;
 
   constructor(
     private readonly db: Queryable,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.reads = new RecentReads(MEMBERSHIP_TTL_MS, { now, keep: (found) => found !== undefined });
+  }
 
-  get(orgId: string, userId: string): Promise<OrgMembership | undefined> {
-    const key = `${orgId}\n${userId}`;
-    const at = this.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > at) return hit.membership;
-    this.entries.delete(key);
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    const entry = { membership: findMembershipWithOrganization(this.db, orgId, userId), expiresAt: at + MEMBERSHIP_TTL_MS };
-    this.entries.set(key, entry);
-    const drop = () => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    };
-    entry.membership.then((found) => {
-      if (!found) drop();
-    }, drop);
-    return entry.membership;
+  get(orgId: string, userId: string): Promise<Found> {
+    return this.reads.get(`${orgId}\n${userId}`, () => findMembershipWithOrganization(this.db, orgId, userId));
   }
 
   /** Call once a removal or role change of the member has committed: the next request reads again. */
   forget(orgId: string, userId: string): void {
-    this.entries.delete(`${orgId}\n${userId}`);
+    this.reads.forget(`${orgId}\n${userId}`);
   }
 }
