@@ -73,12 +73,6 @@ export function dnsRecordsOfDomain(db: Queryable, mode: Mode, domainId: string):
   return versionedRecords.select(db, mode, 'domain_id = $2', [domainId], 'ORDER BY created_at, id');
 }
 
-/** The domain's records at these names, oldest first, as an import compares them. */
-export function versionedRecordsAtNames(db: Queryable, mode: Mode, props: { domainId: string; names: string[] }): Promise<VersionedRecord[]> {
-  if (props.names.length === 0) return Promise.resolve([]);
-  return versionedRecords.select(db, mode, 'domain_id = $2 AND name = ANY($3::text[])', [props.domainId, props.names], 'ORDER BY created_at, id');
-}
-
 /**
  * Zone-file order (zoneFileExport.ts): the apex first, then names by their labels read right to left,
  * so a name sits with its children, then type, priority and data, each compared bytewise. The key

@@ -4,7 +4,7 @@ import type { DomainName } from '../../domainName.js';
 import { ApiError, type FieldError } from '../../errors.js';
 import { activeDomainNamed } from '../domains/lookup.js';
 import { applyRecordChanges, type RecordOperation } from './applyRecordChanges.js';
-import { dnsRecordsOfDomain, versionedRecordsAtNames, type VersionedRecord } from './dnsRecords.repository.js';
+import { dnsRecordsAtNames, dnsRecordsOfDomain, type VersionedRecord } from './dnsRecords.repository.js';
 import type { DnsProviders } from './provider/index.js';
 import type { RecordFields } from './records.js';
 import { parseZoneFile, ZoneFileSyntaxError, type ZoneFileProblem } from './zoneFileParser.js';
@@ -114,7 +114,7 @@ export async function importZoneFile(props: ImportZoneFileProps): Promise<ZoneIm
   // 50,000 records reads the few it touches, not the whole zone (docs/bench.md, Scale).
   const existing =
     props.mode === 'merge'
-      ? await versionedRecordsAtNames(props.db, props.principal, { domainId: domain.id, names: [...new Set(records.map((r) => r.name))] })
+      ? await dnsRecordsAtNames(props.db, props.principal, { domainId: domain.id, names: [...new Set(records.map((r) => r.name))] })
       : await dnsRecordsOfDomain(props.db, props.principal, domain.id);
   const plan = planImport(existing, records, props.mode);
   const versions = new Map(existing.map((r) => [r.id, r.version]));
