@@ -172,23 +172,28 @@ export interface KeyLineageLimits {
 }
 
 /**
+ * The key `keyParam` names, each key of its lineage (the key and every key above it) with its monthly
+ * spending limit, taking the lineage's transaction lock (on its root) as it is read. Rows in no order.
+ * One SELECT, for lockApiKeyLineage and for a reservation that locks and reserves in one statement
+ * (reserveFromUnlimitedBalance). The limits are read in the lock's statement, so possibly from before a
+ * concurrent change of them; what the lock orders is the spending read after it, in later statements.
+ */
+export function lockedLineageSql(keyParam: string): string {
+  return `SELECT k.lineage[1] AS "rootKeyId", a.id AS "keyId", a.monthly_spend_limit::float8 AS "limit", member.depth
+     FROM api_keys k
+     CROSS JOIN LATERAL pg_advisory_xact_lock(hashtext('api_key_spending:' || k.lineage[1])) AS locked
+     CROSS JOIN LATERAL unnest(k.lineage) WITH ORDINALITY AS member(id, depth)
+     JOIN api_keys a ON a.id = member.id
+     WHERE k.id = ${keyParam}`;
+}
+
+/**
  * Serialises the reservations of every key of one lineage (a transaction lock on its root, taken
  * before the balance row's) and reads the spending limits of the key and of each key above it, so
  * keys created with a limited key, concurrently and in several organisations, cannot together pass it.
  */
 export async function lockApiKeyLineage(tx: Queryable, id: string): Promise<KeyLineageLimits | undefined> {
-  // One round trip. The limits are read in the lock's statement, so possibly from before a concurrent
-  // change of them; what the lock orders is the spending read after it, in later statements.
-  const { rows } = await tx.query<{ rootKeyId: string; keyId: string; limit: number | null }>(
-    `SELECT k.lineage[1] AS "rootKeyId", a.id AS "keyId", a.monthly_spend_limit::float8 AS "limit"
-     FROM api_keys k
-     CROSS JOIN LATERAL pg_advisory_xact_lock(hashtext('api_key_spending:' || k.lineage[1])) AS locked
-     CROSS JOIN LATERAL unnest(k.lineage) WITH ORDINALITY AS member(id, depth)
-     JOIN api_keys a ON a.id = member.id
-     WHERE k.id = $1
-     ORDER BY member.depth`,
-    [id],
-  );
+  const { rows } = await tx.query<{ rootKeyId: string; keyId: string; limit: number | null }>(`${lockedLineageSql('$1')} ORDER BY member.depth`, [id]);
   if (rows.length === 0) return undefined;
   const limits = rows.flatMap(({ keyId, limit }) => (limit === null ? [] : [{ keyId, limit }]));
   return { rootKeyId: rows[0]!.rootKeyId, limits };

@@ -167,26 +167,23 @@ export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps,
 /**
  * reserveWithin for an operation whose row the caller's transaction has just written, so nothing can
  * have reserved for it before. Without a monthly limit on the key's lineage or the balance, and with
- * the funds there, it costs one statement after the lineage's lock (reserveFromUnlimitedBalance);
- * otherwise it is reserveWithin, with its answers (402, limits). Used by beginOperation, whose 202
+ * the funds there, it costs one statement that takes the lineage's lock and reserves
+ * (reserveFromUnlimitedBalance); otherwise it is reserveWithin, with its answers (402, limits). Used by beginOperation, whose 202
  * waits on every round trip (docs/bench.md).
  */
 export async function reserveForNewOperation(tx: pg.PoolClient, props: Omit<ReserveProps, 'db'>): Promise<void> {
   assertAmount(props.amount);
   const apiKeyId = props.apiKeyId ?? null;
-  // Taken here as reserveWithin takes it (the key's lock before the balance row's); taking it again there is a no-op.
-  const lineage = apiKeyId ? await lockApiKeyLineage(tx, apiKeyId) : undefined;
-  if (!lineage || lineage.limits.length === 0) {
-    const mode: Mode = { livemode: props.livemode };
-    const ledgerEntryId = newId('txn');
-    const result = await reserveFromUnlimitedBalance(tx, mode, { ...props, apiKeyId, ledgerEntryId });
-    if (result.reserved) {
-      recordLedgerEntry('reservation', mode, props.amount);
-      return;
-    }
-    if (result.balanceMoved) {
-      throw new ConflictError(RESERVATION_MISMATCH, `Operation ${props.operationId} already has a reservation (amount ${props.amount})`);
-    }
+  const mode: Mode = { livemode: props.livemode };
+  const ledgerEntryId = newId('txn');
+  // Takes the key lineage's lock as reserveWithin does (the key's lock before the balance row's).
+  const result = await reserveFromUnlimitedBalance(tx, mode, { ...props, apiKeyId, ledgerEntryId });
+  if (result.reserved) {
+    recordLedgerEntry('reservation', mode, props.amount);
+    return;
+  }
+  if (result.balanceMoved) {
+    throw new ConflictError(RESERVATION_MISMATCH, `Operation ${props.operationId} already has a reservation (amount ${props.amount})`);
   }
   await reserveWithin(tx, props);
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { ModeScopedTable, type Mode } from '../../db/modeScope.js';
 import { minorUnits, type Currency } from '../../db/money.js';
+import { lockedLineageSql } from '../../auth/apiKeys.js';
 
 export type ReservationState = 'reserved' | 'captured' | 'released';
 
@@ -134,22 +135,29 @@ export async function monthSpendingOfKeyLineages(db: Queryable, rootKeyId: strin
 }
 
 /**
- * A reservation in one statement, for a balance without a monthly spending limit: the UPDATE takes
- * the balance row's lock and moves `amount` from available to reserved only if it is there, then
- * the reservation and its ledger entry are written from the balance it left. Nothing moves when the
- * balance is short, has a limit to count under its lock, or does not exist yet: the caller then
- * takes the long way (reserveWithin), which says why. `reserved` false with `balanceMoved` true: the
- * operation id has a reservation already, and the caller must fail its transaction.
+ * A reservation in one statement, for a balance without a monthly spending limit, asked for by a key
+ * whose lineage has none either. With `apiKeyId`, the statement first takes the key lineage's lock
+ * (lockedLineageSql, always, and before the balance row's, as reserveWithin orders them) and reads its
+ * limits. The UPDATE then takes the balance row's lock and moves `amount` from available to reserved
+ * only if it is there and nothing is limited; the reservation and its ledger entry are written from
+ * the balance it left. Nothing moves when the balance is short, a limit is to be counted under the
+ * locks, or the balance does not exist yet: the caller then takes the long way (reserveWithin, whose
+ * taking of the lineage's lock again is a no-op), which says why. `reserved` false with `balanceMoved`
+ * true: the operation id has a reservation already, and the caller must fail its transaction.
  */
 export async function reserveFromUnlimitedBalance(
   tx: Queryable,
   mode: Mode,
   props: { operationId: string; orgId: string; amount: number; description: string; apiKeyId: string | null; ledgerEntryId: string },
 ): Promise<{ reserved: boolean; balanceMoved: boolean }> {
-  const { rows } = await tx.query<{ reserved: boolean }>(
-    `WITH moved AS (
+  // The UPDATE's NOT EXISTS reads the lineage (so takes its lock) before the balance row is locked; the
+  // final SELECT reads it too, so the lock is taken even when the UPDATE's other conditions fail first.
+  const lineage = props.apiKeyId === null ? 'SELECT NULL::float8 AS "limit" WHERE false' : lockedLineageSql('$6');
+  const { rows } = await tx.query<{ reserved: boolean; moved: boolean }>(
+    `WITH lineage AS MATERIALIZED (${lineage}), moved AS (
        UPDATE billing_balances SET available = available - $4, reserved = reserved + $4, updated_at = now()
        WHERE livemode = $1 AND org_id = $3 AND available >= $4 AND monthly_spend_limit IS NULL
+         AND NOT EXISTS (SELECT 1 FROM lineage WHERE "limit" IS NOT NULL)
        RETURNING available, reserved
      ), held AS (
        INSERT INTO billing_reservations (livemode, operation_id, org_id, amount, description, api_key_id)
@@ -160,8 +168,10 @@ export async function reserveFromUnlimitedBalance(
        SELECT $1, $7, $3, 'reservation', $4, $2, $5, moved.available, moved.reserved FROM moved, held
        RETURNING id
      )
-     SELECT EXISTS (SELECT 1 FROM posted) AS reserved FROM moved`,
+     SELECT EXISTS (SELECT 1 FROM posted) AS reserved, EXISTS (SELECT 1 FROM moved) AS moved,
+       (SELECT count(*) FROM lineage)::int AS "lineageKeys"`,
     [mode.livemode, props.operationId, props.orgId, props.amount, props.description, props.apiKeyId, props.ledgerEntryId],
   );
-  return { reserved: rows[0]?.reserved === true, balanceMoved: rows.length > 0 };
+  const row = rows[0]!;
+  return { reserved: row.reserved, balanceMoved: row.moved };
 }
