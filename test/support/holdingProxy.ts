@@ -11,6 +11,7 @@ export class HoldingProxy {
   private holdingRequests = false;
   private held: { client: net.Socket; chunk: Buffer }[] = [];
   private heldRequests: { upstream: net.Socket; chunk: Buffer }[] = [];
+  private readonly closeOnRelease = new Set<net.Socket>();
   private readonly sockets = new Set<net.Socket>();
   private readonly waiters = new Set<() => void>();
 
@@ -75,6 +76,8 @@ export class HoldingProxy {
     const held = this.held;
     this.held = [];
     for (const { client, chunk } of held) if (!client.destroyed) client.write(chunk);
+    for (const client of this.closeOnRelease) client.end();
+    this.closeOnRelease.clear();
   }
 
   async close(): Promise<void> {
@@ -103,6 +106,10 @@ export class HoldingProxy {
       for (const waiter of [...this.waiters]) waiter();
     });
     client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    // A server that closes after answering (HTTP's Connection: close) has its held answer delivered first.
+    upstream.on('close', () => {
+      if (this.held.some((held) => held.client === client)) this.closeOnRelease.add(client);
+      else client.destroy();
+    });
   }
 }

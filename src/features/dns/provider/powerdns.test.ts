@@ -4,6 +4,7 @@ import { freePort } from '../../../../scripts/lib/temporalDevServer.js';
 import { DnsProviderUnavailableError, DnsZoneNotFoundError } from './errors.js';
 import { PowerDnsProvider } from './powerdns.js';
 import { createDnsProviders } from './index.js';
+import { HoldingProxy } from '../../../../test/support/holdingProxy.js';
 
 let pdns: PowerDns;
 let provider: PowerDnsProvider;
@@ -96,5 +97,27 @@ describe('PowerDNS adapter, against a real pdns_server', () => {
     }
     await provider.applyChanges(zone, [{ changetype: 'REPLACE', name: 'back', type: 'A', ttl: 300, records: [{ type: 'A', content: '192.0.2.4', priority: null }] }]);
     expect(await pdns.resolver().resolve4(`back.${zone}`)).toEqual(['192.0.2.4']);
+  });
+
+  it('waits for a change as long as its size asks: the base timeout and 1 ms a record', async () => {
+    const zone = zoneName();
+    await provider.createZone({ zone, nameservers: ['ns1.example.net'] });
+    const api = new URL(pdns.apiUrl);
+    const proxy = await HoldingProxy.start({ host: api.hostname, port: Number(api.port) });
+    const held = new PowerDnsProvider({ baseUrl: `http://127.0.0.1:${proxy.port}`, apiKey: pdns.apiKey, timeoutMs: 20 });
+    const txt = (count: number) => ({
+      changetype: 'REPLACE' as const,
+      name: 'bulk',
+      type: 'TXT' as const,
+      ttl: 300,
+      records: Array.from({ length: count }, (_, i) => ({ type: 'TXT' as const, content: `record ${i}`, priority: null })),
+    });
+    proxy.hold();
+    try {
+      await expect(held.applyChanges(zone, [txt(1)])).rejects.toThrow(`did not answer PATCH /zones/${zone}. within 21 ms`);
+      await expect(held.applyChanges(zone, [txt(500), { changetype: 'DELETE', name: 'gone', type: 'A' }])).rejects.toThrow('within 521 ms');
+    } finally {
+      await proxy.close();
+    }
   });
 });
