@@ -31,4 +31,19 @@ describe('unknown-key misses', () => {
     misses.remember('hash-of-forged-key', unknown, misses.begin());
     expect(misses.lookup('hash-of-forged-key')).toBe(unknown);
   });
+
+  it('remembers a miss whose look-up overlapped the creation of another key, but not one that overlapped a reconnection', async () => {
+    const misses = new ApiKeyMisses({ redis, subscriber, logger: silent });
+    const unknown = new InvalidTokenError('Unknown API key');
+    const startedAt = misses.begin();
+    await misses.created('hash-of-someone-elses-key');
+    misses.remember('hash-of-forged-key', unknown, startedAt);
+    expect(misses.lookup('hash-of-forged-key')).toBe(unknown);
+
+    const beforeReconnection = misses.begin();
+    subscriber.emit('ready');
+    expect(misses.lookup('hash-of-forged-key')).toBeUndefined();
+    misses.remember('hash-of-another-forged-key', unknown, beforeReconnection);
+    expect(misses.lookup('hash-of-another-forged-key')).toBeUndefined();
+  });
 });

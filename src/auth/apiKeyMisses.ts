@@ -11,22 +11,26 @@ const MAX_ENTRIES = 20_000;
  * Remembers, for a few seconds, API keys the database did not know (or knew as deleted), by their
  * keyed hash, so a flood of one forged key costs one query. Keys are random, so a miss for a key
  * that is created later is all but impossible; creating a key still forgets its hash here and, over
- * Redis, in every other process. A look-up that overlaps a creation is not remembered
- * (`generation`), so the miss it saw cannot outlive the key's creation.
+ * Redis, in every other process. A look-up that overlaps the creation of its key is not remembered
+ * (`generation`, `createdAt`), so the miss it saw cannot outlive the key's creation; creations of
+ * other keys meanwhile do not matter. Nor is one that overlaps a reconnection, across which
+ * creations may have gone unheard.
  */
 export class ApiKeyMisses {
   private readonly misses = new Map<string, { error: ApiError; expiresAt: number }>();
+  /** Counts creations heard and reconnections. */
   private generation = 0;
+  /** The generation of the last reconnection, or of the last time createdAt was emptied. */
+  private forgottenAt = 0;
+  /** The generation at which each key heard of since forgottenAt was created. */
+  private readonly createdAt = new Map<string, number>();
 
   constructor(private readonly deps: { redis: Redis; subscriber: Redis; logger: Logger }) {
     deps.subscriber.on('message', (channel: string, hash: string) => {
       if (channel === KEY_CREATED_CHANNEL) this.forgetHere(hash);
     });
     // Creations announced while we were disconnected are lost: forget everything.
-    deps.subscriber.on('ready', () => {
-      this.generation += 1;
-      this.misses.clear();
-    });
+    deps.subscriber.on('ready', () => this.forgetAll());
   }
 
   async start(): Promise<void> {
@@ -48,7 +52,7 @@ export class ApiKeyMisses {
   }
 
   remember(hash: string, error: ApiError, startedAt: number): void {
-    if (startedAt !== this.generation) return;
+    if (startedAt < this.forgottenAt || (this.createdAt.get(hash) ?? -1) > startedAt) return;
     if (this.misses.size >= MAX_ENTRIES) this.misses.clear();
     this.misses.set(hash, { error, expiresAt: Date.now() + KEY_MISS_TTL_MS });
   }
@@ -66,5 +70,15 @@ export class ApiKeyMisses {
   private forgetHere(hash: string): void {
     this.generation += 1;
     this.misses.delete(hash);
+    // Bounded: emptied, it is as if a reconnection had happened (overlapping look-ups are not remembered).
+    if (this.createdAt.size >= MAX_ENTRIES) this.forgetAll();
+    else this.createdAt.set(hash, this.generation);
+  }
+
+  private forgetAll(): void {
+    this.generation += 1;
+    this.forgottenAt = this.generation;
+    this.createdAt.clear();
+    this.misses.clear();
   }
 }
