@@ -33,6 +33,20 @@ async function startOfSecond(): Promise<void> {
 const createOrgRequest = (token: string) =>
   app.fetch('/api/v1/orgs', { method: 'POST', headers: jsonHeaders(token), body: '{"name":"Burst"}' });
 
+/**
+ * 11 org creations at once at the start of a second, the write burst (10) and one more, until one is
+ * refused: on a busy machine a burst can spread over two of the clock's seconds, and none is refused.
+ */
+async function burstUntilRefused(token: string): Promise<Response> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    await startOfSecond();
+    const answers = await Promise.all(Array.from({ length: 11 }, () => createOrgRequest(token)));
+    const refused = answers.find((res) => res.status === 429);
+    if (refused) return refused;
+  }
+  throw new Error('three bursts of 11 writes, none refused');
+}
+
 describe('rate limits', () => {
   it('puts the limit headers on every authenticated response, counting down, resetting in the future', async () => {
     const token = await sessionToken(app, uniqueEmail('headers'));
@@ -66,18 +80,12 @@ describe('rate limits', () => {
 
   it('widens the block when the caller retries before Retry-After, and lets it back in after waiting', async () => {
     const token = await sessionToken(app, uniqueEmail('eager'));
-    await startOfSecond();
-    await Promise.all(Array.from({ length: 10 }, () => createOrgRequest(token)));
-    const firstBlock = await createOrgRequest(token);
-    expect(firstBlock.status).toBe(429);
-    const first = Number(firstBlock.headers.get('retry-after'));
+    const first = Number((await burstUntilRefused(token)).headers.get('retry-after'));
+    expect(first).toBeGreaterThanOrEqual(1);
     expect((await createOrgRequest(token)).status).toBe(429); // too early: the next block doubles
     await new Promise((resolve) => setTimeout(resolve, first * 1000 + 100));
     expect((await createOrgRequest(token)).status).toBe(201);
-    await startOfSecond();
-    await Promise.all(Array.from({ length: 10 }, () => createOrgRequest(token)));
-    const secondBlock = await createOrgRequest(token);
-    expect(secondBlock.status).toBe(429);
+    const secondBlock = await burstUntilRefused(token);
     expect(Number(secondBlock.headers.get('retry-after'))).toBeGreaterThanOrEqual(2 * first);
   });
 
