@@ -5,7 +5,7 @@ import { findOperationById, type Operation } from './operations.repository.js';
 import { presentOperation } from './operation.presenter.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
 
-/** 202 with the operation, and where to poll it (`Location`): every route that starts or cancels one answers so. */
+/** 202 with the operation, and where to poll it (`Location`). */
 function acceptedAnswer(operation: Operation): IdempotentAnswer {
   return {
     status: 202,
@@ -14,6 +14,7 @@ function acceptedAnswer(operation: Operation): IdempotentAnswer {
   };
 }
 
+/** Answers acceptedAnswer: every route that starts or cancels an operation answers so. */
 export function answerAccepted(ctx: AppContext, operation: Operation): void {
   const answer = acceptedAnswer(operation);
   ctx.status = answer.status;
