@@ -179,7 +179,7 @@ export interface KeyLineageLimits {
  * concurrent change of them; what the lock orders is the spending read after it, in later statements.
  */
 export function lockedLineageSql(keyParam: string): string {
-  return `SELECT k.lineage[1] AS "rootKeyId", a.id AS "keyId", a.monthly_spend_limit::float8 AS "limit", member.depth
+  return `SELECT k.lineage[1] AS "rootKeyId", a.id AS "keyId", a.monthly_spend_limit::float8 AS "limit"
      FROM api_keys k
      CROSS JOIN LATERAL pg_advisory_xact_lock(hashtext('api_key_spending:' || k.lineage[1])) AS locked
      CROSS JOIN LATERAL unnest(k.lineage) WITH ORDINALITY AS member(id, depth)

@@ -168,8 +168,8 @@ export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps,
  * reserveWithin for an operation whose row the caller's transaction has just written, so nothing can
  * have reserved for it before. Without a monthly limit on the key's lineage or the balance, and with
  * the funds there, it costs one statement that takes the lineage's lock and reserves
- * (reserveFromUnlimitedBalance); otherwise it is reserveWithin, with its answers (402, limits). Used by beginOperation, whose 202
- * waits on every round trip (docs/bench.md).
+ * (reserveFromUnlimitedBalance); otherwise it is reserveWithin, with its answers (402, limits). Used
+ * by beginOperation, whose 202 waits on every round trip (docs/bench.md).
  */
 export async function reserveForNewOperation(tx: pg.PoolClient, props: Omit<ReserveProps, 'db'>): Promise<void> {
   assertAmount(props.amount);

@@ -6,7 +6,7 @@ import { presentOperation } from './operation.presenter.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
 
 /** 202 with the operation, and where to poll it (`Location`). */
-function acceptedAnswer(operation: Operation): IdempotentAnswer {
+function acceptedAnswer(operation: Operation): Required<IdempotentAnswer> {
   return {
     status: 202,
     headers: { Location: `/api/v1/orgs/${operation.orgId}/operations/${operation.id}` },
@@ -18,7 +18,7 @@ function acceptedAnswer(operation: Operation): IdempotentAnswer {
 export function answerAccepted(ctx: AppContext, operation: Operation): void {
   const answer = acceptedAnswer(operation);
   ctx.status = answer.status;
-  ctx.set(answer.headers!);
+  ctx.set(answer.headers);
   ctx.body = answer.body;
 }
 

@@ -46,7 +46,7 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
  * A PATCH's wait grows with its records: PowerDNS writes and rectifies a change in one transaction,
  * and a zone file's largest change (20,000 TXT records) took over 10 s on a busy two-core machine.
  */
-export const PATCH_MS_PER_RECORD = 1;
+const PATCH_MS_PER_RECORD = 1;
 
 /** A zone name as PowerDNS writes it: absolute, with the trailing dot. */
 const dotted = (name: string) => (name.endsWith('.') ? name : `${name}.`);
