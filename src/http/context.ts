@@ -27,14 +27,10 @@ export interface AppState {
   /**
    * Set with `idempotency`: stores the answer in a handler's own transaction, so it commits with the
    * effect it answers for (answerInTransaction in idempotency.ts), and learns once that transaction has.
-   * `storeNow` stores it at once, while the handler still waits on something that need not hold it
-   * back (a workflow's start, src/features/domains/accepted.ts); it never rejects, and an answer the
-   * request does not end with is replaced, or removed, when it ends.
    */
   idempotentAnswer?: {
     storeWithin(tx: Queryable, answer: IdempotentAnswer): Promise<void>;
     committed(answer: IdempotentAnswer): void;
-    storeNow(answer: IdempotentAnswer): Promise<void>;
   };
 }
 

@@ -42,10 +42,7 @@ function requestHash(method: string, url: string, body: unknown): Buffer {
  * still running, 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. The first holds the key by a lease it
  * renews while it runs (idempotencyLease.ts), so a key whose request died or failed is soon free.
  */
-export function idempotency(
-  deps: { db: Db; claimsDb: Db; keyHashSecret: string },
-  beforeReplay?: (ctx: AppContext, replayed: { status: number; body: unknown }) => Promise<void>,
-): RouterMiddleware<AppState> {
+export function idempotency(deps: { db: Db; claimsDb: Db; keyHashSecret: string }): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     // An empty header is a client mistake, not "no key": refuse it rather than run unprotected.
     // A dry run changes nothing, so there is nothing to replay: it is answered afresh every time.
@@ -82,20 +79,18 @@ export function idempotency(
         recordIdempotency('conflict_in_use');
         throw new IdempotencyKeyInUseError(existing.retryAfterSeconds);
       }
-      const opened = existing.responseBody ? openResponseBody(deps.keyHashSecret, identity, existing.responseBody) : Buffer.alloc(0);
-      const body = opened.length > 0 ? (JSON.parse(opened.toString('utf8')) as unknown) : undefined;
-      await beforeReplay?.(ctx, { status: existing.responseStatus, body });
+      const body = existing.responseBody ? openResponseBody(deps.keyHashSecret, identity, existing.responseBody) : Buffer.alloc(0);
       ctx.status = existing.responseStatus;
       ctx.set(existing.responseHeaders ?? {});
       ctx.set('Idempotent-Replayed', 'true');
       recordIdempotency('replayed');
-      if (body !== undefined) ctx.body = body;
+      if (body.length > 0) ctx.body = JSON.parse(body.toString('utf8')) as unknown;
       return;
     }
 
     ctx.state.idempotency = { ...identity, requestHash: hash };
     recordIdempotency('first');
-    // What a handler's own transaction (answerInTransaction) or storeNow stored and committed, if anything.
+    // What a handler's own transaction stored and committed (answerInTransaction), if anything.
     let committedWithEffect: string | undefined;
     ctx.state.idempotentAnswer = {
       storeWithin: async (tx, answer) => {
@@ -104,16 +99,6 @@ export function idempotency(
       },
       committed: (answer) => {
         committedWithEffect = fingerprint(storedForm(answer));
-      },
-      storeNow: async (answer) => {
-        const stored = storedForm(answer);
-        try {
-          await completeIdempotencyKey(deps.db, identity, lease, { ...stored, body: sealResponseBody(deps.keyHashSecret, identity, stored.body) });
-          committedWithEffect = fingerprint(stored);
-        } catch (err) {
-          // Stored again below, when the request ends, as if it had not been tried.
-          ctx.state.log.warn({ err }, 'idempotent answer not stored early');
-        }
       },
     };
     const stopRenewing = keepLease({ db: deps.db, log: ctx.state.log }, identity, lease);

@@ -100,13 +100,6 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends 
    * credential, so the per-address `public` pool is not taken first (docs/api-guide.md, Rate limits).
    */
   countsOwnRequests?: boolean;
-  /**
-   * Runs before a stored answer is replayed to a retry with the same Idempotency-Key: a route that
-   * stores its answer before its work is confirmed under way (a 202 stored while its workflow starts,
-   * src/features/domains/accepted.ts) makes sure here that it is, in case the request that stored it
-   * died in between.
-   */
-  beforeReplay?: (ctx: AppContext, replayed: { status: number; body: unknown }) => Promise<void>;
   /** Successful responses by status; the standard error responses are added automatically. */
   responses: Record<number, ResponseSpec>;
   /**

@@ -75,7 +75,7 @@ function routeChain(
       await next();
     });
   }
-  if (authenticated && layers.idempotency && route.method !== 'get') chain.push(idempotency(deps, route.beforeReplay));
+  if (authenticated && layers.idempotency && route.method !== 'get') chain.push(idempotency(deps));
   if (route.request) chain.push(validate(route.request));
   chain.push(async (ctx) => {
     await route.handler(ctx, handlerInput(ctx, authenticated));

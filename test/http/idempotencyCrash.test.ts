@@ -1,17 +1,13 @@
 /**
  * An api process killed while a registration is inside it: the registration's Idempotency-Key was
  * claimed and its price reserved, and the process never answered. The client's retry, sent to
- * another api, must be accepted soon and end at the same one operation and one charge. Its 202 is
- * stored while its workflow starts (src/features/domains/accepted.ts), so the process can also die
- * after storing it and before the start reached Temporal: the retry is then a replay of that 202,
- * and the replay starts the workflow rather than leaving the operation to the reconciler.
+ * another api, must be accepted soon and end at the same one operation and one charge.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { HoldingProxy } from '../support/holdingProxy.js';
-import type { RunningProcess } from '../support/processes.js';
-import { apiBehindProxy, killApi } from '../support/apiBehindProxy.js';
+import { runTs, type RunningProcess } from '../support/processes.js';
 import { customerFactory, type OperationBody } from '../support/customers.js';
 import { bearer, jsonHeaders } from '../support/actors.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
@@ -26,19 +22,28 @@ beforeAll(async () => {
   app = await startTestApp({ worker: true });
   const [host, port] = inject('temporalAddress').split(':');
   temporal = await HoldingProxy.start({ host: host!, port: Number(port) });
+  // Its registrations wait for Temporal's answers as long as the proxy holds them.
+  doomed = runTs('src/main.ts', ['--role', 'api'], {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    PORT: '0',
+    DATABASE_URL: inject('databaseUrl'),
+    REDIS_URL: inject('redisUrl'),
+    TEMPORAL_ADDRESS: `127.0.0.1:${temporal.port}`,
+    TEMPORAL_TASK_QUEUE: app.deps.config.temporal.taskQueue,
+    PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
+    // The in-process app's data dir: the same key-hash secret, so the same API keys verify.
+    DATA_DIR: app.deps.config.dataDir,
+    REGISTRAR_CHECK_PER_MINUTE: '100000',
+  });
+  await doomed.waitForOutput(/"msg":"api listening"/, 90_000);
+  const url = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"api listening"/.exec(doomed.output())?.[1];
+  if (!url) throw new Error(`no url in the api's log:\n${doomed.output()}`);
+  doomedUrl = url;
 }, 120_000);
-
-// Each test kills its own: its registrations wait for Temporal as long as the proxy holds it.
-beforeEach(async () => {
-  ({ api: doomed, url: doomedUrl } = await apiBehindProxy(app, temporal));
-}, 120_000);
-
-afterEach(() => {
-  killApi(doomed);
-  temporal.release();
-});
 
 afterAll(async () => {
+  if (doomed && doomed.child.exitCode === null && doomed.child.signalCode === null) doomed.child.kill('SIGKILL');
   await temporal?.close();
   await app?.close();
 });
@@ -89,52 +94,6 @@ describe('an Idempotency-Key whose api process died mid-request', () => {
     expect(await operations()).toHaveLength(1);
     const done = await f.pollUntilFinished(c, `/api/v1/orgs/${c.org.id}/operations/${operation!.id}`);
     expect(done.status).toBe('succeeded');
-    const ledger = await readJson<{ data: { type: string }[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/billing/transactions`, { headers: bearer(c.key) }));
-    expect(ledger.data.filter((entry) => entry.type === 'capture')).toHaveLength(1);
-    expect(await f.balance(c)).toMatchObject({ reserved: 0, available: 5_000 - 1299 });
-  });
-});
-
-describe("a registration's 202 stored before its workflow's start went through", () => {
-  it('is replayed to the retry, which starts the workflow: one registration, charged once', { timeout: 90_000 }, async () => {
-    const f = customerFactory(app);
-    const c = await f.customer(5_000, 'enterprise');
-    const name = `replay-start-${Date.now()}.com`;
-    const idempotencyKey = `register-${name}`;
-    const init = {
-      method: 'POST',
-      headers: { ...jsonHeaders(c.key), 'idempotency-key': idempotencyKey },
-      body: JSON.stringify({ name, years: 1, registrant_contact_id: c.contactId }),
-    };
-
-    // Nothing the doomed api sends Temporal from here on arrives: its start never goes through.
-    temporal.holdRequests();
-    const unanswered = fetch(`${doomedUrl}/api/v1/orgs/${c.org.id}/domains`, init).then(
-      (res) => `answered ${res.status}`,
-      () => 'never answered',
-    );
-    const storedAnswer = async () =>
-      (await app.deps.db.query<{ state: string; status: number | null }>(`SELECT state, response_status AS status FROM idempotency_keys WHERE key = $1`, [idempotencyKey])).rows;
-    await expect.poll(storedAnswer, { timeout: 20_000, interval: 50 }).toEqual([{ state: 'completed', status: 202 }]);
-    doomed!.child.kill('SIGKILL');
-    await doomed!.exited;
-    expect(await unanswered).toBe('never answered');
-    temporal.release();
-
-    const operations = async () =>
-      (await readJson<{ data: OperationBody[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/operations`, { headers: bearer(c.key) }))).data;
-    const [pending] = await operations();
-    expect(pending).toMatchObject({ domain: name, status: 'pending' });
-
-    const retry = await app.fetch(`/api/v1/orgs/${c.org.id}/domains`, init);
-    expect(retry.status).toBe(202);
-    expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect((await readJson<OperationBody>(retry)).id).toBe(pending!.id);
-
-    // Started by the replay: the reconciler would not take it up for minutes (OPERATION_RECONCILE_GRACE).
-    const done = await f.pollUntilFinished(c, `/api/v1/orgs/${c.org.id}/operations/${pending!.id}`);
-    expect(done.status).toBe('succeeded');
-    expect(await operations()).toHaveLength(1);
     const ledger = await readJson<{ data: { type: string }[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/billing/transactions`, { headers: bearer(c.key) }));
     expect(ledger.data.filter((entry) => entry.type === 'capture')).toHaveLength(1);
     expect(await f.balance(c)).toMatchObject({ reserved: 0, available: 5_000 - 1299 });

@@ -1,16 +1,13 @@
 import net from 'node:net';
 
 /**
- * A loopback TCP proxy in front of a real server (PostgreSQL, Temporal) that can hold the server's
- * replies: requests still reach the server and run, but their answers wait until release(). This is
- * how a test makes a reply arrive late without mocking the client. holdRequests() holds what clients
- * send as well, so nothing new reaches the server: a client that dies meanwhile never delivers it.
+ * A loopback TCP proxy in front of a real server (PostgreSQL, Temporal, PowerDNS's API) that can hold
+ * the server's replies: requests still reach the server and run, but their answers wait until
+ * release(). This is how a test makes a reply arrive late without mocking the client.
  */
 export class HoldingProxy {
   private holding = false;
-  private holdingRequests = false;
   private held: { client: net.Socket; chunk: Buffer }[] = [];
-  private heldRequests: { upstream: net.Socket; chunk: Buffer }[] = [];
   private readonly closeOnRelease = new Set<net.Socket>();
   private readonly sockets = new Set<net.Socket>();
   private readonly waiters = new Set<() => void>();
@@ -60,19 +57,9 @@ export class HoldingProxy {
     });
   }
 
-  /** hold(), and clients' requests wait here too, undelivered, until release(). */
-  holdRequests(): void {
-    this.hold();
-    this.holdingRequests = true;
-  }
-
-  /** Stops holding and delivers every held request and reply, in order, to the sockets still open. */
+  /** Stops holding and delivers every held reply, in order, to the sockets still open. */
   release(): void {
     this.holding = false;
-    this.holdingRequests = false;
-    const requests = this.heldRequests;
-    this.heldRequests = [];
-    for (const { upstream, chunk } of requests) if (!upstream.destroyed) upstream.write(chunk);
     const held = this.held;
     this.held = [];
     for (const { client, chunk } of held) if (!client.destroyed) client.write(chunk);
@@ -93,10 +80,7 @@ export class HoldingProxy {
       socket.on('close', () => this.sockets.delete(socket));
       socket.on('error', () => undefined);
     }
-    client.on('data', (chunk: Buffer) => {
-      if (this.holdingRequests) this.heldRequests.push({ upstream, chunk });
-      else upstream.write(chunk);
-    });
+    client.on('data', (chunk: Buffer) => upstream.write(chunk));
     upstream.on('data', (chunk: Buffer) => {
       if (!this.holding) {
         client.write(chunk);

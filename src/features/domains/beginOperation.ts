@@ -52,11 +52,7 @@ export interface BeginOperationProps<T extends OperationType> {
  * member, Idempotency-Key) and the request's hash: a retry, a concurrent twin or a retry after a
  * crash all end at the same operation and one charge, and another request can never land on it.
  */
-export async function beginOperation<T extends OperationType>(
-  props: BeginOperationProps<T>,
-  /** Runs beside the workflow's start once the rows have committed (storeAcceptedWhileStarting); must not reject. */
-  whileStarting?: (operation: Operation) => Promise<void>,
-): Promise<Operation> {
+export async function beginOperation<T extends OperationType>(props: BeginOperationProps<T>): Promise<Operation> {
   const { deps } = props;
   let operation: Operation;
   try {
@@ -70,14 +66,11 @@ export async function beginOperation<T extends OperationType>(
     if (props.type === 'domain.renew') throw new ConflictError('DOMAIN_STATE_CONFLICT', `A renewal of ${props.domainName} is already running`);
     throw await nameConflict(props);
   }
-  const beside = whileStarting?.(operation);
   try {
     await startOperationWorkflow(deps, operation);
   } catch (err) {
-    await beside;
     return abandonUnstarted(deps, { livemode: props.livemode }, operation, err);
   }
-  await beside;
   return operation;
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { answerAccepted, startReplayedOperation, storeAcceptedWhileStarting } from './accepted.js';
+import { answerAccepted } from './accepted.js';
 import type { AppDeps } from '../../deps.js';
 import { listDomainsOfOrg } from './domains.repository.js';
 import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
@@ -40,7 +40,6 @@ export function domainRoutes(deps: AppDeps) {
       method: 'post',
       path: '/api/v1/orgs/{org_oid}/domains',
       operationId: 'registerDomain',
-      beforeReplay: (ctx, replayed) => startReplayedOperation(deps, ctx, replayed),
       summary: 'Register a domain: the price is reserved now, the registration completes asynchronously',
       description:
         'Answers 202 with an operation to poll (`Location`). Send an `Idempotency-Key`: the workflow id derives from it, ' +
@@ -59,7 +58,7 @@ export function domainRoutes(deps: AppDeps) {
         202: { description: 'Accepted; poll the operation', schema: OperationSchema },
       },
       handler: async (ctx, { path, header, body, principal }) => {
-        const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body, answerWhileStarting: storeAcceptedWhileStarting(ctx) };
+        const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
         if (header['dry-run']) {
           ctx.body = presentDryRun(await quoteRegistration(props));
           return;
@@ -72,7 +71,6 @@ export function domainRoutes(deps: AppDeps) {
       method: 'post',
       path: '/api/v1/orgs/{org_oid}/domains/transfers',
       operationId: 'transferDomain',
-      beforeReplay: (ctx, replayed) => startReplayedOperation(deps, ctx, replayed),
       summary: 'Transfer a domain in: the transfer price is reserved now, the registry decides within days',
       description:
         'Answers 202 with an operation to poll; a pending transfer can be cancelled with `POST …/operations/{id}/cancel`. ' +
@@ -88,7 +86,7 @@ export function domainRoutes(deps: AppDeps) {
         202: { description: 'Accepted; poll the operation', schema: OperationSchema },
       },
       handler: async (ctx, { path, header, body, principal }) => {
-        const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body, answerWhileStarting: storeAcceptedWhileStarting(ctx) };
+        const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
         if (header['dry-run']) {
           ctx.body = presentDryRun(await quoteTransfer(props));
           return;

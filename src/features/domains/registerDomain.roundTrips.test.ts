@@ -13,7 +13,7 @@ import { statementsOf } from '../../../test/support/statements.js';
  * From the idempotency claim on (what runs before it, authentication and the organisation's
  * membership, is counted by its own layers): the claim, the registration's one read, BEGIN, the
  * domain with its contacts, the operation, the reservation with the key lineage's lock, COMMIT, and
- * the stored answer (sent while the workflow starts).
+ * the stored answer.
  */
 const STATEMENTS_OF_A_202 = 8;
 const CLAIM = 'INSERT INTO idempotency_keys';

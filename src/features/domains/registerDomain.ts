@@ -20,8 +20,6 @@ export interface RegisterDomainProps {
   principal: Principal;
   orgId: string;
   idempotency: IdempotencyIdentity | undefined;
-  /** Stores the 202 while the workflow starts (storeAcceptedWhileStarting); absent without an Idempotency-Key. */
-  answerWhileStarting?: ((operation: Operation) => Promise<void>) | undefined;
   body: {
     name: string;
     years: number;
@@ -87,7 +85,7 @@ export async function registerDomain(props: RegisterDomainProps): Promise<Operat
   const identity = registrationIdentity(props);
   const facts = await readFacts(props, identity.workflowId);
   if (facts.operation) return answerExisting(props.deps, facts.operation, identity.requestHash);
-  return beginOperation(await planRegistration(props, identity, facts), props.answerWhileStarting);
+  return beginOperation(await planRegistration(props, identity, facts));
 }
 
 /** `Dry-Run: true`: every check of registerDomain, nothing kept (quoteOperation). */

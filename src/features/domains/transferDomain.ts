@@ -21,8 +21,6 @@ export interface TransferDomainProps {
   principal: Principal;
   orgId: string;
   idempotency: IdempotencyIdentity | undefined;
-  /** Stores the 202 while the workflow starts (storeAcceptedWhileStarting); absent without an Idempotency-Key. */
-  answerWhileStarting?: ((operation: Operation) => Promise<void>) | undefined;
   body: { name: string; auth_code: string; registrant_contact_id: string; whois_privacy?: boolean | undefined; max_price?: number | undefined };
 }
 
@@ -47,7 +45,7 @@ export async function transferDomain(props: TransferDomainProps): Promise<Operat
   const identity = transferIdentity(props);
   const existing = await existingOperation(props.deps, props.principal.livemode, identity.workflowId, identity.requestHash);
   if (existing) return existing;
-  return beginOperation(await planTransfer(props, identity), props.answerWhileStarting);
+  return beginOperation(await planTransfer(props, identity));
 }
 
 /** `Dry-Run: true`: every check of transferDomain, nothing kept (quoteOperation). */
