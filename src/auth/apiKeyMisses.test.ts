@@ -12,6 +12,9 @@ beforeAll(async () => {
   redis = createRedis(inject('redisUrl'), silent);
   subscriber = createRedis(inject('redisUrl'), silent, { enableOfflineQueue: true, maxRetriesPerRequest: null });
   expect(await redisReady(redis, 5_000)).toBe(true);
+  // The subscriber's first 'ready' counts as a reconnection (everything is forgotten); it must come
+  // before the tests, not in the middle of one.
+  expect(await redisReady(subscriber, 5_000)).toBe(true);
 });
 afterAll(async () => {
   subscriber?.disconnect();
