@@ -56,26 +56,71 @@ export async function claimIdempotencyKey(
     values: params,
   });
   if (rowCount === 1) return { claimed: true };
-  const { rows } = await db.query<IdempotencyRecord>(
-    `SELECT credential, request_hash AS "requestHash", state, response_status AS "responseStatus",
+  // Purged between the two statements: treat as in use, the client retries.
+  return { claimed: false, existing: (await readIdempotencyKey(db, props)) ?? inUse(props) };
+}
+
+function inUse(props: { credential: string; requestHash: Buffer }): IdempotencyRecord {
+  return {
+    credential: props.credential,
+    requestHash: props.requestHash,
+    state: 'in_flight',
+    responseStatus: null,
+    responseHeaders: null,
+    responseBody: null,
+    retryAfterSeconds: 1,
+  };
+}
+
+export async function readIdempotencyKey(db: Queryable, identity: IdempotencyIdentity): Promise<IdempotencyRecord | undefined> {
+  const { rows } = await db.query<IdempotencyRecord>({
+    name: 'idempotency-read',
+    text: `SELECT credential, request_hash AS "requestHash", state, response_status AS "responseStatus",
        response_headers AS "responseHeaders", response_body AS "responseBody",
        GREATEST(1, CEIL(EXTRACT(EPOCH FROM locked_until - now())))::int AS "retryAfterSeconds"
-     FROM idempotency_keys WHERE user_id = $1 AND livemode = $2 AND key = $3`,
-    [props.userId, props.livemode, props.key],
-  );
-  // Purged between the two statements: treat as in use, the client retries.
-  return {
-    claimed: false,
-    existing: rows[0] ?? {
-      credential: props.credential,
-      requestHash: props.requestHash,
-      state: 'in_flight',
-      responseStatus: null,
-      responseHeaders: null,
-      responseBody: null,
-      retryAfterSeconds: 1,
-    },
-  };
+     FROM idempotency_keys WHERE user_id = $1 AND livemode = $2 AND key = $3 AND expires_at > now()`,
+    values: [identity.userId, identity.livemode, identity.key],
+  });
+  return rows[0];
+}
+
+/**
+ * Stores a request's answer as its key's record in one statement, in the transaction that made the
+ * effect it answers for (idempotencyAtCommit.ts): false, and nothing written, when the key is
+ * another request's. That is so when its record exists and may not be taken over (as for a claim),
+ * and also while another transaction is storing this key's answer: each takes a transaction-scoped
+ * advisory lock on the key first, without waiting, so the second learns of the first at once instead
+ * of waiting on its uncommitted row.
+ */
+export async function insertAnsweredIdempotencyKey(
+  db: Queryable,
+  props: IdempotencyIdentity & { requestHash: Buffer; method: string; path: string; lease: IdempotencyLease },
+  response: { status: number; headers: Record<string, string>; body: Buffer },
+): Promise<boolean> {
+  const { rowCount } = await db.query({
+    name: 'idempotency-insert-answered',
+    text: `WITH turn AS (
+       SELECT pg_try_advisory_xact_lock(hashtextextended(concat_ws('|', 'idempotency_keys', $1::text, $2::boolean, $3::text), 0)) AS ours
+     )
+     INSERT INTO idempotency_keys AS k (user_id, livemode, key, request_hash, method, path, state, locked_until, expires_at, credential, lease_token,
+       response_status, response_headers, response_body)
+     SELECT $1, $2, $3, $4::bytea, $5::text, $6::text, 'completed', now(), now() + make_interval(hours => $8::int), $7::text, $9::text,
+       $10::int, $11::jsonb, $12::bytea
+     FROM turn WHERE turn.ours
+     ON CONFLICT (user_id, livemode, key) DO UPDATE SET
+       request_hash = EXCLUDED.request_hash, method = EXCLUDED.method, path = EXCLUDED.path, state = 'completed',
+       locked_until = EXCLUDED.locked_until, response_status = EXCLUDED.response_status, response_headers = EXCLUDED.response_headers,
+       response_body = EXCLUDED.response_body, created_at = now(), expires_at = EXCLUDED.expires_at, credential = EXCLUDED.credential,
+       lease_token = EXCLUDED.lease_token
+     WHERE k.expires_at <= now()
+        OR (k.state = 'in_flight' AND k.locked_until <= now() AND k.request_hash = EXCLUDED.request_hash
+            AND k.credential = EXCLUDED.credential)`,
+    values: [
+      props.userId, props.livemode, props.key, props.requestHash, props.method, props.path, props.credential, IDEMPOTENCY_TTL_HOURS,
+      props.lease.token, response.status, JSON.stringify(response.headers), response.body,
+    ],
+  });
+  return rowCount === 1;
 }
 
 /** Stores the answer, unless a retry took the key over after this claim's lease ran out (the retry answers). */

@@ -76,6 +76,12 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends 
    */
   actsOnRecords?: boolean;
   /**
+   * Every effect it has commits in one transaction through answerInTransaction, and nothing outside
+   * that transaction changes (no registrar, DNS or payment call): its Idempotency-Key is claimed in
+   * that transaction instead of by a statement of its own first (idempotencyAtCommit.ts).
+   */
+  answersInTransaction?: boolean;
+  /**
    * Also accepts HTTP Basic whose password is an API key (any user name), for clients that can send
    * nothing else (lego's `httpreq`); Bearer works as everywhere.
    */

@@ -8,6 +8,7 @@ import { jsonBody, textBody } from './jsonBody.js';
 import { koaPath, rateLimitGroupOf, type RequestSchemas, type RouteInput, type RouteSpec } from './route.js';
 import { refuseUnsafePath, validate, type InputState } from './validate.js';
 import { idempotency } from './idempotency.js';
+import { idempotencyAtCommit } from './idempotencyAtCommit.js';
 import { rateLimitMiddleware } from './rateLimit.js';
 import { consumeAddressPool } from '../rateLimit/addressLimits.js';
 import type { AppContext } from './context.js';
@@ -75,7 +76,9 @@ function routeChain(
       await next();
     });
   }
-  if (authenticated && layers.idempotency && route.method !== 'get') chain.push(idempotency(deps));
+  if (authenticated && layers.idempotency && route.method !== 'get') {
+    chain.push(route.answersInTransaction ? idempotencyAtCommit(deps) : idempotency(deps));
+  }
   if (route.request) chain.push(validate(route.request));
   chain.push(async (ctx) => {
     await route.handler(ctx, handlerInput(ctx, authenticated));

@@ -2,7 +2,8 @@
  * Webhooks end to end: the real api, worker, dispatcher, PostgreSQL and Temporal, test-mode receivers
  * on loopback (WEBHOOK_TEST_LOOPBACK=true, as under `npm run dev`; live endpoints stay public https
  * only) and a real SMTP sink. Durations are the configuration's,
- * run short: 1 s per attempt, back-off from 200 ms doubling to 1 s, disabled after a 4 s streak.
+ * run short: 1 s per attempt, back-off from 200 ms doubling to 1 s, disabled after an 8 s streak (long
+ * enough that a busy machine's slow retries to a receiver that recovers do not disable it first).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
@@ -69,7 +70,7 @@ beforeAll(async () => {
       WEBHOOK_RETRY_INITIAL: '200ms',
       WEBHOOK_RETRY_MAX_INTERVAL: '1s',
       WEBHOOK_RETRY_FOR: '1m',
-      WEBHOOK_DISABLE_AFTER: '4s',
+      WEBHOOK_DISABLE_AFTER: '8s',
       // A turn every 300 ms: wide enough that a busy machine's scheduling delays (tens of ms, past
       // 100 ms with other test files running beside this one) cannot look like a turn taken early.
       WEBHOOK_HOST_PER_MINUTE: '200',
@@ -242,7 +243,7 @@ describe('webhook delivery', () => {
     expect(mail.text).toContain(endpoint.id);
     expect(mail.text).toContain(hooks.url);
     // Each attempt waited its 1 s timeout, then 200, 400, 800 ms … before the next, until the streak
-    // of failures (from the end of the first attempt) had lasted 4 s.
+    // of failures (from the end of the first attempt) had lasted 8 s.
     const gaps = hooks.received.slice(1).map((h, i) => h.at - hooks.received[i]!.at);
     expect(hooks.received.length).toBeGreaterThanOrEqual(3);
     for (const [i, wait] of [200, 400, 800].slice(0, gaps.length).entries()) expect(gaps[i]).toBeGreaterThanOrEqual(1_000 + wait - 50);
@@ -251,10 +252,10 @@ describe('webhook delivery', () => {
     expect(log).toHaveLength(hooks.received.length);
     expect(log.every((d) => d.status_code === null && d.error === 'Timed out after 1000 ms')).toBe(true);
     const streak = Date.parse(log[0]!.created_at) - Date.parse(log[log.length - 1]!.created_at);
-    expect(streak).toBeGreaterThanOrEqual(4_000 - 50);
+    expect(streak).toBeGreaterThanOrEqual(8_000 - 50);
     const shown = await readJson<Endpoint>(await app.fetch(`/api/v1/orgs/${c.org.id}/webhook-endpoints/${endpoint.id}`, { headers: testMode(c.session) }));
     expect(shown.enabled).toBe(false);
-    expect(shown.disabled_reason).toContain('every delivery failed for 4 seconds');
+    expect(shown.disabled_reason).toContain('every delivery failed for 8 seconds');
     // What the WebhookEndpointDisabled alert reads (deploy/prometheus/alerts.yml).
     expect((await counted()).disabled - before.disabled).toBe(1);
 

@@ -1,11 +1,12 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
 import { findContact, listContacts } from './contacts.repository.js';
-import { CreatedHeaders, ETagHeaders, IfMatchHeader, setETag } from '../../http/conditional.js';
+import { CreatedHeaders, ETagHeaders, etagOf, IfMatchHeader, setETag } from '../../http/conditional.js';
+import { answerInTransaction } from '../../http/idempotency.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import { ContactSchema, presentContact } from './contact.presenter.js';
-import { createContact } from './createContact.js';
+import { createContactWithin } from './createContact.js';
 import { updateContact } from './updateContact.js';
 import { startRegistrarContactSync } from './startRegistrarContactSync.js';
 import { deleteContact } from './deleteContact.js';
@@ -50,18 +51,13 @@ export function contactRoutes(deps: AppDeps) {
       scope: 'contacts:write',
       request: { path: OrgPath, body: CreateContactBody },
       responses: { 201: { description: 'Created, at version 1', schema: ContactSchema, headers: CreatedHeaders } },
+      answersInTransaction: true,
       handler: async (ctx, { path, body, principal, requestId }) => {
-        const contact = await createContact({
-          db: deps.db,
-          principal: principal,
-          orgId: path.org_oid,
-          fields: body,
-          requestId,
+        await answerInTransaction(ctx, deps.db, async (tx) => {
+          const contact = await createContactWithin(tx, { principal, orgId: path.org_oid, fields: body, requestId });
+          const headers = { Location: `/api/v1/orgs/${path.org_oid}/contacts/${contact.id}`, ETag: etagOf(contact.version) };
+          return { status: 201, headers, body: presentContact(contact) };
         });
-        ctx.status = 201;
-        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/contacts/${contact.id}`);
-        setETag(ctx, contact.version);
-        ctx.body = presentContact(contact);
       },
     }),
     defineRoute({
