@@ -287,13 +287,14 @@ describe('webhook delivery', () => {
     const received = await hooks.waitForCount(16);
     expect(received.every((h) => h.headers['webhook-id'] === eventId)).toBe(true);
     expect(new Set(received.map((h) => h.path)).size).toBe(16);
-    // One organisation's deliveries to one host are spaced at WEBHOOK_HOST_PER_MINUTE (200 here: 300 ms);
-    // a connection's own timing may shift one arrival against the next, never two (the first one's
-    // new connection may take most of an interval on a busy machine). Unpaced, all 16 land at once.
+    // One organisation's deliveries to one host take turns spaced at WEBHOOK_HOST_PER_MINUTE (200 here:
+    // 300 ms). A send starts once its turn has come, and on a busy machine may reach the receiver more
+    // than an interval later (a new connection, a stalled event loop), so two or three arrivals may
+    // land close together; never four within one interval. Unpaced, all 16 land at once.
     const interval = 60_000 / app.deps.config.webhooks.hostPerMinute;
     expect(received[15]!.at - received[0]!.at).toBeGreaterThanOrEqual(14 * interval);
-    const twoGaps = received.slice(2).map((h, i) => h.at - received[i]!.at);
-    for (const span of twoGaps) expect(span).toBeGreaterThanOrEqual(interval);
+    const threeGaps = received.slice(3).map((h, i) => h.at - received[i]!.at);
+    for (const span of threeGaps) expect(span).toBeGreaterThanOrEqual(interval);
 
     // Each delivered at its first attempt: the turns waited for (some on the workflow's timer, past
     // the 1 s an attempt waits itself) are neither attempts nor failures.
