@@ -19,14 +19,15 @@ export interface AppState {
   /** The organisation of an `/orgs/{org_oid}/…` path and the caller's role in it. */
   org?: { org: Organization; role: OrgRole };
   /**
-   * The request's Idempotency-Key, per (user, mode). Handlers that start durable work derive its id
-   * from this, so a retry after a crash finds the work instead of repeating it.
+   * Set by the idempotency layer when the request carries an Idempotency-Key, with the hash of the
+   * request it names. Handlers that start durable work derive its id from this (idempotentId), so a
+   * retry after a crash finds the work instead of repeating it.
    */
-  /** Set by the idempotency layer when the request carries an Idempotency-Key, with the hash of the request it names. */
   idempotency?: IdempotencyIdentity & { requestHash: Buffer };
   /**
    * Set with `idempotency`: stores the answer in a handler's own transaction, so it commits with the
    * effect it answers for (answerInTransaction in idempotency.ts), and learns once that transaction has.
+   * On a route declared `answersInTransaction`, storing it also claims the key (idempotencyAtCommit.ts).
    */
   idempotentAnswer?: {
     storeWithin(tx: Queryable, answer: IdempotentAnswer): Promise<void>;

@@ -4,8 +4,8 @@ import { withTransaction, type Db } from '../db/pool.js';
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotencyKeys.js';
 import type { AppContext, AppState, IdempotentAnswer } from './context.js';
 import { renderError } from './errorHandler.js';
-import { answerFromRecord, answerSent, fingerprint, idempotentRequest, sealed, storable, storedForm } from './idempotencyAnswers.js';
-import { keepLease, newLease, releaseLease } from './idempotencyLease.js';
+import { answerFromRecord, fingerprint, idempotentRequest, keepAnswerSent, sealed, storedForm } from './idempotencyAnswers.js';
+import { keepLease, newLease } from './idempotencyLease.js';
 import { recordIdempotency } from '../metrics/record.js';
 import { derivedId, type IdPrefix } from '../ids.js';
 
@@ -52,14 +52,7 @@ export function idempotency(deps: { db: Db; claimsDb: Db; keyHashSecret: string 
     } finally {
       stopRenewing();
     }
-    if (!storable(ctx.status)) {
-      await releaseLease(deps.db, identity, lease, { answered: committedWithEffect !== undefined });
-      return;
-    }
-    const stored = answerSent(ctx);
-    // Already stored by the transaction that made the effect: that commit was the answer's.
-    if (committedWithEffect === fingerprint(stored)) return;
-    await completeIdempotencyKey(deps.db, identity, lease, sealed(deps.keyHashSecret, identity, stored));
+    await keepAnswerSent(ctx, deps, { identity, lease, committed: committedWithEffect });
   };
 }
 

@@ -5,8 +5,9 @@ import { recordIdempotency } from '../metrics/record.js';
 import type { AppContext, IdempotentAnswer } from './context.js';
 import { isDryRun } from './dryRun.js';
 import { openResponseBody, sealResponseBody } from './idempotencyCrypto.js';
-import type { IdempotencyIdentity, IdempotencyRecord } from './idempotencyKeys.js';
-import { IdempotencyKeyInUseError } from './idempotencyLease.js';
+import type { Db } from '../db/pool.js';
+import { completeIdempotencyKey, type IdempotencyIdentity, type IdempotencyLease, type IdempotencyRecord } from './idempotencyKeys.js';
+import { IdempotencyKeyInUseError, releaseLease } from './idempotencyLease.js';
 
 /** What both idempotency layers (idempotency.ts, idempotencyAtCommit.ts) share: the request, its answer, a replay. */
 
@@ -114,4 +115,24 @@ export function answerFromRecord(ctx: AppContext, secret: string, request: Idemp
   ctx.set('Idempotent-Replayed', 'true');
   recordIdempotency('replayed');
   if (body.length > 0) ctx.body = JSON.parse(body.toString('utf8')) as unknown;
+}
+
+/**
+ * Once the handler has answered, for a request that holds its key: an answer not kept (5xx, 401,
+ * 403, 429) frees the key, removing an answer the handler's transaction had stored (`committed`, its
+ * fingerprint); any other is stored, unless it is the one that transaction already stored.
+ */
+export async function keepAnswerSent(
+  ctx: AppContext,
+  deps: { db: Db; keyHashSecret: string },
+  held: { identity: IdempotencyIdentity; lease: IdempotencyLease; committed: string | undefined },
+): Promise<void> {
+  const { identity, lease } = held;
+  if (!storable(ctx.status)) {
+    await releaseLease(deps.db, identity, lease, { answered: held.committed !== undefined });
+    return;
+  }
+  const stored = answerSent(ctx);
+  if (held.committed === fingerprint(stored)) return;
+  await completeIdempotencyKey(deps.db, identity, lease, sealed(deps.keyHashSecret, identity, stored));
 }

@@ -8,13 +8,14 @@ import {
   answerSent,
   fingerprint,
   idempotentRequest,
+  keepAnswerSent,
   sealed,
   storable,
   storedForm,
   type IdempotentRequest,
 } from './idempotencyAnswers.js';
-import { completeIdempotencyKey, insertAnsweredIdempotencyKey, readIdempotencyKey } from './idempotencyKeys.js';
-import { IdempotencyKeyInUseError, newLease, releaseLease } from './idempotencyLease.js';
+import { insertAnsweredIdempotencyKey, readIdempotencyKey } from './idempotencyKeys.js';
+import { IdempotencyKeyInUseError, newLease } from './idempotencyLease.js';
 
 /** Thrown inside the handler's transaction when the key turns out to be another request's: the transaction rolls back. */
 class KeyIsAnotherRequests extends Error {
@@ -66,23 +67,17 @@ export function idempotencyAtCommit(deps: { db: Db; keyHashSecret: string }): Ro
 
     if (committedWithEffect !== undefined) {
       recordIdempotency('first');
-      if (!storable(ctx.status)) {
-        await releaseLease(deps.db, identity, lease, { answered: true });
-        return;
-      }
-      const stored = answerSent(ctx);
-      if (committedWithEffect !== fingerprint(stored)) {
-        await completeIdempotencyKey(deps.db, identity, lease, sealed(deps.keyHashSecret, identity, stored));
-      }
+      await keepAnswerSent(ctx, deps, { identity, lease, committed: committedWithEffect });
       return;
     }
     // Nothing committed here with its answer. A fault is answered as it is (not stored, as by the
     // other layer); any other answer is this key's only if no other request has stored one.
-    if (!anotherRequests && !storable(ctx.status)) return;
-    const stored = anotherRequests ? undefined : answerSent(ctx);
-    if (stored && (await insertAnsweredIdempotencyKey(deps.db, keyProps, sealed(deps.keyHashSecret, identity, stored)))) {
-      recordIdempotency('first');
-      return;
+    if (!anotherRequests) {
+      if (!storable(ctx.status)) return;
+      if (await insertAnsweredIdempotencyKey(deps.db, keyProps, sealed(deps.keyHashSecret, identity, answerSent(ctx)))) {
+        recordIdempotency('first');
+        return;
+      }
     }
     await answerAsAnotherRequest(ctx, deps, request, headersBefore);
   };

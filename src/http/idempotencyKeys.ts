@@ -27,6 +27,11 @@ export interface IdempotencyLease {
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
+/** When a key's record (`k`) may be replaced: it expired, or the same request from the same credential died in flight. */
+const TAKEN_OVER = `k.expires_at <= now()
+        OR (k.state = 'in_flight' AND k.locked_until <= now() AND k.request_hash = EXCLUDED.request_hash
+            AND k.credential = EXCLUDED.credential)`;
+
 /**
  * Claims the key for this request in one statement. It succeeds for a new key, an expired one, or
  * one whose earlier identical request died in flight or failed unreleased (its lease ran out).
@@ -41,7 +46,6 @@ export async function claimIdempotencyKey(
     props.userId, props.livemode, props.key, props.requestHash, props.method, props.path,
     props.lease.seconds, props.credential, IDEMPOTENCY_TTL_HOURS, props.lease.token,
   ];
-  // A dead request's key is taken over only by the same request from the same credential.
   const { rowCount } = await db.query({
     name: 'idempotency-claim',
     text: `INSERT INTO idempotency_keys AS k (user_id, livemode, key, request_hash, method, path, state, locked_until, expires_at, credential, lease_token)
@@ -50,9 +54,7 @@ export async function claimIdempotencyKey(
        request_hash = EXCLUDED.request_hash, method = EXCLUDED.method, path = EXCLUDED.path, state = 'in_flight',
        locked_until = EXCLUDED.locked_until, response_status = NULL, response_headers = NULL, response_body = NULL,
        created_at = now(), expires_at = EXCLUDED.expires_at, credential = EXCLUDED.credential, lease_token = EXCLUDED.lease_token
-     WHERE k.expires_at <= now()
-        OR (k.state = 'in_flight' AND k.locked_until <= now() AND k.request_hash = EXCLUDED.request_hash
-            AND k.credential = EXCLUDED.credential)`,
+     WHERE ${TAKEN_OVER}`,
     values: params,
   });
   if (rowCount === 1) return { claimed: true };
@@ -112,9 +114,7 @@ export async function insertAnsweredIdempotencyKey(
        locked_until = EXCLUDED.locked_until, response_status = EXCLUDED.response_status, response_headers = EXCLUDED.response_headers,
        response_body = EXCLUDED.response_body, created_at = now(), expires_at = EXCLUDED.expires_at, credential = EXCLUDED.credential,
        lease_token = EXCLUDED.lease_token
-     WHERE k.expires_at <= now()
-        OR (k.state = 'in_flight' AND k.locked_until <= now() AND k.request_hash = EXCLUDED.request_hash
-            AND k.credential = EXCLUDED.credential)`,
+     WHERE ${TAKEN_OVER}`,
     values: [
       props.userId, props.livemode, props.key, props.requestHash, props.method, props.path, props.credential, IDEMPOTENCY_TTL_HOURS,
       props.lease.token, response.status, JSON.stringify(response.headers), response.body,
