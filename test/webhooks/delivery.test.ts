@@ -308,11 +308,15 @@ describe('webhook delivery', () => {
     const { rows } = await app.deps.db.query<{ failing: number }>('SELECT count(*)::int AS failing FROM webhook_endpoints WHERE org_id = $1 AND failing_since IS NOT NULL', [c.org.id]);
     expect(rows[0]!.failing).toBe(0);
 
-    // The last to arrive waited longest: on a timer of its workflow.
-    const lastEndpoint = endpoints[Number(received[15]!.path.split('/').pop())]!;
-    const workflowId = deliveryWorkflowId(lastEndpoint.id, eventId);
+    // The latest turns were waited for on a timer of their workflow. Arrivals may lag their turns (see
+    // above), so the last to arrive need not be the last turn: the latest arrival that did is taken.
+    const byArrival = received.map((h) => endpoints[Number(h.path.split('/').pop())]!).reverse();
+    const histories = await Promise.all(byArrival.map((e) => client.workflow.getHandle(deliveryWorkflowId(e.id, eventId)).fetchHistory()));
+    const timed = histories.findIndex((h) => h.events?.some((e) => e.timerStartedEventAttributes));
+    expect(timed).toBeGreaterThanOrEqual(0);
+    const workflowId = deliveryWorkflowId(byArrival[timed]!.id, eventId);
     await recordHistory(app, workflowId, 'webhook-delivery-paced');
-    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    const history = histories[timed]!;
     expect(history.events?.some((e) => e.timerStartedEventAttributes)).toBe(true);
     await expect(
       Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId),
