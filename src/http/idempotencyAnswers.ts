@@ -121,10 +121,15 @@ export function answerFromRecord(ctx: AppContext, secret: string, request: Idemp
  * Once the handler has answered, for a request that holds its key: an answer not kept (5xx, 401,
  * 403, 429) frees the key, removing an answer the handler's transaction had stored (`committed`, its
  * fingerprint); any other is stored, unless it is the one that transaction already stored.
+ *
+ * An answer stored here, after its effect committed, goes through the claims' pool: its commit does
+ * not wait for the disk. Lost in a database crash, it is what an api crash before storing it would
+ * lose, and its retry runs the handler again, which finds its effect by its derived ids (idempotentId,
+ * beginOperation) instead of repeating it (docs/operations.md).
  */
 export async function keepAnswerSent(
   ctx: AppContext,
-  deps: { db: Db; keyHashSecret: string },
+  deps: { db: Db; claimsDb: Db; keyHashSecret: string },
   held: { identity: IdempotencyIdentity; lease: IdempotencyLease; committed: string | undefined },
 ): Promise<void> {
   const { identity, lease } = held;
@@ -134,5 +139,5 @@ export async function keepAnswerSent(
   }
   const stored = answerSent(ctx);
   if (held.committed === fingerprint(stored)) return;
-  await completeIdempotencyKey(deps.db, identity, lease, sealed(deps.keyHashSecret, identity, stored));
+  await completeIdempotencyKey(deps.claimsDb, identity, lease, sealed(deps.keyHashSecret, identity, stored));
 }

@@ -34,7 +34,7 @@ class KeyIsAnotherRequests extends Error {
  * the other is committing. So of two identical requests sent together, the one whose transaction
  * commits first is the first, and its answer is the other's.
  */
-export function idempotencyAtCommit(deps: { db: Db; keyHashSecret: string }): RouterMiddleware<AppState> {
+export function idempotencyAtCommit(deps: { db: Db; claimsDb: Db; keyHashSecret: string }): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     const request = idempotentRequest(ctx);
     if (!request) {
@@ -74,7 +74,8 @@ export function idempotencyAtCommit(deps: { db: Db; keyHashSecret: string }): Ro
     // other layer); any other answer is this key's only if no other request has stored one.
     if (!anotherRequests) {
       if (!storable(ctx.status)) return;
-      if (await insertAnsweredIdempotencyKey(deps.db, keyProps, sealed(deps.keyHashSecret, identity, answerSent(ctx)))) {
+      // Nothing to guard: its commit need not wait for the disk (keepAnswerSent).
+      if (await insertAnsweredIdempotencyKey(deps.claimsDb, keyProps, sealed(deps.keyHashSecret, identity, answerSent(ctx)))) {
         recordIdempotency('first');
         return;
       }
