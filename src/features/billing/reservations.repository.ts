@@ -134,27 +134,36 @@ export async function monthSpendingOfKeyLineages(db: Queryable, rootKeyId: strin
   return new Map(rows.map((row) => [row.keyId, minorUnits(row.spent)]));
 }
 
+/** What a reservation from an unlimited balance is asked with. */
+export interface UnlimitedReservation {
+  operationId: string;
+  orgId: string;
+  amount: number;
+  description: string;
+  apiKeyId: string | null;
+  ledgerEntryId: string;
+}
+
+/** The parameters $1 to $7 of unlimitedReservationCtes, in its order. */
+export function unlimitedReservationParams(mode: Mode, props: UnlimitedReservation): unknown[] {
+  return [mode.livemode, props.operationId, props.orgId, props.amount, props.description, props.apiKeyId, props.ledgerEntryId];
+}
+
 /**
- * A reservation in one statement, for a balance without a monthly spending limit, asked for by a key
- * whose lineage has none either. With `apiKeyId`, the statement first takes the key lineage's lock
+ * The CTEs of a reservation in one statement (`lineage`, `moved`, `held`, `posted`), for a balance
+ * without a monthly spending limit, asked for by a key whose lineage has none either; parameters $1 to
+ * $7 (unlimitedReservationParams). With a key, `lineage` first takes the key lineage's lock
  * (lockedLineageSql, always, and before the balance row's, as reserveWithin orders them) and reads its
- * limits. The UPDATE then takes the balance row's lock and moves `amount` from available to reserved
- * only if it is there and nothing is limited; the reservation and its ledger entry are written from
- * the balance it left. Nothing moves when the balance is short, a limit is to be counted under the
- * locks, or the balance does not exist yet: the caller then takes the long way (reserveWithin, whose
- * taking of the lineage's lock again is a no-op), which says why. `reserved` false with `balanceMoved`
- * true: the operation id has a reservation already, and the caller must fail its transaction.
+ * limits. `moved` then takes the balance row's lock and moves the amount from available to reserved
+ * only if it is there and nothing is limited; `held` and `posted` write the reservation and its ledger
+ * entry from the balance it left. Nothing moves when the balance is short, a limit is to be counted
+ * under the locks, or the balance does not exist yet. An operation id that has a reservation already
+ * is skipped (`held` is empty while `moved` is not) or, with `onConflict: 'fail'`, fails the statement.
  */
-export async function reserveFromUnlimitedBalance(
-  tx: Queryable,
-  mode: Mode,
-  props: { operationId: string; orgId: string; amount: number; description: string; apiKeyId: string | null; ledgerEntryId: string },
-): Promise<{ reserved: boolean; balanceMoved: boolean }> {
-  // The UPDATE's NOT EXISTS reads the lineage (so takes its lock) before the balance row is locked; the
-  // final SELECT reads it too, so the lock is taken even when the UPDATE's other conditions fail first.
-  const lineage = props.apiKeyId === null ? 'SELECT NULL::float8 AS "limit" WHERE false' : lockedLineageSql('$6');
-  const { rows } = await tx.query<{ reserved: boolean; moved: boolean }>(
-    `WITH lineage AS MATERIALIZED (${lineage}), moved AS (
+export function unlimitedReservationCtes(withKey: boolean, onConflict: 'skip' | 'fail'): string {
+  // `moved`'s NOT EXISTS reads the lineage (so takes its lock) before the balance row is locked.
+  const lineage = withKey ? lockedLineageSql('$6') : 'SELECT NULL::float8 AS "limit" WHERE false';
+  return `lineage AS MATERIALIZED (${lineage}), moved AS (
        UPDATE billing_balances SET available = available - $4, reserved = reserved + $4, updated_at = now()
        WHERE livemode = $1 AND org_id = $3 AND available >= $4 AND monthly_spend_limit IS NULL
          AND NOT EXISTS (SELECT 1 FROM lineage WHERE "limit" IS NOT NULL)
@@ -162,15 +171,28 @@ export async function reserveFromUnlimitedBalance(
      ), held AS (
        INSERT INTO billing_reservations (livemode, operation_id, org_id, amount, description, api_key_id)
        SELECT $1, $2, $3, $4, $5, $6 FROM moved
-       ON CONFLICT DO NOTHING RETURNING operation_id
+       ${onConflict === 'skip' ? 'ON CONFLICT DO NOTHING ' : ''}RETURNING operation_id
      ), posted AS (
        INSERT INTO billing_transactions (livemode, id, org_id, type, amount, operation_id, description, available_after, reserved_after)
        SELECT $1, $7, $3, 'reservation', $4, $2, $5, moved.available, moved.reserved FROM moved, held
        RETURNING id
-     )
+     )`;
+}
+
+/**
+ * A reservation in one statement (unlimitedReservationCtes). Nothing moves when the balance is short,
+ * a limit is to be counted under the locks, or the balance does not exist yet: the caller then takes
+ * the long way (reserveWithin, whose taking of the lineage's lock again is a no-op), which says why.
+ * `reserved` false with `balanceMoved` true: the operation id has a reservation already, and the
+ * caller must fail its transaction.
+ */
+export async function reserveFromUnlimitedBalance(tx: Queryable, mode: Mode, props: UnlimitedReservation): Promise<{ reserved: boolean; balanceMoved: boolean }> {
+  // The final SELECT reads the lineage too, so its lock is taken even when the UPDATE's other conditions fail first.
+  const { rows } = await tx.query<{ reserved: boolean; moved: boolean }>(
+    `WITH ${unlimitedReservationCtes(props.apiKeyId !== null, 'skip')}
      SELECT EXISTS (SELECT 1 FROM posted) AS reserved, EXISTS (SELECT 1 FROM moved) AS moved,
        (SELECT count(*) FROM lineage)::int AS "lineageKeys"`,
-    [mode.livemode, props.operationId, props.orgId, props.amount, props.description, props.apiKeyId, props.ledgerEntryId],
+    unlimitedReservationParams(mode, props),
   );
   const row = rows[0]!;
   return { reserved: row.reserved, balanceMoved: row.moved };

@@ -10,12 +10,14 @@ import {
   type Operation,
   type OperationType,
 } from './operations.repository.js';
-import { sealJson } from '../../db/sealedJson.js';
-import { findDomainOfOrg } from './domains.repository.js';
+import { sealJson, type SealedJson } from '../../db/sealedJson.js';
+import { findDomainOfOrg, insertDomainWithContacts, type NewDomain } from './domains.repository.js';
+import { insertReservedOperation } from './reservedOperation.repository.js';
 import { ConflictError, NotFoundError, PriceExceedsMaxError, ServiceUnavailableError } from '../../errors.js';
 import { findBalance } from '../billing/balances.repository.js';
-import { derivedId } from '../../ids.js';
-import { release, reserveForNewOperation } from '../billing/ledger.js';
+import { derivedId, newId } from '../../ids.js';
+import { assertAmount, release, reserveForNewOperation } from '../billing/ledger.js';
+import { recordLedgerEntry } from '../../metrics/record.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
 import { emitOperationEnded } from './operationEvents.js';
 import { changeDomainStatus } from './domainStatus.js';
@@ -24,7 +26,7 @@ import { DOMAIN_OPERATION_RETRIES, type OperationWorkflowInputs } from './operat
 /** SQLSTATE of a unique index refusing a row: the name is held, or a twin wrote the operation first. */
 const UNIQUE_VIOLATION = '23505';
 
-export interface BeginOperationProps<T extends OperationType> {
+interface OperationBasics<T extends OperationType> {
   deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'payloadKeys'>;
   livemode: boolean;
   orgId: string;
@@ -39,11 +41,24 @@ export interface BeginOperationProps<T extends OperationType> {
   /** The API key asking (principal.keyId), whose monthly spending limit applies; absent for sessions. */
   apiKeyId?: string | undefined;
   description: string;
-  /** Writes the domain rows in the operation's transaction; returns the domain's id. */
-  writeDomain: (tx: pg.PoolClient, ids: { operationId: string; domainId: string }) => Promise<string>;
   /** The stored `workflow_input`: what the operation type's workflow is started with (src/workflows.ts). */
   workflowInput: (ids: { operationId: string; domainId: string }) => OperationWorkflowInputs[T];
 }
+
+/** The domain an operation acts on: a new row (a registration, a transfer), or one it checks and locks. */
+export type OperationDomain =
+  | {
+      /** The domain row to make, written with the operation; its id derives from the request. */
+      newDomain: Omit<NewDomain, 'id'>;
+      writeDomain?: never;
+    }
+  | {
+      /** Checks the domain rows in the operation's transaction; returns the domain's id. */
+      writeDomain: (tx: pg.PoolClient, ids: { operationId: string; domainId: string }) => Promise<string>;
+      newDomain?: never;
+    };
+
+export type BeginOperationProps<T extends OperationType> = OperationBasics<T> & OperationDomain;
 
 /**
  * The shared start of every paid domain operation: the domain and operation rows and the price's
@@ -56,7 +71,7 @@ export async function beginOperation<T extends OperationType>(props: BeginOperat
   const { deps } = props;
   let operation: Operation;
   try {
-    operation = await withTransaction(deps.db, (tx) => writeOperation(tx, props));
+    operation = (await writeNewDomainOperation(props)) ?? (await withTransaction(deps.db, (tx) => writeOperation(tx, props)));
   } catch (err) {
     if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
     // A concurrent twin (same workflow id) committed first: answer with its operation.
@@ -114,12 +129,47 @@ function operationIds(props: BeginOperationProps<OperationType>): { operationId:
   return { operationId: derivedId('op', seed), domainId: derivedId('dom', seed) };
 }
 
+/** The stored workflow input; every paid operation's workflow retries as production does (src/workflows.ts). */
+function sealedWorkflowInput<T extends OperationType>(props: BeginOperationProps<T>, ids: { operationId: string; domainId: string }): SealedJson {
+  return sealJson(props.deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, { ...props.workflowInput(ids), retries: DOMAIN_OPERATION_RETRIES });
+}
+
+/**
+ * A new domain's operation in one statement that commits on its own (insertReservedOperation), when
+ * its price can be reserved without counting spending limits; undefined, with nothing written, when
+ * the operation has no new domain or its reservation needs the long way (writeOperation).
+ */
+async function writeNewDomainOperation<T extends OperationType>(props: BeginOperationProps<T>): Promise<Operation | undefined> {
+  if (!props.newDomain) return undefined;
+  if (props.maxPrice !== undefined && props.amount > props.maxPrice) throw new PriceExceedsMaxError(props.amount, props.maxPrice);
+  assertAmount(props.amount);
+  const mode = { livemode: props.livemode };
+  const ids = operationIds(props);
+  const inserted = await insertReservedOperation(props.deps.db, mode, {
+    reservation: { description: props.description, apiKeyId: props.apiKeyId ?? null, ledgerEntryId: newId('txn') },
+    domain: { ...props.newDomain, id: ids.domainId },
+    operation: {
+      id: ids.operationId,
+      orgId: props.orgId,
+      type: props.type,
+      workflowId: props.workflowId,
+      workflowInput: sealedWorkflowInput(props, ids),
+      requestHash: props.requestHash,
+      amount: props.amount,
+    },
+  });
+  if (inserted) recordLedgerEntry('reservation', mode, props.amount);
+  return inserted;
+}
+
 /** The domain and operation rows and the reservation, in the caller's transaction. */
 async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props: BeginOperationProps<T>): Promise<Operation> {
   if (props.maxPrice !== undefined && props.amount > props.maxPrice) throw new PriceExceedsMaxError(props.amount, props.maxPrice);
   const mode = { livemode: props.livemode };
   const ids = operationIds(props);
-  const domainId = await props.writeDomain(tx, ids);
+  let domainId = ids.domainId;
+  if (props.newDomain) await insertDomainWithContacts(tx, mode, { ...props.newDomain, id: domainId });
+  else domainId = await props.writeDomain(tx, ids);
   const inserted = await insertOperation(tx, mode, {
     id: ids.operationId,
     orgId: props.orgId,
@@ -127,8 +177,7 @@ async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props:
     domain: props.domainName,
     domainId,
     workflowId: props.workflowId,
-    // Every paid operation's workflow retries as production does (src/workflows.ts).
-    workflowInput: sealJson(props.deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, { ...props.workflowInput({ ...ids, domainId }), retries: DOMAIN_OPERATION_RETRIES }),
+    workflowInput: sealedWorkflowInput(props, { ...ids, domainId }),
     requestHash: props.requestHash,
     amount: props.amount,
   });

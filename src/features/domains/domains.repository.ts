@@ -55,26 +55,45 @@ export function insertDomain(
   });
 }
 
+/** A domain row a registration or a transfer makes, with the contacts it uses. */
+export type NewDomain = Pick<Domain, 'id' | 'orgId' | 'name' | 'years' | 'autoRenew' | 'nameservers' | 'registrantContactId' | 'adminContactId' | 'techContactId'> & {
+  status: 'registering' | 'transfer_pending';
+};
+
+/** The parameters of newDomainCtes after the mode's, in its order (twelve). */
+export function newDomainParams(domain: NewDomain): unknown[] {
+  const links = { registrant: domain.registrantContactId, admin: domain.adminContactId, tech: domain.techContactId };
+  const roles = (['registrant', 'admin', 'tech'] as const).filter((role) => links[role] !== null);
+  return [
+    domain.id, domain.orgId, domain.name, domain.status, domain.years, domain.autoRenew, domain.nameservers,
+    domain.registrantContactId, domain.adminContactId, domain.techContactId, roles.map((role) => links[role]), roles,
+  ];
+}
+
+/**
+ * The CTEs `new_domain` (the row, stamped with the mode in `livemode`) and `new_domain_contacts` (the
+ * contacts it uses), from newDomainParams at `$first` on. With `onlyIf`, a CTE's name, the rows are
+ * written only when it returned one.
+ */
+export function newDomainCtes(livemode: string, first: number, onlyIf?: string): string {
+  const $ = (i: number) => `$${first + i}`;
+  return `new_domain AS (
+       INSERT INTO domains (livemode, id, org_id, name, status, years, auto_renew, nameservers, registrant_contact_id, admin_contact_id, tech_contact_id)
+       SELECT ${livemode}, ${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, ${$(8)}, ${$(9)}${onlyIf ? ` FROM ${onlyIf}` : ''}
+       RETURNING id
+     ), new_domain_contacts AS (
+       INSERT INTO domain_contacts (domain_id, contact_id, role, livemode)
+       SELECT new_domain.id, c.contact_id, c.role, ${livemode} FROM new_domain CROSS JOIN unnest(${$(10)}::text[], ${$(11)}::text[]) AS c(contact_id, role)
+       ON CONFLICT (domain_id, role) DO NOTHING
+     )`;
+}
+
 /**
  * insertDomain and linkDomainContacts in one statement (one round trip of a registration's 202,
  * docs/bench.md): the domain row, stamped with the caller's mode, and the contacts it uses.
  */
-export async function insertDomainWithContacts(db: Queryable, mode: Mode, domain: Parameters<typeof insertDomain>[2]): Promise<void> {
-  const links = { registrant: domain.registrantContactId, admin: domain.adminContactId, tech: domain.techContactId };
-  const roles = (['registrant', 'admin', 'tech'] as const).filter((role) => links[role] !== null);
-  await db.query(
-    `WITH inserted AS (
-       INSERT INTO domains (livemode, id, org_id, name, status, years, auto_renew, nameservers, registrant_contact_id, admin_contact_id, tech_contact_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id
-     )
-     INSERT INTO domain_contacts (domain_id, contact_id, role, livemode)
-     SELECT inserted.id, c.contact_id, c.role, $1 FROM inserted CROSS JOIN unnest($12::text[], $13::text[]) AS c(contact_id, role)
-     ON CONFLICT (domain_id, role) DO NOTHING`,
-    [
-      mode.livemode, domain.id, domain.orgId, domain.name, domain.status, domain.years, domain.autoRenew, domain.nameservers,
-      domain.registrantContactId, domain.adminContactId, domain.techContactId, roles.map((role) => links[role]), roles,
-    ],
-  );
+export async function insertDomainWithContacts(db: Queryable, mode: Mode, domain: NewDomain): Promise<void> {
+  await db.query(`WITH ${newDomainCtes('$1', 2)} SELECT 1`, [mode.livemode, ...newDomainParams(domain)]);
 }
 
 /** The organisation's current domain of that name: the one holding it (failed and deleted ones do not). */

@@ -1,5 +1,4 @@
 import type { AppDeps } from '../../deps.js';
-import { insertDomainWithContacts } from './domains.repository.js';
 import { findRegistrationFacts, type RegistrationFacts } from './registration.repository.js';
 import type { Operation } from './operations.repository.js';
 import { ConflictError, ValidationError, type FieldError } from '../../errors.js';
@@ -134,20 +133,16 @@ async function planRegistration(
     maxPrice: body.max_price,
     apiKeyId: principal.keyId,
     description: `Registration of ${answer.name} for ${body.years} year${body.years > 1 ? 's' : ''}`,
-    writeDomain: async (tx, { domainId }) => {
-      await insertDomainWithContacts(tx, mode, {
-        id: domainId,
-        status: 'registering',
-        orgId,
-        name: answer.name,
-        years: body.years,
-        autoRenew: body.auto_renew ?? false,
-        nameservers: body.nameservers ?? [],
-        registrantContactId: body.registrant_contact_id,
-        adminContactId: body.admin_contact_id ?? null,
-        techContactId: body.tech_contact_id ?? null,
-      });
-      return domainId;
+    newDomain: {
+      status: 'registering',
+      orgId,
+      name: answer.name,
+      years: body.years,
+      autoRenew: body.auto_renew ?? false,
+      nameservers: body.nameservers ?? [],
+      registrantContactId: body.registrant_contact_id,
+      adminContactId: body.admin_contact_id ?? null,
+      techContactId: body.tech_contact_id ?? null,
     },
     workflowInput: ({ operationId, domainId }) => ({
       operationId,

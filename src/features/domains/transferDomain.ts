@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps.js';
 import { findContact } from '../contacts/contacts.repository.js';
-import { findDomainOfOrg, insertDomain, linkDomainContacts } from './domains.repository.js';
+import { findDomainOfOrg } from './domains.repository.js';
 import type { Operation } from './operations.repository.js';
 import { parseDomainName } from '../../domainName.js';
 import { ConflictError, ValidationError } from '../../errors.js';
@@ -92,21 +92,16 @@ async function planTransfer(
     maxPrice: body.max_price,
     apiKeyId: principal.keyId,
     description: `Transfer of ${name}`,
-    writeDomain: async (tx, { domainId }) => {
-      await insertDomain(tx, mode, {
-        id: domainId,
-        status: 'transfer_pending',
-        orgId,
-        name,
-        years: 1,
-        autoRenew: false,
-        nameservers: [],
-        registrantContactId: body.registrant_contact_id,
-        adminContactId: null,
-        techContactId: null,
-      });
-      await linkDomainContacts(tx, mode, domainId, { registrant: body.registrant_contact_id, admin: null, tech: null });
-      return domainId;
+    newDomain: {
+      status: 'transfer_pending',
+      orgId,
+      name,
+      years: 1,
+      autoRenew: false,
+      nameservers: [],
+      registrantContactId: body.registrant_contact_id,
+      adminContactId: null,
+      techContactId: null,
     },
     workflowInput: ({ operationId, domainId }) => ({
       operationId,
