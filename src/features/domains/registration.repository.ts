@@ -22,14 +22,16 @@ export async function findRegistrationFacts(
   mode: Mode,
   props: { workflowId: string; orgId: string; contactIds: string[]; name: string },
 ): Promise<RegistrationFacts> {
-  const { rows } = await db.query<Operation & { foundContactIds: string[]; nameHeld: boolean }>(
-    `SELECT ${OPERATION_COLUMNS},
+  // Named, so each connection parses and plans it once (docs/operations.md).
+  const { rows } = await db.query<Operation & { foundContactIds: string[]; nameHeld: boolean }>({
+    name: 'registration-facts',
+    text: `SELECT ${OPERATION_COLUMNS},
        ARRAY(SELECT c.id FROM contacts c WHERE c.livemode = $1 AND c.org_id = $3 AND c.id = ANY($4::text[])) AS "foundContactIds",
        EXISTS (SELECT 1 FROM domains d WHERE d.livemode = $1 AND d.org_id = $3 AND d.name = $5 AND d.status NOT IN ('failed', 'deleted')) AS "nameHeld"
      FROM (SELECT 1) AS one
      LEFT JOIN LATERAL (SELECT * FROM operations WHERE livemode = $1 AND workflow_id = $2 LIMIT 1) AS found ON true`,
-    [mode.livemode, props.workflowId, props.orgId, props.contactIds, props.name],
-  );
+    values: [mode.livemode, props.workflowId, props.orgId, props.contactIds, props.name],
+  });
   const { foundContactIds, nameHeld, ...operation } = rows[0]!;
   return { operation: operation.id === null ? undefined : operation, foundContactIds, nameHeld };
 }

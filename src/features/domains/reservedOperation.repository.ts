@@ -24,19 +24,21 @@ export interface ReservedOperation {
 export async function insertReservedOperation(db: Queryable, mode: Mode, props: ReservedOperation): Promise<Operation | undefined> {
   const { operation, domain } = props;
   const reservation = { ...props.reservation, operationId: operation.id, orgId: operation.orgId, amount: operation.amount };
-  const { rows } = await db.query<Operation>(
-    // $1 to $7: the reservation's; $8 to $19: the domain's; then the operation's.
-    `WITH ${unlimitedReservationCtes(reservation.apiKeyId !== null, 'fail')}, ${newDomainCtes('$1', 8, 'posted')}, new_operation AS (
+  const withKey = reservation.apiKeyId !== null;
+  // Named, so each connection parses and plans it once (docs/operations.md); $1 to $7 are the reservation's, $8 to $19 the domain's, then the operation's.
+  const { rows } = await db.query<Operation>({
+    name: withKey ? 'reserved-operation-by-key' : 'reserved-operation',
+    text: `WITH ${unlimitedReservationCtes(withKey, 'fail')}, ${newDomainCtes('$1', 8, 'posted')}, new_operation AS (
        INSERT INTO operations (livemode, id, org_id, type, status, domain, domain_id, workflow_id, workflow_input, request_hash, amount)
        SELECT $1, $2, $3, $20, 'pending', $10, new_domain.id, $21, $22, $23, $4 FROM new_domain
        RETURNING ${OPERATION_COLUMNS}
      )
      SELECT * FROM new_operation`,
-    [
+    values: [
       ...unlimitedReservationParams(mode, reservation),
       ...newDomainParams(domain),
       operation.type, operation.workflowId, JSON.stringify(operation.workflowInput), operation.requestHash,
     ],
-  );
+  });
   return rows[0];
 }
