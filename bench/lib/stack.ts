@@ -84,6 +84,8 @@ export async function startStack(): Promise<Stack> {
     REGISTRAR_CHECK_PER_MINUTE: '100000',
     WEBHOOK_HOST_PER_MINUTE: '1000000',
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    // Spans of the api and workers to a receiver of the caller's, to see where a request's time goes (docs/bench.md).
+    ...(process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
   };
   const config = loadConfig({ ...env, LOG_LEVEL: 'error' });
   await migrateUp(databaseUrl, createLogger(config));
