@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { customerFactory } from '../support/customers.js';
+import { customerFactory, SCOPES } from '../support/customers.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
-import { jsonHeaders } from '../support/actors.js';
+import { createKey, jsonHeaders } from '../support/actors.js';
 import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
 import { liveCustomers } from '../support/liveCustomers.js';
 
@@ -83,6 +83,44 @@ describe('concurrent registrations of one name', () => {
     const moved = await transfer(false);
     expect(moved.status).toBe(202);
     expect((await f.pollUntilFinished(fifth, moved.headers.get('location')!)).status).toBe('succeeded');
+  });
+
+  it('inside one org, from a key without a spending limit and one with: the second is 409, never a deadlock', { timeout: 60_000 }, async () => {
+    // The first key's registration is written in one statement (the key lineage's lock, the balance
+    // row's, then the name's); the limited key's takes the transaction, which must take them in that order.
+    const f = customerFactory(app);
+    const c = await f.customer(50_000, 'enterprise');
+    const limited = await createKey(app, c.session, { name: 'limited', scopes: SCOPES, mode: 'test', monthly_spend_limit: 10_000 });
+    const name = `ordered-${Date.now()}.com`;
+    const body = { name, years: 1, registrant_contact_id: c.contactId };
+    const holder = await app.deps.db.connect();
+    const blockedBy = async (pids: number[]) => {
+      const { rows } = await app.deps.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) && $1::int[]', [pids]);
+      return rows.map((row) => row.pid);
+    };
+    const waitFor = async (pids: number[], count: number) => {
+      for (let i = 0; i < 500; i += 1) {
+        const blocked = await blockedBy(pids);
+        if (blocked.length >= count) return blocked;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`fewer than ${count} requests waited on the balance row`);
+    };
+    try {
+      // Both requests queue on the balance row, the unlimited key's first.
+      await holder.query('BEGIN');
+      const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      await holder.query('SELECT 1 FROM billing_balances WHERE org_id = $1 AND livemode = false FOR UPDATE', [c.org.id]);
+      const unlimited = f.register(c, body, `ordered-unlimited-${name}`);
+      const [first] = await waitFor([holderPid], 1);
+      const limitedAnswer = f.register({ ...c, key: limited.key }, body, `ordered-limited-${name}`);
+      await waitFor([holderPid, first!], 2);
+      await holder.query('ROLLBACK');
+      expect(await codesOf(await Promise.all([unlimited, limitedAnswer]))).toEqual(['202', '409 DOMAIN_STATE_CONFLICT']);
+    } finally {
+      holder.release();
+    }
+    expect(await operationLedger(c.org.id)).toEqual([{ type: 'reservation', operationExists: true }]);
   });
 
   it('a request that ends in 500 while writing its rows leaves no ledger entry and no hold', { timeout: 60_000 }, async () => {

@@ -113,6 +113,17 @@ export async function reserve(props: ReserveProps): Promise<Reservation> {
 }
 
 /**
+ * Takes the locks a reservation takes, in its order (the key lineage's, then the balance row's), ahead
+ * of the rest of the caller's transaction: for a transaction that writes other rows before it reserves,
+ * so it takes its locks in the order a reservation written in one statement with those rows does
+ * (src/features/domains/reservedOperation.repository.ts) and the two never wait on each other in a circle.
+ */
+export async function lockForReservation(tx: pg.PoolClient, props: { orgId: string; livemode: boolean; apiKeyId?: string | undefined }): Promise<void> {
+  if (props.apiKeyId) await lockApiKeyLineage(tx, props.apiKeyId);
+  await lockBalance(tx, { livemode: props.livemode }, props.orgId);
+}
+
+/**
  * The same as reserve, inside the caller's transaction, so the reservation commits (or rolls back)
  * together with the rows of the operation it pays for. The balance row stays locked until then.
  */

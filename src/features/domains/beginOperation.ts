@@ -16,7 +16,7 @@ import { insertReservedOperation } from './reservedOperation.repository.js';
 import { ConflictError, NotFoundError, PriceExceedsMaxError, ServiceUnavailableError } from '../../errors.js';
 import { findBalance } from '../billing/balances.repository.js';
 import { derivedId, newId } from '../../ids.js';
-import { assertAmount, release, reserveForNewOperation } from '../billing/ledger.js';
+import { assertAmount, lockForReservation, release, reserveForNewOperation } from '../billing/ledger.js';
 import { recordLedgerEntry } from '../../metrics/record.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
 import { emitOperationEnded } from './operationEvents.js';
@@ -168,8 +168,11 @@ async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props:
   const mode = { livemode: props.livemode };
   const ids = operationIds(props);
   let domainId = ids.domainId;
-  if (props.newDomain) await insertDomainWithContacts(tx, mode, { ...props.newDomain, id: domainId });
-  else domainId = await props.writeDomain(tx, ids);
+  if (props.newDomain) {
+    // The locks first, as the one statement takes them before the name's (writeNewDomainOperation).
+    await lockForReservation(tx, { orgId: props.orgId, livemode: props.livemode, apiKeyId: props.apiKeyId });
+    await insertDomainWithContacts(tx, mode, { ...props.newDomain, id: domainId });
+  } else domainId = await props.writeDomain(tx, ids);
   const inserted = await insertOperation(tx, mode, {
     id: ids.operationId,
     orgId: props.orgId,
@@ -181,7 +184,7 @@ async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props:
     requestHash: props.requestHash,
     amount: props.amount,
   });
-  // Last, so the balance row is locked only for the end of the transaction.
+  // Last, so an existing domain's operation locks the balance row only for the end of the transaction.
   await reserveForNewOperation(tx, {
     orgId: props.orgId,
     livemode: props.livemode,
