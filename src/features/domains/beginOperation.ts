@@ -62,8 +62,9 @@ export type BeginOperationProps<T extends OperationType> = OperationBasics<T> & 
 
 /**
  * The shared start of every paid domain operation: the domain and operation rows and the price's
- * reservation are written in one transaction (a 402, a name conflict or any fault leaves no row and
- * no ledger entry), then the workflow is started. Ids derive from the workflow id (org, mode,
+ * reservation are written all or nothing, in one statement for a new domain whose price needs no limit
+ * counted, else in one transaction (a 402, a name conflict or any fault leaves no row and no ledger
+ * entry), then the workflow is started. Ids derive from the workflow id (org, mode,
  * member, Idempotency-Key) and the request's hash: a retry, a concurrent twin or a retry after a
  * crash all end at the same operation and one charge, and another request can never land on it.
  */
@@ -129,6 +130,11 @@ function operationIds(props: BeginOperationProps<OperationType>): { operationId:
   return { operationId: derivedId('op', seed), domainId: derivedId('dom', seed) };
 }
 
+/** 409 PRICE_EXCEEDS_MAX when the price is above the caller's `max_price`. */
+function requireWithinMaxPrice(props: { amount: number; maxPrice?: number | undefined }): void {
+  if (props.maxPrice !== undefined && props.amount > props.maxPrice) throw new PriceExceedsMaxError(props.amount, props.maxPrice);
+}
+
 /** The stored workflow input; every paid operation's workflow retries as production does (src/workflows.ts). */
 function sealedWorkflowInput<T extends OperationType>(props: BeginOperationProps<T>, ids: { operationId: string; domainId: string }): SealedJson {
   return sealJson(props.deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, { ...props.workflowInput(ids), retries: DOMAIN_OPERATION_RETRIES });
@@ -141,7 +147,7 @@ function sealedWorkflowInput<T extends OperationType>(props: BeginOperationProps
  */
 async function writeNewDomainOperation<T extends OperationType>(props: BeginOperationProps<T>): Promise<Operation | undefined> {
   if (!props.newDomain) return undefined;
-  if (props.maxPrice !== undefined && props.amount > props.maxPrice) throw new PriceExceedsMaxError(props.amount, props.maxPrice);
+  requireWithinMaxPrice(props);
   assertAmount(props.amount);
   const mode = { livemode: props.livemode };
   const ids = operationIds(props);
@@ -164,7 +170,7 @@ async function writeNewDomainOperation<T extends OperationType>(props: BeginOper
 
 /** The domain and operation rows and the reservation, in the caller's transaction. */
 async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props: BeginOperationProps<T>): Promise<Operation> {
-  if (props.maxPrice !== undefined && props.amount > props.maxPrice) throw new PriceExceedsMaxError(props.amount, props.maxPrice);
+  requireWithinMaxPrice(props);
   const mode = { livemode: props.livemode };
   const ids = operationIds(props);
   let domainId = ids.domainId;
