@@ -1,4 +1,4 @@
-import { withTransaction, type Db } from '../../db/pool.js';
+import type pg from 'pg';
 import { insertOrganization, type Organization } from '../../auth/organizations.js';
 import { insertMembership } from '../../auth/memberships.js';
 import { auditCallerAction } from '../../audit/auditEvents.js';
@@ -7,25 +7,25 @@ import { newId } from '../../ids.js';
 import { requireLiveCredential } from './liveCredential.js';
 
 export interface CreateOrganizationProps {
-  db: Db;
   principal: Principal;
   name: string;
   requestId: string;
 }
 
-/** Creates an organisation with the caller as its owner (sessions and live keys only). */
-export async function createOrganization(props: CreateOrganizationProps): Promise<Organization> {
+/**
+ * Creates an organisation with the caller as its owner (sessions and live keys only), in the caller's
+ * transaction: the route stores its answer there too (answerInTransaction).
+ */
+export async function createOrganizationWithin(tx: pg.PoolClient, props: CreateOrganizationProps): Promise<Organization> {
   requireLiveCredential(props.principal);
-  return withTransaction(props.db, async (tx) => {
-    const org = await insertOrganization(tx, { id: newId('org'), name: props.name });
-    await insertMembership(tx, { orgId: org.id, userId: props.principal.user.id, role: 'owner' });
-    await auditCallerAction(tx, props, {
-      action: 'org.created',
-      orgId: org.id,
-      targetType: 'organization',
-      targetId: org.id,
-      data: { name: org.name },
-    });
-    return org;
+  const org = await insertOrganization(tx, { id: newId('org'), name: props.name });
+  await insertMembership(tx, { orgId: org.id, userId: props.principal.user.id, role: 'owner' });
+  await auditCallerAction(tx, props, {
+    action: 'org.created',
+    orgId: org.id,
+    targetType: 'organization',
+    targetId: org.id,
+    data: { name: org.name },
   });
+  return org;
 }

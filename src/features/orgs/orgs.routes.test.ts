@@ -40,6 +40,21 @@ describe('organisations', () => {
     expect(await shown.json()).toEqual({ ...org, role: 'owner', monthly_spend_limit: null });
   });
 
+  it('creates one organisation for an Idempotency-Key, however many identical requests arrive at once, and replays it', async () => {
+    const bob = await sessionToken(app, uniqueEmail('bob'));
+    const create = () => app.fetch('/api/v1/orgs', { method: 'POST', headers: { ...jsonHeaders(bob), 'idempotency-key': 'bob-first-org' }, body: '{"name":"Bob Co"}' });
+    const answers = await Promise.all(Array.from({ length: 8 }, create));
+    const created = answers.filter((res) => res.status === 201);
+    // The first to commit is the first; each other is its replay, or 409 IN_USE while it commits.
+    expect(answers.every((res) => res.status === 201 || res.status === 409)).toBe(true);
+    expect(created.filter((res) => res.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+    const replay = await create();
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    const org = await readJson<{ id: string }>(replay);
+    expect(replay.headers.get('location')).toBe(`/api/v1/orgs/${org.id}`);
+    expect((await me(bob)).orgs).toEqual([{ id: org.id, name: 'Bob Co', role: 'owner' }]);
+  });
+
   it('answers 403 NOT_ORG_MEMBER for a stranger, and the same for an organisation that does not exist', async () => {
     const alice = await sessionToken(app, uniqueEmail('alice'));
     const bob = await sessionToken(app, uniqueEmail('bob'));

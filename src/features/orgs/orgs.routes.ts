@@ -5,7 +5,8 @@ import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js'
 import { OrganizationSchema, OrganizationSettingsSchema, presentOrganization } from './organization.presenter.js';
 import { findBalance } from '../billing/balances.repository.js';
 import { setOrgSpendLimit } from '../billing/spendLimits.js';
-import { createOrganization } from './createOrganization.js';
+import { createOrganizationWithin } from './createOrganization.js';
+import { answerInTransaction } from '../../http/idempotency.js';
 import { CreateOrganizationBody, OrganizationPage, OrgPath, UpdateOrganizationBody } from './schemas.js';
 
 export function organizationRoutes(deps: AppDeps) {
@@ -19,17 +20,14 @@ export function organizationRoutes(deps: AppDeps) {
       scope: 'orgs:write',
       request: { body: CreateOrganizationBody },
       responses: { 201: { description: 'Created', schema: OrganizationSchema } },
+      answersInTransaction: true,
       handler: async (ctx, { body, principal, requestId }) => {
-        const org = await createOrganization({
-          db: deps.db,
-          principal: principal,
-          name: body.name,
-          requestId,
+        await answerInTransaction(ctx, deps.db, async (tx) => {
+          const org = await createOrganizationWithin(tx, { principal, name: body.name, requestId });
+          return { status: 201, headers: { Location: `/api/v1/orgs/${org.id}` }, body: presentOrganization(org) };
         });
+        // After the commit, so no read in between caches the list without it.
         deps.orgsOfUser.forget(principal.user.id);
-        ctx.status = 201;
-        ctx.set('Location', `/api/v1/orgs/${org.id}`);
-        ctx.body = presentOrganization(org);
       },
     }),
     defineRoute({
