@@ -70,6 +70,28 @@ describe('webhook endpoints', () => {
     expect(JSON.stringify(rows[0]!.secrets)).not.toContain(created.secret!.slice(6));
   });
 
+  it('creates one endpoint for an Idempotency-Key, even sent six times at once, and replays it with the same secret', async () => {
+    const user = await insertUser(app.deps, uniqueEmail('hook-retry'));
+    const org = (await insertOrg(app.deps, { owner: user, plan: 'enterprise' })).id;
+    const token = await sessionOf(app.deps, user);
+    const send = () =>
+      app.fetch(`/api/v1/orgs/${org}/webhook-endpoints`, {
+        method: 'POST',
+        headers: { ...jsonHeaders(token), 'idempotency-key': 'hook-once' },
+        body: JSON.stringify({ url: 'https://hooks.example.com/once', events: ['operation.succeeded'] }),
+      });
+    const answers = await Promise.all(Array.from({ length: 6 }, send));
+    // The first to commit is the first; each other is its replay, or 409 IN_USE while it commits.
+    expect(answers.every((res) => res.status === 201 || res.status === 409)).toBe(true);
+    expect(answers.filter((res) => res.status === 201 && res.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+    const first = await readJson<Endpoint>(answers.find((res) => res.status === 201 && res.headers.get('idempotent-replayed') === null)!);
+    const replay = await send();
+    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.headers.get('location')]).toEqual([201, 'true', `/api/v1/orgs/${org}/webhook-endpoints/${first.id}`]);
+    expect(await readJson<Endpoint>(replay)).toEqual(first);
+    const list = await readJson<{ data: Endpoint[] }>(await app.fetch(`/api/v1/orgs/${org}/webhook-endpoints`, { headers: bearer(token) }));
+    expect(list.data.map((e) => e.id)).toEqual([first.id]);
+  });
+
   it('refuses (422 on body.url) http, credentials, local names and literal addresses inside a private network', async () => {
     const refused = [
       'http://hooks.example.com/',

@@ -12,7 +12,8 @@ import {
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
 } from './endpoint.presenter.js';
-import { changeWebhookEndpoint, createWebhookEndpoint, MAX_ENDPOINTS_PER_ORG_AND_MODE, removeWebhookEndpoint, rotateWebhookSecret } from './endpoints.js';
+import { answerInTransaction } from '../../http/idempotency.js';
+import { changeWebhookEndpoint, createWebhookEndpointWithin, MAX_ENDPOINTS_PER_ORG_AND_MODE, removeWebhookEndpoint, rotateWebhookSecret } from './endpoints.js';
 import { retryDelivery, sendPing } from './resend.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { CreateEndpointBody, DeliveryPage, DeliveryPath, EndpointPage, EndpointPath, RetryAccepted, UpdateEndpointBody } from './schemas.js';
@@ -45,18 +46,20 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: OrgPath, body: CreateEndpointBody },
       responses: { 201: { description: 'Created, with `secret`', schema: WebhookEndpointWithSecretSchema, headers: CreatedHeaders } },
       errors: { 409: ENDPOINT_LIMIT, 422: REFUSED_URL },
+      answersInTransaction: true,
       handler: async (ctx, { path, body, principal, requestId }) => {
-        const { endpoint, secret } = await createWebhookEndpoint(service, {
-          mode: principal,
-          by: { principal, requestId },
-          orgId: path.org_oid,
-          url: body.url,
-          events: body.events,
-          description: body.description ?? null,
+        await answerInTransaction(ctx, deps.db, async (tx) => {
+          const { endpoint, secret } = await createWebhookEndpointWithin(tx, service, {
+            mode: principal,
+            by: { principal, requestId },
+            orgId: path.org_oid,
+            url: body.url,
+            events: body.events,
+            description: body.description ?? null,
+          });
+          const headers = { Location: `/api/v1/orgs/${path.org_oid}/webhook-endpoints/${endpoint.id}` };
+          return { status: 201, headers, body: { ...presentWebhookEndpoint(endpoint), secret } };
         });
-        ctx.status = 201;
-        ctx.set('Location', `/api/v1/orgs/${path.org_oid}/webhook-endpoints/${endpoint.id}`);
-        ctx.body = { ...presentWebhookEndpoint(endpoint), secret };
       },
     }),
     defineRoute({

@@ -36,7 +36,7 @@ export interface EndpointServiceDeps {
 }
 
 /** A URL the sender would refuse is 422 on `body.url` when saved; names are checked again when sending. */
-function checkUrl(deps: EndpointServiceDeps, mode: Mode, url: string): void {
+function checkUrl(deps: Pick<EndpointServiceDeps, 'destinations'>, mode: Mode, url: string): void {
   const problem = urlProblem(url, addressPolicy(deps.destinations, mode));
   if (problem) throw new ValidationError([{ loc: ['body', 'url'], msg: problem, type: 'url_refused' }]);
 }
@@ -46,7 +46,7 @@ function normalisedEvents(events: string[]): string[] {
   return events.includes('*') ? ['*'] : [...new Set(events)];
 }
 
-function sealed(deps: EndpointServiceDeps, secrets: EndpointSecrets) {
+function sealed(deps: Pick<EndpointServiceDeps, 'payloadKeys'>, secrets: EndpointSecrets) {
   return sealJson(deps.payloadKeys, WEBHOOK_SECRETS_PURPOSE, secrets);
 }
 
@@ -74,31 +74,38 @@ function auditEndpoint(
 /**
  * A new endpoint in the caller's mode, and its signing secret: the only time the secret is shown.
  * At most MAX_ENDPOINTS_PER_ORG_AND_MODE per organisation and mode (409 `WEBHOOK_ENDPOINT_LIMIT`).
+ * Written in the caller's transaction: the route stores its answer there too (answerInTransaction).
  */
-export async function createWebhookEndpoint(
-  deps: EndpointServiceDeps,
+export async function createWebhookEndpointWithin(
+  tx: Queryable,
+  deps: Omit<EndpointServiceDeps, 'db'>,
   props: EndpointCaller & { url: string; events: string[]; description: string | null },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const { mode } = props;
   checkUrl(deps, mode, props.url);
   const secret = newSigningSecret();
-  const endpoint = await withTransaction(deps.db, async (tx) => {
-    // Counted under a lock of the organisation's endpoints, so concurrent creates cannot pass the limit together.
-    if ((await lockAndCountWebhookEndpoints(tx, mode, props.orgId)) >= MAX_ENDPOINTS_PER_ORG_AND_MODE) {
-      throw new WebhookEndpointLimitError(MAX_ENDPOINTS_PER_ORG_AND_MODE);
-    }
-    const created = await insertWebhookEndpoint(tx, mode, {
-      id: newId('we'),
-      orgId: props.orgId,
-      url: props.url,
-      events: normalisedEvents(props.events),
-      description: props.description,
-      secrets: sealed(deps, { current: secret, previous: null }),
-    });
-    await auditEndpoint(tx, props, 'webhook_endpoint.created', created, { events: created.events });
-    return created;
+  // Counted under a lock of the organisation's endpoints, so concurrent creates cannot pass the limit together.
+  if ((await lockAndCountWebhookEndpoints(tx, mode, props.orgId)) >= MAX_ENDPOINTS_PER_ORG_AND_MODE) {
+    throw new WebhookEndpointLimitError(MAX_ENDPOINTS_PER_ORG_AND_MODE);
+  }
+  const endpoint = await insertWebhookEndpoint(tx, mode, {
+    id: newId('we'),
+    orgId: props.orgId,
+    url: props.url,
+    events: normalisedEvents(props.events),
+    description: props.description,
+    secrets: sealed(deps, { current: secret, previous: null }),
   });
+  await auditEndpoint(tx, props, 'webhook_endpoint.created', endpoint, { events: endpoint.events });
   return { endpoint, secret };
+}
+
+/** createWebhookEndpointWithin in a transaction of its own (the bench and tests make endpoints so). */
+export function createWebhookEndpoint(
+  deps: EndpointServiceDeps,
+  props: EndpointCaller & { url: string; events: string[]; description: string | null },
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  return withTransaction(deps.db, (tx) => createWebhookEndpointWithin(tx, deps, props));
 }
 
 export async function changeWebhookEndpoint(
