@@ -16,7 +16,7 @@ import { insertReservedOperation } from './reservedOperation.repository.js';
 import { ConflictError, NotFoundError, PriceExceedsMaxError, ServiceUnavailableError } from '../../errors.js';
 import { findBalance } from '../billing/balances.repository.js';
 import { derivedId, newId } from '../../ids.js';
-import { assertAmount, lockForReservation, release, reserveForNewOperation } from '../billing/ledger.js';
+import { assertAmount, lockForReservation, release, reserveForNewOperation, reserveWithin } from '../billing/ledger.js';
 import { recordLedgerEntry } from '../../metrics/record.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
 import { emitOperationEnded } from './operationEvents.js';
@@ -190,15 +190,18 @@ async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props:
     requestHash: props.requestHash,
     amount: props.amount,
   });
-  // Last, so an existing domain's operation locks the balance row only for the end of the transaction.
-  await reserveForNewOperation(tx, {
+  const reservation = {
     orgId: props.orgId,
     livemode: props.livemode,
     operationId: ids.operationId,
     amount: props.amount,
     description: props.description,
     apiKeyId: props.apiKeyId,
-  });
+  };
+  // A new domain's one statement has just found that the short way cannot reserve: the long way at once.
+  if (props.newDomain) await reserveWithin(tx, reservation);
+  // Last, so an existing domain's operation locks the balance row only for the end of the transaction.
+  else await reserveForNewOperation(tx, reservation);
   return inserted;
 }
 

@@ -34,13 +34,12 @@ const domains = new ModeScopedTable<Domain>(
    tech_contact_id AS "techContactId", version, clock_offset_days AS "clockOffsetDays", created_at AS "createdAt", updated_at AS "updatedAt"`,
 );
 
-export function insertDomain(
-  db: Queryable,
-  mode: Mode,
-  domain: Pick<Domain, 'id' | 'orgId' | 'name' | 'years' | 'autoRenew' | 'nameservers' | 'registrantContactId' | 'adminContactId' | 'techContactId'> & {
-    status: 'registering' | 'transfer_pending';
-  },
-): Promise<Domain> {
+/** A domain row a registration or a transfer makes, with the contacts it uses. */
+export type NewDomain = Pick<Domain, 'id' | 'orgId' | 'name' | 'years' | 'autoRenew' | 'nameservers' | 'registrantContactId' | 'adminContactId' | 'techContactId'> & {
+  status: 'registering' | 'transfer_pending';
+};
+
+export function insertDomain(db: Queryable, mode: Mode, domain: NewDomain): Promise<Domain> {
   return domains.insert(db, mode, {
     id: domain.id,
     org_id: domain.orgId,
@@ -54,11 +53,6 @@ export function insertDomain(
     tech_contact_id: domain.techContactId,
   });
 }
-
-/** A domain row a registration or a transfer makes, with the contacts it uses. */
-export type NewDomain = Pick<Domain, 'id' | 'orgId' | 'name' | 'years' | 'autoRenew' | 'nameservers' | 'registrantContactId' | 'adminContactId' | 'techContactId'> & {
-  status: 'registering' | 'transfer_pending';
-};
 
 /** The parameters of newDomainCtes after the mode's, in its order (twelve). */
 export function newDomainParams(domain: NewDomain): unknown[] {

@@ -71,6 +71,9 @@ function auditEndpoint(
   return auditCallerAction(tx, caller.by, { action, orgId: caller.orgId, targetType: 'webhook_endpoint', targetId: endpoint.id, data: { url: endpoint.url, ...data } });
 }
 
+/** What a new endpoint is asked with, by whom. */
+export type NewEndpoint = EndpointCaller & { url: string; events: string[]; description: string | null };
+
 /**
  * A new endpoint in the caller's mode, and its signing secret: the only time the secret is shown.
  * At most MAX_ENDPOINTS_PER_ORG_AND_MODE per organisation and mode (409 `WEBHOOK_ENDPOINT_LIMIT`).
@@ -79,7 +82,7 @@ function auditEndpoint(
 export async function createWebhookEndpointWithin(
   tx: Queryable,
   deps: Omit<EndpointServiceDeps, 'db'>,
-  props: EndpointCaller & { url: string; events: string[]; description: string | null },
+  props: NewEndpoint,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const { mode } = props;
   checkUrl(deps, mode, props.url);
@@ -103,7 +106,7 @@ export async function createWebhookEndpointWithin(
 /** createWebhookEndpointWithin in a transaction of its own (the bench and tests make endpoints so). */
 export function createWebhookEndpoint(
   deps: EndpointServiceDeps,
-  props: EndpointCaller & { url: string; events: string[]; description: string | null },
+  props: NewEndpoint,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   return withTransaction(deps.db, (tx) => createWebhookEndpointWithin(tx, deps, props));
 }
