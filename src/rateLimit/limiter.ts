@@ -142,14 +142,11 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     log.info('Redis answering again; rate limits are shared again');
   }
 
-  const decide = (limits: GroupLimits, raw: RawDecision, degraded: boolean): Decision => ({
-    allowed: raw.allowed,
-    limit: limits.perMinute,
-    remaining: raw.remaining,
-    resetAt: raw.resetAt,
-    ...(raw.allowed ? {} : { retryAfterSeconds: raw.retryAfter }),
-    degraded,
-  });
+  const decide = (limits: GroupLimits, raw: RawDecision, degraded: boolean): Decision => {
+    const decision: Decision = { allowed: raw.allowed, limit: limits.perMinute, remaining: raw.remaining, resetAt: raw.resetAt, degraded };
+    if (!raw.allowed) decision.retryAfterSeconds = raw.retryAfter;
+    return decision;
+  };
 
   function prune(at: number): void {
     if (at - lastPrune < PRUNE_EVERY_MS) return;

@@ -22,12 +22,8 @@ export function meRoutes(deps: AppDeps) {
           id: principal.user.id,
           email: principal.user.email,
           name: principal.user.name,
-          auth: {
-            type: principal.type,
-            ...(principal.keyId ? { key_id: principal.keyId } : {}),
-            mode: principal.mode,
-            scopes: [...principal.scopes],
-          },
+          // JSON leaves `key_id` out for a session (undefined).
+          auth: { type: principal.type, key_id: principal.keyId, mode: principal.mode, scopes: [...principal.scopes] },
           orgs: orgs.map((org) => ({ id: org.id, name: org.name, role: org.role })),
         };
       },
