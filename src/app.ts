@@ -30,7 +30,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Koa<Ap
   const dispatchApi: DispatchApi = async (ctx) => {
     const apiCtx = ctx as unknown as Parameters<typeof routes>[0];
     await routes(apiCtx, async () => {
-      await allowedMethods(apiCtx as unknown as Parameters<typeof allowedMethods>[0], () => Promise.resolve());
+      await allowedMethods(apiCtx, () => Promise.resolve());
     });
   };
   const web = options.listeningUrl ? createWebMounts(deps, { listeningUrl: options.listeningUrl, dispatchApi }) : undefined;
