@@ -25,7 +25,7 @@ interface Entry {
  * It routes as @koa/router did here: case-insensitive, a trailing slash ignored, path parameters
  * percent-decoded (`%2F` too), 405 with `Allow` for a path served under other methods, `OPTIONS`
  * answered with `Allow`, 501 for a method the service never serves. A static segment is preferred
- * to a parameter; no two routes of one method overlap otherwise (routeTable.test.ts checks it).
+ * to a parameter; no two routes of one method overlap otherwise (test/http/routeTable.test.ts checks it).
  */
 export class RouteTable {
   private readonly tree = FindMyWay({
