@@ -38,7 +38,8 @@ describe('the service process', () => {
   it('serves, becomes ready, and exits cleanly on SIGTERM', async () => {
     const env: Record<string, string> = { ...(await serviceEnv()), METRICS_PORT: String(await freePort()), TEMPORAL_METRICS_PORT: String(await freePort()) };
     const proc = runTs('src/main.ts', [], env);
-    await proc.waitForOutput(/"msg":"api listening"/);
+    // The combined process bundles its workflows before it listens: over 30 s on two busy cores.
+    await proc.waitForOutput(/"msg":"api listening"/, 75_000);
     const url = `http://127.0.0.1:${env.PORT}`;
     await expect.poll(async () => (await fetch(`${url}/readyz`)).status, { timeout: 15_000, interval: 250 }).toBe(200);
     // The combined process serves its metrics on their own loopback port, until it stops.
@@ -54,8 +55,8 @@ describe('the service process', () => {
     expect(await proc.exited).toBe(0);
     await expect(fetch(metricsUrl)).rejects.toThrow();
     expect(proc.output()).toMatch(/"msg":"shutting down[^"]*".*"msg":"stopped"/s);
-    // Its waits (start-up up to 30 s, then two polls of up to 15 s) outlast the default 30 s on a busy machine.
-  }, 90_000);
+    // Its waits (start-up up to 75 s, then two polls of up to 15 s) outlast the default 30 s on a busy machine.
+  }, 120_000);
 });
 
 describe('graceful shutdown', () => {
