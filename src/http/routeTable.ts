@@ -4,13 +4,15 @@ import type { Middleware } from 'koa';
 import type { RouterMiddleware } from '@koa/router';
 import type { AppState } from './context.js';
 
-type Layer = RouterMiddleware<AppState>;
+export type Layer = RouterMiddleware<AppState>;
 type RoutedContext = Parameters<Layer>[0] & { _matchedRoute?: string };
 
 /** Methods the service answers at all: anything else is 501 (as @koa/router answered it). */
 const IMPLEMENTED = new Set(['HEAD', 'OPTIONS', 'GET', 'PUT', 'PATCH', 'POST', 'DELETE']);
 
 interface Entry {
+  /** Its place in the order routes were added (`Allow` lists methods in that order). */
+  order: number;
   /** As registered, `/api/v1/orgs/:org_oid` (the metrics label, src/metrics/http.ts). */
   path: string;
   /** GET routes answer HEAD too. */
@@ -34,14 +36,13 @@ export class RouteTable {
     // Domain names run to 253 characters and record ids are short: this only guards the tree.
     maxParamLength: 2_048,
   });
-  private readonly entries: Entry[] = [];
+  private added = 0;
 
   /** `path` in Koa's form (`/orgs/:org_oid`); `chain` runs in order, the last layer answering. */
   add(method: string, path: string, chain: Layer[]): void {
     const upper = method.toUpperCase();
-    const entry: Entry = { path, methods: upper === 'GET' ? ['HEAD', 'GET'] : [upper], chain: compose(chain as compose.Middleware<RoutedContext>[]) };
+    const entry: Entry = { order: this.added++, path, methods: upper === 'GET' ? ['HEAD', 'GET'] : [upper], chain: compose(chain as compose.Middleware<RoutedContext>[]) };
     for (const each of entry.methods) this.tree.on(each as FindMyWay.HTTPMethod, path, () => undefined, entry);
-    this.entries.push(entry);
   }
 
   /** Runs the matching route's chain, or passes the request on when no route matches. */
@@ -78,14 +79,13 @@ export class RouteTable {
     };
   }
 
-  /** The methods served at `path`, in the order their routes were added. */
+  /** The methods served at `path`, in the order their routes were added: one look-up per method. */
   private methodsAt(path: string): string[] {
-    const methods = new Set<string>();
-    for (const entry of this.entries) {
-      if (entry.methods.some((method) => this.tree.find(method as FindMyWay.HTTPMethod, path)?.store === entry)) {
-        for (const method of entry.methods) methods.add(method);
-      }
+    const entries = new Set<Entry>();
+    for (const method of IMPLEMENTED) {
+      const found = this.tree.find(method as FindMyWay.HTTPMethod, path);
+      if (found) entries.add(found.store as Entry);
     }
-    return [...methods];
+    return [...new Set([...entries].sort((a, b) => a.order - b.order).flatMap((entry) => entry.methods))];
   }
 }

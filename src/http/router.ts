@@ -1,8 +1,6 @@
-import type { RouterMiddleware } from '@koa/router';
 import type { PlatformDeps } from '../platformDeps.js';
 import { authenticate } from '../auth/authenticate.js';
 import { refuseRecordRestrictedKeys, requireOrgMember, requirePathDomainAllowed, requirePrincipal, requireScope } from '../auth/authorize.js';
-import type { AppState } from './context.js';
 import { jsonBody, textBody } from './jsonBody.js';
 import { koaPath, rateLimitGroupOf, type RequestSchemas, type RouteInput, type RouteSpec } from './route.js';
 import { refuseUnsafePath, validate, type InputState } from './validate.js';
@@ -13,7 +11,7 @@ import { consumeAddressPool } from '../rateLimit/addressLimits.js';
 import type { AppContext } from './context.js';
 import type { Principal } from '../auth/principal.js';
 import { RecordedKeyOrganizations } from '../auth/recordedKeyOrganizations.js';
-import { RouteTable } from './routeTable.js';
+import { RouteTable, type Layer } from './routeTable.js';
 
 const NO_INPUT = { path: undefined, query: undefined, header: undefined, body: undefined };
 
@@ -36,8 +34,6 @@ export interface RouterLayers {
   rateLimit: boolean;
   idempotency: boolean;
 }
-
-type Layer = RouterMiddleware<AppState>;
 
 /**
  * The middleware chain of one route, in order: who, how often, what scope (and, for a key restricted
