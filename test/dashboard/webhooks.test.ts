@@ -11,9 +11,11 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookRe
 import { startEventDispatcher } from '../../src/features/webhooks/startDispatcher.js';
 import { randomBase62 } from '../../src/ids.js';
 import { expectNoAxeViolations } from '../support/axe.js';
+import { createOwnDatabase, type OwnDatabase } from '../support/ownDatabase.js';
 
 const person = { email: `grace-${randomBase62(6).toLowerCase()}@example.com`, name: 'Grace Hopper' };
 
+let database: OwnDatabase;
 let dashboard: ChromiumDashboard;
 let receiver: WebhookReceiver;
 let dispatcherId: string;
@@ -21,7 +23,10 @@ let page: Page;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  dashboard = await openChromiumDashboard({ worker: true, env: { WEBHOOK_TEST_LOOPBACK: 'true' } });
+  // Its own database: a dispatcher hands every undispatched event of its database to its own task
+  // queue, so on the run's shared one another file's dispatcher could take this page's ping.
+  database = await createOwnDatabase();
+  dashboard = await openChromiumDashboard({ worker: true, env: { WEBHOOK_TEST_LOOPBACK: 'true', DATABASE_URL: database.url } });
   dispatcherId = await startEventDispatcher(dashboard.app.deps.temporal.client, dashboard.app.deps.config);
   page = dashboard.page;
 });
@@ -30,6 +35,7 @@ afterAll(async () => {
   await dashboard?.app.deps.temporal.client.workflow.getHandle(dispatcherId).terminate('test over').catch(() => undefined);
   await dashboard?.close();
   await receiver?.close();
+  await database?.drop();
 });
 
 describe.sequential('the Webhooks page in Chromium', () => {

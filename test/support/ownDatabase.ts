@@ -7,13 +7,19 @@ import { ensureDatabase, migrateUp, MIGRATIONS_DIR } from '../../src/db/migrate.
 import { createLogger } from '../../src/logger.js';
 import { randomBase62 } from '../../src/ids.js';
 
+export interface OwnDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
 /**
- * A migrated database of the file's own, for tests that compare whole-table row counts: test files
- * run in parallel against the run's shared database, so only a private one holds still. With
+ * A migrated database of the file's own, for tests that compare whole-table row counts (test files
+ * run in parallel against the run's shared database, so only a private one holds still) and for
+ * apps that run the outbox dispatcher (it takes every undispatched event in its database). With
  * `before`, only the migrations named before it are applied (a test of a migration's backfill
  * writes the old rows, then runs migrateUp itself).
  */
-export async function createOwnDatabase(options: { before?: string } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createOwnDatabase(options: { before?: string } = {}): Promise<OwnDatabase> {
   const url = new URL(inject('databaseUrl'));
   url.pathname = `${url.pathname}_${randomBase62(6).toLowerCase()}`;
   const databaseUrl = url.toString();

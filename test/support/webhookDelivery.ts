@@ -8,7 +8,7 @@ import type { TestApp } from './testApp.js';
 
 /**
  * One attempt of a `ping` to one endpoint by this app's own worker: the event is marked dispatched
- * as it is written, so no dispatcher of another test file (they share the database) sends it too.
+ * as it is written, so no dispatcher on the same database sends it too.
  */
 export async function pingOnce(app: TestApp, props: { orgId: string; endpointId: string; livemode: boolean }): Promise<{ eventId: string; result: DeliverWebhookResult }> {
   const eventId = await withTransaction(app.deps.db, async (tx) => {

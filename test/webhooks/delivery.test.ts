@@ -22,12 +22,14 @@ import { createWebhookEndpoint } from '../../src/features/webhooks/endpoints.js'
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 import { deliveryWorkflowId } from '../../src/features/webhooks/timing.js';
 import { recordHistory } from '../support/histories.js';
+import { createOwnDatabase, type OwnDatabase } from '../support/ownDatabase.js';
 import type { Resolver } from '../../src/features/webhooks/sender.js';
 
 /** The live endpoint's name resolves to loopback: a live delivery there would be refused and logged, never sent. */
 const LIVE_HOOKS = 'https://live-hooks.example.test/in';
 const resolver: Resolver = (hostname) => Promise.resolve(hostname === 'live-hooks.example.test' ? [{ address: '127.0.0.1', family: 4 }] : []);
 
+let database: OwnDatabase;
 let app: TestApp;
 let smtp: SmtpSink;
 let dispatcherId: string;
@@ -61,6 +63,8 @@ interface EventBody {
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
+  // Its own database: a dispatcher hands every undispatched event of its database to its own task queue.
+  database = await createOwnDatabase();
   app = await startTestApp({
     worker: true,
     outside: { webhookResolver: resolver },
@@ -75,6 +79,7 @@ beforeAll(async () => {
       // 100 ms with other test files running beside this one) cannot look like a turn taken early.
       WEBHOOK_HOST_PER_MINUTE: '200',
       SMTP_URL: smtp.url,
+      DATABASE_URL: database.url,
     },
   });
   dispatcherId = await startEventDispatcher(app.deps.temporal.client, app.deps.config);
@@ -86,6 +91,7 @@ afterAll(async () => {
   for (const receiver of receivers) await receiver.close();
   await app?.close();
   await smtp?.close();
+  await database?.drop();
 });
 
 async function receiver(behaviour?: Parameters<typeof startWebhookReceiver>[0]): Promise<WebhookReceiver> {

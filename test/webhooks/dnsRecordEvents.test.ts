@@ -10,6 +10,7 @@ import { readJson } from '../support/http.js';
 import { dnsCustomer, insertActiveDomain, type Customer } from '../support/domains.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { startEventDispatcher } from '../../src/features/webhooks/startDispatcher.js';
+import { createOwnDatabase, type OwnDatabase } from '../support/ownDatabase.js';
 import type { presentDnsRecord } from '../../src/features/dns/dnsRecord.presenter.js';
 
 type RecordBody = ReturnType<typeof presentDnsRecord>;
@@ -21,6 +22,7 @@ interface EventBody {
   data: { object: RecordBody; previous?: RecordBody };
 }
 
+let database: OwnDatabase;
 let app: TestApp;
 let dispatcherId: string;
 let hooks: WebhookReceiver;
@@ -30,7 +32,9 @@ let records: string;
 const testMode = (token: string) => ({ ...jsonHeaders(token), 'x-mode': 'test' });
 
 beforeAll(async () => {
-  app = await startTestApp({ worker: true, env: { WEBHOOK_TEST_LOOPBACK: 'true' } });
+  // Its own database: a dispatcher hands every undispatched event of its database to its own task queue.
+  database = await createOwnDatabase();
+  app = await startTestApp({ worker: true, env: { WEBHOOK_TEST_LOOPBACK: 'true', DATABASE_URL: database.url } });
   dispatcherId = await startEventDispatcher(app.deps.temporal.client, app.deps.config);
   hooks = await startWebhookReceiver();
   c = await dnsCustomer(app, 'test');
@@ -47,6 +51,7 @@ afterAll(async () => {
   await app?.deps.temporal.client.workflow.getHandle(dispatcherId).terminate('test over').catch(() => undefined);
   await hooks?.close();
   await app?.close();
+  await database?.drop();
 });
 
 const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
