@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { withTransaction, type Db } from '../../db/pool.js';
+import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
 import { lockUndispatchedEvents, markEventsDispatched, type EventRow } from './events.repository.js';
-import { endpointsForEvent } from './endpoints.repository.js';
+import { enabledEndpointsOfOrgs, endpointWantsEvent, type WebhookEndpoint } from './endpoints.repository.js';
 import { startWorkflow } from '../../workflows.js';
 import { deliveryWorkflowId } from './timing.js';
 import type { WebhookDeliveryTiming } from './webhooks.contract.js';
@@ -21,6 +21,24 @@ function pingTarget(event: EventRow): string | null {
   return typeof object?.id === 'string' ? object.id : null;
 }
 
+/** The batch's organisations' enabled endpoints, by mode and organisation: one read per mode present, whatever the batch's size. */
+async function endpointsOfBatch(tx: Queryable, events: EventRow[]): Promise<Map<string, WebhookEndpoint[]>> {
+  const reads = [true, false].map((livemode) => {
+    const orgIds = [...new Set(events.filter((event) => event.livemode === livemode).map((event) => event.orgId))];
+    return enabledEndpointsOfOrgs(tx, { livemode }, orgIds);
+  });
+  const byOrg = new Map<string, WebhookEndpoint[]>();
+  for (const endpoint of (await Promise.all(reads)).flat()) {
+    const key = orgKey(endpoint);
+    const ofOrg = byOrg.get(key);
+    if (ofOrg) ofOrg.push(endpoint);
+    else byOrg.set(key, [endpoint]);
+  }
+  return byOrg;
+}
+
+const orgKey = (row: { livemode: boolean; orgId: string }) => `${row.livemode ? 'live' : 'test'} ${row.orgId}`;
+
 /**
  * Hands one batch of the outbox to delivery: for each undispatched event, one workflow per endpoint
  * that should get it (id from both, so a second dispatch finds the first), then the events are marked
@@ -30,14 +48,14 @@ function pingTarget(event: EventRow): string | null {
 export async function dispatchEvents(props: DispatchProps): Promise<number> {
   return withTransaction(props.db, async (tx) => {
     const events = await lockUndispatchedEvents(tx, props.batch);
-    const starts = await Promise.all(
-      events.map(async (event) => {
-        const endpoints = await endpointsForEvent(tx, event, { orgId: event.orgId, type: event.type, pingEndpointId: pingTarget(event) });
-        return endpoints.map((endpoint) => ({ endpoint, event }));
-      }),
-    );
+    const endpointsByOrg = await endpointsOfBatch(tx, events);
+    const starts = events.flatMap((event) => {
+      const target = { orgId: event.orgId, livemode: event.livemode, type: event.type, pingEndpointId: pingTarget(event) };
+      const endpoints = endpointsByOrg.get(orgKey(event)) ?? [];
+      return endpoints.filter((endpoint) => endpointWantsEvent(endpoint, target)).map((endpoint) => ({ endpoint, event }));
+    });
     await Promise.all(
-      starts.flat().map(async ({ endpoint, event }) => {
+      starts.map(async ({ endpoint, event }) => {
         try {
           await startWorkflow(props.client, 'deliverWebhookWorkflow', {
             workflowId: deliveryWorkflowId(endpoint.id, event.id),

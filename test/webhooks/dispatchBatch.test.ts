@@ -1,0 +1,104 @@
+/**
+ * The outbox dispatcher's cost per batch (src/features/webhooks/dispatch.ts): the endpoints of a
+ * batch's organisations are read once per mode, whatever the batch holds, and each event still
+ * reaches exactly the endpoints that want it. Its own database (a dispatcher takes every undispatched
+ * event) and a task queue no worker polls, so the deliveries it starts are only looked at.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+import { customerFactory } from '../support/customers.js';
+import { createOwnDatabase, type OwnDatabase } from '../support/ownDatabase.js';
+import { statementsOf } from '../support/statements.js';
+import { withTransaction } from '../../src/db/pool.js';
+import { emitEvent } from '../../src/features/webhooks/emitEvent.js';
+import { createWebhookEndpoint } from '../../src/features/webhooks/endpoints.js';
+import { dispatchEvents } from '../../src/features/webhooks/dispatch.js';
+import { deliveryTiming, deliveryWorkflowId } from '../../src/features/webhooks/timing.js';
+import { randomBase62 } from '../../src/ids.js';
+import type { EventType } from '../../src/features/webhooks/events.repository.js';
+
+let database: OwnDatabase;
+let app: TestApp;
+const started: string[] = [];
+
+beforeAll(async () => {
+  database = await createOwnDatabase();
+  app = await startTestApp({ env: { DATABASE_URL: database.url } });
+});
+
+afterAll(async () => {
+  for (const id of started) await app?.deps.temporal.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+  await app?.close();
+  await database?.drop();
+});
+
+async function exists(workflowId: string): Promise<boolean> {
+  try {
+    await app.deps.temporal.client.workflow.getHandle(workflowId).describe();
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+describe('the outbox dispatcher, a batch at a time', () => {
+  it('reads endpoints once per mode per batch and starts a delivery for each event and endpoint that wants it, and no other', async () => {
+    const customers = customerFactory(app);
+    const [everything, records, none] = [await customers.customer(0), await customers.customer(0), await customers.customer(0)];
+    const service = { db: app.deps.db, payloadKeys: app.deps.payloadKeys, destinations: app.deps.config.webhooks };
+    const endpoint = async (orgId: string, events: string[]) =>
+      (await createWebhookEndpoint(service, { mode: { livemode: false }, by: null, orgId, url: 'https://hooks.example.com/in', events, description: null })).endpoint.id;
+    const all = await endpoint(everything.org.id, ['*']);
+    const created = await endpoint(records.org.id, ['dns_record.created']);
+
+    // 120 events over two batches of 100, both modes, three organisations.
+    const wanted: [endpointId: string, eventId: string][] = [];
+    const eventIds: string[] = [];
+    await withTransaction(app.deps.db, async (tx) => {
+      const emit = async (orgId: string, type: EventType, livemode = false, object: { id: string } = { id: `op_${randomBase62(8)}` }) => {
+        const id = await emitEvent({ db: tx, orgId, livemode, type, object });
+        eventIds.push(id);
+        return id;
+      };
+      for (let n = 0; n < 30; n += 1) wanted.push([all, await emit(everything.org.id, 'operation.succeeded')]);
+      for (let n = 0; n < 10; n += 1) await emit(everything.org.id, 'operation.succeeded', true);
+      for (let n = 0; n < 20; n += 1) wanted.push([created, await emit(records.org.id, 'dns_record.created')]);
+      for (let n = 0; n < 20; n += 1) await emit(records.org.id, 'dns_record.deleted');
+      for (let n = 0; n < 10; n += 1) wanted.push([created, await emit(records.org.id, 'ping', false, { id: created })]);
+      for (let n = 0; n < 30; n += 1) await emit(none.org.id, 'operation.succeeded');
+    });
+
+    const props = {
+      db: app.deps.db,
+      client: app.deps.temporal.client,
+      taskQueue: `dispatch-batch-${randomBase62(8)}`,
+      timing: deliveryTiming(app.deps.config),
+      batch: 100,
+    };
+    const handled: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      const sent = await statementsOf(app.deps.db, async () => {
+        handled.push(await dispatchEvents(props));
+      });
+      expect(sent.filter((text) => text.includes('FROM webhook_endpoints')).length).toBeLessThanOrEqual(2);
+      // BEGIN, the batch, its endpoints (a read per mode), marking it, COMMIT: none per event.
+      expect(sent.length).toBeLessThanOrEqual(6);
+    }
+    expect(handled).toEqual([100, 20, 0]);
+
+    const wantedIds = new Set(wanted.map(([endpointId, eventId]) => deliveryWorkflowId(endpointId, eventId)));
+    started.push(...wantedIds);
+    // Every pair of endpoint and event: a delivery exactly where one is wanted.
+    for (const endpointId of [all, created]) {
+      for (const eventId of eventIds) {
+        const id = deliveryWorkflowId(endpointId, eventId);
+        expect(await exists(id), id).toBe(wantedIds.has(id));
+      }
+    }
+    expect(wantedIds.size).toBe(60);
+    const { rows } = await app.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE dispatched_at IS NULL');
+    expect(rows[0]!.n).toBe(0);
+  });
+});
