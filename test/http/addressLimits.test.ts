@@ -199,9 +199,16 @@ describe('unknown-key misses', () => {
 
 describe('public routes, per client address', () => {
   it('refuses a burst past 30 a second with 429 and the usual headers', async () => {
-    const from = someAddress();
-    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
-    const answers = await Promise.all(Array.from({ length: 40 }, () => request(app, from, '/healthz')));
+    // The burst window is the clock's second: a burst the machine spread over two seconds is sent
+    // again, from another address, rather than judged.
+    let answers: Awaited<ReturnType<typeof request>>[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const from = someAddress();
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+      const second = Math.floor(Date.now() / 1000);
+      answers = await Promise.all(Array.from({ length: 40 }, () => request(app, from, '/healthz')));
+      if (Math.floor(Date.now() / 1000) === second) break;
+    }
     expect(answers.filter((a) => a.status === 200)).toHaveLength(30);
     const refused = answers.find((a) => a.status === 429)!;
     expect(JSON.parse(refused.body)).toMatchObject({ code: 'RATE_LIMITED' });
