@@ -76,6 +76,7 @@ async function main(): Promise<void> {
           lifecycleMax: number('BENCH_SCALE_LIFECYCLE_MAX', 10_000),
           webhookEndpoints: number('BENCH_SCALE_WEBHOOK_ENDPOINTS', 1_000),
           webhookEvents: number('BENCH_SCALE_WEBHOOK_EVENTS', 10_000),
+          backlogEvents: number('BENCH_SCALE_BACKLOG_EVENTS', 20_000),
           parts: (process.env.BENCH_SCALE_PARTS ?? 'zone,org,webhooks').split(','),
         },
         show,

@@ -13,7 +13,7 @@ import type { BenchRow } from '../lib/report.js';
 import type { Stack } from '../lib/stack.js';
 import { zoneAtSize } from './scaleZone.js';
 import { backfill, bigOrg, dayOfNotices, orgAtSize } from './scaleOrg.js';
-import { webhookBurst } from './scaleWebhooks.js';
+import { dispatcherBacklog, webhookBurst } from './scaleWebhooks.js';
 import { scaleSvg, type Curve } from './scaleSvg.js';
 import type { CurvePoint } from './scaleMeasure.js';
 
@@ -26,6 +26,8 @@ export interface ScaleOptions {
   lifecycleMax: number;
   webhookEndpoints: number;
   webhookEvents: number;
+  /** A backlog of events no endpoint wants, for the dispatcher to go through (BENCH_SCALE_BACKLOG_EVENTS). */
+  backlogEvents: number;
   /** Which of zone, org, webhooks to run (BENCH_SCALE_PARTS). */
   parts: string[];
 }
@@ -112,6 +114,16 @@ export async function benchScale(stack: Stack, o: ScaleOptions, emit: (rows: Ben
     { section, name: 'delivered', value: burst.delivered, unit: `of ${o.webhookEvents}`, target: { text: 'all', met: burst.delivered === o.webhookEvents } },
     { section, name: 'worker CPU for the burst', value: burst.workerCpuSeconds, unit: 's', detail: `${((burst.workerCpuSeconds / burst.delivered) * 1_000).toFixed(2)} ms per delivery` },
     { section, name: 'worker peak RSS during the burst', value: burst.workerPeakRssMb, unit: 'MB' },
+  ]);
+  const backlog = await dispatcherBacklog(stack, { orgIds: burst.orgIds, events: o.backlogEvents });
+  emit([
+    {
+      section,
+      name: `a backlog of ${o.backlogEvents.toLocaleString('en-GB')} events no endpoint wants, handed on`,
+      value: backlog.handedOnMs,
+      unit: 'ms',
+      detail: `${((o.backlogEvents / backlog.handedOnMs) * 1_000).toFixed(0)} events/s; worker CPU ${backlog.workerCpuSeconds.toFixed(2)} s`,
+    },
   ]);
   }
 

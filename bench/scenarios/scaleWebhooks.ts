@@ -20,6 +20,14 @@ export interface BurstResult {
   emitMs: number;
   workerCpuSeconds: number;
   workerPeakRssMb: number;
+  /** The organisations with the burst's endpoints. */
+  orgIds: string[];
+}
+
+export interface BacklogResult {
+  /** From the backlog's commit until the dispatcher had marked every one of its events. */
+  handedOnMs: number;
+  workerCpuSeconds: number;
 }
 
 export async function webhookBurst(stack: Stack, props: { endpoints: number; events: number }): Promise<BurstResult> {
@@ -58,9 +66,38 @@ export async function webhookBurst(stack: Stack, props: { endpoints: number; eve
     const emitMs = performance.now() - started;
     const deadline = Date.now() + 20 * 60_000;
     while (delivered < props.events && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    return { delivered, lastDeliveryMs: lastAt - started, emitMs, workerCpuSeconds: cpuSeconds(pid) - cpuBefore, workerPeakRssMb: peak.stop() };
+    return { delivered, lastDeliveryMs: lastAt - started, emitMs, workerCpuSeconds: cpuSeconds(pid) - cpuBefore, workerPeakRssMb: peak.stop(), orgIds };
   } finally {
     receiver.closeAllConnections();
     await new Promise((resolve) => receiver.close(resolve));
   }
+}
+
+/**
+ * A backlog as the dispatcher meets it after being off for a while: `events` events of the burst's
+ * organisations, of a type none of their endpoints subscribes to, committed in one transaction. What
+ * it costs the dispatcher to go through them, a batch at a time, with no delivery to start: the time
+ * until every one is marked dispatched, and the worker's CPU.
+ */
+export async function dispatcherBacklog(stack: Stack, props: { orgIds: string[]; events: number }): Promise<BacklogResult> {
+  const { deps } = stack;
+  const type = 'dns_record.created';
+  await withTransaction(deps.db, async (tx) => {
+    for (let i = 0; i < props.events; i += 1) {
+      await emitEvent({ db: tx, orgId: props.orgIds[i % props.orgIds.length]!, livemode: false, type, object: { id: `rec_backlog_${i}` } });
+    }
+  });
+  const pid = stack.workers[0]!.child.pid!;
+  const cpuBefore = cpuSeconds(pid);
+  const committed = performance.now();
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    const { rows } = await deps.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM events WHERE dispatched_at IS NULL AND type = $1 AND org_id = ANY($2)',
+      [type, props.orgIds],
+    );
+    if (rows[0]!.n === 0 || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { handedOnMs: performance.now() - committed, workerCpuSeconds: cpuSeconds(pid) - cpuBefore };
 }
