@@ -82,9 +82,12 @@ describe('the outbox dispatcher, a batch at a time', () => {
       const sent = await statementsOf(app.deps.db, async () => {
         handled.push(await dispatchEvents(props));
       });
+      // The batch read and marked, and its endpoints read once per mode: no statement per event.
+      // (Counted by table: the app's pool may carry other work of its own meanwhile.)
       expect(sent.filter((text) => text.includes('FROM webhook_endpoints')).length).toBeLessThanOrEqual(2);
-      // BEGIN, the batch, its endpoints (a read per mode), marking it, COMMIT: none per event.
-      expect(sent.length).toBeLessThanOrEqual(6);
+      const ofEvents = sent.filter((text) => /\b(FROM|UPDATE) events\b/.test(text)).length;
+      expect(ofEvents).toBeGreaterThanOrEqual(1);
+      expect(ofEvents).toBeLessThanOrEqual(2);
     }
     expect(handled).toEqual([100, 20, 0]);
 
