@@ -23,6 +23,7 @@ import { createDnsProviders, type DnsProviders } from './features/dns/provider/i
 import { processMetrics } from './metrics/registry.js';
 import { observeState } from './metrics/collectors.js';
 import { countUnfinishedOperations } from './features/domains/operations.repository.js';
+import { countUndispatchedEvents } from './features/webhooks/events.repository.js';
 import { EventStreamHub } from './features/webhooks/eventStreamHub.js';
 import { activeTracing } from './telemetry/tracing.js';
 import { traceRedisCommands } from './telemetry/spans.js';
@@ -62,7 +63,14 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
   const registrars = createRegistrars({ config, db, redis });
   const verifySession = createSessionVerifier(config, devIdentity);
   const metrics = processMetrics();
-  observeState(metrics, { db, claimsDb, redis, subscriber, unfinishedOperations: () => countUnfinishedOperations(db) });
+  observeState(metrics, {
+    db,
+    claimsDb,
+    redis,
+    subscriber,
+    unfinishedOperations: () => countUnfinishedOperations(db),
+    undispatchedEvents: () => countUndispatchedEvents(db),
+  });
   return {
     config,
     logger,

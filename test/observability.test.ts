@@ -34,7 +34,7 @@ const deploy = (file: string) => path.join(REPO_ROOT, 'deploy', file);
 function exportedName(name: string): boolean {
   const metrics = createMetrics();
   // The state gauges need sources only when collected; their names are what matters here.
-  observeState(metrics, { db: undefined as never, claimsDb: undefined as never, redis: undefined as never, subscriber: undefined as never, unfinishedOperations: () => Promise.resolve([]) });
+  observeState(metrics, { db: undefined as never, claimsDb: undefined as never, redis: undefined as never, subscriber: undefined as never, unfinishedOperations: () => Promise.resolve([]), undispatchedEvents: () => Promise.resolve({ count: 0, oldestAgeSeconds: 0 }) });
   const ours = new Set(
     metrics.registry.getMetricsAsArray().flatMap((m) => {
       const kind = (m as unknown as { type: string }).type;
@@ -72,7 +72,7 @@ describe('Prometheus alert rules and scrape config', () => {
   it('alert on what they say, and only then (promtool test rules)', async () => {
     const group = (parseYaml(await readFile(deploy('prometheus/alerts.yml'), 'utf8')) as { groups: { rules: { alert: string; expr: string; annotations?: { description?: string } }[] }[] }).groups[0]!;
     expect(group.rules.map((r) => r.alert).sort()).toEqual(
-      ['ApiServerErrors', 'LeakScanNotRunning', 'OperationsFailing', 'OperationsStuck', 'RegistrarAccountRefused', 'RegistrarErrors', 'ScrapeTargetDown', 'WebhookEndpointDisabled'].sort(),
+      ['ApiServerErrors', 'LeakScanNotRunning', 'OperationsFailing', 'OperationsStuck', 'RegistrarAccountRefused', 'RegistrarErrors', 'ScrapeTargetDown', 'WebhookEndpointDisabled', 'WebhookOutboxStalled'].sort(),
     );
     // The rules read only metrics we export (and the webhook counter, which comes with webhook delivery).
     for (const rule of group.rules) {
@@ -107,6 +107,8 @@ describe('Prometheus alert rules and scrape config', () => {
             { series: 'leak_scan_last_success_timestamp_seconds{job="domain-service",role="worker"}', values: '0x60' },
             { series: 'process_start_time_seconds{job="domain-service",role="worker"}', values: '0x60' },
             { series: 'webhook_endpoints_disabled_total', values: '0 0 1 1 1' },
+            // No dispatcher: the oldest undispatched event ages a minute a minute.
+            { series: 'events_undispatched_oldest_age_seconds{job="domain-service",role="api"}', values: '0+60x30' },
           ],
           alert_rule_test: [
             fires('15m', 'ApiServerErrors', { severity: 'page' }, '10% of api answers are 5xx'),
@@ -114,6 +116,9 @@ describe('Prometheus alert rules and scrape config', () => {
             fires('25m', 'RegistrarErrors', { severity: 'page', adapter: 'dnsimple' }, '50% of dnsimple calls fail'),
             fires('55m', 'LeakScanNotRunning', { severity: 'ticket' }, 'The leak-scan schedule has not completed a scan for 55m 0s'),
             fires('4m', 'WebhookEndpointDisabled', { severity: 'ticket' }, '1 webhook endpoints were disabled in the last hour'),
+            fires('20m', 'WebhookOutboxStalled', { severity: 'page' }, 'The oldest event not yet handed to webhook delivery is 20m 0s old'),
+            // Past 10 minutes from 11m on, but not yet for 5 minutes: silence.
+            { eval_time: '15m', alertname: 'WebhookOutboxStalled', exp_alerts: [] },
             // Before the worker has been up for three scan intervals: silence. No operation failed: silence.
             { eval_time: '30m', alertname: 'LeakScanNotRunning', exp_alerts: [] },
             { eval_time: '15m', alertname: 'OperationsFailing', exp_alerts: [] },

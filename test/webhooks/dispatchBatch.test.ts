@@ -2,7 +2,8 @@
  * The outbox dispatcher's cost per batch (src/features/webhooks/dispatch.ts): the endpoints of a
  * batch's organisations are read once per mode, whatever the batch holds, and each event still
  * reaches exactly the endpoints that want it. Its own database (a dispatcher takes every undispatched
- * event) and a task queue no worker polls, so the deliveries it starts are only looked at.
+ * event) and a task queue no worker polls, so the deliveries it starts are only looked at. The outbox's
+ * gauges are read before and after.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -43,6 +44,16 @@ async function exists(workflowId: string): Promise<boolean> {
   }
 }
 
+/** The outbox's gauges as the process's registry renders them at a scrape, read from this file's database. */
+async function outboxGauges(): Promise<{ count: number | undefined; oldestAge: number | undefined }> {
+  const text = await app.deps.metrics.registry.metrics();
+  const value = (name: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    return line === undefined ? undefined : Number(line.slice(name.length + 1));
+  };
+  return { count: value('events_undispatched'), oldestAge: value('events_undispatched_oldest_age_seconds') };
+}
+
 describe('the outbox dispatcher, a batch at a time', () => {
   it('reads endpoints once per mode per batch and starts a delivery for each event and endpoint that wants it, and no other', async () => {
     const customers = customerFactory(app);
@@ -70,6 +81,9 @@ describe('the outbox dispatcher, a batch at a time', () => {
       for (let n = 0; n < 30; n += 1) await emit(none.org.id, 'operation.succeeded');
     });
 
+    // What an operator's scrape shows meanwhile (deploy/prometheus/alerts.yml, WebhookOutboxStalled).
+    expect(await outboxGauges()).toEqual({ count: 120, oldestAge: expect.any(Number) });
+
     const props = {
       db: app.deps.db,
       client: app.deps.temporal.client,
@@ -90,6 +104,7 @@ describe('the outbox dispatcher, a batch at a time', () => {
       expect(ofEvents).toBeLessThanOrEqual(2);
     }
     expect(handled).toEqual([100, 20, 0]);
+    expect(await outboxGauges()).toEqual({ count: 0, oldestAge: 0 });
 
     const wantedIds = new Set(wanted.map(([endpointId, eventId]) => deliveryWorkflowId(endpointId, eventId)));
     started.push(...wantedIds);

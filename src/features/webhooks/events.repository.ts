@@ -133,6 +133,15 @@ export async function lockUndispatchedEvents(db: Queryable, limit: number): Prom
   return rows as EventRow[];
 }
 
+/** The outbox's backlog: events not yet handed to delivery, and the age of the oldest (0 when none). */
+export async function countUndispatchedEvents(db: Queryable): Promise<{ count: number; oldestAgeSeconds: number }> {
+  const { rows } = await db.query<{ count: number; oldestAgeSeconds: number }>(
+    `SELECT count(*)::int AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS "oldestAgeSeconds"
+     FROM events WHERE dispatched_at IS NULL`,
+  );
+  return rows[0]!;
+}
+
 export async function markEventsDispatched(db: Queryable, ids: string[]): Promise<void> {
   if (ids.length > 0) await db.query('UPDATE events SET dispatched_at = now() WHERE id = ANY($1)', [ids]);
 }
