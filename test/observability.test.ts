@@ -143,7 +143,7 @@ describe('Grafana dashboard', () => {
     const uids = new Set(datasources.datasources.map((d) => d.uid));
     const queries = dashboard.panels.filter((p) => p.type !== 'row');
     const titles = queries.map((p) => p.title).join(' | ');
-    for (const wanted of ['Request rate by route', 'Errors by route', 'Latency p95 by route', 'Operations finished by type and outcome', 'Operation duration', 'Upstream latency', 'Upstream errors', 'Rate-limit refusals', 'Ledger flows', 'Temporal schedule-to-start']) {
+    for (const wanted of ['Request rate by route', 'Errors by route', 'Latency p95 by route', 'Operations finished by type and outcome', 'Operation duration', 'Upstream latency', 'Upstream errors', 'Rate-limit refusals', 'Ledger flows', 'Temporal schedule-to-start', 'Webhook delivery attempts', 'Webhook outbox']) {
       expect(titles).toContain(wanted);
     }
     const rules: { record: string; expr: string }[] = [];
