@@ -120,13 +120,22 @@ describe('/metrics after a journey', () => {
     // A DNS edit (test mode, no test DNS host: stored, sent nowhere).
     const record = await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${domain}/records`, { method: 'POST', headers: jsonHeaders(c.key), body: JSON.stringify({ type: 'A', name: 'www', content: '192.0.2.1' }) });
     expect(record.status).toBe(201);
-    // A 429: three bulk checks in one second from a free-plan session (a burst of 2).
+    // A 429: three bulk checks in one second from a free-plan session (a burst of 2). A busy machine
+    // may spread the three over two of the clock's seconds and none is refused: they are sent again,
+    // and every answer is counted below.
     const stranger = await sessionToken(app, uniqueEmail('burst'));
-    await startOfSecond();
-    const bulk = await Promise.all(
-      Array.from({ length: 3 }, () => app.fetch('/api/v1/domains/availability/bulk', { method: 'POST', headers: jsonHeaders(stranger), body: '{}' })),
-    );
-    expect(bulk.map((r) => r.status).sort()).toEqual([422, 422, 429]);
+    const bulkAnswers: number[] = [];
+    let bulk: number[] = [];
+    for (let attempt = 0; attempt < 3 && !bulk.includes(429); attempt += 1) {
+      await startOfSecond();
+      const answers = await Promise.all(
+        Array.from({ length: 3 }, () => app.fetch('/api/v1/domains/availability/bulk', { method: 'POST', headers: jsonHeaders(stranger), body: '{}' })),
+      );
+      bulk = answers.map((r) => r.status).sort();
+      bulkAnswers.push(...bulk);
+    }
+    expect(bulk).toEqual([422, 422, 429]);
+    const bulkOf = (status: number) => bulkAnswers.filter((answer) => answer === status).length;
     // A leak alert for a test key: a leak workflow reports it (test keys are not revoked).
     const leaked = await createKey(app, c.session, { name: 'leaked', scopes: ['domains:read'], mode: 'test' });
     const alert = JSON.stringify([{ token: leaked.key, type: 'domain_service_api_key', url: 'https://github.com/octo/app/blob/1/config.js', source: 'content' }]);
@@ -160,12 +169,12 @@ describe('/metrics after a journey', () => {
     expect(d('idempotency_requests_total', { outcome: 'replayed' })).toBe(1);
     expect(d('idempotency_requests_total', { outcome: 'conflict_reused' })).toBe(0);
 
-    expect(d('rate_limit_decisions_total', { group: 'bulk', pool: 'key', outcome: 'refused' })).toBe(1);
-    expect(d('rate_limit_decisions_total', { group: 'bulk', pool: 'key', outcome: 'allowed' })).toBe(2);
+    expect(d('rate_limit_decisions_total', { group: 'bulk', pool: 'key', outcome: 'refused' })).toBe(bulkOf(429));
+    expect(d('rate_limit_decisions_total', { group: 'bulk', pool: 'key', outcome: 'allowed' })).toBe(bulkOf(422));
 
     const route = (path: string, method: string, status: string) => d('http_request_duration_seconds_count', { route: path, method, status });
-    expect(route('/api/v1/domains/availability/bulk', 'POST', '429')).toBe(1);
-    expect(route('/api/v1/domains/availability/bulk', 'POST', '422')).toBe(2);
+    expect(route('/api/v1/domains/availability/bulk', 'POST', '429')).toBe(bulkOf(429));
+    expect(route('/api/v1/domains/availability/bulk', 'POST', '422')).toBe(bulkOf(422));
     expect(route('/api/v1/orgs/{org_oid}/domains', 'POST', '202')).toBe(1);
     expect(route('/api/v1/orgs/{org_oid}/domains/{domain}/records', 'POST', '201')).toBe(1);
     // The top-up and its replay; registerTestDomain credits its balance through the factory, not over HTTP.
