@@ -5,7 +5,7 @@
  * The connection is ended by PostgreSQL itself (pg_terminate_backend), on a database of the file's
  * own, so the only LISTEN there is this app's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, jsonHeaders, uniqueEmail } from '../support/actors.js';
@@ -55,15 +55,7 @@ async function listeners(): Promise<number[]> {
   return rows.map((row) => row.pid);
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const polling = { timeout: 15_000, interval: 50 };
 
 describe('an event stream whose LISTEN connection is lost', () => {
   it('gets what committed while the api listened again, then what comes after, each once', async () => {
@@ -71,14 +63,18 @@ describe('an event stream whose LISTEN connection is lost', () => {
     await addRecord('before');
     await stream!.next(about('before'));
 
-    const [lost] = await until(listeners, (pids) => pids.length === 1, 'the hub to LISTEN');
+    const [lost] = await vi.waitFor(async () => {
+      const pids = await listeners();
+      expect(pids).toHaveLength(1);
+      return pids;
+    }, polling);
     const { rows } = await app.deps.db.query<{ ended: boolean }>('SELECT pg_terminate_backend($1) AS ended', [lost]);
     expect(rows[0]!.ended).toBe(true);
     // Committed while nobody here listens: its notification is gone, the table still has it.
     await addRecord('during');
     await stream!.next(about('during'));
 
-    await until(listeners, (pids) => pids.length === 1 && pids[0] !== lost, 'the hub to LISTEN again');
+    await expect.poll(listeners, polling).toSatisfy((pids: number[]) => pids.length === 1 && pids[0] !== lost);
     await addRecord('after');
     await stream!.next(about('after'));
 
