@@ -78,13 +78,23 @@ export async function pingDatabase(db: Queryable): Promise<void> {
   await db.query('SELECT 1');
 }
 
-/** Runs `work` in one transaction on one client; rolls back on any error. */
-export async function withTransaction<T>(db: Db, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in one transaction on one client; rolls back on any error. `commit`, when given, ends
+ * the transaction instead of a bare COMMIT: a last write sent in one query with the COMMIT, one
+ * round trip where it would cost two (storeAnsweredIdempotencyKeyAndCommit).
+ */
+export async function withTransaction<T>(
+  db: Db,
+  work: (client: pg.PoolClient) => Promise<T>,
+  commit: (client: pg.PoolClient, result: T) => Promise<void> = async (client) => {
+    await client.query('COMMIT');
+  },
+): Promise<T> {
   const client = await db.connect();
   try {
     await client.query('BEGIN');
     const result = await work(client);
-    await client.query('COMMIT');
+    await commit(client, result);
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);

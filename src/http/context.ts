@@ -25,12 +25,13 @@ export interface AppState {
    */
   idempotency?: IdempotencyIdentity & { requestHash: Buffer };
   /**
-   * Set with `idempotency`: stores the answer in a handler's own transaction, so it commits with the
-   * effect it answers for (answerInTransaction in idempotency.ts), and learns once that transaction has.
-   * On a route declared `answersInTransaction`, storing it also claims the key (idempotencyAtCommit.ts).
+   * Set with `idempotency`: stores the answer in a handler's own transaction and commits it, so it
+   * commits with the effect it answers for (answerInTransaction in idempotency.ts), and learns once
+   * that transaction has. On a route declared `answersInTransaction`, storing it also claims the key
+   * (idempotencyAtCommit.ts).
    */
   idempotentAnswer?: {
-    storeWithin(tx: Queryable, answer: IdempotentAnswer): Promise<void>;
+    storeAndCommit(tx: Queryable, answer: IdempotentAnswer): Promise<void>;
     committed(answer: IdempotentAnswer): void;
   };
 }

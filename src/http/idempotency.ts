@@ -37,8 +37,9 @@ export function idempotency(deps: { db: Db; claimsDb: Db; keyHashSecret: string 
     // What a handler's own transaction stored and committed (answerInTransaction), if anything.
     let committedWithEffect: string | undefined;
     ctx.state.idempotentAnswer = {
-      storeWithin: async (tx, answer) => {
+      storeAndCommit: async (tx, answer) => {
         await completeIdempotencyKey(tx, identity, lease, sealed(deps.keyHashSecret, identity, storedForm(answer)));
+        await tx.query('COMMIT');
       },
       committed: (answer) => {
         committedWithEffect = fingerprint(storedForm(answer));
@@ -65,11 +66,7 @@ export function idempotency(deps: { db: Db; claimsDb: Db; keyHashSecret: string 
  */
 export async function answerInTransaction(ctx: AppContext, db: Db, work: (tx: pg.PoolClient) => Promise<IdempotentAnswer>): Promise<void> {
   const recorder = ctx.state.idempotentAnswer;
-  const answer = await withTransaction(db, async (tx) => {
-    const made = await work(tx);
-    await recorder?.storeWithin(tx, made);
-    return made;
-  });
+  const answer = await withTransaction(db, work, recorder && ((tx, made) => recorder.storeAndCommit(tx, made)));
   recorder?.committed(answer);
   ctx.status = answer.status;
   if (answer.headers) ctx.set(answer.headers);

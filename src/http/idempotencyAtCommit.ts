@@ -14,21 +14,20 @@ import {
   storedForm,
   type IdempotentRequest,
 } from './idempotencyAnswers.js';
-import { insertAnsweredIdempotencyKey, readIdempotencyKey } from './idempotencyKeys.js';
+import {
+  IdempotencyKeyIsAnotherRequests,
+  insertAnsweredIdempotencyKey,
+  readIdempotencyKey,
+  storeAnsweredIdempotencyKeyAndCommit,
+} from './idempotencyKeys.js';
 import { IdempotencyKeyInUseError, newLease } from './idempotencyLease.js';
-
-/** Thrown inside the handler's transaction when the key turns out to be another request's: the transaction rolls back. */
-class KeyIsAnotherRequests extends Error {
-  constructor() {
-    super('The Idempotency-Key is another request’s');
-  }
-}
 
 /**
  * The idempotency layer for a route whose every effect commits in one transaction through
  * answerInTransaction (RouteSpec.answersInTransaction). The promises are idempotency.ts's; the key is
  * claimed by the statement that stores the answer, in that transaction, instead of by a committed
- * statement of its own before the handler runs: one round trip fewer (docs/bench.md). A request
+ * statement of its own before the handler runs, and that statement goes with the transaction's
+ * COMMIT: the layer costs the transaction no round trip of its own (docs/bench.md). A request
  * whose key is already another's finds out at that statement, and its transaction, effect
  * included, rolls back: it replays the stored answer, or answers 409 IDEMPOTENCY_KEY_IN_USE while
  * the other is committing. So of two identical requests sent together, the one whose transaction
@@ -47,10 +46,8 @@ export function idempotencyAtCommit(deps: { db: Db; claimsDb: Db; keyHashSecret:
     let committedWithEffect: string | undefined;
     ctx.state.idempotency = { ...identity, requestHash: request.requestHash };
     ctx.state.idempotentAnswer = {
-      storeWithin: async (tx, answer) => {
-        if (!(await insertAnsweredIdempotencyKey(tx, keyProps, sealed(deps.keyHashSecret, identity, storedForm(answer))))) {
-          throw new KeyIsAnotherRequests();
-        }
+      storeAndCommit: async (tx, answer) => {
+        await storeAnsweredIdempotencyKeyAndCommit(tx, keyProps, sealed(deps.keyHashSecret, identity, storedForm(answer)));
       },
       committed: (answer) => {
         committedWithEffect = fingerprint(storedForm(answer));
@@ -61,7 +58,7 @@ export function idempotencyAtCommit(deps: { db: Db; claimsDb: Db; keyHashSecret:
     try {
       await next();
     } catch (err) {
-      if (err instanceof KeyIsAnotherRequests) anotherRequests = true;
+      if (err instanceof IdempotencyKeyIsAnotherRequests) anotherRequests = true;
       else renderError(ctx, err);
     }
 

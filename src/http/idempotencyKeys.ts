@@ -86,41 +86,72 @@ export async function readIdempotencyKey(db: Queryable, identity: IdempotencyIde
   return rows[0];
 }
 
-/**
- * Stores a request's answer as its key's record in one statement, in the transaction that made the
- * effect it answers for (idempotencyAtCommit.ts): false, and nothing written, when the key is
- * another request's. That is so when its record exists and may not be taken over (as for a claim),
- * and also while another transaction is storing this key's answer: each takes a transaction-scoped
- * advisory lock on the key first, without waiting, so the second learns of the first at once instead
- * of waiting on its uncommitted row.
- */
-export async function insertAnsweredIdempotencyKey(
-  db: Queryable,
-  props: IdempotencyIdentity & { requestHash: Buffer; method: string; path: string; lease: IdempotencyLease },
-  response: { status: number; headers: Record<string, string>; body: Buffer },
-): Promise<boolean> {
-  const { rowCount } = await db.query({
-    name: 'idempotency-insert-answered',
-    text: `WITH turn AS (
-       SELECT pg_try_advisory_xact_lock(hashtextextended(concat_ws('|', 'idempotency_keys', $1::text, $2::boolean, $3::text), 0)) AS ours
-     )
-     INSERT INTO idempotency_keys AS k (user_id, livemode, key, request_hash, method, path, state, locked_until, expires_at, credential, lease_token,
-       response_status, response_headers, response_body)
-     SELECT $1, $2, $3, $4::bytea, $5::text, $6::text, 'completed', now(), now() + make_interval(hours => $8::int), $7::text, $9::text,
-       $10::int, $11::jsonb, $12::bytea
-     FROM turn WHERE turn.ours
-     ON CONFLICT (user_id, livemode, key) DO UPDATE SET
-       request_hash = EXCLUDED.request_hash, method = EXCLUDED.method, path = EXCLUDED.path, state = 'completed',
-       locked_until = EXCLUDED.locked_until, response_status = EXCLUDED.response_status, response_headers = EXCLUDED.response_headers,
-       response_body = EXCLUDED.response_body, created_at = now(), expires_at = EXCLUDED.expires_at, credential = EXCLUDED.credential,
-       lease_token = EXCLUDED.lease_token
-     WHERE ${TAKEN_OVER}`,
-    values: [
-      props.userId, props.livemode, props.key, props.requestHash, props.method, props.path, props.credential, IDEMPOTENCY_TTL_HOURS,
-      props.lease.token, response.status, JSON.stringify(response.headers), response.body,
-    ],
+type AnsweredKey = IdempotencyIdentity & { requestHash: Buffer; method: string; path: string; lease: IdempotencyLease };
+type StoredResponse = { status: number; headers: Record<string, string>; body: Buffer };
+
+/** SQLSTATE of store_answered_idempotency_key when the key is another request's. */
+const KEY_IS_ANOTHER_REQUESTS = 'IK001';
+
+/** Thrown by storeAnsweredIdempotencyKeyAndCommit when the key is another request's: its transaction is aborted. */
+export class IdempotencyKeyIsAnotherRequests extends Error {
+  constructor() {
+    super('The Idempotency-Key is another request’s');
+  }
+}
+
+function isKeyAnotherRequests(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && err.code === KEY_IS_ANOTHER_REQUESTS;
+}
+
+/** The record store_answered_idempotency_key takes (migrations/1765100000000_idempotency_store_answered_function.sql). */
+function answeredRecord(props: AnsweredKey, response: StoredResponse): string {
+  return JSON.stringify({
+    user_id: props.userId,
+    livemode: props.livemode,
+    key: props.key,
+    request_hash: props.requestHash.toString('base64'),
+    method: props.method,
+    path: props.path,
+    credential: props.credential,
+    ttl_hours: IDEMPOTENCY_TTL_HOURS,
+    lease_token: props.lease.token,
+    status: response.status,
+    headers: response.headers,
+    body: response.body.toString('base64'),
   });
-  return rowCount === 1;
+}
+
+/**
+ * Stores a request's answer as its key's record (store_answered_idempotency_key), committing on its
+ * own: false, and nothing written, when the key is another request's. That is so when its record
+ * exists and may not be taken over (as for a claim), and while another transaction is storing it.
+ */
+export async function insertAnsweredIdempotencyKey(db: Queryable, props: AnsweredKey, response: StoredResponse): Promise<boolean> {
+  try {
+    await db.query({ name: 'idempotency-store-answered', text: 'SELECT store_answered_idempotency_key($1::jsonb)', values: [answeredRecord(props, response)] });
+    return true;
+  } catch (err) {
+    if (isKeyAnotherRequests(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Stores a request's answer as its key's record in the transaction `tx` that made the effect it
+ * answers for, and commits that transaction, in one round trip (idempotencyAtCommit.ts): the call
+ * and the COMMIT go as one query. When the key is another request's, the call fails, PostgreSQL
+ * skips the COMMIT, and this throws IdempotencyKeyIsAnotherRequests with the transaction aborted.
+ * A query of several statements takes no parameters, so the record is written into it as
+ * hexadecimal: nothing in the record can change the statement.
+ */
+export async function storeAnsweredIdempotencyKeyAndCommit(tx: Queryable, props: AnsweredKey, response: StoredResponse): Promise<void> {
+  const record = Buffer.from(answeredRecord(props, response), 'utf8').toString('hex');
+  try {
+    await tx.query(`SELECT store_answered_idempotency_key(convert_from(decode('${record}', 'hex'), 'UTF8')::jsonb); COMMIT`);
+  } catch (err) {
+    if (isKeyAnotherRequests(err)) throw new IdempotencyKeyIsAnotherRequests();
+    throw err;
+  }
 }
 
 /** Stores the answer, unless a retry took the key over after this claim's lease ran out (the retry answers). */

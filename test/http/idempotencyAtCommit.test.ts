@@ -154,7 +154,26 @@ describe('Idempotency-Key claimed in the transaction that creates a contact', ()
     expect(answers.filter((a) => a.status === 201 && !a.replayed)).toHaveLength(1);
   });
 
-  it('claims the key in the transaction that creates the contact, with no statement of its own before it', async () => {
+  it("stores keys and bodies with quotes, backslashes and SQL in them as they are, written into its query as hexadecimal", async () => {
+    const c = await caller('at-commit-hostile');
+    const key = `k'); DROP TABLE contacts; --\\'"`;
+    const body = { ...GRACE, last_name: "O'Brien \\'); COMMIT; --", city: 'Zürich ☃' };
+    const first = await createContact(c, key, body);
+    expect(first.status).toBe(201);
+    const created = await readJson<{ id: string; last_name: string; city: string }>(first);
+    expect([created.last_name, created.city]).toEqual([body.last_name, body.city]);
+    const again = await createContact(c, key, body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await readJson(again)).toEqual(created);
+    const { rows } = await app.deps.db.query<{ key: string; method: string; path: string }>(
+      'SELECT key, method, path FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+      [c.userId, key],
+    );
+    expect(rows).toEqual([{ key, method: 'POST', path: `/api/v1/orgs/${c.orgId}/contacts` }]);
+    expect(await contactIds(c)).toEqual([created.id]);
+  });
+
+  it('claims the key in the transaction that creates the contact, in one query with its COMMIT and no statement of its own before it', async () => {
     const c = await caller('at-commit-statements');
     let status = 0;
     const statements = await statementsOf([app.deps.db, app.deps.claimsDb], async () => {
@@ -164,9 +183,11 @@ describe('Idempotency-Key claimed in the transaction that creates a contact', ()
     });
     expect(status).toBe(201);
     const begin = statements.indexOf('BEGIN');
-    const keyStatements = statements.flatMap((text, i) => (text.includes('idempotency_keys') ? [i] : []));
+    const keyStatements = statements.flatMap((text, i) => (text.includes('idempotency_key') ? [i] : []));
     expect(keyStatements, statements.join('\n')).toHaveLength(1);
     expect(keyStatements[0]).toBeGreaterThan(begin);
-    expect(statements.slice(keyStatements[0]! + 1), statements.join('\n')).toEqual(['COMMIT']);
+    // The last query of the request: the key's statement and the COMMIT, one round trip.
+    expect(keyStatements[0], statements.join('\n')).toBe(statements.length - 1);
+    expect(statements.at(-1)).toMatch(/^SELECT store_answered_idempotency_key\(convert_from\(decode\('[0-9a-f]+', 'hex'\), 'UTF8'\)::jsonb\); COMMIT$/);
   });
 });
