@@ -27,7 +27,10 @@ export interface IdempotencyLease {
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
-/** When a key's record (`k`) may be replaced: it expired, or the same request from the same credential died in flight. */
+/**
+ * When a key's record (`k`) may be replaced: it expired, or the same request from the same credential
+ * died in flight. store_answered_idempotency_key (migrations/) applies the same rule.
+ */
 const TAKEN_OVER = `k.expires_at <= now()
         OR (k.state = 'in_flight' AND k.locked_until <= now() AND k.request_hash = EXCLUDED.request_hash
             AND k.credential = EXCLUDED.credential)`;
