@@ -2,7 +2,8 @@
  * `npm run bench [-- --scenario paths|mixed|webhooks|micro|scale|all] [--only reads,layers,dns,zone,registrations] [--json FILE]`: figures beside their
  * floors, measured in the same run, never asserted (docs/bench.md). The api and worker run compiled,
  * as `npm start` runs them, each in its own process; the load comes from this process.
- * BENCH_PROFILE=1 runs the api and workers under `node --cpu-prof` (profiles in .data/bench/profiles/).
+ * BENCH_PROFILE=1 runs the api and workers under `node --cpu-prof` (profiles in .data/bench/profiles/);
+ * BENCH_NODE_FLAGS adds node flags to every process it starts.
  * Needs PostgreSQL and Redis as `npm run dev` does; starts its own Temporal dev server and PowerDNS.
  */
 import { parseArgs } from 'node:util';

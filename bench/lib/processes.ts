@@ -26,7 +26,10 @@ export function startCompiled(props: { name: string; script: string; args?: stri
   const fd = openSync(props.logFile, 'a');
   // BENCH_PROFILE=1: a CPU profile of each process, written when it exits (docs/bench.md).
   const profile = process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(REPO_ROOT, '.data/bench/profiles')}`, `--cpu-prof-name=${props.name.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...profile, path.join(REPO_ROOT, props.script), ...(props.args ?? [])], {
+  // BENCH_NODE_FLAGS: more flags for node in every process, e.g. `--perf-basic-prof` so that `perf`
+  // names JIT frames, or `--inspect=0` for bench/allocations.ts (docs/bench.md).
+  const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...extra, path.join(REPO_ROOT, props.script), ...(props.args ?? [])], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...props.env },
     stdio: ['ignore', fd, fd],
