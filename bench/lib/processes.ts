@@ -16,6 +16,8 @@ export interface BenchProcess {
   logFile: string;
   /** Resident set size now, from /proc (Linux), in MB. */
   rssMb(): number;
+  /** User and system CPU time the process has used so far, all of its threads, from /proc (Linux), in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -43,6 +45,12 @@ export function startCompiled(props: { name: string; script: string; args?: stri
     rssMb: () => {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    cpuMs: () => {
+      // Fields 14 and 15 of /proc/PID/stat, in clock ticks (100 a second on Linux); the name in
+      // field 2 may hold spaces, so count from the parenthesis that closes it.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
     },
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
