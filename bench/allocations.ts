@@ -1,9 +1,9 @@
 /**
  * `node --experimental-websocket --import tsx bench/allocations.ts [SECONDS] [N]`, beside a bench run
  * started with `BENCH_NODE_FLAGS=--inspect=0`: waits for the bench's api to go from idle to busy (its
- * first load phase), samples what it allocates for SECONDS (3) through its inspector, garbage
- * included, and prints the N (30) frames that allocated most, by their own allocations and with
- * what they call. `--heap-prof` keeps only what is still alive when the process exits, which misses
+ * first load, which under `--only reads` is the read rows taking turns with the floors), samples what
+ * it allocates for SECONDS (3) through its inspector, garbage included, and prints the N (30) frames
+ * that allocated most, by their own allocations and with what they call. `--heap-prof` keeps only what is still alive when the process exits, which misses
  * exactly the per-request garbage that makes young-generation collections (docs/bench.md).
  */
 import { execFileSync } from 'node:child_process';
@@ -11,6 +11,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { REPO_ROOT } from '../test/support/processes.js';
+import { cpuMsOf } from './lib/processes.js';
 
 interface SamplingNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -29,12 +30,6 @@ function apiPid(): number | undefined {
   }
 }
 
-/** User and system CPU ticks the process has used (/proc/PID/stat, fields 14 and 15). */
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 /** Half a second at a time: busy once it has been idle for three seconds and then uses over 60 % of a core. */
 async function waitUntilBusy(): Promise<void> {
   let idleSteps = 0;
@@ -44,11 +39,11 @@ async function waitUntilBusy(): Promise<void> {
       await sleep(500);
       continue;
     }
-    const before = cpuTicks(pid);
+    const before = cpuMsOf(pid);
     await sleep(500);
-    const used = cpuTicks(pid) - before;
-    if (used < 5) idleSteps += 1;
-    if (idleSteps >= 6 && used > 30) return;
+    const usedMs = cpuMsOf(pid) - before;
+    if (usedMs < 50) idleSteps += 1;
+    if (idleSteps >= 6 && usedMs > 300) return;
   }
 }
 

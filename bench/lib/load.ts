@@ -9,8 +9,8 @@ export interface Throughput {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** The highest of the rounds' p99s, where a run is taken in rounds (takingTurns). */
-  worstRoundP99Ms?: number;
+  /** The highest of the rounds' p99s (takingTurns takes a run in rounds of a second). */
+  worstRoundP99Ms: number;
   non2xx: number;
   errors: number;
 }

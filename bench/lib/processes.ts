@@ -23,6 +23,16 @@ export interface BenchProcess {
 
 const started: BenchProcess[] = [];
 
+/**
+ * User and system CPU time process `pid` has used so far, all of its threads, in ms: fields 14 and 15
+ * of /proc/PID/stat (Linux), in clock ticks of 10 ms. The name in field 2 may hold spaces, so the
+ * fields are counted from the parenthesis that closes it.
+ */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Runs compiled `script` (relative to the repository) with `env`, its output going to `logFile`. */
 export function startCompiled(props: { name: string; script: string; args?: string[]; env: Record<string, string>; logFile: string }): BenchProcess {
   const fd = openSync(props.logFile, 'a');
@@ -46,12 +56,7 @@ export function startCompiled(props: { name: string; script: string; args?: stri
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
     },
-    cpuMs: () => {
-      // Fields 14 and 15 of /proc/PID/stat, in clock ticks (100 a second on Linux); the name in
-      // field 2 may hold spaces, so count from the parenthesis that closes it.
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10;
-    },
+    cpuMs: () => cpuMsOf(child.pid!),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
