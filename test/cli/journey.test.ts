@@ -122,7 +122,8 @@ describe.sequential('the command line, from sign-in to forwarded webhooks', () =
     const invalid = await user.run(['--test', 'records', 'apply', domain, file, '--yes']);
     expect(invalid.code).toBe(6);
     expect(invalid.stderr).toMatch(/^error ZONE_FILE_INVALID: records\[0\] \(www A\): /);
-  });
+    // Seven runs of the CLI, each a Node process starting: over 30 s on a busy two-core machine.
+  }, 90_000);
 
   it('forwards the organisation’s events to a local receiver, with the headers a webhook has, verifiable with the printed secret', async () => {
     const secret = (await ok('webhooks', 'listen', '--print-secret')).stdout.trim();
