@@ -52,6 +52,7 @@ async function main(): Promise<void> {
           seconds: number('BENCH_SECONDS', 5),
           sequentialRequests: number('BENCH_REQUESTS', 1_000),
           registrations: number('BENCH_REGISTRATIONS', 30),
+          registrationWarmup: number('BENCH_REGISTRATION_WARMUP', 400),
           concurrentSeconds: number('BENCH_CONCURRENT_SECONDS', 30),
           dnsRecords: number('BENCH_DNS_RECORDS', 100),
           zoneRecords: number('BENCH_ZONE_RECORDS', 5_000),

@@ -21,6 +21,8 @@ export interface PathOptions {
   seconds: number;
   sequentialRequests: number;
   registrations: number;
+  /** Registrations sent before the measured ones, 10 at a time, each to its end. */
+  registrationWarmup: number;
   concurrentSeconds: number;
   dnsRecords: number;
   zoneRecords: number;
@@ -178,7 +180,12 @@ async function registrations(stack: Stack, o: PathOptions): Promise<BenchRow[]> 
     const floorTrips = summarise(await sameShapeRoundTrips(stack, o.registrations));
     const startBackToBack = summarise(await workflowStarts(stack, o.registrations, 0));
     const floorStart = summarise(await workflowStarts(stack, o.registrations, START_IDLE_MS));
-    for (let i = 0; i < 5; i += 1) await register(stack, one, watcher);
+    let warming = o.registrationWarmup;
+    await Promise.all(
+      Array.from({ length: Math.min(10, warming) }, async () => {
+        while (warming-- > 0) await register(stack, one, watcher);
+      }),
+    );
     const sequentialRuns: Registered[] = [];
     const cpuBefore = stack.api.process.cpuMs();
     for (let i = 0; i < o.registrations; i += 1) sequentialRuns.push((await register(stack, one, watcher, true))!);
