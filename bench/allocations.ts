@@ -3,8 +3,9 @@
  * started with `BENCH_NODE_FLAGS=--inspect=0`: waits for the bench's api to go from idle to busy (its
  * first load, which under `--only reads` is the read rows taking turns with the floors), samples what
  * it allocates for SECONDS (3) through its inspector, garbage included, and prints the N (30) frames
- * that allocated most, by their own allocations and with what they call. `--heap-prof` keeps only what is still alive when the process exits, which misses
- * exactly the per-request garbage that makes young-generation collections (docs/bench.md).
+ * that allocated most, by their own allocations and with what they call. `--heap-prof` keeps only
+ * what is still alive when the process exits, which misses exactly the per-request garbage that
+ * makes young-generation collections (docs/bench.md).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';

@@ -180,6 +180,7 @@ async function registrations(stack: Stack, o: PathOptions): Promise<BenchRow[]> 
     const floorTrips = summarise(await sameShapeRoundTrips(stack, o.registrations));
     const startBackToBack = summarise(await workflowStarts(stack, o.registrations, 0));
     const floorStart = summarise(await workflowStarts(stack, o.registrations, START_IDLE_MS));
+    // Ten senders share one count, so the warm-up is `registrationWarmup` registrations in all.
     let warming = o.registrationWarmup;
     await Promise.all(
       Array.from({ length: Math.min(10, warming) }, async () => {

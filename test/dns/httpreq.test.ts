@@ -116,7 +116,7 @@ describe('httpreq present and cleanup', () => {
     expect(notAKey.status).toBe(401);
     expect(await readJson<MessageErrorBody>(notAKey)).toMatchObject({ code: 'INVALID_TOKEN', detail: expect.stringContaining('the password must be an API key') });
     // Failures until the first 429: the pool holds 60 a minute and refills one a second, so a slow
-    // machine may see a few more than 60 before it, never more than the seconds it took add.
+    // run may see more than 60 before it, but never more than one more for each second it took.
     const started = Date.now();
     const statuses: number[] = [];
     while (statuses.length < 200 && statuses.at(-1) !== 429) {
