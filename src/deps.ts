@@ -106,8 +106,8 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
 export async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.eventStreams.close();
   await deps.apiKeys.close();
-  // What this process admitted on credit reaches Redis ahead of the QUIT below.
-  deps.rateLimiter.flush();
+  // Tokens this process leased and did not spend go back to Redis ahead of the QUIT below.
+  await deps.rateLimiter.giveBackLeases();
   // The subscriber queues commands while Redis is away, so a QUIT could wait forever: just disconnect.
   deps.subscriber.disconnect();
   await Promise.allSettled([deps.db.end(), deps.claimsDb.end(), deps.temporal.connection.close(), deps.redis.quit()]);

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { createRedis, redisReady } from '../redis.js';
 import { randomBase62 } from '../ids.js';
 import { CLOSED_PORT_URL } from '../../test/support/testApp.js';
+import { manualClock, type ManualClock as Clock } from '../../test/support/manualClock.js';
 import { limitsFor, type Plan, type RateLimitGroup } from './groups.js';
 import { createRateLimiter, rateLimitKeys, type Decision, type RateLimiter } from './limiter.js';
 
@@ -23,12 +24,6 @@ function capturedLogger() {
   return { logger, lines, warnings: () => lines.filter((l) => l.level === 40) };
 }
 
-/** A clock the test moves by hand; starts on a minute boundary (the next one, so it is never in the past). */
-function manualClock(start = (Math.floor(Date.now() / MINUTE) + 1) * MINUTE) {
-  let t = start;
-  return { now: () => t, set: (ms: number) => void (t = ms), start };
-}
-type Clock = ReturnType<typeof manualClock>;
 
 const subject = (label: string) => `test-${label}-${randomBase62(10)}`;
 

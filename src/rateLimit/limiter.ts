@@ -1,12 +1,11 @@
 /**
  * Rate limiter: one decision per request, per (subject, group), against counts shared in Redis.
  *
- * Most requests of a busy pool are decided in process, on credit (credit.ts): a process that has heard
- * from Redis about a pool admits up to `credit` (5 % of the burst) requests Redis has not counted yet,
- * and reports them in the background. So with N api processes a pool admits at most its limit plus
- * (N − 1) × credit in any minute or second window; one process alone is exact. Every refusal, block
- * and back-off below is decided by the script, as is every request of a pool without credit (a burst
- * under 40) or that the process cannot admit on its own.
+ * Most requests of a busy pool are decided in process, on a lease (lease.ts): tokens the process took
+ * from Redis in a batch (5 % of the burst), counted there when taken, so any number of api processes
+ * together never admit more than a window's limit. Every refusal, block and back-off below is decided
+ * by the script, as is every request of a pool without a lease (a burst under 40) or that the process
+ * cannot admit on its own (lease spent, a block it knows of).
  *
  * Algorithm (script.ts runs it in one Lua call; memory.ts runs the same steps while Redis is away).
  * `now` is passed in (ms); limit L per minute and burst B per second come from the group × plan.
@@ -39,7 +38,7 @@ import type { Logger } from '../logger.js';
 import { limitsFor, MAX_BACKOFF_MULTIPLIER, MAX_BLOCK_SECONDS, type GroupLimits, type Plan, type RateLimitGroup } from './groups.js';
 import { createMemoryLimiter, type RawDecision } from './memory.js';
 import { runSyncScript, type SyncReply } from './script.js';
-import { creditFor, FLUSH_INTERVAL_MS, NO_CARRY, PoolCredit } from './credit.js';
+import { leaseFor, NO_LEASE_CALL, PoolLease, type LeaseCall, type LeaseCallKind } from './lease.js';
 
 export interface ConsumeInput {
   /** Opaque caller key: the API key id, or the session id for browser tokens. */
@@ -92,8 +91,8 @@ export interface RateLimiter {
   consumeChain(pools: PoolInput[]): Promise<Decision[]>;
   /** True while Redis is not answering and decisions come from memory (for /readyz). */
   degraded(): boolean;
-  /** Sends Redis now what this process admitted on credit and has not reported yet (at shutdown; tests). */
-  flush(): void;
+  /** Gives Redis back every token this process leased and has not spent, and leases no more (at shutdown). */
+  giveBackLeases(): Promise<void>;
 }
 
 export function rateLimitKeys(group: string, subject: string): [window: string, block: string] {
@@ -111,18 +110,20 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 const key = (p: Pick<PoolInput, 'pool' | 'subject'>) => `${p.pool}:${p.subject}`;
 const PRUNE_EVERY_MS = 60_000;
 /** Pools per background call to Redis. */
-const FLUSH_BATCH = 64;
-const NOT_DECIDING: GroupLimits = { perMinute: 0, perSecond: 0 };
+const BACKGROUND_BATCH = 64;
 
 export function createRateLimiter({ redis, logger, now = Date.now, commandTimeoutMs = 500 }: RateLimiterOptions): RateLimiter {
   const log = logger.child({ component: 'rate-limiter' });
   const memory = createMemoryLimiter();
-  /** Pools this process has heard of from Redis and may decide on credit (src/rateLimit/credit.ts). */
-  const credits = new Map<string, PoolCredit>();
-  const unsent = new Set<PoolCredit>();
-  let flushTimer: NodeJS.Timeout | undefined;
+  /** Pools this process holds leases of (src/rateLimit/lease.ts). */
+  const leases = new Map<string, PoolLease>();
+  /** Leases with something for a background call: a top-up to ask for, tokens to give back. */
+  const due = new Set<PoolLease>();
+  /** Fires once a second while leases are held, so a lease nobody spends goes back when its second ends. */
+  let sweepTimer: NodeJS.Timeout | undefined;
   let lastPrune = 0;
   let outage = false;
+  let givingBack = false;
 
   function startOutage(err: unknown): void {
     if (outage) return;
@@ -137,8 +138,9 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     if (!outage) return;
     outage = false;
     memory.clear();
-    credits.clear();
-    unsent.clear();
+    // Leases taken before are not spent: their windows count them until they end.
+    leases.clear();
+    due.clear();
     log.info('Redis answering again; rate limits are shared again');
   }
 
@@ -151,88 +153,137 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
   function prune(at: number): void {
     if (at - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = at;
-    for (const [k, state] of credits) if (state.idleAt(at)) credits.delete(k);
+    for (const [k, lease] of leases) if (lease.idleAt(at)) leases.delete(k);
   }
 
   /**
-   * One script call: sends each pool's carry, decides the request when `deciding`, and updates (or,
-   * for a pool with credit, starts) what this process knows of each pool from the reply.
+   * The lease of a pool, made on first use when the pool gets one (none once shutdown began). Its limits
+   * follow the latest request: a plan can change, and a lease taken under a larger plan still goes back
+   * with the next call.
    */
-  async function exchange(pools: PoolInput[], deciding: boolean, at: number): Promise<SyncReply[]> {
-    const states = pools.map((p) => credits.get(key(p)));
-    const carries = states.map((state, i) => state?.take(at, deciding ? (pools[i]!.cost ?? 1) : 0) ?? NO_CARRY);
+  function leaseOf(p: PoolInput): PoolLease | undefined {
+    let lease = leases.get(key(p));
+    if (!lease && (givingBack || leaseFor(p.limits) === 0)) return undefined;
+    if (!lease) leases.set(key(p), (lease = new PoolLease(p.pool, p.subject, p.limits)));
+    lease.limits = p.limits;
+    return lease;
+  }
+
+  /**
+   * One script call: gives back and asks for each pool's tokens (`kind`; once shutdown began, only gives
+   * back), and decides the request when `kind` is 'decide'. Replies update each lease.
+   */
+  async function exchange(pools: PoolInput[], kind: LeaseCallKind, at: number): Promise<SyncReply[]> {
+    const held = pools.map(leaseOf);
+    const calls: LeaseCall[] = held.map((lease) => (lease ? lease.take(at, givingBack ? 'give-back' : kind, leaseFor(lease.limits)) : NO_LEASE_CALL));
     const keys = pools.flatMap((p) => rateLimitKeys(p.pool, p.subject));
-    const args = [at, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, deciding ? 1 : 0];
+    const args = [at, MAX_BLOCK_SECONDS, MAX_BACKOFF_MULTIPLIER, kind === 'decide' ? 1 : 0];
     pools.forEach((p, i) => {
-      const c = carries[i]!;
-      args.push(p.limits.perMinute, p.limits.perSecond, p.cost ?? 1, c.minute, c.second, c.addMinute, c.addSecond);
+      const c = calls[i]!;
+      args.push(p.limits.perMinute, p.limits.perSecond, p.cost ?? 1, c.want, c.minute, c.second, c.backMinute, c.backSecond);
+    });
+    // A request that finds a lease spent waits for the call bringing it tokens, until this call's reply
+    // has been learnt, before asking Redis itself.
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    held.forEach((lease, i) => {
+      if (lease && calls[i]!.want > 0) lease.incoming = settled;
     });
     let replies: SyncReply[];
     try {
-      replies = await withTimeout(runSyncScript(redis, keys, args), commandTimeoutMs);
-    } catch (err) {
-      states.forEach((state, i) => state?.lost(carries[i]!));
-      throw err;
-    }
-    replies.forEach((reply, i) => {
-      let state = states[i];
-      if (!state && deciding && creditFor(pools[i]!.limits) > 0) {
-        state = credits.get(key(pools[i]!)) ?? new PoolCredit(pools[i]!.pool, pools[i]!.subject);
-        state.roll(at);
-        credits.set(key(state), state);
+      try {
+        replies = await withTimeout(runSyncScript(redis, keys, args), commandTimeoutMs);
+      } catch (err) {
+        held.forEach((lease, i) => lease?.lost(calls[i]!));
+        throw err;
       }
-      state?.learn(carries[i]!, reply.snapshot);
-    });
+      replies.forEach((reply, i) => {
+        const lease = held[i];
+        if (!lease) return;
+        lease.learn(calls[i]!, reply.snapshot, reply.granted);
+        // Granted by a call sent before shutdown began, or for a second that has ended since: straight back.
+        if ((givingBack && lease.holds()) || lease.hasUnspent()) due.add(lease);
+      });
+    } finally {
+      for (const lease of held) if (lease?.incoming === settled) lease.incoming = undefined;
+      settle();
+    }
+    if (due.size > 0) void sendDue();
+    if (held.some((lease) => lease?.holds())) armSweep();
     return replies;
   }
 
-  /** Sends every pool's unsent counts, in batches; a failure is an outage like any other. */
-  function flush(): void {
-    if (flushTimer) clearTimeout(flushTimer);
-    flushTimer = undefined;
+  /** Tops up and gives back the leases that are due, in batches; a failure is an outage like any other. */
+  function sendDue(): Promise<unknown> {
     const at = now();
-    const states = [...unsent].filter((s) => s.hasPending());
-    unsent.clear();
-    for (let i = 0; i < states.length; i += FLUSH_BATCH) {
-      const batch = states.slice(i, i + FLUSH_BATCH).map((s) => ({ pool: s.pool, subject: s.subject, limits: NOT_DECIDING, cost: 0 }));
-      exchange(batch, false, at).catch(startOutage);
+    const batch = [...due];
+    due.clear();
+    const sent: Promise<unknown>[] = [];
+    for (let i = 0; i < batch.length; i += BACKGROUND_BATCH) {
+      const pools = batch.slice(i, i + BACKGROUND_BATCH).map((l) => ({ pool: l.pool, subject: l.subject, limits: l.limits, cost: 0 }));
+      sent.push(exchange(pools, 'top-up', at).catch(startOutage));
     }
+    return Promise.all(sent);
+  }
+
+  function armSweep(): void {
+    if (sweepTimer) return;
+    sweepTimer = setTimeout(sweep, 1_000 - (now() % 1_000) + 5).unref();
+  }
+
+  /** A second has ended: what its leases left unspent goes back to the minute. */
+  function sweep(): void {
+    sweepTimer = undefined;
+    const at = now();
+    let holding = false;
+    for (const lease of leases.values()) {
+      if (!lease.holds()) continue;
+      lease.roll(at);
+      if (lease.hasUnspent()) due.add(lease);
+      holding = true;
+    }
+    if (due.size > 0) void sendDue();
+    if (holding) armSweep();
   }
 
   /**
-   * The whole request on credit, when every pool allows it here (src/rateLimit/credit.ts); undefined
-   * sends it to Redis. Nothing is counted unless all pools admit it.
+   * The whole request on this process's leases, when every pool has the tokens (src/rateLimit/lease.ts);
+   * undefined sends it to Redis. Nothing is spent unless every pool has enough.
    */
-  function onCredit(pools: PoolInput[], at: number): Decision[] | undefined {
-    if (outage || redis.status !== 'ready') return undefined;
-    const states: PoolCredit[] = [];
+  function onLease(pools: PoolInput[], at: number): Decision[] | undefined {
+    if (outage || givingBack || redis.status !== 'ready') return undefined;
+    const held: PoolLease[] = [];
     for (const p of pools) {
-      const state = credits.get(key(p));
-      const credit = creditFor(p.limits);
-      if (!state || credit === 0 || !state.canAdmit(p.limits, credit, p.cost ?? 1, at)) return undefined;
-      states.push(state);
+      const lease = leases.get(key(p));
+      if (!lease || leaseFor(p.limits) === 0 || !lease.canSpend(p.cost ?? 1, at)) return undefined;
+      held.push(lease);
     }
-    let due = false;
     const decisions = pools.map((p, i): Decision => {
-      const state = states[i]!;
-      const remaining = state.admit(p.limits, p.cost ?? 1);
-      unsent.add(state);
-      due ||= state.dueNow(creditFor(p.limits));
-      return { allowed: true, limit: p.limits.perMinute, remaining, resetAt: (state.minute + 1) * 60, degraded: false };
+      const lease = held[i]!;
+      const remaining = lease.spend(p.cost ?? 1);
+      if (lease.due(leaseFor(p.limits))) due.add(lease);
+      return { allowed: true, limit: p.limits.perMinute, remaining, resetAt: (lease.minute + 1) * 60, degraded: false };
     });
-    if (due) flush();
-    else flushTimer ??= setTimeout(flush, FLUSH_INTERVAL_MS).unref();
+    if (due.size > 0) void sendDue();
     return decisions;
   }
 
   async function consumeChain(pools: PoolInput[]): Promise<Decision[]> {
-    const at = now();
+    let at = now();
     prune(at);
-    const local = onCredit(pools, at);
-    if (local) return local;
+    for (;;) {
+      const local = onLease(pools, at);
+      if (local) return local;
+      // A lease spent while tokens for it are on their way: that reply, not a call of our own, comes
+      // first; so a process never asks Redis to decide while its own tokens are still arriving.
+      const arriving = pools.flatMap((p) => leases.get(key(p))?.incoming ?? []);
+      if (arriving.length === 0) break;
+      await Promise.all(arriving);
+      at = now();
+    }
     if (redis.status === 'ready') {
       try {
-        const replies = await exchange(pools, true, at);
+        const replies = await exchange(pools, 'decide', at);
         endOutage();
         return replies.flatMap((reply, i) => (reply.decision ? [decide(pools[i]!.limits, reply.decision, false)] : []));
       } catch (err) {
@@ -250,9 +301,18 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     return decisions;
   }
 
+  async function giveBackLeases(): Promise<void> {
+    givingBack = true;
+    if (sweepTimer) clearTimeout(sweepTimer);
+    sweepTimer = undefined;
+    for (const lease of leases.values()) if (lease.holds()) due.add(lease);
+    await Promise.all([...leases.values()].flatMap((l) => l.incoming ?? []));
+    if (due.size > 0) await sendDue();
+  }
+
   const consumePool = async (input: PoolInput): Promise<Decision> => (await consumeChain([input]))[0]!;
 
   const consume = ({ subject, group, plan }: ConsumeInput) => consumePool({ pool: group, subject, limits: limitsFor(group, plan) });
 
-  return { consume, consumePool, consumeChain, flush, degraded: () => outage || redis.status !== 'ready' };
+  return { consume, consumePool, consumeChain, giveBackLeases, degraded: () => outage || redis.status !== 'ready' };
 }

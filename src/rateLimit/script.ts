@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RawDecision } from './memory.js';
-import type { Snapshot } from './credit.js';
+import type { Snapshot } from './lease.js';
 
 /**
  * The decision step as a Lua function; SYNC_LUA below calls it for each pool.
@@ -61,58 +61,81 @@ end
 `;
 
 /**
- * One call for any number of pools: first each pool's carry (what this process admitted on its own
- * credit, src/rateLimit/credit.ts) is added to its windows; then, if asked, the request is decided
- * pool by pool in order, stopping at the first refusal (a pool is counted only when every one before
- * it allowed the request); last, each pool's state is read back for the process's credit.
+ * One call for any number of pools (leases: src/rateLimit/lease.ts). First each pool takes back what
+ * the process gives back (unused tokens of its lease, from the window they were taken in); then, if
+ * asked, the request is decided pool by pool in order, stopping at the first refusal (a pool is counted
+ * only when every one before it allowed the request); then, unless it was refused, each pool grants up
+ * to the tokens the process wants: what both windows have left, none while a block lasts. Granted
+ * tokens are counted at once, so the windows never hold more than their limits, whoever spends them.
  * KEYS    per pool: window hash, block hash
  * ARGV    now (ms), max block (s), max multiplier, decide (0|1), then per pool: limit, burst, cost,
- *         carry minute index, carry second index, count to add to that minute, count to add to that second
- * Returns 9 numbers per pool: allowed (1, 0, or -1 when not decided), remaining, resetAt, retryAfter,
- *         then mw, mc, sw, sc (the window hash, -1 for an index never set) and the block's until (ms).
+ *         tokens wanted, the given-back tokens' minute and second indexes, and how many to take back
+ *         from that minute and from that second
+ * Returns 10 numbers per pool: allowed (1, 0, or -1 when not decided), remaining, resetAt, retryAfter,
+ *         then mw, mc, sw, sc (the window hash, -1 for an index never set), the block's until (ms) and
+ *         the tokens granted.
  */
 export const SYNC_LUA = `${STEPS_LUA}
-local function addCarry(winKey, now, cm, cs, am, as)
-  if am == 0 and as == 0 then return end
+local function takeBack(winKey, minute, second, backMinute, backSecond)
+  if backMinute <= 0 and backSecond <= 0 then return end
   local w = redis.call('HMGET', winKey, 'mw', 'mc', 'sw', 'sc')
-  local mw = tonumber(w[1]) or -1
+  if w[1] == false then return end
   local mc = tonumber(w[2]) or 0
-  local sw = tonumber(w[3]) or -1
   local sc = tonumber(w[4]) or 0
-  if cm > mw then mw = cm; mc = 0 end
-  if cm == mw then mc = mc + am end
-  if cs > sw then sw = cs; sc = 0 end
-  if cs == sw then sc = sc + as end
-  redis.call('HSET', winKey, 'mw', mw, 'mc', mc, 'sw', sw, 'sc', sc)
-  local ttl = (mw + 1) * 60000 - now + 1000
-  if ttl > 0 then redis.call('PEXPIRE', winKey, ttl) end
+  if tonumber(w[1]) == minute then mc = math.max(0, mc - backMinute) end
+  if tonumber(w[3]) == second then sc = math.max(0, sc - backSecond) end
+  redis.call('HSET', winKey, 'mc', mc, 'sc', sc)
+end
+
+local function grant(winKey, blockKey, now, limit, burst, want)
+  if want <= 0 then return 0 end
+  if now < (tonumber(redis.call('HGET', blockKey, 'until')) or 0) then return 0 end
+  local minute = math.floor(now / 60000)
+  local second = math.floor(now / 1000)
+  local w = redis.call('HMGET', winKey, 'mw', 'mc', 'sw', 'sc')
+  local mc = 0
+  local sc = 0
+  if tonumber(w[1]) == minute then mc = tonumber(w[2]) or 0 end
+  if tonumber(w[3]) == second then sc = tonumber(w[4]) or 0 end
+  local granted = math.min(want, limit - mc, burst - sc)
+  if granted <= 0 then return 0 end
+  redis.call('HSET', winKey, 'mw', minute, 'mc', mc + granted, 'sw', second, 'sc', sc + granted)
+  redis.call('PEXPIRE', winKey, (minute + 1) * 60000 - now + 1000)
+  return granted
 end
 
 local now = tonumber(ARGV[1])
 local maxBlock = tonumber(ARGV[2])
 local maxMult = tonumber(ARGV[3])
-local refused = tonumber(ARGV[4]) ~= 1
+local deciding = tonumber(ARGV[4]) == 1
+local refused = false
 local pools = #KEYS / 2
+local function arg(i, n) return tonumber(ARGV[5 + i * 8 + n]) end
 for i = 0, pools - 1 do
-  local a = 5 + i * 7
-  addCarry(KEYS[1 + i * 2], now, tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6]))
+  takeBack(KEYS[1 + i * 2], arg(i, 4), arg(i, 5), arg(i, 6), arg(i, 7))
+end
+local decisions = {}
+for i = 0, pools - 1 do
+  local d = {-1, 0, 0, 0}
+  if deciding and not refused then
+    d = consume(KEYS[1 + i * 2], KEYS[2 + i * 2], now, arg(i, 0), arg(i, 1), maxBlock, maxMult, arg(i, 2))
+    if d[1] == 0 then refused = true end
+  end
+  decisions[i + 1] = d
 end
 local out = {}
 for i = 0, pools - 1 do
-  local a = 5 + i * 7
-  local d = {-1, 0, 0, 0}
-  if not refused then
-    d = consume(KEYS[1 + i * 2], KEYS[2 + i * 2], now, tonumber(ARGV[a]), tonumber(ARGV[a + 1]), maxBlock, maxMult, tonumber(ARGV[a + 2]))
-    if d[1] == 0 then refused = true end
-  end
+  local granted = 0
+  if not refused then granted = grant(KEYS[1 + i * 2], KEYS[2 + i * 2], now, arg(i, 0), arg(i, 1), arg(i, 3)) end
   local w = redis.call('HMGET', KEYS[1 + i * 2], 'mw', 'mc', 'sw', 'sc')
   local untilMs = redis.call('HGET', KEYS[2 + i * 2], 'until')
-  for _, v in ipairs(d) do out[#out + 1] = v end
+  for _, v in ipairs(decisions[i + 1]) do out[#out + 1] = v end
   out[#out + 1] = tonumber(w[1]) or -1
   out[#out + 1] = tonumber(w[2]) or 0
   out[#out + 1] = tonumber(w[3]) or -1
   out[#out + 1] = tonumber(w[4]) or 0
   out[#out + 1] = tonumber(untilMs) or 0
+  out[#out + 1] = granted
 end
 return out
 `;
@@ -130,24 +153,26 @@ async function runScript(redis: Redis, lua: string, sha: string, keys: readonly 
   }
 }
 
-/** One pool's answer from SYNC_LUA: the decision when one was asked for and reached, and its state. */
+/** One pool's answer from SYNC_LUA: the decision when one was asked for and reached, its state, the tokens granted. */
 export interface SyncReply {
   decision?: RawDecision;
   snapshot: Snapshot;
+  granted: number;
 }
 
 export async function runSyncScript(redis: Redis, keys: readonly string[], args: readonly number[]): Promise<SyncReply[]> {
   const reply = await runScript(redis, SYNC_LUA, SYNC_SHA, keys, args);
-  if (!Array.isArray(reply) || reply.length !== (keys.length / 2) * 9 || !reply.every((n) => typeof n === 'number')) {
+  if (!Array.isArray(reply) || reply.length !== (keys.length / 2) * 10 || !reply.every((n) => typeof n === 'number')) {
     throw new Error(`Unexpected rate-limit script reply: ${JSON.stringify(reply)}`);
   }
   const n = reply;
   const pools: SyncReply[] = [];
-  for (let i = 0; i < n.length; i += 9) {
-    const [allowed, remaining, resetAt, retryAfter, mw, mc, sw, sc, until] = n.slice(i, i + 9) as [number, number, number, number, number, number, number, number, number];
+  for (let i = 0; i < n.length; i += 10) {
+    const [allowed, remaining, resetAt, retryAfter, mw, mc, sw, sc, until, granted] = n.slice(i, i + 10) as [number, number, number, number, number, number, number, number, number, number];
     pools.push({
       ...(allowed === -1 ? {} : { decision: { allowed: allowed === 1, remaining, resetAt, retryAfter } }),
       snapshot: { mw, mc, sw, sc, until },
+      granted,
     });
   }
   return pools;
