@@ -12,6 +12,8 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production
+# Written by `npm run build`: a worker loads it instead of bundling its workflows at every start.
+ENV WORKFLOW_BUNDLE=dist/workflow-bundle.js
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules

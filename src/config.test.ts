@@ -171,9 +171,13 @@ describe('loadConfig', () => {
     }
   });
 
-  it('reads the HTTP timeouts, 30 s and 10 s by default', () => {
-    expect(loadConfig({}).httpTimeouts).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
-    expect(loadConfig({ HTTP_REQUEST_TIMEOUT: '5s', HTTP_HEADERS_TIMEOUT: '2s' }).httpTimeouts).toEqual({ requestTimeoutMs: 5_000, headersTimeoutMs: 2_000 });
+  it('reads the HTTP timeouts, 30 s, 10 s and 65 s idle by default', () => {
+    expect(loadConfig({}).httpTimeouts).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 65_000 });
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT: '5s', HTTP_HEADERS_TIMEOUT: '2s', HTTP_KEEP_ALIVE_TIMEOUT: '2m' }).httpTimeouts).toEqual({
+      requestTimeoutMs: 5_000,
+      headersTimeoutMs: 2_000,
+      keepAliveTimeoutMs: 120_000,
+    });
   });
 
   it('scales rate limits by RATE_LIMIT_SCALE, 1 by default, and refuses anything but a positive number', () => {

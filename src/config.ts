@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { z } from 'zod';
 import { envSchema, externalDnsWebhookEnvSchema, type Env } from './configSchema.js';
 
@@ -66,7 +67,7 @@ function toConfig(env: Env) {
   return {
     env: env.NODE_ENV,
     http: { host: env.HOST, port: env.PORT },
-    httpTimeouts: { requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT, headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT },
+    httpTimeouts: { requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT, headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT, keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT },
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
@@ -84,6 +85,8 @@ function toConfig(env: Env) {
       workflowPollers: env.WORKER_WORKFLOW_POLLERS,
       activityPollers: env.WORKER_ACTIVITY_POLLERS,
       pollerAutoscaling: env.WORKER_POLLER_AUTOSCALING === 'on',
+      /** Absolute, resolved as the schema checked it: against the directory the process started in. */
+      bundle: env.WORKFLOW_BUNDLE && path.resolve(env.WORKFLOW_BUNDLE),
     },
     /** Absent: the development identity provider signs and verifies session JWTs. */
     auth:

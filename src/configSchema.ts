@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { parsePayloadKeys } from './temporal/payloadKeys.js';
 import { canonicalCidr, parseCidrs } from './http/cidr.js';
@@ -84,6 +86,8 @@ export const configSections = {
       .describe('JSON logs, one line per request with its request id.'),
     HTTP_REQUEST_TIMEOUT: duration.prefault('30s').describe('How long a client may take to send its whole request; a stalled client gets 408.'),
     HTTP_HEADERS_TIMEOUT: duration.prefault('10s').describe('How long a client may take to send its headers.'),
+    HTTP_KEEP_ALIVE_TIMEOUT: duration.prefault('65s')
+      .describe('How long an idle connection is kept open for the client\'s next request. Keep it above the idle timeout of the proxy or load balancer in front (60 s for an AWS load balancer and many others): one that reuses a connection the api has just closed answers its client 502.'),
     TRUST_PROXY: cidrList.optional()
       .describe('Comma-separated CIDRs or addresses of the proxies in front of the api (`10.0.0.0/8,::1`). Behind them the client is the first untrusted `X-Forwarded-For` hop from the right (per-address limits, keys\' `allowed_ips`); unset: `X-Forwarded-For` is ignored.'),
     RATE_LIMIT_SCALE: z.coerce.number().positive('must be a positive number such as 1, 0.5 or 1000').finite().default(1)
@@ -117,6 +121,10 @@ export const configSections = {
     WORKER_ACTIVITY_POLLERS: z.coerce.number().int().min(1).max(1_000).default(10).describe('The most long polls one worker keeps open for activity tasks.'),
     WORKER_POLLER_AUTOSCALING: onOff
       .describe('`on`: polls grow toward those maxima while tasks keep coming and shrink when idle; `off`: always the maximum.'),
+    WORKFLOW_BUNDLE: optionalString
+      // Checked with the rest of the configuration, so a worker refuses at once rather than after connecting.
+      .refine((file) => file === undefined || existsSync(path.resolve(file)), { error: (issue) => `no file at ${path.resolve(String(issue.input))} (npm run build writes dist/workflow-bundle.js)` })
+      .describe('The workflows bundled ahead (`npm run build` writes `dist/workflow-bundle.js`; the image sets this to it): a worker loads the file instead of bundling at every start, about 10 s of CPU. It must come from the build the worker runs. Unset: bundled at start.'),
   },
   'Identity and dashboard': {
     AUTH_ISSUER: optionalString.meta({

@@ -2,16 +2,15 @@
  * Once per `npm test`: a real Temporal dev server (the pinned CLI, built if needed), a fresh
  * PostgreSQL database with every migration applied, and one workflow bundle shared by all files.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { createLogger } from '../src/logger.js';
 import { connectionConfig } from '../src/db/pool.js';
 import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
-import { WORKFLOWS_PATH } from '../src/worker/worker.js';
+import { writeWorkflowBundle } from '../src/worker/workflowBundle.js';
 import { randomBase62 } from '../src/ids.js';
 import { randomBytes } from 'node:crypto';
 import { resolveTemporalCli } from '../scripts/lib/temporalCli.js';
@@ -63,9 +62,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   );
   log(`Temporal dev server at ${temporal.address} (${cliPath ?? 'SDK download'})`);
 
-  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { info() {}, warn: log, error: log, debug() {}, trace() {}, log() {} } });
   const workflowBundlePath = path.join(scratch, 'workflow-bundle.js');
-  await writeFile(workflowBundlePath, bundle.code);
+  await writeWorkflowBundle(workflowBundlePath, log);
 
   project.provide('databaseUrl', databaseUrl);
   project.provide('redisUrl', process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');

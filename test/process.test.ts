@@ -35,6 +35,14 @@ describe('the service process', () => {
     expect(proc.output()).not.toMatch(/at .*\.ts:\d+/);
   });
 
+  it('refuses to start a worker whose WORKFLOW_BUNDLE is missing, naming the variable', async () => {
+    const missing = path.join(os.tmpdir(), `no-bundle-${randomBase62(6)}.js`);
+    const proc = runTs('src/main.ts', ['--role', 'worker'], { ...(await serviceEnv()), WORKFLOW_BUNDLE: missing });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toContain(`Invalid configuration:\n  - WORKFLOW_BUNDLE: no file at ${missing}`);
+    expect(proc.output()).not.toMatch(/worker polling|Temporal schedules in place|at .*\.ts:\d+/);
+  });
+
   it('serves, becomes ready, and exits cleanly on SIGTERM', async () => {
     const env: Record<string, string> = { ...(await serviceEnv()), METRICS_PORT: String(await freePort()), TEMPORAL_METRICS_PORT: String(await freePort()) };
     const proc = runTs('src/main.ts', [], env);

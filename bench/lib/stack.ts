@@ -18,6 +18,7 @@ import { freePort, startOnFreePort, startTemporalDevServer, type TemporalDevServ
 import { startPowerDns, type PowerDns } from '../../test/support/powerdns.js';
 import { REPO_ROOT } from '../../test/support/processes.js';
 import { startCompiled, stopAll, waitForLog, type BenchProcess } from './processes.js';
+import { BUILT_WORKFLOW_BUNDLE } from '../../src/worker/workflowBundle.js';
 
 export interface Stack {
   env: Record<string, string>;
@@ -99,7 +100,8 @@ export async function startStack(): Promise<Stack> {
       name: `worker ${workers.length + 1}`,
       script: 'dist/src/main.js',
       args: ['--role', 'worker'],
-      env: { ...env, PORT: '0', METRICS_PORT: String(await freePort()) },
+      // The build's bundle, as the image's workers load it.
+      env: { ...env, PORT: '0', METRICS_PORT: String(await freePort()), WORKFLOW_BUNDLE: BUILT_WORKFLOW_BUNDLE },
       logFile: logFile(`worker-${workers.length + 1}`),
     });
     workers.push(worker);

@@ -1,7 +1,7 @@
 /**
  * Everything the fault run stops and kills, started fresh and of its own: a PostgreSQL cluster and a
  * redis-server in a temporary directory on free loopback ports, a Temporal dev server, the database
- * migrated, and the api and the worker as separate processes (`src/main.ts --role …`, through tsx).
+ * migrated, the workflows bundled, and the api and the worker as separate processes (`src/main.ts --role …`, through tsx).
  * `close` stops all of it, and `lastResort` does what it can synchronously when the process is exiting.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,6 +17,7 @@ import { benchCustomer, type BenchCustomer } from '../../bench/lib/customer.js';
 import { startOwnPostgres, type OwnPostgres } from './postgres.js';
 import { startOwnRedis, type OwnRedis } from './redis.js';
 import { serviceProcesses, type Crash, type Role } from './serviceProcesses.js';
+import { writeWorkflowBundle } from '../../src/worker/workflowBundle.js';
 
 export interface FaultStack {
   apiUrl: string;
@@ -93,6 +94,9 @@ export async function startFaultStack(props: { clients: number; log: (line: stri
     await ensureDatabase(postgres.url);
     const logger = createLogger({ logLevel: 'warn' });
     await migrateUp(postgres.url, logger);
+    // Bundled once: each restarted worker loads it, as a deployment's does, instead of bundling again.
+    const workflowBundle = path.join(dir, 'workflow-bundle.js');
+    await writeWorkflowBundle(workflowBundle, props.log);
     const apiPort = await freePort();
     const env: Record<string, string> = {
       NODE_ENV: 'development',
@@ -106,6 +110,7 @@ export async function startFaultStack(props: { clients: number; log: (line: stri
       // One data dir for all: the development signing key and key-hash secret are shared, as on a volume.
       DATA_DIR: path.join(dir, 'app-data'),
       TRUST_PROXY: TRUSTED_PROXY,
+      WORKFLOW_BUNDLE: workflowBundle,
     };
     // The customers are written straight to the database, with the api's own secrets (test/support/factories.ts).
     const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'warn' }), logger);

@@ -15,13 +15,18 @@ export interface HttpTimeouts {
   requestTimeoutMs: number;
   /** The headers must arrive within this. */
   headersTimeoutMs: number;
+  /** An idle connection is kept this long for the client's next request (the two above do not run meanwhile). */
+  keepAliveTimeoutMs: number;
 }
 
 /**
  * Node's defaults let a client that stalls its body hold a connection for 300 s (checked every
  * 30 s). Our bodies are at most 1 MB: 30 s is plenty for a slow client and short for a hostile one.
+ * Node closes an idle connection after 5 s; a proxy in front keeps its connections for longer (60 s
+ * is common) and answers 502 when it reuses one the api has just closed, so the api keeps them
+ * longer than the proxy does (docs/operations.md).
  */
-export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 };
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 65_000 };
 
 /**
  * What Node answers itself, before Koa sees a request (a stalled client, a request line and headers
@@ -63,6 +68,7 @@ export function listen(
         headersTimeout: Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs),
         // How often expired requests are looked for: a fraction of the shortest timeout.
         connectionsCheckingInterval: Math.max(100, Math.min(timeouts.headersTimeoutMs, 1_000)),
+        keepAliveTimeout: timeouts.keepAliveTimeoutMs,
       },
       (req, res) => void handle!(req, res),
     );

@@ -31,8 +31,8 @@ export interface RunningWorker {
 }
 
 /**
- * A worker polling the configured task queue. Pass a pre-built bundle to skip bundling
- * (tests share one); otherwise the workflows are bundled at start.
+ * A worker polling the configured task queue. Its workflows: the bundle passed (tests share one), else
+ * WORKFLOW_BUNDLE's (src/worker/workflowBundle.ts), else bundled at start.
  */
 export async function createWorker(
   deps: Pick<AppDeps, 'config' | 'db' | 'redis' | 'logger' | 'metrics' | 'registrars' | 'temporal' | 'apiKeys' | 'keyHashSecret' | 'payloadKeys'>,
@@ -41,6 +41,7 @@ export async function createWorker(
   outside: Pick<ActivityDeps, 'webhookResolver'> = {},
 ): Promise<RunningWorker> {
   const { config } = deps;
+  const bundle = workflowBundle ?? (config.worker.bundle ? { codePath: config.worker.bundle } : undefined);
   const connection = await NativeConnection.connect({ address: temporalAddress(config) });
   try {
     const worker = await Worker.create({
@@ -50,7 +51,7 @@ export async function createWorker(
       ...workerTuning(config.worker),
       // Codecs run outside the workflow sandbox, so the bundle needs nothing of this.
       dataConverter: encryptedDataConverter(deps.payloadKeys),
-      ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+      ...(bundle ? { workflowBundle: bundle } : { workflowsPath: WORKFLOWS_PATH }),
       ...workerTracingOptions(),
       activities: createActivities({
         config,

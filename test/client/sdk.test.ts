@@ -240,9 +240,11 @@ describe('Browser SDK: zone files', () => {
 
 describe('generated types', () => {
   it('client/src matches what the api serves at /api/v1/openapi.json (else run npm run client:generate)', async () => {
+    // Fetched before the renderer is loaded: loading it can hold this process's event loop for seconds
+    // on a busy machine, past the server's keep-alive, and fetch would then reuse a connection it closed.
+    const served = (await (await app.fetch('/api/v1/openapi.json')).json()) as object;
     const { readFile } = await import('node:fs/promises');
     const { renderGeneratedFiles } = await import('../../client/scripts/render.js');
-    const served = (await (await app.fetch('/api/v1/openapi.json')).json()) as object;
     const expected = await renderGeneratedFiles(served);
     for (const [name, text] of Object.entries(expected)) {
       const committed = await readFile(new URL(`../../client/src/${name}`, import.meta.url), 'utf8');

@@ -6,7 +6,7 @@ import net from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { listen } from '../../src/http/listen.js';
+import { DEFAULT_HTTP_TIMEOUTS, listen } from '../../src/http/listen.js';
 import { createApp } from '../../src/app.js';
 import { defineRoute } from '../../src/http/route.js';
 import { bearer, createKey, jsonHeaders } from '../support/actors.js';
@@ -349,7 +349,7 @@ describe('values PostgreSQL refuses, past every schema', () => {
 
 describe('a stalled body', () => {
   it('is cut off after the configured request timeout', async () => {
-    const server = await listen(createApp(app.deps), '127.0.0.1', 0, { requestTimeoutMs: 500, headersTimeoutMs: 400 });
+    const server = await listen(createApp(app.deps), '127.0.0.1', 0, { ...DEFAULT_HTTP_TIMEOUTS, requestTimeoutMs: 500, headersTimeoutMs: 400 });
     try {
       const started = Date.now();
       const answer = await rawRequest(

@@ -78,6 +78,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     (listeningUrl) => createApp(deps, { extraRoutes: options.extraRoutes ?? [], listeningUrl }),
     '127.0.0.1',
     options.port ?? 0,
+    config.httpTimeouts,
   );
   const address = simulatedClientAddress();
   return {

@@ -19,6 +19,8 @@ export async function startWorkerProcess(taskQueue: string): Promise<RunningProc
     // The api's key: the worker must open the payloads the api's client encrypted.
     PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
     DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'domain-service-worker-')),
+    // The run's bundle, as a deployment's worker loads the image's, rather than bundling at every start.
+    WORKFLOW_BUNDLE: inject('workflowBundlePath'),
   });
   try {
     await worker.waitForOutput(/"msg":"worker polling"/, 90_000);
