@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { createPool } from '../src/db/pool.js';
 import { createLogger } from '../src/logger.js';
 import { runFaults } from './fault/faults.js';
-import { newClientLog, retryingClient } from './fault/retryingClient.js';
+import { newClientLog, retryingClient, type ClientLog } from './fault/retryingClient.js';
 import { INITIAL_CREDIT, startFaultStack, type FaultStack, type StackStopper } from './fault/stack.js';
 import { formatReport, judge, waitForOperations } from './fault/verdict.js';
 import { runClient } from './fault/workload.js';
@@ -25,10 +25,12 @@ const DRAIN_TIMEOUT_MS = 120_000;
 const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, 'settle-seconds': { type: 'string', default: '4' } } });
 const started = Date.now();
 const log = (line: string) => console.error(`[fault ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+/** What each client is waiting on, for a run interrupted before its end. */
+let clientLogs: ClientLog[] = [];
 
 async function run(stack: FaultStack): Promise<boolean> {
   let running = true;
-  const logs = stack.customers.map(() => newClientLog());
+  const logs = (clientLogs = stack.customers.map(() => newClientLog()));
   const clients = stack.customers.map((customer, index) =>
     runClient({
       index,
@@ -68,6 +70,9 @@ async function main(): Promise<void> {
       if (interrupted) return;
       interrupted = true;
       log(`${signal}: stopping everything`);
+      clientLogs.forEach(({ current }, i) => {
+        if (current) log(`client ${i + 1} was waiting ${((Date.now() - current.startedAt) / 1000).toFixed(1)} s on ${current.what}: ${current.trail() || 'no answer yet'}`);
+      });
       void (stopper?.close() ?? Promise.resolve()).finally(() => process.exit(130));
     });
   }

@@ -42,6 +42,8 @@ export interface ClientLog {
   /** Every answer by status (and error code for 409 and 429), `network error (cause)` for no answer. */
   answers: Map<string, number>;
   requests: LogicalRequest[];
+  /** The request under way, if any: what an interrupted run prints of each client. */
+  current?: { what: string; startedAt: number; trail: () => string };
 }
 
 /** Without Retry-After: a short pause, as a well-behaved client would take before retrying. */
@@ -114,7 +116,10 @@ export function retryingClient(props: ClientProps) {
       ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
     };
     let lastSentAt = started;
-    const finish = (attempts: number, answered: boolean) =>
+    const trailText = () => trail.map(([answer, n]) => (n > 1 ? `${answer} × ${n}` : answer)).join(', ');
+    props.log.current = { what, startedAt: started, trail: trailText };
+    const finish = (attempts: number, answered: boolean) => {
+      props.log.current = undefined;
       props.log.requests.push({
         what,
         attempts,
@@ -123,8 +128,9 @@ export function retryingClient(props: ClientProps) {
         lastSentAt,
         waits,
         answered,
-        trail: trail.map(([answer, n]) => (n > 1 ? `${answer} × ${n}` : answer)).join(', '),
+        trail: trailText(),
       });
+    };
     for (let attempt = 1; ; attempt += 1) {
       let pause = DEFAULT_RETRY_MS;
       lastSentAt = Date.now();

@@ -32,9 +32,9 @@ describe('deleting or revoking a key reaches every api process', () => {
     const del = await apiA.fetch(`/api/v1/me/api-keys/${created.id}`, { method: 'DELETE', headers: bearer(session) });
     expect(del.status).toBe(204);
     const onB = await timeUntilRefused(apiB, created.key, started);
-    console.log(`deleted key refused by the other process after ${onB.ms} ms`);
+    console.log(`deleted key refused by the other process after ${onB.refusedMs} ms (last accepted request sent after ${onB.lastAcceptedSentMs} ms)`);
     expect(onB.code).toBe('INVALID_TOKEN');
-    expect(onB.ms).toBeLessThan(2_000);
+    expect(onB.lastAcceptedSentMs).toBeLessThan(2_000);
   });
 
   it('a revoked key is refused by every process with API_KEY_REVOKED within 2 seconds', async () => {
@@ -51,7 +51,7 @@ describe('deleting or revoking a key reaches every api process', () => {
     });
     const onB = await timeUntilRefused(apiB, created.key, started);
     expect(onB.code).toBe('API_KEY_REVOKED');
-    expect(onB.ms).toBeLessThan(2_000);
+    expect(onB.lastAcceptedSentMs).toBeLessThan(2_000);
     // Revoking again changes nothing.
     const again = await revokeApiKey({
       db: apiA.deps.db,
@@ -73,9 +73,9 @@ describe('deleting or revoking a key reaches every api process', () => {
       const started = Date.now();
       expect((await apiA.fetch(`/api/v1/me/api-keys/${created.id}`, { method: 'DELETE', headers: bearer(session) })).status).toBe(204);
       const onB = await timeUntilRefused(apiB, created.key, started);
-      console.log(`deleted key refused by a process that missed the message after ${onB.ms} ms`);
+      console.log(`deleted key refused by a process that missed the message after ${onB.refusedMs} ms (last accepted request sent after ${onB.lastAcceptedSentMs} ms)`);
       expect(onB.code).toBe('INVALID_TOKEN');
-      expect(onB.ms).toBeLessThan(2_000);
+      expect(onB.lastAcceptedSentMs).toBeLessThan(2_000);
     } finally {
       await apiB.deps.subscriber.subscribe(KEY_INVALIDATION_CHANNEL);
     }

@@ -238,7 +238,8 @@ describe('webhook delivery', () => {
     expect(after[0]).toMatchObject({ attempt: 5, status_code: 200, event_id: event.id });
   });
 
-  it('a receiver that never answers is retried on the back-off schedule, then disabled, its owners e-mailed and webhook_endpoint.disabled emitted', async () => {
+  // The 8 s streak before disabling, then up to 30 s for the mail: more than the default 30 s in all.
+  it('a receiver that never answers is retried on the back-off schedule, then disabled, its owners e-mailed and webhook_endpoint.disabled emitted', { timeout: 60_000 }, async () => {
     const c = await customers.customer(0);
     const hooks = await receiver(() => 'hang');
     const watcher = await receiver();
@@ -280,7 +281,8 @@ describe('webhook delivery', () => {
     expect(await deliveries(c.session, c.org.id, endpoint.id)).toHaveLength(hooks.received.length);
   });
 
-  it('an event fanned out to 16 endpoints on one host reaches each once, one turn at a time, and waiting for a turn is no failed attempt; the history replays', async () => {
+  // 16 endpoints made through the API, then 16 deliveries one turn at a time: 12 s in a cold CI run.
+  it('an event fanned out to 16 endpoints on one host reaches each once, one turn at a time, and waiting for a turn is no failed attempt; the history replays', { timeout: 60_000 }, async () => {
     const c = await customers.customer(0);
     const hooks = await receiver();
     // Made as the API makes them (one session's 16 writes in a row would meet its rate limit).
