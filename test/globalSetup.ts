@@ -15,6 +15,7 @@ import { randomBase62 } from '../src/ids.js';
 import { randomBytes } from 'node:crypto';
 import { resolveTemporalCli } from '../scripts/lib/temporalCli.js';
 import { startOnFreePort, startTemporalDevServer } from '../scripts/lib/temporalDevServer.js';
+import { watchTemporal } from './support/temporalWatch.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -57,10 +58,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   log(`database ${new URL(databaseUrl).pathname.slice(1)} migrated (${applied.length} migrations)`);
 
   const cliPath = await resolveTemporalCli(log);
-  const temporal = await startOnFreePort((port) =>
-    startTemporalDevServer({ cliPath, port, namespace: 'default', logFile: path.join(scratch, 'temporal.log') }),
-  );
+  const temporalLog = path.join(scratch, 'temporal.log');
+  const temporal = await startOnFreePort((port) => startTemporalDevServer({ cliPath, port, namespace: 'default', logFile: temporalLog }));
   log(`Temporal dev server at ${temporal.address} (${cliPath ?? 'SDK download'})`);
+  const temporalWatch = watchTemporal({ server: temporal, namespace: 'default', logFile: temporalLog, log });
 
   const workflowBundlePath = path.join(scratch, 'workflow-bundle.js');
   await writeWorkflowBundle(workflowBundlePath, log);
@@ -74,6 +75,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   log(`ready in ${Date.now() - started} ms`);
 
   return async () => {
+    await temporalWatch.stop();
     await temporal.stop();
     await dropDatabase(databaseUrl);
     await rm(scratch, { recursive: true, force: true });

@@ -10,6 +10,8 @@ export interface TemporalDevServer {
   uiUrl: string | undefined;
   /** The server's process, when this module started it (the fault run freezes it with SIGSTOP). */
   pid: number | undefined;
+  /** How the server's process ended before `stop` was called (`code 2`, `signal SIGKILL`), if it did. */
+  endedEarly(): string | undefined;
   stop(): Promise<void>;
 }
 
@@ -116,6 +118,7 @@ async function startWithSdkDownload(props: StartDevServerProps): Promise<Tempora
     address: `127.0.0.1:${props.port}`,
     uiUrl: props.uiPort ? `http://127.0.0.1:${props.uiPort}` : undefined,
     pid: undefined,
+    endedEarly: () => undefined,
     stop: () => env.teardown(),
   };
 }
@@ -172,10 +175,19 @@ export async function startTemporalDevServer(props: StartDevServerProps): Promis
     await stopChild(child);
     throw err;
   }
+  let stopping = false;
+  let ended: string | undefined;
+  child.once('exit', (code, signal) => {
+    if (!stopping) ended = signal ? `signal ${signal}` : `code ${code}`;
+  });
   return {
     address,
     uiUrl: props.uiPort ? `http://127.0.0.1:${props.uiPort}` : undefined,
     pid: child.pid,
-    stop: () => stopChild(child),
+    endedEarly: () => ended,
+    stop: () => {
+      stopping = true;
+      return stopChild(child);
+    },
   };
 }
