@@ -4,7 +4,7 @@
  * With DASHBOARD_SCREENSHOTS=1 it also refreshes docs/screenshots/ (`npm run screenshots`).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Response } from 'playwright-core';
 import { openChromiumDashboard, pollPage as poll, showPageOnFailure, type ChromiumDashboard } from '../support/dashboardChromium.js';
 import { randomBase62 } from '../../src/ids.js';
 import { expectNoAxeViolations } from '../support/axe.js';
@@ -260,7 +260,22 @@ describe.sequential('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Show auth code' }).click();
     await poll(() => page.locator('article', { hasText: 'Transfer out' }).locator('code').textContent()).toMatch(/\S{6,}/);
 
+    // The renewal answers once its workflow is done (200) or after 10 s (202), and the page then moves
+    // to its operation: on this `-flaky` name the registrar's 503s are retried inside the workflow, so
+    // the answer may take those 10 s (a fixed wait for the URL alone timed out on a loaded machine).
+    // Every answer is noted for the failure's message; the client retries 429, 502 and 503.
+    const isRenewal = (r: Response) => r.request().method() === 'POST' && r.url().endsWith(`/domains/${domain}/renew`);
+    const renewAnswers: string[] = [];
+    const clicked = Date.now();
+    const noteAnswer = (r: Response) => void (isRenewal(r) && renewAnswers.push(`${r.status()} after ${Date.now() - clicked} ms`));
+    page.on('response', noteAnswer);
     await page.getByRole('form', { name: 'Renew' }).getByRole('button', { name: 'Renew' }).click();
+    await page
+      .waitForResponse((r) => isRenewal(r) && (r.status() === 200 || r.status() === 202), { timeout: 30_000 })
+      .catch((err: Error) => {
+        throw new Error(`the renewal was not accepted within 30 s; its answers: ${renewAnswers.join(', ') || 'none'}`, { cause: err });
+      })
+      .finally(() => page.off('response', noteAnswer));
     await page.waitForURL(/\/dashboard\/operations\/op_/);
     await poll(() => page.getByRole('article').first().textContent()).toContain(`Renewal of ${domain}`);
     await poll(() => page.getByTestId('operation-status').textContent(), { timeout: 60_000 }).toBe('succeeded');
