@@ -24,7 +24,6 @@ function capturedLogger() {
   return { logger, lines, warnings: () => lines.filter((l) => l.level === 40) };
 }
 
-
 const subject = (label: string) => `test-${label}-${randomBase62(10)}`;
 
 async function connected(url: string): Promise<Redis> {
