@@ -41,18 +41,43 @@ export interface Stack {
 
 const LOG_DIR = path.join(REPO_ROOT, '.data/bench/logs');
 
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+}
+
 function build(): void {
-  // The api's own build (tsconfig.build.json) plus the floors, into the same dist/.
-  const result = spawnSync('npx', ['tsc', '-p', 'tsconfig.bench.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`tsc -p tsconfig.bench.json failed:\n${result.stdout}\n${result.stderr}`);
+  // The api's own build (tsconfig.build.json) plus the floors, into the same dist/, then the workers'
+  // workflow bundle from it, as `npm run build` makes them (a fresh clone has neither).
+  run('npx', ['tsc', '-p', 'tsconfig.bench.json']);
+  run(process.execPath, ['dist/src/cli/bundleWorkflows.js']);
 }
 
 async function jsonLine<T>(proc: BenchProcess): Promise<T> {
   return JSON.parse((await waitForLog(proc, /^\{.*\}$/m, 60_000))[0]) as T;
 }
 
+/**
+ * Starts everything the bench measures. When any part fails to start, what was started is stopped
+ * before the error goes on, so a failed bench leaves no server behind and its process can end.
+ */
 export async function startStack(): Promise<Stack> {
   build();
+  const startedHere: Array<() => Promise<unknown>> = [];
+  try {
+    return await startParts(startedHere);
+  } catch (err) {
+    await stopInReverse(startedHere);
+    throw err;
+  }
+}
+
+/** Stops what was started, the last first; one that fails to stop does not keep the rest running. */
+async function stopInReverse(stops: Array<() => Promise<unknown>>): Promise<void> {
+  for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error(err));
+}
+
+async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<Stack> {
   await mkdir(LOG_DIR, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const logFile = (name: string) => path.join(LOG_DIR, `${stamp}-${name}.log`);
@@ -65,8 +90,10 @@ export async function startStack(): Promise<Stack> {
     const cliPath = await resolveTemporalCli((line) => console.error(line));
     temporalServer = await startOnFreePort((port) => startTemporalDevServer({ cliPath, port, namespace: 'default', logFile: logFile('temporal') }));
     temporalAddress = temporalServer.address;
+    startedHere.push(() => temporalServer!.stop());
   }
   const pdns = await startPowerDns();
+  startedHere.push(() => pdns.close());
   await ensureDatabase(databaseUrl);
 
   const env: Record<string, string> = {
@@ -91,8 +118,10 @@ export async function startStack(): Promise<Stack> {
   const config = loadConfig({ ...env, LOG_LEVEL: 'error' });
   await migrateUp(databaseUrl, createLogger(config));
   const deps = await createDeps(config, createLogger(config));
+  startedHere.push(() => closeDeps(deps));
 
   const [apiPort, apiMetricsPort] = [await freePort(), await freePort()];
+  startedHere.push(stopAll);
   const apiProcess = startCompiled({ name: 'api', script: 'dist/src/main.js', args: ['--role', 'api'], env: { ...env, PORT: String(apiPort), METRICS_PORT: String(apiMetricsPort) }, logFile: logFile('api') });
   const workers: BenchProcess[] = [];
   const startWorker = async () => {
@@ -117,6 +146,7 @@ export async function startStack(): Promise<Stack> {
   await waitForLog(apiProcess, /"msg":"api listening"/);
   await startWorker();
   const connection = await Connection.connect({ address: temporalAddress });
+  startedHere.push(() => connection.close());
   const temporal = new Client({ connection, namespace: 'default' });
 
   return {
@@ -132,12 +162,6 @@ export async function startStack(): Promise<Stack> {
     temporalPid: temporalServer?.pid,
     floorTaskQueue,
     startWorker,
-    close: async () => {
-      await stopAll();
-      await connection.close();
-      await closeDeps(deps);
-      await pdns.close();
-      await temporalServer?.stop();
-    },
+    close: () => stopInReverse(startedHere),
   };
 }
