@@ -50,7 +50,7 @@ function build(): void {
   // The api's own build (tsconfig.build.json) plus the floors, into the same dist/, then the workers'
   // workflow bundle from it, as `npm run build` makes them (a fresh clone has neither).
   run('npx', ['tsc', '-p', 'tsconfig.bench.json']);
-  run(process.execPath, ['dist/src/cli/bundleWorkflows.js']);
+  run('npm', ['run', '--silent', 'build:workflows']);
 }
 
 async function jsonLine<T>(proc: BenchProcess): Promise<T> {
@@ -72,9 +72,9 @@ export async function startStack(): Promise<Stack> {
   }
 }
 
-/** Stops what was started, the last first; one that fails to stop does not keep the rest running. */
+/** Stops what was started, the last first, each once; one that fails to stop does not keep the rest running. */
 async function stopInReverse(stops: Array<() => Promise<unknown>>): Promise<void> {
-  for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error(err));
+  for (const stop of stops.splice(0).reverse()) await stop().catch((err: unknown) => console.error(err));
 }
 
 async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<Stack> {
@@ -88,9 +88,10 @@ async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<S
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
   if (!temporalAddress) {
     const cliPath = await resolveTemporalCli((line) => console.error(line));
-    temporalServer = await startOnFreePort((port) => startTemporalDevServer({ cliPath, port, namespace: 'default', logFile: logFile('temporal') }));
-    temporalAddress = temporalServer.address;
-    startedHere.push(() => temporalServer!.stop());
+    const server = await startOnFreePort((port) => startTemporalDevServer({ cliPath, port, namespace: 'default', logFile: logFile('temporal') }));
+    startedHere.push(() => server.stop());
+    temporalServer = server;
+    temporalAddress = server.address;
   }
   const pdns = await startPowerDns();
   startedHere.push(() => pdns.close());
