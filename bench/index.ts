@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --scenario paths|mixed|webhooks|micro|scale|all] [--only reads,layers,dns,zone,registrations] [--json FILE]`: figures beside their
+ * `npm run bench [-- --scenario paths|mixed|webhooks|micro|scale|all[,…]] [--only reads,layers,dns,zone,registrations] [--json FILE]`: figures beside their
  * floors, measured in the same run, never asserted (docs/bench.md). The api and worker run compiled,
  * as `npm start` runs them, each in its own process; the load comes from this process.
  * BENCH_PROFILE=1 runs the api and workers under `node --cpu-prof` (profiles in .data/bench/profiles/);
@@ -35,9 +35,11 @@ async function main(): Promise<void> {
   const parts = values.only ? values.only.split(',') : PATH_PARTS;
   const unknown = parts.filter((part) => !(PATH_PARTS as readonly string[]).includes(part));
   if (unknown.length > 0) throw new Error(`--only takes ${PATH_PARTS.join(', ')} (comma-separated), not ${unknown.join(', ')}`);
-  const scenario = values.scenario as Scenario;
-  if (!SCENARIOS.includes(scenario)) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
-  const runs = (s: Scenario) => scenario === s || scenario === 'all';
+  // Several at once (`all,scale`) share one stack: what bench/smoke.ts runs in CI.
+  const scenarios = values.scenario.split(',') as Scenario[];
+  const unknownScenarios = scenarios.filter((s) => !SCENARIOS.includes(s));
+  if (unknownScenarios.length > 0) throw new Error(`--scenario takes ${SCENARIOS.join(', ')} (comma-separated), not ${unknownScenarios.join(', ')}`);
+  const runs = (s: Scenario) => scenarios.includes(s) || (scenarios.includes('all') && s !== 'scale');
   console.log(`Bench on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}; load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   const stack = await startStack();
   const rows: BenchRow[] = [];
@@ -68,7 +70,7 @@ async function main(): Promise<void> {
     if (runs('webhooks')) show(await benchWebhooks(stack, { count: number('BENCH_WEBHOOK_EVENTS', 200), spacingMs: 20 }));
     if (runs('micro')) show(await micro(stack.config.redisUrl));
     // Minutes long (seeding 100,000 domains, the backfill): only when asked for, not with `all`.
-    if (scenario === 'scale') {
+    if (runs('scale')) {
       await benchScale(
         stack,
         {
@@ -85,7 +87,7 @@ async function main(): Promise<void> {
       );
     }
     console.log(`\napi RSS at the end: ${stack.api.process.rssMb().toFixed(0)} MB; logs in .data/bench/logs/`);
-    if (values.json) await writeJson(values.json, rows, { scenario, finishedAt: new Date().toISOString() });
+    if (values.json) await writeJson(values.json, rows, { scenario: scenarios.join(','), finishedAt: new Date().toISOString() });
   } finally {
     await stack.close();
   }
