@@ -2,7 +2,7 @@
  * Everything the bench runs against, started fresh: a Temporal dev server (unless TEMPORAL_ADDRESS
  * names one), PowerDNS, the compiled api and worker as `npm start` runs them, and the floors
  * (bench/servers/). PostgreSQL and Redis are the machine's, as for `npm run dev`; the bench has its own
- * database (`domains_bench`) and task queues.
+ * database (`domains_bench`, made afresh at each start) and task queues.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -10,7 +10,8 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.js';
 import { closeDeps, createDeps, type AppDeps } from '../../src/deps.js';
-import { ensureDatabase, migrateUp } from '../../src/db/migrate.js';
+import { migrateUp } from '../../src/db/migrate.js';
+import { freshDatabase } from './database.js';
 import { createLogger } from '../../src/logger.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { resolveTemporalCli } from '../../scripts/lib/temporalCli.js';
@@ -95,7 +96,7 @@ async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<S
   }
   const pdns = await startPowerDns();
   startedHere.push(() => pdns.close());
-  await ensureDatabase(databaseUrl);
+  await freshDatabase(databaseUrl);
 
   const env: Record<string, string> = {
     NODE_ENV: 'development',
