@@ -6,7 +6,7 @@
  * exits. The figures themselves are not judged: at these sizes they mean nothing (docs/bench.md).
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, readlink, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../test/support/processes.js';
@@ -51,24 +51,26 @@ const SECTIONS = [
   'Scale: 5 webhook endpoints',
 ];
 
-/** Processes that are the bench's kind: run from this checkout, or a Temporal dev server, or PowerDNS. */
-async function benchLikeProcesses(): Promise<Map<number, string>> {
+/** Marks this run's processes: the bench passes BENCH_RUN on to all it starts (bench/lib/processes.ts). */
+const RUN_MARK = `BENCH_RUN=smoke-${process.pid}-${Date.now()}`;
+
+/** This run's processes (the bench and all it started), by what their environment holds, not by ancestry: an orphan's parent is init. */
+async function runProcesses(): Promise<Map<number, string>> {
   const found = new Map<number, string>();
   for (const entry of await readdir('/proc')) {
     const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    if (!Number.isInteger(pid)) continue;
     try {
-      const command = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ').trim();
-      const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
-      if (command && (cwd === REPO_ROOT || command.includes('pdns_server') || command.includes('start-dev'))) found.set(pid, command);
+      if (!(await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0').includes(RUN_MARK)) continue;
+      found.set(pid, (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ').trim());
     } catch {
-      // Ended while being read.
+      // Ended while being read, or not ours to read.
     }
   }
   return found;
 }
 
-/** A full run at these sizes takes about three minutes; one that has not exited by then is stuck. */
+/** A full run at these sizes takes about two minutes; one that has not exited by then is stuck. */
 const TIMEOUT_MS = Number(process.env.BENCH_SMOKE_TIMEOUT_S ?? 600) * 1_000;
 
 interface BenchRun {
@@ -79,11 +81,11 @@ interface BenchRun {
 }
 
 /** The bench in a process group of its own, so that a stuck one can be stopped with all it started. */
-function runBench(jsonFile: string, svgFile: string, before: Map<number, string>): Promise<BenchRun> {
+function runBench(jsonFile: string, svgFile: string): Promise<BenchRun> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['tsx', 'bench/index.ts', '--scenario', 'all,scale', '--json', jsonFile], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...SMALL_SIZES, BENCH_SCALE_SVG: svgFile },
+      env: { ...process.env, ...SMALL_SIZES, BENCH_SCALE_SVG: svgFile, BENCH_RUN: RUN_MARK.slice('BENCH_RUN='.length) },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -92,8 +94,8 @@ function runBench(jsonFile: string, svgFile: string, before: Map<number, string>
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const timer = setTimeout(() => {
-      void benchLikeProcesses().then((now) => {
-        stuck = [...now].filter(([pid]) => !before.has(pid)).map(([pid, command]) => `${pid} ${command}`);
+      void runProcesses().then((now) => {
+        stuck = [...now].map(([pid, command]) => `${pid} ${command}`);
         killQuietly(-child.pid!);
       });
     }, TIMEOUT_MS);
@@ -131,10 +133,10 @@ function killQuietly(pid: number): void {
 }
 
 /** The bench's processes still running: none once it has stopped them, so this only waits for exits already under way. */
-async function leftRunning(before: Map<number, string>): Promise<string[]> {
+async function leftRunning(): Promise<string[]> {
   const deadline = Date.now() + 5_000;
   for (;;) {
-    const left = [...(await benchLikeProcesses())].filter(([pid]) => !before.has(pid)).map(([pid, command]) => `${pid} ${command}`);
+    const left = [...(await runProcesses())].map(([pid, command]) => `${pid} ${command}`);
     if (left.length === 0 || Date.now() > deadline) return left;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -145,9 +147,8 @@ async function main(): Promise<void> {
   const jsonFile = path.join(dir, 'rows.json');
   const svgFile = path.join(dir, 'scale.svg');
   try {
-    const before = await benchLikeProcesses();
     const started = Date.now();
-    const { status, output, stuck } = await runBench(jsonFile, svgFile, before);
+    const { status, output, stuck } = await runBench(jsonFile, svgFile);
     const problems: string[] = [];
     if (stuck) problems.push(`npm run bench had not exited after ${TIMEOUT_MS / 1000} s; running then: ${stuck.join('; ') || 'nothing else'}`);
     else if (status !== 0) problems.push(`npm run bench exited with ${status}`);
@@ -155,7 +156,7 @@ async function main(): Promise<void> {
     if (status === 0) problems.push(...rowProblems(rows));
     const svg = await readFile(svgFile, 'utf8').catch(() => '');
     if (status === 0 && !/^(<\?xml[^>]*>\s*)?<svg[\s>]/.test(svg)) problems.push(`no plot drawn to ${svgFile}`);
-    const left = await leftRunning(before);
+    const left = await leftRunning();
     for (const each of left) problems.push(`still running after the bench: ${each}`);
     // Reported, then stopped: CI's machine is left as the bench found it.
     for (const each of left) killQuietly(Number(each.split(' ')[0]));

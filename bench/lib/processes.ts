@@ -43,7 +43,8 @@ export function startCompiled(props: { name: string; script: string; args?: stri
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...profile, ...extra, path.join(REPO_ROOT, props.script), ...(props.args ?? [])], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...props.env },
+    // BENCH_RUN marks every process of one run (bench/smoke.ts finds what a run left running by it).
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(process.env.BENCH_RUN ? { BENCH_RUN: process.env.BENCH_RUN } : {}), ...props.env },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);
