@@ -52,7 +52,7 @@ const SECTIONS = [
 ];
 
 /** Marks this run's processes: the bench passes BENCH_RUN on to all it starts (bench/lib/processes.ts). */
-const RUN_MARK = `BENCH_RUN=smoke-${process.pid}-${Date.now()}`;
+const RUN_ID = `smoke-${process.pid}-${Date.now()}`;
 
 /** This run's processes (the bench and all it started), by what their environment holds, not by ancestry: an orphan's parent is init. */
 async function runProcesses(): Promise<Map<number, string>> {
@@ -61,7 +61,7 @@ async function runProcesses(): Promise<Map<number, string>> {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
     try {
-      if (!(await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0').includes(RUN_MARK)) continue;
+      if (!(await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0').includes(`BENCH_RUN=${RUN_ID}`)) continue;
       found.set(pid, (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ').trim());
     } catch {
       // Ended while being read, or not ours to read.
@@ -69,6 +69,8 @@ async function runProcesses(): Promise<Map<number, string>> {
   }
   return found;
 }
+
+const listed = (processes: Map<number, string>) => [...processes].map(([pid, command]) => `${pid} ${command}`);
 
 /** A full run at these sizes takes about two minutes; one that has not exited by then is stuck. */
 const TIMEOUT_MS = Number(process.env.BENCH_SMOKE_TIMEOUT_S ?? 600) * 1_000;
@@ -85,7 +87,7 @@ function runBench(jsonFile: string, svgFile: string): Promise<BenchRun> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['tsx', 'bench/index.ts', '--scenario', 'all,scale', '--json', jsonFile], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...SMALL_SIZES, BENCH_SCALE_SVG: svgFile, BENCH_RUN: RUN_MARK.slice('BENCH_RUN='.length) },
+      env: { ...process.env, ...SMALL_SIZES, BENCH_SCALE_SVG: svgFile, BENCH_RUN: RUN_ID },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -95,7 +97,7 @@ function runBench(jsonFile: string, svgFile: string): Promise<BenchRun> {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const timer = setTimeout(() => {
       void runProcesses().then((now) => {
-        stuck = [...now].map(([pid, command]) => `${pid} ${command}`);
+        stuck = listed(now);
         killQuietly(-child.pid!);
       });
     }, TIMEOUT_MS);
@@ -133,11 +135,11 @@ function killQuietly(pid: number): void {
 }
 
 /** The bench's processes still running: none once it has stopped them, so this only waits for exits already under way. */
-async function leftRunning(): Promise<string[]> {
+async function leftRunning(): Promise<Map<number, string>> {
   const deadline = Date.now() + 5_000;
   for (;;) {
-    const left = [...(await runProcesses())].map(([pid, command]) => `${pid} ${command}`);
-    if (left.length === 0 || Date.now() > deadline) return left;
+    const left = await runProcesses();
+    if (left.size === 0 || Date.now() > deadline) return left;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -150,16 +152,20 @@ async function main(): Promise<void> {
     const started = Date.now();
     const { status, output, stuck } = await runBench(jsonFile, svgFile);
     const problems: string[] = [];
+    let rows: BenchRow[] = [];
+    let svg = '';
     if (stuck) problems.push(`npm run bench had not exited after ${TIMEOUT_MS / 1000} s; running then: ${stuck.join('; ') || 'nothing else'}`);
     else if (status !== 0) problems.push(`npm run bench exited with ${status}`);
-    const rows = status === 0 ? ((JSON.parse(await readFile(jsonFile, 'utf8')) as { rows: BenchRow[] }).rows) : [];
-    if (status === 0) problems.push(...rowProblems(rows));
-    const svg = await readFile(svgFile, 'utf8').catch(() => '');
-    if (status === 0 && !/^(<\?xml[^>]*>\s*)?<svg[\s>]/.test(svg)) problems.push(`no plot drawn to ${svgFile}`);
+    else {
+      rows = (JSON.parse(await readFile(jsonFile, 'utf8')) as { rows: BenchRow[] }).rows;
+      problems.push(...rowProblems(rows));
+      svg = await readFile(svgFile, 'utf8').catch(() => '');
+      if (!/^(<\?xml[^>]*>\s*)?<svg[\s>]/.test(svg)) problems.push(`no plot drawn to ${svgFile}`);
+    }
     const left = await leftRunning();
-    for (const each of left) problems.push(`still running after the bench: ${each}`);
+    for (const each of listed(left)) problems.push(`still running after the bench: ${each}`);
     // Reported, then stopped: CI's machine is left as the bench found it.
-    for (const each of left) killQuietly(Number(each.split(' ')[0]));
+    for (const pid of left.keys()) killQuietly(pid);
     if (problems.length > 0) {
       console.error(output);
       console.error(`bench smoke failed:\n- ${problems.join('\n- ')}`);

@@ -5,11 +5,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createLogger } from '../src/logger.js';
-import { connectionConfig } from '../src/db/pool.js';
-import { ensureDatabase, migrateUp } from '../src/db/migrate.js';
+import { dropDatabase, ensureDatabase, migrateUp } from '../src/db/migrate.js';
 import { writeWorkflowBundle } from '../src/worker/workflowBundle.js';
 import { randomBase62 } from '../src/ids.js';
 import { randomBytes } from 'node:crypto';
@@ -33,19 +31,6 @@ function testDatabaseUrl(): string {
   const base = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://127.0.0.1:5432/postgres');
   base.pathname = `/domains_test_${randomBase62(8).toLowerCase()}`;
   return base.toString();
-}
-
-async function dropDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = url.pathname.slice(1);
-  url.pathname = '/postgres';
-  const admin = new pg.Client(connectionConfig(url.toString()));
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

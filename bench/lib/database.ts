@@ -1,5 +1,4 @@
-import pg from 'pg';
-import { connectionConfig } from '../../src/db/pool.js';
+import { dropDatabase, ensureDatabase } from '../../src/db/migrate.js';
 
 /**
  * Drops the bench's database and makes it again, so every run starts empty: rows an earlier run left
@@ -7,16 +6,8 @@ import { connectionConfig } from '../../src/db/pool.js';
  * database whose name says it is the bench's is dropped.
  */
 export async function freshDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
   if (!name.includes('bench')) throw new Error(`BENCH_DATABASE_URL names "${name}": the bench drops and remakes its database at every start, so it takes only one whose name contains "bench"`);
-  url.pathname = '/postgres';
-  const admin = new pg.Client(connectionConfig(url.toString()));
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  } finally {
-    await admin.end();
-  }
+  await dropDatabase(databaseUrl);
+  await ensureDatabase(databaseUrl);
 }

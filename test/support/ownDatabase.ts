@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { connectionConfig } from '../../src/db/pool.js';
 import { readdir } from 'node:fs/promises';
 import { runner } from 'node-pg-migrate';
-import { ensureDatabase, migrateUp, MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { dropDatabase, ensureDatabase, migrateUp, MIGRATIONS_DIR } from '../../src/db/migrate.js';
 import { createLogger } from '../../src/logger.js';
 import { randomBase62 } from '../../src/ids.js';
 
@@ -33,15 +33,7 @@ export async function createOwnDatabase(options: { before?: string } = {}): Prom
   }
   return {
     url: databaseUrl,
-    drop: async () => {
-      const admin = new pg.Client(connectionConfig(new URL('/postgres', databaseUrl).toString()));
-      await admin.connect();
-      try {
-        await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(url.pathname.slice(1))} WITH (FORCE)`);
-      } finally {
-        await admin.end();
-      }
-    },
+    drop: () => dropDatabase(databaseUrl),
   };
 }
 
