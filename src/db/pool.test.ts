@@ -21,4 +21,17 @@ describe('the PostgreSQL pool', () => {
     client.release(true);
     expect((await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one).toBe(1);
   });
+
+  it('serves a burst after a quiet 11 s on the connections the burst before opened, where node-postgres alone closes them after 10 s', { timeout: 30_000 }, async () => {
+    // Ten statements at once take ten connections; each names the backend that ran it.
+    const burst = async () => {
+      const answers = await Promise.all(Array.from({ length: 10 }, () => pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_sleep(0.05)')));
+      return new Set(answers.map(({ rows }) => rows[0]!.pid));
+    };
+    const first = await burst();
+    expect(first.size).toBe(10);
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    const second = await burst();
+    expect([...second].filter((pid) => !first.has(pid)), 'backends started for the second burst').toEqual([]);
+  });
 });

@@ -20,6 +20,15 @@ export function connectionConfig(databaseUrl: string): pg.ClientConfig {
 /** How long one statement may wait for its answer before the connection counts as lost. */
 const QUERY_TIMEOUT_MS = 30_000;
 
+/**
+ * How long a connection stays open unused. A new one costs its handshake, a backend started by
+ * PostgreSQL and the first parse of every named statement: at the start of a burst of ten
+ * registrations after half a minute's quiet, that was 60 to 200 ms each (docs/bench.md). So what one
+ * burst opened waits a minute for the next (node-postgres closes it after 10 s), and a quiet process
+ * keeps a few (`min`).
+ */
+const IDLE_CONNECTION_MS = 60_000;
+
 type QueryFn = (...args: unknown[]) => unknown;
 
 /**
@@ -48,6 +57,8 @@ export function createPool(databaseUrl: string, logger: Logger, use: 'default' |
   const pool = new pg.Pool({
     ...connectionConfig(databaseUrl),
     max: use === 'claims' ? 4 : 10,
+    min: use === 'claims' ? 1 : 2,
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
     connectionTimeoutMillis: 5_000,
     query_timeout: QUERY_TIMEOUT_MS,
     ...(use === 'claims' ? { options: '-c synchronous_commit=off' } : {}),
