@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { listen, type ListeningServer } from './http/listen.js';
 import type { RunningWorker } from './worker/worker.js';
 import { ensureSearchAttributes } from './temporal/client.js';
+import { retryWhileTemporalBusy } from './temporal/busyRetry.js';
 import { ensureSchedules } from './worker/schedules.js';
 import { startEventDispatcher } from './features/webhooks/startDispatcher.js';
 import { startMetricsServer } from './metrics/server.js';
@@ -34,7 +35,11 @@ export interface StartServiceProps {
 
 async function registerSearchAttributes(deps: AppDeps): Promise<void> {
   try {
-    const added = await ensureSearchAttributes(deps.temporal.connection, deps.config.temporal.namespace);
+    const added = await retryWhileTemporalBusy(
+      'registering search attributes',
+      () => ensureSearchAttributes(deps.temporal.connection, deps.config.temporal.namespace),
+      { logger: deps.logger },
+    );
     if (added.length > 0) deps.logger.info({ added }, 'registered Temporal search attributes');
   } catch (err) {
     // Temporal Cloud has no operator API: there the attributes are created in its console.
@@ -75,9 +80,13 @@ export async function startService({ config, logger, role, workflowBundle, extra
     if (config.metrics) metricsHttp = await startMetricsServer(deps.metrics, config.metrics, logger);
     if (role !== 'api') {
       await registerSearchAttributes(deps);
-      const schedules = await ensureSchedules(deps.temporal.client, config);
+      // Each call is safe to repeat, so a busy Temporal delays the worker instead of stopping it (docs/operations.md).
+      const schedules = await retryWhileTemporalBusy('creating schedules', () => ensureSchedules(deps.temporal.client, config), { logger });
       logger.info({ schedules }, 'Temporal schedules in place');
-      if (config.webhooks.dispatcher) logger.info({ workflowId: await startEventDispatcher(deps.temporal.client, config) }, 'event dispatcher started');
+      if (config.webhooks.dispatcher) {
+        const workflowId = await retryWhileTemporalBusy('starting the event dispatcher', () => startEventDispatcher(deps.temporal.client, config), { logger });
+        logger.info({ workflowId }, 'event dispatcher started');
+      }
       // Loaded here so an api process never loads the SDK's native worker runtime (docs/bench.md: the memory row).
       const { createWorker } = await import('./worker/worker.js');
       worker = await createWorker(deps, workflowBundle);

@@ -22,6 +22,21 @@ describe('the PostgreSQL pool', () => {
     expect((await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one).toBe(1);
   });
 
+  it('names its connections to PostgreSQL, so an operator can tell ours and the claim pool apart in pg_stat_activity', async () => {
+    const claims = createPool(inject('databaseUrl'), logger, 'claims');
+    try {
+      const names = await Promise.all(
+        [pool, claims].map(async (each) => {
+          const { rows } = await each.query<{ name: string }>('SELECT application_name AS name FROM pg_stat_activity WHERE pid = pg_backend_pid()');
+          return rows[0]!.name;
+        }),
+      );
+      expect(names).toEqual(['domain-service', 'domain-service claims']);
+    } finally {
+      await claims.end();
+    }
+  });
+
   it('serves a burst after a quiet 11 s on the connections the burst before opened, where node-postgres alone closes them after 10 s', { timeout: 30_000 }, async () => {
     // Ten statements at once take ten connections; each names the backend that ran it.
     const burst = async () => {

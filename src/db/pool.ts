@@ -61,6 +61,8 @@ export function createPool(databaseUrl: string, logger: Logger, use: 'default' |
     idleTimeoutMillis: IDLE_CONNECTION_MS,
     connectionTimeoutMillis: 5_000,
     query_timeout: QUERY_TIMEOUT_MS,
+    // How pg_stat_activity and the server's log name our connections; PGAPPNAME names them per process.
+    application_name: process.env.PGAPPNAME ?? (use === 'claims' ? 'domain-service claims' : 'domain-service'),
     ...(use === 'claims' ? { options: '-c synchronous_commit=off' } : {}),
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
