@@ -7,7 +7,7 @@ import { createApp } from './app.js';
 import { listen, type ListeningServer } from './http/listen.js';
 import type { RunningWorker } from './worker/worker.js';
 import { ensureSearchAttributes } from './temporal/client.js';
-import { retryWhileTemporalBusy } from './temporal/busyRetry.js';
+import { isTemporalBusy, retryWhileTemporalBusy } from './temporal/busyRetry.js';
 import { ensureSchedules } from './worker/schedules.js';
 import { startEventDispatcher } from './features/webhooks/startDispatcher.js';
 import { startMetricsServer } from './metrics/server.js';
@@ -38,10 +38,12 @@ async function registerSearchAttributes(deps: AppDeps): Promise<void> {
     const added = await retryWhileTemporalBusy(
       'registering search attributes',
       () => ensureSearchAttributes(deps.temporal.connection, deps.config.temporal.namespace),
-      { logger: deps.logger },
+      { logger: deps.logger, connection: deps.temporal.connection },
     );
     if (added.length > 0) deps.logger.info({ added }, 'registered Temporal search attributes');
   } catch (err) {
+    // Still busy after every try: the worker stops here rather than try the rest against it.
+    if (isTemporalBusy(err)) throw err;
     // Temporal Cloud has no operator API: there the attributes are created in its console.
     deps.logger.warn({ err }, 'could not register Temporal search attributes; create them on the cluster');
   }
@@ -81,10 +83,11 @@ export async function startService({ config, logger, role, workflowBundle, extra
     if (role !== 'api') {
       await registerSearchAttributes(deps);
       // Each call is safe to repeat, so a busy Temporal delays the worker instead of stopping it (docs/operations.md).
-      const schedules = await retryWhileTemporalBusy('creating schedules', () => ensureSchedules(deps.temporal.client, config), { logger });
+      const busyRetry = { logger, connection: deps.temporal.connection };
+      const schedules = await retryWhileTemporalBusy('creating schedules', () => ensureSchedules(deps.temporal.client, config), busyRetry);
       logger.info({ schedules }, 'Temporal schedules in place');
       if (config.webhooks.dispatcher) {
-        const workflowId = await retryWhileTemporalBusy('starting the event dispatcher', () => startEventDispatcher(deps.temporal.client, config), { logger });
+        const workflowId = await retryWhileTemporalBusy('starting the event dispatcher', () => startEventDispatcher(deps.temporal.client, config), busyRetry);
         logger.info({ workflowId }, 'event dispatcher started');
       }
       // Loaded here so an api process never loads the SDK's native worker runtime (docs/bench.md: the memory row).

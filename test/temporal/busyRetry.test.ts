@@ -12,7 +12,8 @@ import { ensureSchedules } from '../../src/worker/schedules.js';
 import { isTemporalBusy, retryWhileTemporalBusy } from '../../src/temporal/busyRetry.js';
 import type { Config } from '../../src/config.js';
 
-const CALL_DEADLINE_MS = 1_000;
+/** How long one try may take here: the proxy holds replies past it, as a loaded or frozen frontend would. */
+const TRY_DEADLINE_MS = 1_000;
 
 let proxy: HoldingProxy;
 let connection: Connection;
@@ -49,14 +50,15 @@ function warnings(onWarn: () => void = () => undefined) {
   };
 }
 
-/** ensureSchedules with every Temporal call given the deadline a loaded frontend misses. */
-const ensureWithDeadline = () => connection.withDeadline(Date.now() + CALL_DEADLINE_MS, () => ensureSchedules(client, config));
+const ensure = () => ensureSchedules(client, config);
+
+const retrying = (log: ReturnType<typeof warnings>) => ({ logger: log.logger, connection, tryDeadlineMs: TRY_DEADLINE_MS });
 
 describe('start-up calls while Temporal is busy', () => {
-  it('a call answered past its deadline is made again once Temporal answers, and its result returned', async () => {
+  it('a try Temporal does not answer in time is made again once it answers, and its result returned', async () => {
     proxy.hold();
     const log = warnings(() => proxy.release());
-    const ensured = await retryWhileTemporalBusy('creating schedules', ensureWithDeadline, { logger: log.logger, firstDelayMs: 50 });
+    const ensured = await retryWhileTemporalBusy('creating schedules', ensure, { ...retrying(log), firstDelayMs: 50 });
     created.push(...ensured);
 
     expect(ensured).toHaveLength(6);
@@ -70,7 +72,7 @@ describe('start-up calls while Temporal is busy', () => {
   it('gives up with the busy error after its attempts when Temporal stays busy', async () => {
     proxy.hold();
     const log = warnings();
-    const failure = await retryWhileTemporalBusy('creating schedules', ensureWithDeadline, { logger: log.logger, attempts: 3, firstDelayMs: 20 }).catch(
+    const failure = await retryWhileTemporalBusy('creating schedules', ensure, { ...retrying(log), attempts: 3, firstDelayMs: 20 }).catch(
       (err: unknown) => err,
     );
     expect(isTemporalBusy(failure)).toBe(true);
@@ -83,7 +85,7 @@ describe('start-up calls while Temporal is busy', () => {
   it('a refusal is not tried again', async () => {
     const log = warnings();
     const missing = () => client.schedule.getHandle(`missing:${config.temporal.taskQueue}`).describe();
-    await expect(retryWhileTemporalBusy('describing', missing, { logger: log.logger, firstDelayMs: 20 })).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    await expect(retryWhileTemporalBusy('describing', missing, { ...retrying(log), firstDelayMs: 20 })).rejects.toBeInstanceOf(ScheduleNotFoundError);
     expect(log.seen).toEqual([]);
   });
 });
