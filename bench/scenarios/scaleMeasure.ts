@@ -62,11 +62,17 @@ export function rssMbOf(pid: number): number {
  * that a sampler would miss still counts.
  */
 export async function rssRiseOver(pid: number, work: () => Promise<unknown>): Promise<number> {
-  const before = rssMbOf(pid);
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  // The mark just reset is the baseline: RSS read before the reset could stand above it (a collection
+  // between the two), which printed a rise of "+-0 MB".
+  const before = highWaterMbOf(pid);
   await work();
+  return highWaterMbOf(pid) - before;
+}
+
+function highWaterMbOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024 - before;
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 /** Samples a process's RSS every 200 ms until stopped; the peak. */

@@ -12,6 +12,8 @@ const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b
 const [WIDTH, PANEL_HEIGHT, LEFT, TOP, PLOT_WIDTH, PLOT_HEIGHT] = [960, 330, 60, 40, 520, 230];
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Two decimals below 10, so a page read at 1.55× does not read as the 1.5× it missed. */
+const factorLabel = (factor: number) => `${factor.toFixed(factor < 10 ? 2 : 1)}×`;
 const sizeLabel = (size: number) => (size >= 1_000 ? `${size / 1_000}k` : String(size));
 
 function panel(title: string, curves: Curve[], offsetY: number): string[] {
@@ -40,7 +42,7 @@ function panel(title: string, curves: Curve[], offsetY: number): string[] {
     const last = curve.points.at(-1);
     const legendY = offsetY + TOP + 12 + i * 20;
     out.push(`<line x1="${LEFT + PLOT_WIDTH + 20}" x2="${LEFT + PLOT_WIDTH + 44}" y1="${legendY - 4}" y2="${legendY - 4}" stroke="${colour}" stroke-width="2"/>`);
-    out.push(`<text x="${LEFT + PLOT_WIDTH + 50}" y="${legendY}">${escape(curve.name)}${last ? ` (${last.factor.toFixed(1)}×)` : ''}</text>`);
+    out.push(`<text x="${LEFT + PLOT_WIDTH + 50}" y="${legendY}">${escape(curve.name)}${last ? ` (${factorLabel(last.factor)})` : ''}</text>`);
   });
   return out;
 }
