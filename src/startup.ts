@@ -7,7 +7,7 @@ import { createApp } from './app.js';
 import { listen, type ListeningServer } from './http/listen.js';
 import type { RunningWorker } from './worker/worker.js';
 import { ensureSearchAttributes } from './temporal/client.js';
-import { isTemporalBusy, retryWhileTemporalBusy } from './temporal/busyRetry.js';
+import { isTemporalBusy, retryWhileTemporalBusy, type BusyRetryOptions } from './temporal/busyRetry.js';
 import { ensureSchedules } from './worker/schedules.js';
 import { startEventDispatcher } from './features/webhooks/startDispatcher.js';
 import { startMetricsServer } from './metrics/server.js';
@@ -33,12 +33,12 @@ export interface StartServiceProps {
   extraRoutes?: RouteSpec[];
 }
 
-async function registerSearchAttributes(deps: AppDeps): Promise<void> {
+async function registerSearchAttributes(deps: AppDeps, busyRetry: BusyRetryOptions): Promise<void> {
   try {
     const added = await retryWhileTemporalBusy(
       'registering search attributes',
       () => ensureSearchAttributes(deps.temporal.connection, deps.config.temporal.namespace),
-      { logger: deps.logger, connection: deps.temporal.connection },
+      busyRetry,
     );
     if (added.length > 0) deps.logger.info({ added }, 'registered Temporal search attributes');
   } catch (err) {
@@ -81,9 +81,9 @@ export async function startService({ config, logger, role, workflowBundle, extra
   try {
     if (config.metrics) metricsHttp = await startMetricsServer(deps.metrics, config.metrics, logger);
     if (role !== 'api') {
-      await registerSearchAttributes(deps);
       // Each call is safe to repeat, so a busy Temporal delays the worker instead of stopping it (docs/operations.md).
-      const busyRetry = { logger, connection: deps.temporal.connection };
+      const busyRetry: BusyRetryOptions = { logger, connection: deps.temporal.connection };
+      await registerSearchAttributes(deps, busyRetry);
       const schedules = await retryWhileTemporalBusy('creating schedules', () => ensureSchedules(deps.temporal.client, config), busyRetry);
       logger.info({ schedules }, 'Temporal schedules in place');
       if (config.webhooks.dispatcher) {

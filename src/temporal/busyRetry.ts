@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isGrpcServiceError, type Connection } from '@temporalio/client';
 import type { Logger } from '../logger.js';
 
@@ -49,7 +50,7 @@ export async function retryWhileTemporalBusy<T>(what: string, call: () => Promis
       if (attempt >= attempts || !isTemporalBusy(err)) throw err;
       const delayMs = firstDelayMs * 2 ** (attempt - 1);
       logger.warn({ err, attempt, delayMs }, `${what}: Temporal is busy; trying again`);
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await sleep(delayMs);
     }
   }
 }
