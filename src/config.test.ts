@@ -28,18 +28,22 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('.data');
   });
 
-  it('gives the worker the SDK\'s concurrency by default, and reads WORKER_* (docs/configuration.md)', () => {
+  it('gives the worker the SDK\'s concurrency and a cache of 500 workflows by default, and reads WORKER_* (docs/configuration.md)', () => {
     expect(loadConfig({}).worker).toEqual({
       maxConcurrentWorkflowTasks: 40,
       maxConcurrentActivities: 100,
       maxConcurrentLocalActivities: 100,
-      maxCachedWorkflows: undefined,
+      maxCachedWorkflows: 500,
       workflowPollers: 10,
       activityPollers: 10,
       pollerAutoscaling: true,
     });
     const tuned = loadConfig({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '80', WORKER_MAX_CACHED_WORKFLOWS: '0', WORKER_ACTIVITY_POLLERS: '4', WORKER_POLLER_AUTOSCALING: 'off' });
     expect(tuned.worker).toMatchObject({ maxConcurrentWorkflowTasks: 80, maxCachedWorkflows: 0, activityPollers: 4, pollerAutoscaling: false });
+    expect(problems({ WORKER_MAX_CACHED_WORKFLOWS: '30' })).toEqual([
+      'WORKER_MAX_CACHED_WORKFLOWS: must be 0 or at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS (40): each workflow task in progress holds its workflow in the cache',
+    ]);
+    expect(problems({ WORKER_MAX_CACHED_WORKFLOWS: '80', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '80' })).toEqual([]);
     expect(problems({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1', WORKER_POLLER_AUTOSCALING: 'yes' }).map((p) => p.split(':')[0])).toEqual([
       'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS',
       'WORKER_POLLER_AUTOSCALING',

@@ -115,8 +115,10 @@ export const configSections = {
       .describe('Workflow tasks one worker process runs at once (the SDK\'s default); a worker whose CPU is not busy while tasks wait can take more.'),
     WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100).describe('Activities one worker process runs at once.'),
     WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100).describe('Local activities one worker process runs at once.'),
-    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(1_000_000).optional()
-      .describe('Workflows kept in memory between their tasks (`0` replays every task from its history); unset: the SDK\'s choice from the heap size.'),
+    // The SDK would size it from the heap (about 2,300 on a 4 GB heap), and a domain's lifecycle idles
+    // for days between tasks: such a cache fills with them at about 300 KB each (docs/bench.md).
+    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(1_000_000).default(500)
+      .describe('Workflows kept in memory between their tasks; one evicted replays its history at its next task (`0`: every task). About 300 KB each; at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS.'),
     WORKER_WORKFLOW_POLLERS: z.coerce.number().int().min(2).max(1_000).default(10).describe('The most long polls one worker keeps open for workflow tasks.'),
     WORKER_ACTIVITY_POLLERS: z.coerce.number().int().min(1).max(1_000).default(10).describe('The most long polls one worker keeps open for activity tasks.'),
     WORKER_POLLER_AUTOSCALING: onOff
@@ -310,6 +312,14 @@ export const envSchema = z
     }
     if (env.PUBLIC_URL !== undefined && env.PUBLIC_URL.length !== 1) {
       ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'must be one origin, such as https://domains.example.com' });
+    }
+    if (env.WORKER_MAX_CACHED_WORKFLOWS > 0 && env.WORKER_MAX_CACHED_WORKFLOWS < env.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS) {
+      // The SDK would lower the concurrency to the cache's size with only a warning.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKER_MAX_CACHED_WORKFLOWS'],
+        message: `must be 0 or at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS (${env.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS}): each workflow task in progress holds its workflow in the cache`,
+      });
     }
     if (env.DASHBOARD_SESSION_IDLE > env.DASHBOARD_SESSION_MAX) {
       ctx.addIssue({ code: 'custom', path: ['DASHBOARD_SESSION_IDLE'], message: 'must not be longer than DASHBOARD_SESSION_MAX' });

@@ -116,6 +116,8 @@ async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<S
     WEBHOOK_ALLOW_PRIVATE: 'true',
     // Spans of the api and workers to a receiver of the caller's, to see where a request's time goes (docs/bench.md).
     ...(process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
+    // The worker's sticky cache, to compare sizes of it under idle lifecycles (docs/bench.md).
+    ...(process.env.WORKER_MAX_CACHED_WORKFLOWS ? { WORKER_MAX_CACHED_WORKFLOWS: process.env.WORKER_MAX_CACHED_WORKFLOWS } : {}),
   };
   const config = loadConfig({ ...env, LOG_LEVEL: 'error' });
   await migrateUp(databaseUrl, createLogger(config));

@@ -19,7 +19,7 @@ export function workerTuning(settings: Config['worker']): Partial<WorkerOptions>
     maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks,
     maxConcurrentActivityTaskExecutions: settings.maxConcurrentActivities,
     maxConcurrentLocalActivityExecutions: settings.maxConcurrentLocalActivities,
-    ...(settings.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: settings.maxCachedWorkflows } : {}),
+    maxCachedWorkflows: settings.maxCachedWorkflows,
     workflowTaskPollerBehavior: pollers(settings.workflowPollers),
     activityTaskPollerBehavior: pollers(settings.activityPollers),
   };
