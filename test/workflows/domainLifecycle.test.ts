@@ -1,61 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Worker } from '@temporalio/worker';
 import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
-import { bearer, joinOrg, jsonHeaders, uniqueEmail } from '../support/actors.js';
-import { customerFactory, type OperationBody } from '../support/customers.js';
+import { joinOrg, jsonHeaders, uniqueEmail } from '../support/actors.js';
+import { customerFactory } from '../support/customers.js';
 import { readJson, type MessageErrorBody } from '../support/http.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.js';
 import { recordHistory } from '../support/histories.js';
 import { findDomainOfOrg, findLatestDomainOfOrg } from '../../src/features/domains/domains.repository.js';
 import { lifecycleWorkflowId } from '../../src/features/lifecycle/watch.js';
 import { lifecycleProgressQuery } from '../../src/features/lifecycle/domainLifecycle.contract.js';
-
-const RENEW_PRICE = 1299; // .com in test mode (migrations/1763800002000_tld_prices.sql)
+import { COM_YEAR_PRICE as RENEW_PRICE, lifecycleActions, type LifecycleCustomer as Customer } from '../support/lifecycle.js';
 
 let app: TestApp;
 let smtp: SmtpSink;
 let f: ReturnType<typeof customerFactory>;
+let lifecycle: ReturnType<typeof lifecycleActions>;
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
   app = await startTestApp({ worker: true, env: { SMTP_URL: smtp.url } });
   f = customerFactory(app);
+  lifecycle = lifecycleActions(app, f);
 });
 afterAll(async () => {
   await app?.close();
   await smtp?.close();
 });
-
-type Customer = Awaited<ReturnType<ReturnType<typeof customerFactory>['customer']>>;
-
-interface DomainBody {
-  name: string;
-  status: string;
-  expires_at: string;
-  auto_renew: boolean;
-}
-
-async function registered(c: Customer, props: { autoRenew: boolean; label: string }): Promise<DomainBody> {
-  const name = `${props.label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.com`;
-  const res = await f.register(c, { name, years: 1, registrant_contact_id: c.contactId, auto_renew: props.autoRenew }, `r-${name}`);
-  expect(res.status).toBe(202);
-  expect((await f.pollUntilFinished(c, res.headers.get('location')!)).status).toBe('succeeded');
-  return domainOf(c, name);
-}
-
-async function domainOf(c: Customer, name: string): Promise<DomainBody> {
-  return readJson<DomainBody>(await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${name}`, { headers: bearer(c.key) }));
-}
-
-async function advance(c: Customer, name: string, days: number): Promise<{ offset_days: number; status: string; now: string }> {
-  const res = await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${name}/test-clock`, {
-    method: 'POST',
-    headers: jsonHeaders(c.key),
-    body: JSON.stringify({ advance_days: days }),
-  });
-  expect(res.status).toBe(200);
-  return readJson(res);
-}
 
 const subjects = (email: string, about: string) =>
   smtp
@@ -66,11 +36,6 @@ const subjects = (email: string, about: string) =>
 async function eventTypes(orgId: string): Promise<string[]> {
   const { rows } = await app.deps.db.query<{ type: string }>(`SELECT type FROM events WHERE org_id = $1 AND type LIKE 'domain.%' ORDER BY created_at, id`, [orgId]);
   return rows.map((r) => r.type);
-}
-
-async function renewOperations(c: Customer): Promise<OperationBody[]> {
-  const page = await readJson<{ data: OperationBody[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/operations?limit=100`, { headers: bearer(c.key) }));
-  return page.data.filter((op) => op.type === 'domain.renew');
 }
 
 const poll = { timeout: 20_000, interval: 200 };
@@ -94,20 +59,20 @@ async function settled(c: Customer, name: string, moved: { offset_days: number }
 describe('domain lifecycle with test clocks', () => {
   it('auto-renews once, 30 days before expiry, from the balance: one renewal operation, one capture', async () => {
     const c = await f.customer(5_000);
-    const domain = await registered(c, { autoRenew: true, label: 'auto' });
+    const domain = await lifecycle.registered(c, { autoRenew: true, label: 'auto' });
     expect(await f.balance(c)).toMatchObject({ available: 5_000 - RENEW_PRICE });
     // Registered for a year: 340 days on, 25 days are left, past the auto-renewal point.
-    await advance(c, domain.name, 340);
-    await expect.poll(async () => (await domainOf(c, domain.name)).expires_at, poll).not.toBe(domain.expires_at);
-    const renewed = await domainOf(c, domain.name);
+    await lifecycle.advance(c, domain.name, 340);
+    await expect.poll(async () => (await lifecycle.domainOf(c, domain.name)).expires_at, poll).not.toBe(domain.expires_at);
+    const renewed = await lifecycle.domainOf(c, domain.name);
     expect(renewed.status).toBe('active');
     expect(new Date(renewed.expires_at).getUTCFullYear()).toBe(new Date(domain.expires_at).getUTCFullYear() + 1);
     expect(await f.balance(c)).toMatchObject({ available: 5_000 - 2 * RENEW_PRICE, reserved: 0 });
 
     // Later days of the old term bring no second renewal.
-    await settled(c, domain.name, await advance(c, domain.name, 10));
+    await settled(c, domain.name, await lifecycle.advance(c, domain.name, 10));
     expect(await f.balance(c)).toMatchObject({ available: 5_000 - 2 * RENEW_PRICE, reserved: 0 });
-    const renewals = await renewOperations(c);
+    const renewals = await lifecycle.renewOperations(c);
     expect(renewals).toHaveLength(1);
     expect(renewals[0]).toMatchObject({ status: 'succeeded', domain: domain.name });
     expect(await eventTypes(c.org.id)).toEqual(['domain.renewed']);
@@ -118,50 +83,50 @@ describe('domain lifecycle with test clocks', () => {
     const c = await f.customer(5_000);
     const adminEmail = uniqueEmail('admin');
     await joinOrg(app, c.session, c.org.id, adminEmail, 'admin');
-    const domain = await registered(c, { autoRenew: false, label: 'notice' });
+    const domain = await lifecycle.registered(c, { autoRenew: false, label: 'notice' });
     const expiring = (email: string) => subjects(email, `${domain.name} expires in`);
 
-    await advance(c, domain.name, 335); // 30 days left, less the seconds since registration
+    await lifecycle.advance(c, domain.name, 335); // 30 days left, less the seconds since registration
     await expect.poll(() => expiring(c.email), poll).toHaveLength(1);
-    await advance(c, domain.name, 1); // past the same point again
-    await settled(c, domain.name, await advance(c, domain.name, 21)); // 8 days left: nothing due
+    await lifecycle.advance(c, domain.name, 1); // past the same point again
+    await settled(c, domain.name, await lifecycle.advance(c, domain.name, 21)); // 8 days left: nothing due
     expect(expiring(c.email)).toEqual([`[test mode] ${domain.name} expires in 30 days`]);
 
-    await advance(c, domain.name, 1); // 7 days left
+    await lifecycle.advance(c, domain.name, 1); // 7 days left
     await expect.poll(() => expiring(c.email), poll).toHaveLength(2);
-    await advance(c, domain.name, 5); // 2 days left
-    await settled(c, domain.name, await advance(c, domain.name, 1)); // 1 day left
+    await lifecycle.advance(c, domain.name, 5); // 2 days left
+    await settled(c, domain.name, await lifecycle.advance(c, domain.name, 1)); // 1 day left
     const expected = [30, 7, 1].map((days) => `[test mode] ${domain.name} expires in ${days} day${days === 1 ? '' : 's'}`);
     expect(expiring(c.email)).toEqual(expected);
     expect(expiring(adminEmail)).toEqual(expected);
     const ids = smtp.to(c.email).filter((m) => m.subject?.includes('expires in')).map((m) => m.messageId);
     expect(new Set(ids).size).toBe(3);
     expect(await eventTypes(c.org.id)).toEqual(['domain.expiring', 'domain.expiring', 'domain.expiring']);
-    expect((await domainOf(c, domain.name)).status).toBe('active');
+    expect((await lifecycle.domainOf(c, domain.name)).status).toBe('active');
     expect(await f.balance(c)).toMatchObject({ available: 5_000 - RENEW_PRICE, reserved: 0 });
   });
 
   it('with short funds, tells the owners each day it fails, then the domain expires', async () => {
     const c = await f.customer(RENEW_PRICE);
-    const domain = await registered(c, { autoRenew: true, label: 'short' });
+    const domain = await lifecycle.registered(c, { autoRenew: true, label: 'short' });
     expect(await f.balance(c)).toMatchObject({ available: 0 });
     const failures = () => subjects(c.email, `Auto-renewal of ${domain.name} failed`);
 
-    await advance(c, domain.name, 335); // the first attempt falls due
+    await lifecycle.advance(c, domain.name, 335); // the first attempt falls due
     await expect.poll(failures, poll).toHaveLength(1);
-    await advance(c, domain.name, 1);
+    await lifecycle.advance(c, domain.name, 1);
     await expect.poll(failures, poll).toHaveLength(2);
-    await advance(c, domain.name, 1);
+    await lifecycle.advance(c, domain.name, 1);
     await expect.poll(failures, poll).toHaveLength(3);
     // The other 27 daily attempts, then expiry, as they would have happened in real time: 56 activities
     // one after another, each a round trip through Temporal, so a busy machine is given longer.
-    await advance(c, domain.name, 30);
+    await lifecycle.advance(c, domain.name, 30);
     await expect.poll(failures, { ...poll, timeout: 60_000 }).toHaveLength(30);
-    await expect.poll(async () => (await domainOf(c, domain.name)).status, poll).toBe('expired');
+    await expect.poll(async () => (await lifecycle.domainOf(c, domain.name)).status, poll).toBe('expired');
     await expect.poll(() => subjects(c.email, `${domain.name} has expired`), poll).toHaveLength(1);
     expect(failures()).toHaveLength(30);
     expect(smtp.to(c.email).find((m) => m.subject?.includes('failed'))?.text).toContain('Insufficient funds');
-    expect(await renewOperations(c)).toEqual([]);
+    expect(await lifecycle.renewOperations(c)).toEqual([]);
     expect(await f.balance(c)).toMatchObject({ available: 0, reserved: 0 });
     const types = await eventTypes(c.org.id);
     expect(types.filter((t) => t === 'domain.auto_renew_failed')).toHaveLength(30);
@@ -170,9 +135,9 @@ describe('domain lifecycle with test clocks', () => {
 
   it('renews an expired domain during the grace period: active again, charged once, not deleted', async () => {
     const c = await f.customer(5_000);
-    const domain = await registered(c, { autoRenew: false, label: 'grace' });
-    await advance(c, domain.name, 366);
-    await expect.poll(async () => (await domainOf(c, domain.name)).status, poll).toBe('expired');
+    const domain = await lifecycle.registered(c, { autoRenew: false, label: 'grace' });
+    await lifecycle.advance(c, domain.name, 366);
+    await expect.poll(async () => (await lifecycle.domainOf(c, domain.name)).status, poll).toBe('expired');
     // DNS edits wait for renewal; renewal itself answers as for an active domain.
     const renew = await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${domain.name}/renew`, {
       method: 'POST',
@@ -183,17 +148,17 @@ describe('domain lifecycle with test clocks', () => {
     const renewed = await readJson<{ expires_at: string; charged: { amount: number } }>(renew);
     expect(renewed.charged.amount).toBe(RENEW_PRICE);
     expect(new Date(renewed.expires_at).getUTCFullYear()).toBe(new Date(domain.expires_at).getUTCFullYear() + 1);
-    expect(await domainOf(c, domain.name)).toMatchObject({ status: 'active', expires_at: renewed.expires_at });
+    expect(await lifecycle.domainOf(c, domain.name)).toMatchObject({ status: 'active', expires_at: renewed.expires_at });
     // Past the end of the old grace period: the new term goes on.
-    await settled(c, domain.name, await advance(c, domain.name, 40));
-    expect((await domainOf(c, domain.name)).status).toBe('active');
+    await settled(c, domain.name, await lifecycle.advance(c, domain.name, 40));
+    expect((await lifecycle.domainOf(c, domain.name)).status).toBe('active');
     expect(await f.balance(c)).toMatchObject({ available: 5_000 - 2 * RENEW_PRICE, reserved: 0 });
     expect(subjects(c.email, `${domain.name} has been deleted`)).toEqual([]);
   });
 
   it('deletes a domain left alone after the grace period: records gone, name free, registering it again works', async () => {
     const c = await f.customer(5_000);
-    const domain = await registered(c, { autoRenew: false, label: 'lapse' });
+    const domain = await lifecycle.registered(c, { autoRenew: false, label: 'lapse' });
     const record = await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${domain.name}/records`, {
       method: 'POST',
       headers: { ...jsonHeaders(c.session), 'x-mode': 'test' },
@@ -205,16 +170,16 @@ describe('domain lifecycle with test clocks', () => {
     expect((await readJson<MessageErrorBody>(held)).code).toBe('DOMAIN_STATE_CONFLICT');
 
     // Past expiry in one step, past the grace period in another.
-    await advance(c, domain.name, 366);
-    await expect.poll(async () => (await domainOf(c, domain.name)).status, poll).toBe('expired');
+    await lifecycle.advance(c, domain.name, 366);
+    await expect.poll(async () => (await lifecycle.domainOf(c, domain.name)).status, poll).toBe('expired');
     const edit = await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${domain.name}/records`, {
       method: 'POST',
       headers: { ...jsonHeaders(c.session), 'x-mode': 'test' },
       body: JSON.stringify({ type: 'A', name: 'mail', content: '192.0.2.11' }),
     });
     expect(edit.status).toBe(409);
-    await advance(c, domain.name, 30);
-    await expect.poll(async () => (await domainOf(c, domain.name)).status, poll).toBe('deleted');
+    await lifecycle.advance(c, domain.name, 30);
+    await expect.poll(async () => (await lifecycle.domainOf(c, domain.name)).status, poll).toBe('deleted');
     await expect.poll(() => subjects(c.email, `${domain.name} has been deleted`), poll).toHaveLength(1);
 
     const mode = { livemode: false };
@@ -234,7 +199,7 @@ describe('domain lifecycle with test clocks', () => {
     const again = await f.register(c, { name: domain.name, years: 1, registrant_contact_id: c.contactId }, `again-${domain.name}`);
     expect(again.status).toBe(202);
     expect((await f.pollUntilFinished(c, again.headers.get('location')!)).status).toBe('succeeded');
-    expect((await domainOf(c, domain.name)).status).toBe('active');
+    expect((await lifecycle.domainOf(c, domain.name)).status).toBe('active');
 
     // The lifecycle's history replays deterministically (and is kept for test/workflows/replay.test.ts).
     const workflowId = lifecycleWorkflowId(gone!.id);
@@ -245,29 +210,29 @@ describe('domain lifecycle with test clocks', () => {
 
   it('lets only one renewal of a term through when a renewal by hand meets the auto-renewal', async () => {
     const c = await f.customer(RENEW_PRICE);
-    const domain = await registered(c, { autoRenew: true, label: 'race' });
+    const domain = await lifecycle.registered(c, { autoRenew: true, label: 'race' });
     await f.balance(c);
-    await advance(c, domain.name, 335);
+    await lifecycle.advance(c, domain.name, 335);
     await expect.poll(() => subjects(c.email, `Auto-renewal of ${domain.name} failed`), poll).toHaveLength(1);
     const topUp = await app.fetch(`/api/v1/orgs/${c.org.id}/billing/top-ups`, { method: 'POST', headers: jsonHeaders(c.key), body: JSON.stringify({ amount: 3 * RENEW_PRICE }) });
     expect(topUp.status).toBe(201);
     // The next day's auto-renewal and a renewal by hand, at once.
     const [, manual] = await Promise.all([
-      advance(c, domain.name, 1),
+      lifecycle.advance(c, domain.name, 1),
       app.fetch(`/api/v1/orgs/${c.org.id}/domains/${domain.name}/renew`, { method: 'POST', headers: jsonHeaders(c.key), body: '{}' }),
     ]);
     expect([200, 202, 409]).toContain(manual.status);
-    await expect.poll(async () => (await domainOf(c, domain.name)).expires_at, poll).not.toBe(domain.expires_at);
-    await settled(c, domain.name, await advance(c, domain.name, 2));
-    const renewals = (await renewOperations(c)).filter((op) => op.status === 'succeeded');
+    await expect.poll(async () => (await lifecycle.domainOf(c, domain.name)).expires_at, poll).not.toBe(domain.expires_at);
+    await settled(c, domain.name, await lifecycle.advance(c, domain.name, 2));
+    const renewals = (await lifecycle.renewOperations(c)).filter((op) => op.status === 'succeeded');
     expect(renewals).toHaveLength(1);
-    expect(new Date((await domainOf(c, domain.name)).expires_at).getUTCFullYear()).toBe(new Date(domain.expires_at).getUTCFullYear() + 1);
+    expect(new Date((await lifecycle.domainOf(c, domain.name)).expires_at).getUTCFullYear()).toBe(new Date(domain.expires_at).getUTCFullYear() + 1);
     expect(await f.balance(c)).toMatchObject({ available: 3 * RENEW_PRICE - RENEW_PRICE, reserved: 0 });
   });
 
   it('has no test clocks in live mode (404), and checks the number of days', async () => {
     const c = await f.customer(5_000);
-    const domain = await registered(c, { autoRenew: false, label: 'clock' });
+    const domain = await lifecycle.registered(c, { autoRenew: false, label: 'clock' });
     const live = await app.fetch(`/api/v1/orgs/${c.org.id}/domains/${domain.name}/test-clock`, {
       method: 'POST',
       headers: jsonHeaders(c.session),
@@ -282,7 +247,7 @@ describe('domain lifecycle with test clocks', () => {
       });
       expect(res.status).toBe(422);
     }
-    const moved = await advance(c, domain.name, 3);
+    const moved = await lifecycle.advance(c, domain.name, 3);
     expect(moved).toMatchObject({ offset_days: 3, status: 'active' });
     expect(Date.parse(moved.now) - Date.now()).toBeGreaterThan(3 * 86_400_000 - 60_000);
   });
