@@ -44,6 +44,9 @@ describe('loadConfig', () => {
       'WORKER_MAX_CACHED_WORKFLOWS: must be 0 or at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS (40): each workflow task in progress holds its workflow in the cache',
     ]);
     expect(problems({ WORKER_MAX_CACHED_WORKFLOWS: '80', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '80' })).toEqual([]);
+    // Unset, the cache follows a concurrency raised past its default rather than refusing it.
+    expect(problems({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '800' })).toEqual([]);
+    expect(loadConfig({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '800' }).worker.maxCachedWorkflows).toBe(800);
     expect(problems({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1', WORKER_POLLER_AUTOSCALING: 'yes' }).map((p) => p.split(':')[0])).toEqual([
       'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS',
       'WORKER_POLLER_AUTOSCALING',

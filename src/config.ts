@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { z } from 'zod';
-import { envSchema, externalDnsWebhookEnvSchema, type Env } from './configSchema.js';
+import { DEFAULT_CACHED_WORKFLOWS, envSchema, externalDnsWebhookEnvSchema, type Env } from './configSchema.js';
 
 /** The configuration the code reads: the environment (src/configSchema.ts, docs/configuration.md) regrouped. */
 export type Config = ReturnType<typeof toConfig>;
@@ -81,7 +81,8 @@ function toConfig(env: Env) {
       maxConcurrentWorkflowTasks: env.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
       maxConcurrentActivities: env.WORKER_MAX_CONCURRENT_ACTIVITIES,
       maxConcurrentLocalActivities: env.WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES,
-      maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
+      // A cache below the concurrency would make the SDK lower the concurrency: the default follows it.
+      maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS ?? Math.max(DEFAULT_CACHED_WORKFLOWS, env.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS),
       workflowPollers: env.WORKER_WORKFLOW_POLLERS,
       activityPollers: env.WORKER_ACTIVITY_POLLERS,
       pollerAutoscaling: env.WORKER_POLLER_AUTOSCALING === 'on',

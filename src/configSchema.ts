@@ -75,6 +75,9 @@ const REQUIRED_IN_PRODUCTION = { production: { required: true } } as const;
 const TRUE_REFUSED_IN_PRODUCTION = { production: { refuses: 'true' } } as const;
 
 /** The variables by section, in the order docs/configuration.md shows them. */
+/** A worker's cache of workflows between their tasks, unless WORKER_MAX_CACHED_WORKFLOWS says otherwise (docs/bench.md). */
+export const DEFAULT_CACHED_WORKFLOWS = 500;
+
 export const configSections = {
   'HTTP server': {
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development')
@@ -117,8 +120,8 @@ export const configSections = {
     WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100).describe('Local activities one worker process runs at once.'),
     // The SDK would size it from the heap (about 2,300 on a 4 GB heap), and a domain's lifecycle idles
     // for days between tasks: such a cache fills with them at about 300 KB each (docs/bench.md).
-    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(1_000_000).default(500)
-      .describe('Workflows kept in memory between their tasks; one evicted replays its history at its next task (`0`: every task). About 300 KB each; at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS.'),
+    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(1_000_000).optional()
+      .describe(`Workflows kept in memory between their tasks; one evicted replays its history at its next task (\`0\`: every task). About 300 KB each; at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS. Unset: ${DEFAULT_CACHED_WORKFLOWS}, or WORKER_MAX_CONCURRENT_WORKFLOW_TASKS when that is more.`),
     WORKER_WORKFLOW_POLLERS: z.coerce.number().int().min(2).max(1_000).default(10).describe('The most long polls one worker keeps open for workflow tasks.'),
     WORKER_ACTIVITY_POLLERS: z.coerce.number().int().min(1).max(1_000).default(10).describe('The most long polls one worker keeps open for activity tasks.'),
     WORKER_POLLER_AUTOSCALING: onOff
@@ -313,7 +316,8 @@ export const envSchema = z
     if (env.PUBLIC_URL !== undefined && env.PUBLIC_URL.length !== 1) {
       ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'must be one origin, such as https://domains.example.com' });
     }
-    if (env.WORKER_MAX_CACHED_WORKFLOWS > 0 && env.WORKER_MAX_CACHED_WORKFLOWS < env.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS) {
+    const cachedWorkflows = env.WORKER_MAX_CACHED_WORKFLOWS;
+    if (cachedWorkflows !== undefined && cachedWorkflows > 0 && cachedWorkflows < env.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS) {
       // The SDK would lower the concurrency to the cache's size with only a warning.
       ctx.addIssue({
         code: 'custom',
