@@ -118,6 +118,28 @@ describe('registering a domain (test mode)', () => {
     expect((await readJson<FieldErrorBody>(badName)).detail[0]!.loc).toEqual(['body', 'name']);
   });
 
+  it('answers a key sent again with another name 409 IDEMPOTENCY_KEY_REUSED, and a 422 sent again with its stored 422', async () => {
+    // The key is bound to its first request: another name under it registers nothing and is charged nothing.
+    const c = await customer(5_000);
+    const name = `first-${Date.now()}.com`;
+    const first = await register(c, { name, years: 1, registrant_contact_id: c.contactId }, 'one-key');
+    expect(first.status).toBe(202);
+    const other = await register(c, { name: `other-${name}`, years: 1, registrant_contact_id: c.contactId }, 'one-key');
+    expect(other.status).toBe(409);
+    expect((await readJson<MessageErrorBody>(other)).code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const ops = await readJson<{ data: { domain: string }[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/operations`, { headers: bearer(c.key) }));
+    expect(ops.data.map((op) => op.domain)).toEqual([name]);
+    expect(await balance(c)).toMatchObject({ available: 5_000 - 1299 });
+
+    const unknownContact = { name: `nocontact-${name}`, years: 1, registrant_contact_id: 'ct_missing' };
+    const refused = await register(c, unknownContact, 'refused-key');
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('idempotent-replayed')).toBeNull();
+    const again = await register(c, unknownContact, 'refused-key');
+    expect(again.status).toBe(422);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('turns 50 concurrent identical requests into one workflow, one domain and one charge', async () => {
     // One credential (idempotent answers are bound to it), on the enterprise plan so a burst of 50
     // stays under its write pool.
