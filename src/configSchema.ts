@@ -74,10 +74,10 @@ const payloadKeys = z.string().transform((value, ctx) => {
 const REQUIRED_IN_PRODUCTION = { production: { required: true } } as const;
 const TRUE_REFUSED_IN_PRODUCTION = { production: { refuses: 'true' } } as const;
 
-/** The variables by section, in the order docs/configuration.md shows them. */
 /** A worker's cache of workflows between their tasks, unless WORKER_MAX_CACHED_WORKFLOWS says otherwise (docs/bench.md). */
 export const DEFAULT_CACHED_WORKFLOWS = 500;
 
+/** The variables by section, in the order docs/configuration.md shows them. */
 export const configSections = {
   'HTTP server': {
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development')
