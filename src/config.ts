@@ -122,7 +122,9 @@ function toConfig(env: Env) {
     dnsTestProvider: env.DNS_TEST_PROVIDER_URL ? { url: env.DNS_TEST_PROVIDER_URL, token: env.DNS_TEST_PROVIDER_TOKEN } : undefined,
     dnssec: { dsRemovalWaitMs: env.DNSSEC_DS_REMOVAL_WAIT },
     /** Absent: no ACME-DNS (src/features/acmeDns/). */
-    acmeDns: env.ACME_DNS_ZONE ? { zone: env.ACME_DNS_ZONE, nameservers: env.ACME_DNS_NAMESERVERS ?? [] } : undefined,
+    acmeDns: env.ACME_DNS_ZONE
+      ? { zone: env.ACME_DNS_ZONE, nameservers: env.ACME_DNS_NAMESERVERS ?? [], zoneUpdatesPerSecond: env.ACME_DNS_ZONE_UPDATES_PER_SECOND }
+      : undefined,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },
     leakScanIntervalMs: env.LEAK_SCAN_INTERVAL,

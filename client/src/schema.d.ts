@@ -986,7 +986,7 @@ export interface paths {
         put?: never;
         /**
          * Register an ACME-DNS name and credential; the password is shown once
-         * @description Requires scope `dns:write`. The ACME-DNS protocol (joohoi/acme-dns), for domains hosted anywhere: point `_acme-challenge.<your domain>` at the registration’s `fulldomain` with a CNAME, and give the credentials to cert-manager’s `acmeDNS` solver, lego’s `acme-dns` provider (`ACME_DNS_API_BASE=https://<this api>/api/v1/acme-dns`) or the certbot hook (docs/certificates.md). The registration belongs to the organisation and the caller’s mode; an organisation has at most 100 per mode. The body may be left out (no `allowfrom`).
+         * @description Requires scope `dns:write`. The ACME-DNS protocol (joohoi/acme-dns), for domains hosted anywhere: point `_acme-challenge.<your domain>` at the registration’s `fulldomain` with a CNAME, and give the credentials to cert-manager’s `acmeDNS` solver, lego’s `acme-dns` provider (`ACME_DNS_API_BASE=https://<this api>/api/v1/acme-dns`) or the certbot hook (docs/certificates.md). The registration belongs to the organisation and the caller’s mode; an organisation has at most 100 per mode. The body may be left out (no `allowfrom`). A key limited to some domains or records may not use these routes (ACME-DNS registrations are tied to no domain); one limited to some addresses makes registrations whose `allowfrom` lies within them (its own addresses when none is given) and sees and deletes only those.
          */
         post: operations["registerAcmeDns"];
         delete?: never;
@@ -1004,7 +1004,7 @@ export interface paths {
         };
         /**
          * The organisation's ACME-DNS registrations in the caller's mode, newest first (never their passwords)
-         * @description Requires scope `dns:read`.
+         * @description Requires scope `dns:read`. A key limited to some domains or records may not use these routes (ACME-DNS registrations are tied to no domain); one limited to some addresses makes registrations whose `allowfrom` lies within them (its own addresses when none is given) and sees and deletes only those.
          */
         get: operations["listAcmeDnsRegistrations"];
         put?: never;
@@ -1027,7 +1027,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an ACME-DNS registration: its credential stops working and its TXT values are removed
-         * @description Requires scope `dns:write`.
+         * @description Requires scope `dns:write`. A key limited to some domains or records may not use these routes (ACME-DNS registrations are tied to no domain); one limited to some addresses makes registrations whose `allowfrom` lies within them (its own addresses when none is given) and sees and deletes only those.
          */
         delete: operations["deleteAcmeDnsRegistration"];
         options?: never;
@@ -1046,7 +1046,7 @@ export interface paths {
         put?: never;
         /**
          * Set an ACME-DNS TXT value (acme-dns `/update`), keeping the one before it
-         * @description No authentication. Called by ACME clients with a registration’s credential in `X-Api-User` and `X-Api-Key` (no bearer token), checked before the body is read: a wrong one is 401 and counts against the client address’s failed-authentication limit (past it, 429). The registration’s `allowfrom` is checked against the client address (403 `IP_NOT_ALLOWED`). `txt` becomes the newest of the two values served at `fulldomain` (with a 1-second TTL); the oldest goes. Sending a value already there changes nothing. Field names match in any case (`SubDomain`, `Txt`), as acme-dns’s own. The ACME-DNS protocol (joohoi/acme-dns), for domains hosted anywhere: point `_acme-challenge.<your domain>` at the registration’s `fulldomain` with a CNAME, and give the credentials to cert-manager’s `acmeDNS` solver, lego’s `acme-dns` provider (`ACME_DNS_API_BASE=https://<this api>/api/v1/acme-dns`) or the certbot hook (docs/certificates.md).
+         * @description No authentication. Called by ACME clients with a registration’s credential in `X-Api-User` and `X-Api-Key` (no bearer token), checked before the body is read, as are the update budgets: a wrong credential, an address outside the registration’s `allowfrom` (403 `IP_NOT_ALLOWED`), a registration whose maker has left its organisation (403) or a service without ACME-DNS (404) counts against the client address’s failed-authentication limit (past it, 429). Updates are counted per registration, per organisation and mode (all its registrations together, scaled by its plan) and per person who made the registrations; changes of the shared zone also against its ceiling (429 `RATE_LIMITED` with `Retry-After` past any). The body is at most 1024 bytes. `txt` becomes the newest of the two values served at `fulldomain` (with a 1-second TTL); the oldest goes. Sending a value already there changes nothing. Field names match in any case (`SubDomain`, `Txt`), as acme-dns’s own. The ACME-DNS protocol (joohoi/acme-dns), for domains hosted anywhere: point `_acme-challenge.<your domain>` at the registration’s `fulldomain` with a CNAME, and give the credentials to cert-manager’s `acmeDNS` solver, lego’s `acme-dns` provider (`ACME_DNS_API_BASE=https://<this api>/api/v1/acme-dns`) or the certbot hook (docs/certificates.md).
          */
         post: operations["updateAcmeDns"];
         delete?: never;
@@ -15115,7 +15115,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description The key is limited to some domains (`DOMAIN_NOT_ALLOWED`) or records (`RECORD_NOT_ALLOWED`), or `allowfrom` is not within its `allowed_ips` (`FORBIDDEN`); or Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15123,8 +15123,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Forbidden: the key lacks dns:write",
-                     *       "code": "INSUFFICIENT_SCOPE"
+                     *       "detail": "The key is limited to some domains",
+                     *       "code": "DOMAIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15352,7 +15352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description The key is limited to some domains (`DOMAIN_NOT_ALLOWED`) or records (`RECORD_NOT_ALLOWED`); or Forbidden: the key lacks `dns:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15360,8 +15360,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Forbidden: the key lacks dns:read",
-                     *       "code": "INSUFFICIENT_SCOPE"
+                     *       "detail": "The key is limited to some domains",
+                     *       "code": "DOMAIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15490,7 +15490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description The key is limited to some domains (`DOMAIN_NOT_ALLOWED`) or records (`RECORD_NOT_ALLOWED`); or Forbidden: the key lacks `dns:write` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15498,14 +15498,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Forbidden: the key lacks dns:write",
-                     *       "code": "INSUFFICIENT_SCOPE"
+                     *       "detail": "The key is limited to some domains",
+                     *       "code": "DOMAIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such ACME-DNS registration in this organisation and mode (`NOT_FOUND`) */
+            /** @description No such registration in this organisation and mode, or not one this key (limited to some addresses) could have made (`NOT_FOUND`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15513,7 +15513,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No such ACME-DNS registration in this organisation and mode",
+                     *       "detail": "No such registration in this organisation and mode, or not one this key (limited to some addresses) could have made",
                      *       "code": "NOT_FOUND"
                      *     }
                      */
@@ -15707,7 +15707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description The client address is outside the registration’s `allowfrom` (`IP_NOT_ALLOWED`), or `subdomain` is not the registration’s (`FORBIDDEN`) */
+            /** @description The client address is outside the registration’s `allowfrom` (`IP_NOT_ALLOWED`); `subdomain` is not the registration’s, or the person who made the registration is no longer a member of its organisation (`FORBIDDEN`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15737,7 +15737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 1 MB */
+            /** @description The body is larger than 1024 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15745,7 +15745,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The body is larger than 1 MB",
+                     *       "detail": "The body is larger than 1024 bytes",
                      *       "code": "PAYLOAD_TOO_LARGE"
                      *     }
                      */

@@ -101,11 +101,19 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends 
    */
   verifyRequest?: (ctx: AppContext) => Promise<void>;
   /**
-   * With `verifyRequest` checking a credential the request carries (an ACME-DNS update): the route
-   * counts its own requests, failures per client address (`auth_failure`) and verified ones per
-   * credential, so the per-address `public` pool is not taken first (docs/api-guide.md, Rate limits).
+   * For public routes whose request carries a credential in its headers (an ACME-DNS update): runs
+   * before the body is read, so a request it refuses (a wrong credential, a spent budget) never has
+   * its body read at all.
+   */
+  verifyHeaders?: (ctx: AppContext) => Promise<void>;
+  /**
+   * With `verifyHeaders` checking a credential: the route counts its own requests, failures per client
+   * address (`auth_failure`) and verified ones per credential, so the per-address `public` pool is not
+   * taken first (docs/api-guide.md, Rate limits).
    */
   countsOwnRequests?: boolean;
+  /** The most a JSON body may hold when a route needs far less than the 1 MB of the others (413 past it, counted while it is read). */
+  bodyLimitBytes?: number;
   /** Successful responses by status; the standard error responses are added automatically. */
   responses: Record<number, ResponseSpec>;
   /**

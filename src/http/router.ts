@@ -64,11 +64,17 @@ function routeChain(
   if (route.scope !== 'public' && route.scope !== 'any' && !route.actsOnRecords) chain.push(refuseRecordRestrictedKeys());
   if (isOrgPath(route.path)) chain.push(requireOrgMember(deps, route.roles, shared.recordedKeyOrganizations));
   if (authenticated && route.path.includes('{domain}')) chain.push(requirePathDomainAllowed({ actsOnRecords: route.actsOnRecords === true }));
-  const { verifyRequest } = route;
+  const { verifyRequest, verifyHeaders } = route;
+  if (verifyHeaders) {
+    chain.push(async (ctx, next) => {
+      await verifyHeaders(ctx);
+      await next();
+    });
+  }
   // A signed body is verified on its raw bytes before it is parsed.
   // (Every ctx on this chain is a router context; jsonBody is typed for plain Koa.)
   if (route.request?.body && route.textBody) chain.push(textBody(route.textBody));
-  else if (route.request?.body) chain.push(jsonBody(undefined, verifyRequest && ((ctx) => verifyRequest(ctx as AppContext))));
+  else if (route.request?.body) chain.push(jsonBody(route.bodyLimitBytes, verifyRequest && ((ctx) => verifyRequest(ctx as AppContext))));
   if (verifyRequest && !route.request?.body) {
     chain.push(async (ctx, next) => {
       await verifyRequest(ctx);

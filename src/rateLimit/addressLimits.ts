@@ -46,22 +46,3 @@ export async function consumeAddressPool(
   recordRateLimitDecision(pool, 'address', decision.allowed);
   if (!decision.allowed) throw addressRateLimited(pool, decision.retryAfterSeconds ?? 1);
 }
-
-/**
- * Counts one request of a credential that a public route verified itself (an ACME-DNS update) on the
- * `public` limits, kept per credential rather than per address: callers sharing an address are never
- * refused for each other's requests, and failures are counted apart (`auth_failure`, per address).
- */
-export async function consumeCredentialPool(
-  deps: Pick<AddressLimitDeps, 'rateLimiter'>,
-  ctx: Pick<ParameterizedContext, 'set'>,
-  props: { credential: string; description: string },
-): Promise<void> {
-  const limits = ADDRESS_LIMITS.public;
-  const decision = await deps.rateLimiter.consumePool({ pool: 'public', subject: `credential:${props.credential}`, limits });
-  setRateLimitHeaders(ctx, decision);
-  recordRateLimitDecision('public', 'key', decision.allowed);
-  if (!decision.allowed) {
-    throw new RateLimitedError({ group: props.description, perMinute: limits.perMinute, perSecond: limits.perSecond, retryAfterSeconds: decision.retryAfterSeconds ?? 1 });
-  }
-}

@@ -36,11 +36,15 @@ function scaled(count: number, scale: number): number {
   return Math.max(1, Math.floor(count * scale));
 }
 
-/** A key's or session's pool: the group's limits times the plan, times `RATE_LIMIT_SCALE` (default 1). */
-export function limitsFor(group: RateLimitGroup, plan: Plan, scale = 1): GroupLimits {
-  const base = RATE_LIMIT_GROUPS[group];
+/** Limits `base` on the free plan, times the plan, times `RATE_LIMIT_SCALE` (default 1): how every per-plan budget grows. */
+export function planScaled(base: GroupLimits, plan: Plan, scale = 1): GroupLimits {
   const factor = PLAN_MULTIPLIERS[plan];
   return { perMinute: scaled(base.perMinute * factor, scale), perSecond: scaled(base.perSecond * factor, scale) };
+}
+
+/** A key's or session's pool: the group's limits times the plan, times `RATE_LIMIT_SCALE` (default 1). */
+export function limitsFor(group: RateLimitGroup, plan: Plan, scale = 1): GroupLimits {
+  return planScaled(RATE_LIMIT_GROUPS[group], plan, scale);
 }
 
 /** All of one user's keys and sessions together may use this many times one key's pool. */
@@ -74,3 +78,10 @@ export function registrarBudgetFor(plan: Plan, scale = 1): GroupLimits {
   const perMinute = scaled(REGISTRAR_BUDGET_PER_MINUTE * PLAN_MULTIPLIERS[plan], scale);
   return { perMinute, perSecond: perMinute };
 }
+
+/**
+ * ACME-DNS updates one organisation may send in one mode, all its registrations together, on the free
+ * plan (times the plan): enough to renew a hundred certificates in a few minutes (docs/operations.md,
+ * ACME-DNS). The registrations one person made, in every organisation, share USER_CEILING_FACTOR times it.
+ */
+export const ACME_DNS_UPDATES: GroupLimits = { perMinute: 60, perSecond: 10 };

@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { startPowerDns, type PowerDns } from '../support/powerdns.js';
-import { bearer, jsonHeaders } from '../support/actors.js';
+import { bearer, createKey, jsonHeaders } from '../support/actors.js';
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
 import { dnsCustomer, type Customer } from '../support/domains.js';
+import { insertKey, insertMember, insertUser } from '../support/factories.js';
+import {
+  acmeDigest as digest,
+  registerAcmeDns,
+  registerAcmeDnsAs,
+  updateAcmeDns,
+  type AcmeDnsCredentials as Credentials,
+} from '../support/acmeDns.js';
 import { insertAcmeDnsRegistration } from '../../src/features/acmeDns/registrations.repository.js';
 import { MAX_REGISTRATIONS_PER_ORG_AND_MODE } from '../../src/features/acmeDns/acmeDns.js';
 import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
@@ -12,18 +20,9 @@ import { newId, randomBase62 } from '../../src/ids.js';
 /**
  * The ACME-DNS protocol (docs/certificates.md) against a live-mode app whose DNS provider is a real
  * PowerDNS serving ACME_DNS_ZONE: what an update sets is checked over DNS. lego's own acme-dns client
- * runs in test/dns/certificatesLive.test.ts.
+ * runs in test/dns/certificatesLive.test.ts; what updates may cost, in acmeDnsBudgets.test.ts.
  */
 const ZONE = `acme-${randomBase62(6).toLowerCase()}.test`;
-
-interface Credentials {
-  id: string;
-  username: string;
-  password: string;
-  fulldomain: string;
-  subdomain: string;
-  allowfrom: string[];
-}
 
 let pdns: PowerDns;
 let app: TestApp;
@@ -36,22 +35,12 @@ afterAll(async () => {
   await pdns?.close();
 });
 
-const digest = () => randomBase62(43);
 const address = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
 
-async function register(c: Customer, body?: unknown): Promise<Credentials> {
-  const res = await app.fetch(`/api/v1/orgs/${c.org.id}/acme-dns/register`, { method: 'POST', headers: jsonHeaders(c.key), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  if (res.status !== 201) throw new Error(`registration refused: ${res.status} ${await res.text()}`);
-  return readJson<Credentials>(res);
-}
+const register = (c: Pick<Customer, 'org' | 'key'>, body?: unknown): Promise<Credentials> => registerAcmeDns(app, c.org.id, c.key, body);
 
-/** As goacmedns sends it (capitalised field names), from `from`. */
 const update = (account: Pick<Credentials, 'username' | 'password' | 'subdomain'>, txt: string, from = app.clientAddress, body?: unknown) =>
-  app.fetch('/api/v1/acme-dns/update', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-user': account.username, 'x-api-key': account.password, 'x-forwarded-for': from },
-    body: JSON.stringify(body ?? { SubDomain: account.subdomain, Txt: txt }),
-  });
+  updateAcmeDns(app, account, txt, from, body);
 
 const served = (name: string) =>
   pdns
@@ -92,10 +81,9 @@ describe('ACME-DNS', () => {
     expect(removed.status).toBe(204);
     expect(await served(account.fulldomain)).toBe('ENOTFOUND');
     expect((await update(account, first)).status).toBe(401);
+    // Three changes within the hour: one audit entry for them, the first (docs/api-guide.md, ACME-DNS).
     expect((await listAuditEventsForTarget(app.deps.db, 'acme_dns_registration', account.id)).map((e) => [e.action, e.actorKeyId === null])).toEqual([
       ['acme_dns.registered', false],
-      ['acme_dns.updated', true],
-      ['acme_dns.updated', true],
       ['acme_dns.updated', true],
       ['acme_dns.deleted', false],
     ]);
@@ -156,5 +144,67 @@ describe('ACME-DNS', () => {
     // The other mode's are counted apart.
     const inTestMode = await app.fetch(`/api/v1/orgs/${c.org.id}/acme-dns/register`, { method: 'POST', headers: { ...jsonHeaders(c.session), 'x-mode': 'test' } });
     expect(inTestMode.status).toBe(201);
+  });
+
+  it('stops taking updates once the member who made the registration has left the organisation', async () => {
+    const c = await dnsCustomer(app, 'live');
+    const member = await insertUser(app.deps);
+    await insertMember(app.deps, { orgId: c.org.id, user: member, role: 'admin' });
+    const { key } = await insertKey(app.deps, { user: member, scopes: ['dns:read', 'dns:write'], mode: 'live' });
+    const theirs = await register({ org: c.org, key });
+    const ours = await register(c);
+    expect((await update(theirs, digest())).status).toBe(200);
+
+    const removed = await app.fetch(`/api/v1/orgs/${c.org.id}/members/${member.id}`, { method: 'DELETE', headers: bearer(c.session) });
+    expect(removed.status).toBe(204);
+    const refused = await update(theirs, digest());
+    expect(refused.status).toBe(403);
+    expect(await readJson<MessageErrorBody>(refused)).toMatchObject({ code: 'FORBIDDEN', detail: expect.stringMatching(/no longer a member/) });
+    expect((await update(ours, digest())).status).toBe(200);
+    // Still listed, so an owner sees what stopped working and can delete it.
+    const list = await readJson<{ data: { id: string }[] }>(await app.fetch(`/api/v1/orgs/${c.org.id}/acme-dns/registrations`, { headers: bearer(c.session) }));
+    expect(list.data.map((r) => r.id).sort()).toEqual([theirs.id, ours.id].sort());
+  });
+
+  it('gives the registrations of a key limited to some addresses its addresses, and lets it see and delete only those', async () => {
+    const c = await dnsCustomer(app, 'live');
+    const office = '198.51.100.7';
+    const limited = await createKey(app, c.session, { name: 'office only', scopes: ['dns:read', 'dns:write'], mode: 'live', allowed_ips: ['198.51.100.0/24'] });
+    const asOffice = { headers: { 'x-forwarded-for': office } };
+    const made = await registerAcmeDnsAs(app, c.org.id, limited.key, undefined, asOffice);
+    expect(made.status).toBe(201);
+    const inherited = await readJson<Credentials>(made);
+    expect(inherited.allowfrom).toEqual(['198.51.100.0/24']);
+    const narrower = await readJson<Credentials>(await registerAcmeDnsAs(app, c.org.id, limited.key, { allowfrom: ['198.51.100.128/25'] }, asOffice));
+    expect(narrower.allowfrom).toEqual(['198.51.100.128/25']);
+    const wider = await registerAcmeDnsAs(app, c.org.id, limited.key, { allowfrom: ['198.51.100.0/24', '10.0.0.0/8'] }, asOffice);
+    expect(wider.status).toBe(403);
+    expect(await readJson<MessageErrorBody>(wider)).toMatchObject({ code: 'FORBIDDEN' });
+
+    const open = await register(c);
+    const listed = await readJson<{ data: { id: string }[] }>(
+      await app.fetch(`/api/v1/orgs/${c.org.id}/acme-dns/registrations`, { headers: { ...bearer(limited.key), 'x-forwarded-for': office } }),
+    );
+    expect(listed.data.map((r) => r.id).sort()).toEqual([inherited.id, narrower.id].sort());
+    const remove = (id: string) => app.fetch(`/api/v1/orgs/${c.org.id}/acme-dns/registrations/${id}`, { method: 'DELETE', headers: { ...bearer(limited.key), 'x-forwarded-for': office } });
+    expect((await remove(open.id)).status).toBe(404);
+    expect((await update(open, digest())).status).toBe(200);
+    expect((await remove(narrower.id)).status).toBe(204);
+  });
+
+  it('refuses every ACME-DNS route to a key limited to some domains', async () => {
+    const c = await dnsCustomer(app, 'live');
+    const existing = await register(c);
+    const limited = await createKey(app, c.session, { name: 'one domain', scopes: ['dns:read', 'dns:write'], mode: 'live', allowed_domains: ['example.com'] });
+    const answers = [
+      await registerAcmeDnsAs(app, c.org.id, limited.key),
+      await app.fetch(`/api/v1/orgs/${c.org.id}/acme-dns/registrations`, { headers: bearer(limited.key) }),
+      await app.fetch(`/api/v1/orgs/${c.org.id}/acme-dns/registrations/${existing.id}`, { method: 'DELETE', headers: bearer(limited.key) }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(403);
+      expect(await readJson<MessageErrorBody>(answer)).toMatchObject({ code: 'DOMAIN_NOT_ALLOWED' });
+    }
+    expect((await update(existing, digest())).status).toBe(200);
   });
 });

@@ -1,23 +1,23 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import type pg from 'pg';
 import { withTransaction, type Db } from '../../db/pool.js';
 import type { Config } from '../../config.js';
-import { auditCallerAction, insertAuditEvent, type CallerOfRequest } from '../../audit/auditEvents.js';
+import { auditCallerAction, type CallerOfRequest } from '../../audit/auditEvents.js';
 import { ApiError, ConflictError, NotFoundError } from '../../errors.js';
+import { ForbiddenError } from '../../auth/errors.js';
 import { newId, randomBase62 } from '../../ids.js';
 import { addressAllowed } from '../../auth/keyRestrictions.js';
 import type { DnsProvider, DnsProviders, RRsetChange } from '../dns/provider/index.js';
 import { DnsZoneNotFoundError } from '../dns/provider/errors.js';
 import { zoneHost } from '../dns/zones.js';
+import { allowfromOfCaller, registrationsCallerMaySee } from './callerRestrictions.js';
 import {
   deleteAcmeDnsRegistration,
   findAcmeDnsRegistrationByUsername,
   insertAcmeDnsRegistration,
   lockAcmeDnsRegistration,
-  lockAcmeDnsRegistrationById,
   lockAndCountAcmeDnsRegistrations,
-  setAcmeDnsTxtValues,
   type AcmeDnsRegistration,
+  type AcmeDnsRegistrationOfUpdate,
 } from './registrations.repository.js';
 
 /**
@@ -37,8 +37,6 @@ export interface AcmeDnsDeps {
 
 /** Each registration is a credential and a name: enough for every domain and wildcard an organisation certifies. */
 export const MAX_REGISTRATIONS_PER_ORG_AND_MODE = 100;
-/** Two: the challenges of `example.com` and `*.example.com` are answered at one name at once. */
-const VALUES_KEPT = 2;
 /** Seconds: a resolver must never answer a value it read before the update (acme-dns serves 1 too). */
 const TXT_TTL = 1;
 
@@ -61,6 +59,15 @@ export class AcmeDnsRegistrationLimitError extends ConflictError {
 export class AcmeDnsCredentialError extends ApiError {
   constructor() {
     super(401, 'INVALID_TOKEN', 'X-Api-User and X-Api-Key do not name an ACME-DNS registration');
+  }
+}
+
+/** 403 for an update of a registration whose maker has left its organisation: it went with their access. */
+export class AcmeDnsCreatorGoneError extends ForbiddenError {
+  constructor() {
+    super(
+      'The person who made this ACME-DNS registration is no longer a member of its organisation, so it no longer takes updates; a member registers a new one (and points the CNAME at it) or deletes it',
+    );
   }
 }
 
@@ -88,6 +95,7 @@ export async function registerAcmeDns(
   const config = deps.acmeDns;
   if (!config) throw new AcmeDnsNotOfferedError();
   const mode = props.principal;
+  const allowfrom = allowfromOfCaller(props.principal, props.allowfrom);
   // The zone exists before any name is handed out in it; a provider that is down refuses the registration.
   await servingHost(deps, mode.livemode, config.zone);
   const password = randomBase62(40);
@@ -100,7 +108,8 @@ export async function registerAcmeDns(
       passwordHash: passwordHash(deps.keyHashSecret, password),
       subdomain: randomUUID(),
       zone: config.zone,
-      allowfrom: props.allowfrom,
+      allowfrom,
+      createdBy: props.principal.user.id,
     });
     await auditCallerAction(tx, props, {
       action: 'acme_dns.registered',
@@ -116,10 +125,14 @@ export async function registerAcmeDns(
 
 /**
  * The registration whose credential this is, if the update may come from `address` (its
- * `allowfrom`; 403 IP_NOT_ALLOWED otherwise). Unknown user names and wrong passwords are the same
- * 401, and cost one look-up by user name: the caller counts each against the address.
+ * `allowfrom`; 403 IP_NOT_ALLOWED otherwise) and its maker is still a member of its organisation
+ * (403 otherwise). Unknown user names and wrong passwords are the same 401, and cost one look-up by
+ * user name: the caller counts each refusal against the address.
  */
-export async function verifyAcmeDnsCredential(deps: AcmeDnsDeps, props: { username: string; password: string; address: string }): Promise<AcmeDnsRegistration> {
+export async function verifyAcmeDnsCredential(
+  deps: AcmeDnsDeps,
+  props: { username: string; password: string; address: string },
+): Promise<AcmeDnsRegistrationOfUpdate> {
   if (!deps.acmeDns) throw new AcmeDnsNotOfferedError();
   // Shapes first: a look-alike never reaches the database.
   if (!/^[0-9a-f-]{36}$/i.test(props.username) || props.password.length !== 40) throw new AcmeDnsCredentialError();
@@ -129,6 +142,7 @@ export async function verifyAcmeDnsCredential(deps: AcmeDnsDeps, props: { userna
   if (!addressAllowed(registration.allowfrom, props.address)) {
     throw new ApiError(403, 'IP_NOT_ALLOWED', `This ACME-DNS registration may not be updated from ${props.address}; see its allowfrom`);
   }
+  if (!registration.creatorIsMember) throw new AcmeDnsCreatorGoneError();
   return registration;
 }
 
@@ -137,7 +151,7 @@ function txtChange(registration: AcmeDnsRegistration, values: string[]): RRsetCh
   return { changetype: 'REPLACE', name: registration.subdomain, type: 'TXT', ttl: TXT_TTL, records: values.map((content) => ({ type: 'TXT', content, priority: null })) };
 }
 
-async function applyAtHost(deps: AcmeDnsDeps, registration: AcmeDnsRegistration, values: string[]): Promise<void> {
+export async function applyAtHost(deps: AcmeDnsDeps, registration: AcmeDnsRegistration, values: string[]): Promise<void> {
   const host = zoneHost(deps.dnsProviders, registration.livemode);
   if (!host) return;
   try {
@@ -151,38 +165,10 @@ async function applyAtHost(deps: AcmeDnsDeps, registration: AcmeDnsRegistration,
   }
 }
 
-/**
- * Sets `txt` at the registration's name, keeping the most recent value before it (two in all). A
- * value already there changes nothing (a retried update must not push out the other challenge).
- * Under the registration's row lock: the host is sent the whole TXT set, then the row is written.
- */
-export async function updateAcmeDnsTxt(deps: AcmeDnsDeps, props: { registration: AcmeDnsRegistration; txt: string; requestId: string }): Promise<void> {
-  await withTransaction(deps.db, async (tx: pg.PoolClient) => {
-    const registration = await lockAcmeDnsRegistrationById(tx, props.registration, props.registration.id);
-    if (!registration) throw new AcmeDnsCredentialError();
-    if (registration.txtValues.includes(props.txt)) return;
-    const values = [props.txt, ...registration.txtValues].slice(0, VALUES_KEPT);
-    await applyAtHost(deps, registration, values);
-    await setAcmeDnsTxtValues(tx, registration, { id: registration.id, values });
-    await insertAuditEvent(tx, {
-      action: 'acme_dns.updated',
-      // The registration's own credential did it: no user or key of the organisation.
-      actorUserId: null,
-      actorKeyId: null,
-      orgId: registration.orgId,
-      targetType: 'acme_dns_registration',
-      targetId: registration.id,
-      livemode: registration.livemode,
-      data: { fulldomain: fulldomainOf(registration) },
-      requestId: props.requestId,
-    });
-  });
-}
-
 /** Deletes the registration and its TXT values at the host (the host first: on its failure nothing changes). */
 export async function removeAcmeDnsRegistration(deps: AcmeDnsDeps, props: CallerOfRequest & { orgId: string; id: string }): Promise<void> {
   await withTransaction(deps.db, async (tx) => {
-    const registration = await lockAcmeDnsRegistration(tx, props.principal, { orgId: props.orgId, id: props.id });
+    const registration = await lockAcmeDnsRegistration(tx, props.principal, { orgId: props.orgId, id: props.id, allowedIps: registrationsCallerMaySee(props.principal) });
     if (!registration) throw new NotFoundError('ACME-DNS registration not found');
     await applyAtHost(deps, registration, []);
     await deleteAcmeDnsRegistration(tx, registration, registration.id);
