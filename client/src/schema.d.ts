@@ -14138,7 +14138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description The organisation is already reading as many large zone files from this api process as its plan allows (`RATE_LIMITED`, with `Retry-After`); or Rate limit of the `read` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -14154,7 +14154,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Rate limit of the read group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "detail": "The organisation is already reading as many large zone files from this api process as its plan allows",
                      *       "code": "RATE_LIMITED"
                      *     }
                      */

@@ -114,4 +114,22 @@ describe('a text stream read from one snapshot', () => {
     await expect.poll(() => open(5_000).then((next) => (next.destroy(), true)).catch(() => false)).toBe(true);
     await expect.poll(allIdle).toBe(true);
   });
+
+  it('holds at most a holder’s own slots, and takes one back from a reader that stops taking the answer', async () => {
+    const three = new StreamSlots(3, () => new Error('busy'));
+    const holder = (key: string) => ({ key, max: 1, busy: () => new Error(`${key} busy`) });
+    const open = (key: string) =>
+      snapshotTextStream(pool, { head: () => Promise.resolve(''), batches: (client) => numbers(client, 1_000_000, 1_000), render: lines, slots: three, holder: holder(key), stallMs: 300 });
+    const stalled = await open('a');
+    const closed = new Promise<Error | undefined>((resolve) => stalled.once('error', resolve).once('close', () => resolve(undefined)));
+    // One part taken, then no more.
+    stalled.read();
+    await expect(open('a')).rejects.toThrow('a busy');
+    const other = await open('b');
+    other.destroy();
+    expect(await closed).toBeInstanceOf(Error);
+    const again = await open('a');
+    again.destroy();
+    await expect.poll(allIdle).toBe(true);
+  });
 });

@@ -4,30 +4,66 @@ import type { Db } from './pool.js';
 
 /** How long a reader may take over a streamed answer before its connection is taken back. */
 export const SNAPSHOT_STREAM_LIMIT_MS = 120_000;
+/**
+ * How long a reader may leave the next part of a streamed answer (a batch, about 100 KB of a zone
+ * file) untaken before its connection is taken back: the least rate a reader must keep, so one that
+ * stalls frees its slot this soon after its buffers are full rather than at SNAPSHOT_STREAM_LIMIT_MS.
+ */
+export const SNAPSHOT_STREAM_STALL_MS = 10_000;
+
+/** Who a streamed answer is for (an organisation), and how many of the slots they may hold at once. */
+export interface SlotHolder {
+  key: string;
+  max: number;
+  /** The error of one more while they hold `max`. */
+  busy: () => Error;
+}
 
 /**
  * How many streamed answers may hold a pooled connection at once, so that slow readers cannot take
- * the pool from every other request. One more is refused at once (`busy()`), having given its
- * connection back: waiting for a slot while holding a connection would be the very thing to avoid.
+ * the pool from every other request, and how many of them one holder may. One more is refused at
+ * once (the holder's `busy()`, else `busy()`), having given its connection back: waiting for a slot
+ * while holding a connection would be the very thing to avoid.
  */
 export class StreamSlots {
   private held = 0;
+  private readonly heldBy = new Map<string, number>();
 
   constructor(
     private readonly max: number,
     private readonly busy: () => Error,
   ) {}
 
-  /** The function that gives the slot back (safe to call twice); throws `busy()` when none is free. */
-  take(): () => void {
+  /** The function that gives the slot back (safe to call twice); throws when none is free to `holder`. */
+  take(holder?: SlotHolder): () => void {
+    const ofHolder = holder ? (this.heldBy.get(holder.key) ?? 0) : 0;
+    if (holder && ofHolder >= holder.max) throw holder.busy();
     if (this.held >= this.max) throw this.busy();
     this.held += 1;
+    if (holder) this.heldBy.set(holder.key, ofHolder + 1);
     let given = false;
     return () => {
       if (given) return;
       given = true;
       this.held -= 1;
+      if (!holder) return;
+      const left = (this.heldBy.get(holder.key) ?? 1) - 1;
+      if (left > 0) this.heldBy.set(holder.key, left);
+      else this.heldBy.delete(holder.key);
     };
+  }
+}
+
+/** `chunks` as they are taken, calling `stalled` when one is left untaken for `stallMs`. */
+async function* stallWatched(chunks: AsyncGenerator<string>, stallMs: number, stalled: () => void): AsyncGenerator<string> {
+  for await (const chunk of chunks) {
+    const timer = setTimeout(stalled, stallMs);
+    timer.unref();
+    try {
+      yield chunk;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
@@ -37,8 +73,8 @@ export class StreamSlots {
  * two batches are read before the stream is returned: a database error there is still an ordinary
  * error answer, one after that can only cut the answer short. When the rows fit in one batch, the
  * connection goes back at once and the text is sent from memory; otherwise the stream takes one of
- * `slots` (or is refused) and holds both until the reader has everything, goes away, or has not
- * finished within `limitMs`.
+ * `slots` for `holder` (or is refused) and holds both until the reader has everything, goes away,
+ * leaves a part untaken for `stallMs`, or has not finished within `limitMs`.
  */
 export async function snapshotTextStream<Row>(
   db: Db,
@@ -47,7 +83,9 @@ export async function snapshotTextStream<Row>(
     batches: (client: pg.PoolClient) => AsyncGenerator<Row[]>;
     render: (rows: Row[]) => string;
     slots: StreamSlots;
+    holder?: SlotHolder;
     limitMs?: number;
+    stallMs?: number;
   },
 ): Promise<Readable> {
   let giveSlotBack = () => {};
@@ -79,7 +117,7 @@ export async function snapshotTextStream<Row>(
       return Readable.from(head + early.join(''), { objectMode: false });
     }
     try {
-      giveSlotBack = props.slots.take();
+      giveSlotBack = props.slots.take(props.holder);
     } catch (busy) {
       // A healthy connection: back to the pool as it is, not closed as after a failure.
       await end();
@@ -98,7 +136,8 @@ export async function snapshotTextStream<Row>(
         await end(failure);
       }
     };
-    const stream = Readable.from(text(), { objectMode: false });
+    const stalled = () => stream.destroy(new Error('the reader stopped taking the answer'));
+    const stream = Readable.from(stallWatched(text(), props.stallMs ?? SNAPSHOT_STREAM_STALL_MS, stalled), { objectMode: false });
     const timer = setTimeout(() => stream.destroy(new Error('the reader did not take the whole answer in time')), props.limitMs ?? SNAPSHOT_STREAM_LIMIT_MS);
     timer.unref();
     // Destroyed before its first read (the request went away): its generator never ran, so end here.

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
 import { idempotentId } from '../../http/idempotency.js';
-import { snapshotTextStream, StreamSlots } from '../../db/snapshotStream.js';
-import { ServiceUnavailableError } from '../../errors.js';
+import { snapshotTextStream } from '../../db/snapshotStream.js';
 import { domainNamed } from '../domains/lookup.js';
 import { dnsRecordsInZoneFileOrder, latestDnsRecordChange } from './dnsRecords.repository.js';
 import { DnsZoneNotFoundError } from './provider/errors.js';
 import { RECORD_TYPES } from './records.js';
 import { DomainPath } from './schemas.js';
 import { synthesizedApex, zoneFileHead, zoneFileLines } from './zoneFileExport.js';
+import { zoneExportSlots } from './zoneExportSlots.js';
 import { isServed } from './zones.js';
 import { importZoneFile, ZONE_FILE_MAX_RECORDS } from './zoneFileImport.js';
 
@@ -18,8 +18,6 @@ export const ZONE_FILE_LIMIT_BYTES = 8 * 1024 * 1024;
 const ZONE_CONTENT_TYPES = ['text/dns', 'text/plain'] as const;
 /** Records an export reads and writes at a time: about 100 KB of text. */
 const EXPORT_BATCH_RECORDS = 1_000;
-/** Exports of more than one batch each hold a pooled connection while read: at most this many at once per process. */
-const EXPORTS_STREAMED_AT_ONCE = 3;
 
 const ImportQuery = z.object({
   mode: z
@@ -74,10 +72,7 @@ const ZoneServedHeader = z.object({
 });
 
 export function zoneFileRoutes(deps: AppDeps) {
-  const exportSlots = new StreamSlots(
-    EXPORTS_STREAMED_AT_ONCE,
-    () => new ServiceUnavailableError('ZONE_EXPORT_BUSY', 'Too many large zone files are being read from this server at once; retry shortly', 5),
-  );
+  const exportSlots = zoneExportSlots();
   return [
     defineRoute({
       method: 'get',
@@ -98,6 +93,7 @@ export function zoneFileRoutes(deps: AppDeps) {
       responses: { 200: { description: 'The zone file', contentType: 'text/dns', schema: z.string(), headers: ZoneServedHeader } },
       errors: {
         404: NOT_FOUND,
+        429: 'The organisation is already reading as many large zone files from this api process as its plan allows (`RATE_LIMITED`, with `Retry-After`)',
         502: 'The DNS provider refused the read (`DNS_PROVIDER_UNAVAILABLE`)',
         503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); or too many large zone files are being read from this server at once (`ZONE_EXPORT_BUSY`, with `Retry-After`); retry later',
       },
@@ -119,7 +115,8 @@ export function zoneFileRoutes(deps: AppDeps) {
             zoneFileHead(domain.name, apex ?? synthesizedApex(domain.name, domain.nameservers, await latestDnsRecordChange(client, principal, domain.id)), { served }),
           batches: (client) => dnsRecordsInZoneFileOrder(client, principal, domain.id, EXPORT_BATCH_RECORDS),
           render: zoneFileLines,
-          slots: exportSlots,
+          slots: exportSlots.slots,
+          holder: exportSlots.holderOf(ctx.state.org!.org),
         });
         ctx.type = 'text/dns; charset=utf-8';
         ctx.set('Content-Disposition', `attachment; filename="${domain.name}.zone"`);
