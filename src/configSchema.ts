@@ -237,7 +237,7 @@ export const configSections = {
       .optional()
       .describe('Comma-separated host names of the name servers ACME_DNS_ZONE is delegated to, set as its NS records when the service creates the zone (`ns1.example.net,ns2.example.net`).'),
     ACME_DNS_ZONE_UPDATES_PER_SECOND: z.coerce.number().int().min(4).max(100_000).default(50)
-      .describe('The most ACME-DNS updates a second that change ACME_DNS_ZONE at its DNS host, every organisation together (per mode); free-plan organisations together get a quarter of it (docs/operations.md, ACME-DNS).'),
+      .describe('The most ACME-DNS updates a second that change ACME_DNS_ZONE at its DNS host, every organisation together (per mode); free-plan organisations together get a quarter of it (docs/operations.md, ACME-DNS budgets).'),
     DNSSEC_DS_REMOVAL_WAIT: duration.prefault('2d')
       .describe('After turning DNSSEC off has withdrawn a live domain\'s DS at the registrar, how long its zone stays signed before it is unsigned: the parent\'s DS TTL (one day for .com and .net) plus the registry\'s publication delay.'),
     SMTP_URL: optionalUrl.describe('Where mail is sent (`smtp://user:password@host:587`); unset: each message is written to `DATA_DIR/mail/` as an `.eml` file and logged.'),

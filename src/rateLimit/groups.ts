@@ -82,6 +82,6 @@ export function registrarBudgetFor(plan: Plan, scale = 1): GroupLimits {
 /**
  * ACME-DNS updates one organisation may send in one mode, all its registrations together, on the free
  * plan (times the plan): enough to renew a hundred certificates in a few minutes (docs/operations.md,
- * ACME-DNS). The registrations one person made, in every organisation, share USER_CEILING_FACTOR times it.
+ * ACME-DNS budgets). The registrations one person made, in every organisation, share USER_CEILING_FACTOR times it.
  */
 export const ACME_DNS_UPDATES: GroupLimits = { perMinute: 60, perSecond: 10 };

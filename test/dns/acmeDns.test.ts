@@ -81,7 +81,7 @@ describe('ACME-DNS', () => {
     expect(removed.status).toBe(204);
     expect(await served(account.fulldomain)).toBe('ENOTFOUND');
     expect((await update(account, first)).status).toBe(401);
-    // Three changes within the hour: one audit entry for them, the first (docs/api-guide.md, ACME-DNS).
+    // Three changes within the hour: one audit entry for them, the first (docs/api-guide.md, Certificates).
     expect((await listAuditEventsForTarget(app.deps.db, 'acme_dns_registration', account.id)).map((e) => [e.action, e.actorKeyId === null])).toEqual([
       ['acme_dns.registered', false],
       ['acme_dns.updated', true],

@@ -9,7 +9,7 @@ import { setAcmeDnsTxtValues } from '../../src/features/acmeDns/registrations.re
 import { randomBase62 } from '../../src/ids.js';
 
 /**
- * What ACME-DNS updates may cost (docs/operations.md, ACME-DNS): a budget per organisation, per
+ * What ACME-DNS updates may cost (docs/operations.md, ACME-DNS budgets): a budget per organisation, per
  * person who made the registrations and for the one shared zone, each refusal a 429 with
  * Retry-After; and a small body, read only once the credential and the budgets allowed it.
  */

@@ -4,7 +4,7 @@ import { ipsWithin } from '../../auth/keyRestrictions.js';
 
 /**
  * Which of the organisation's ACME-DNS registrations a caller may make, see and delete
- * (docs/api-guide.md, ACME-DNS): the `allowed_ips` of a key limited to some addresses (only
+ * (docs/api-guide.md, Certificates): the `allowed_ips` of a key limited to some addresses (only
  * registrations whose `allowfrom` lies within them), or undefined for all of them. A registration
  * answers for whichever domain points a CNAME at it, so it is tied to no domain: a key limited to
  * some domains or records may not act on any (403 DOMAIN_NOT_ALLOWED, RECORD_NOT_ALLOWED).

@@ -42,7 +42,7 @@ const registrationsOfUpdates = new ModeScopedTable<AcmeDnsRegistrationOfUpdate>(
 
 /**
  * With `allowedIps` (a key's `allowed_ips`): only registrations whose `allowfrom` lies within them,
- * those such a key could have made (docs/api-guide.md, ACME-DNS).
+ * those such a key could have made (docs/api-guide.md, Certificates).
  */
 function withinAddresses(p: SqlParams, allowedIps: readonly string[] | undefined): string {
   if (!allowedIps || allowedIps.length === 0) return 'TRUE';

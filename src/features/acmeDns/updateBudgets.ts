@@ -10,7 +10,7 @@ import type { AcmeDnsRegistrationOfUpdate } from './registrations.repository.js'
 type Budget = PoolInput & { description: string };
 
 /**
- * The pools an update of `registration` is counted on, in order (docs/operations.md, ACME-DNS): the
+ * The pools an update of `registration` is counted on, in order (docs/operations.md, ACME-DNS budgets): the
  * registration's own (the `public` limits, per credential rather than per address); its
  * organisation's in its mode, all registrations together, scaled by the plan; and, for one made by a
  * person, all the registrations that person made in every organisation, USER_CEILING_FACTOR times

@@ -10,10 +10,10 @@ import { lockAcmeDnsRegistrationById, setAcmeDnsTxtValues, type AcmeDnsRegistrat
 const VALUES_KEPT = 2;
 /**
  * A registration's changes less than this after its previous one add no audit entry: the entry of the
- * first says the credential was used, its `txt_updated_at` when last (docs/api-guide.md, ACME-DNS).
+ * first says the credential was used, its `txt_updated_at` when last (docs/api-guide.md, Certificates).
  */
 const AUDIT_QUIET_MS = 60 * 60 * 1000;
-/** What free-plan organisations together may make of the zone's changes a second (docs/operations.md, ACME-DNS). */
+/** What free-plan organisations together may make of the zone's changes a second (docs/operations.md, ACME-DNS budgets). */
 const FREE_PLAN_SHARE = 0.25;
 
 export interface AcmeDnsUpdateDeps extends AcmeDnsDeps {
