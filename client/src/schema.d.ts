@@ -275,14 +275,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member (owners and admins), or leave (anyone, for themselves)
-         * @description Requires scope `orgs:write`. Admins cannot remove an owner. The last owner cannot leave: 409 `LAST_OWNER`. A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations are shared by both modes.
+         * @description Requires scope `orgs:write`. Admins cannot remove an owner. The last owner cannot leave: 409 `LAST_OWNER`. A member removed or leaving loses the domain moves they proposed out of the organisation that are still pending: each is cancelled (`cancelled_by: source`) and both sides' owners are e-mailed. A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations are shared by both modes.
          */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
         /**
          * Change a member's role (owners and admins)
-         * @description Requires scope `orgs:write`. Organisation role: owner or admin. Only an owner may grant or take `owner`; the last owner cannot step down (409 `LAST_OWNER`). A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations are shared by both modes.
+         * @description Requires scope `orgs:write`. Organisation role: owner or admin. Only an owner may grant or take `owner`; the last owner cannot step down (409 `LAST_OWNER`). A member made `member` loses the domain moves they proposed out of the organisation that are still pending: each is cancelled (`cancelled_by: source`) and both sides' owners are e-mailed. A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations are shared by both modes.
          */
         patch: operations["changeMemberRole"];
         trace?: never;
@@ -485,8 +485,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Propose to move a domain to another organisation you belong to (owners and admins)
-         * @description Requires scope `domains:write`. Organisation role: owner or admin. Creates a pending move; nothing changes hands until an owner or admin of the target accepts it within 7 days. Nothing is charged and the registrar is not called. An organisation you are not a member of answers 404 as an unknown one. See the API guide, "Moving a domain".
+         * Propose to move a domain to another organisation, named by its id (owners and admins)
+         * @description Requires scope `domains:write`. Organisation role: owner or admin. Creates a pending move to the organisation `to_org_id` names: any organisation, whether or not you belong to it (a client’s, say). Nothing changes hands until an owner or admin of the target accepts it within 7 days. Nothing is charged and the registrar is not called. The answer is the same whether or not an organisation has that id (201, a pending move, `to_org.name` null until the target answers); a move to an id nobody has expires unanswered. It stays acceptable only while you are an owner or admin here: removing or demoting you cancels it. At most 50 pending moves per organisation and mode on the free plan (250 pro, 1000 enterprise). See the API guide, "Moving a domain".
          */
         post: operations["proposeDomainMove"];
         delete?: never;
@@ -546,7 +546,7 @@ export interface paths {
         put?: never;
         /**
          * Accept a move into this organisation (owners and admins of the target)
-         * @description Requires scope `domains:write`. Organisation role: owner or admin. In one transaction the domain, its DNS records, contacts (copied), DNSSEC state, lifecycle, auto-renew setting and pending notices become this organisation’s; events `domain.moved_out` and `domain.moved_in` are emitted. No charge. See the API guide, "Moving a domain".
+         * @description Requires scope `domains:write`. Organisation role: owner or admin. In one transaction the domain, its DNS records, contacts (copied), DNSSEC state, lifecycle, auto-renew setting and pending notices become this organisation’s; events `domain.moved_out` and `domain.moved_in` are emitted. No charge. Only while its proposer is still an owner or admin of the source: removing or demoting them cancels it. See the API guide, "Moving a domain".
          */
         post: operations["acceptDomainMove"];
         delete?: never;
@@ -1957,7 +1957,7 @@ export interface components {
             /** @example example.com */
             domain: string;
             /**
-             * @description `pending` until the target accepts, either side cancels, or `expires_at` passes (then `expired`)
+             * @description `pending` until the target accepts, either side cancels, or `expires_at` passes (then `expired`); removing or demoting its proposer in the source cancels it (`cancelled_by: source`)
              * @enum {string}
              */
             status: "pending" | "accepted" | "cancelled" | "expired";
@@ -1973,8 +1973,11 @@ export interface components {
             to_org: {
                 /** @example org_gcLjNeyhksK2xrIqlPEl6i */
                 id: string;
-                /** @example Acme Ltd */
-                name: string;
+                /**
+                 * @description `null` to the source until the target has accepted or cancelled: a move may be proposed to any organisation id, and its answer does not tell whether one exists
+                 * @example Acme Ltd
+                 */
+                name: string | null;
             };
             /**
              * @description Which side cancelled, when `cancelled`
@@ -1996,7 +1999,7 @@ export interface components {
         };
         ProposeDomainMoveInput: {
             /**
-             * @description The organisation to move the domain to; the caller must be a member of it
+             * @description The organisation to move the domain to, any one: you need not belong to it, and the answer does not tell whether it exists
              * @example org_gcLjNeyhksK2xrIqlPEl6i
              */
             to_org_id: string;
@@ -8513,7 +8516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such domain in this organisation and mode, or no such organisation among yours (`NOT_FOUND`) */
+            /** @description No such domain in this organisation and mode (`NOT_FOUND`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8521,14 +8524,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No such domain in this organisation and mode, or no such organisation among yours",
+                     *       "detail": "No such domain in this organisation and mode",
                      *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not `active` or `expired`, has a register, transfer or renewal unfinished (the detail names it), already has a pending move, or (test mode) the target holds a domain of that name (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The domain is not `active` or `expired`, has a register, transfer or renewal unfinished (the detail names it), or already has a pending move (`DOMAIN_STATE_CONFLICT`); or the organisation has as many pending moves in this mode as its plan allows (`DOMAIN_MOVE_LIMIT`, the detail names the limit); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -8538,7 +8541,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The domain is not active or expired, has a register, transfer or renewal unfinished (the detail names it), already has a pending move, or (test mode) the target holds a domain of that name",
+                     *       "detail": "The domain is not active or expired, has a register, transfer or renewal unfinished (the detail names it), or already has a pending move",
                      *       "code": "DOMAIN_STATE_CONFLICT"
                      *     }
                      */
@@ -8575,7 +8578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `to_org_id` names this organisation; or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            /** @description `to_org_id` is not an organisation id (`org_` and 22 letters or digits), or names this organisation; or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9089,7 +9092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The move was accepted, cancelled or has expired (`MOVE_NOT_PENDING`); or a register, transfer or renewal of the domain is unfinished, named in the detail (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The move was accepted, cancelled (removing or demoting its proposer cancels it) or has expired, or its proposer is no longer an owner or admin of the source (`MOVE_NOT_PENDING`); or a register, transfer or renewal of the domain is unfinished, named in the detail, or (test mode) this organisation holds a domain of that name (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -9099,7 +9102,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The move was accepted, cancelled or has expired",
+                     *       "detail": "The move was accepted, cancelled (removing or demoting its proposer cancels it) or has expired, or its proposer is no longer an owner or admin of the source",
                      *       "code": "MOVE_NOT_PENDING"
                      *     }
                      */

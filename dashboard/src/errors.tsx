@@ -20,6 +20,7 @@ const EXPLANATIONS: Record<string, string> = {
   WORKFLOW_ENGINE_UNAVAILABLE: 'The service cannot start the operation right now. Nothing was charged; try again shortly.',
   KEY_LIMIT_REACHED: 'You have reached the limit of active API keys. Delete one you no longer use.',
   LIVE_CREDENTIAL_REQUIRED: 'Organisations are shared by live and test mode: this change needs live mode.',
+  DOMAIN_MOVE_LIMIT: 'This organisation has as many domain moves waiting for an answer as its plan allows. Cancel one, or wait until one is accepted or expires.',
 };
 
 /** One sentence (or a few) saying what went wrong, never raw JSON. */

@@ -62,6 +62,15 @@ export async function lockOwners(db: Queryable, orgId: string): Promise<string[]
   return rows.map((r) => r.userId);
 }
 
+/**
+ * The member's role, its row share-locked until the transaction ends: a removal or role change of
+ * that member waits for it, and one already under way is waited for.
+ */
+export async function lockMembershipRole(db: Queryable, orgId: string, userId: string): Promise<OrgRole | undefined> {
+  const { rows } = await db.query<{ role: OrgRole }>('SELECT role FROM memberships WHERE org_id = $1 AND user_id = $2 FOR SHARE', [orgId, userId]);
+  return rows[0]?.role;
+}
+
 export async function deleteMembership(db: Queryable, orgId: string, userId: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
   return rowCount === 1;

@@ -5,7 +5,6 @@
  * behind it (PostgreSQL grants a row's lock to its waiters in turn).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type pg from 'pg';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, jsonHeaders, uniqueEmail } from '../support/actors.js';
 import { insertKey, insertMember, insertOrg, insertUser } from '../support/factories.js';
@@ -13,6 +12,7 @@ import { DNS_SCOPES, registerTestDomain, type Customer } from '../support/domain
 import { readJson, type MessageErrorBody } from '../support/http.js';
 import { assertLedgerInvariants, type ClientRun } from '../support/ledgerInvariants.js';
 import { findDomainHoldingName } from '../../src/features/domains/domains.repository.js';
+import { holdLock, type HeldLock } from '../support/heldLock.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -59,34 +59,10 @@ const renew = (s: Setup) =>
     body: '{"years":1}',
   });
 
-/**
- * Sessions waiting behind the holder: the first waits for its transaction, the next ones for the
- * row's lock, which the first waiter holds.
- */
-const WAITERS = `
-  WITH direct AS (SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid)))
-  SELECT count(*)::int AS n FROM pg_stat_activity
-  WHERE pid IN (SELECT pid FROM direct) OR pg_blocking_pids(pid) && ARRAY(SELECT pid FROM direct)`;
-
 /** Holds the domain's row lock; `release` lets the waiters through once `waiters` requests wait behind it. */
-async function holdDomainLock(name: string): Promise<{ waitFor(waiters: number): Promise<void>; release(): Promise<void> }> {
+async function holdDomainLock(name: string): Promise<HeldLock> {
   const domain = (await findDomainHoldingName(app.deps.db, { livemode: false }, name))!;
-  const client: pg.PoolClient = await app.deps.db.connect();
-  await client.query('BEGIN');
-  await client.query('SELECT id FROM domains WHERE id = $1 FOR UPDATE', [domain.id]);
-  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  const holder = rows[0]!.pid;
-  return {
-    async waitFor(waiters) {
-      await expect
-        .poll(async () => (await app.deps.db.query<{ n: number }>(WAITERS, [holder])).rows[0]!.n, { timeout: 15_000 })
-        .toBe(waiters);
-    },
-    async release() {
-      await client.query('ROLLBACK');
-      client.release();
-    },
-  };
+  return holdLock(app.deps.db, 'SELECT id FROM domains WHERE id = $1 FOR UPDATE', [domain.id]);
 }
 
 const target = () => ({ db: app.deps.db, fetch: (path: string, init?: RequestInit) => app.fetch(path, init) });

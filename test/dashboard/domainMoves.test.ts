@@ -1,14 +1,15 @@
 /**
- * Moving a domain between two people's organisations in Debian's Chromium, against the real api and
- * a worker: Ada proposes from the domain's page, Bob accepts on his Organisations page, and the
- * domain with its DNS records is then Bob's. Test mode (the "Test data" switch) throughout.
- * With DASHBOARD_SCREENSHOTS=1 it also refreshes docs/screenshots/domain-move-*.png.
+ * Moving a domain to another person's organisation in Debian's Chromium, against the real api and a
+ * worker: Bob copies his organisation's id from its page, Ada (not a member of it) proposes the move
+ * to that id from her domain's page, Bob accepts on his Organisations page, and the domain with its
+ * DNS records is then Bob's. Test mode (the "Test data" switch) for the move.
+ * With DASHBOARD_SCREENSHOTS=1 it also refreshes docs/screenshots/org-id-copy.png and domain-move-*.png.
  */
-import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openChromiumDashboard, pollPage as poll, showPageOnFailure, type ChromiumDashboard } from '../support/dashboardChromium.js';
 import { expectNoAxeViolations } from '../support/axe.js';
-import { createKey, createOrg, jsonHeaders, joinOrg, sessionToken } from '../support/actors.js';
+import { createKey, createOrg, jsonHeaders, sessionToken } from '../support/actors.js';
 import { insertActiveDomain } from '../support/domains.js';
 import { randomBase62 } from '../../src/ids.js';
 
@@ -18,6 +19,7 @@ const bob = { email: `bob-${randomBase62(6).toLowerCase()}@example.com`, name: '
 let dashboard: ChromiumDashboard;
 let page: Page;
 let domain: string;
+let bobsOrgId: string;
 
 beforeAll(async () => {
   dashboard = await openChromiumDashboard({ worker: true });
@@ -32,18 +34,40 @@ async function testData(): Promise<void> {
   await poll(() => page.getByRole('status').first().textContent()).toContain('Test data');
 }
 
+async function signInAfresh(person: { email: string; name: string }): Promise<void> {
+  await dashboard.context.clearCookies();
+  await page.evaluate('localStorage.clear()');
+  await dashboard.signIn(person);
+}
+
 describe.sequential('moving a domain in Chromium', () => {
-  it('Ada proposes to move her domain to an organisation she also belongs to', async () => {
-    await dashboard.signIn(ada);
+  it("Bob copies his organisation's id from its page, with the keyboard", async () => {
+    await dashboard.signIn(bob);
+    await dashboard.createOrg('Difference Co');
+    const bobToken = await sessionToken(dashboard.app, bob.email, bob.name);
+    const me = (await (await dashboard.app.fetch('/api/v1/me', { headers: { authorization: `Bearer ${bobToken}` } })).json()) as { orgs: { id: string; name: string }[] };
+    bobsOrgId = me.orgs.find((o) => o.name === 'Difference Co')!.id;
+
+    await dashboard.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: dashboard.app.url });
+    const identity = page.getByRole('article', { name: 'Settings of Difference Co' }).locator('.copyable-id');
+    await poll(() => identity.locator('code').textContent()).toBe(bobsOrgId);
+    await identity.getByRole('button', { name: 'Copy organisation id' }).focus();
+    await page.keyboard.press('Enter');
+    await poll(() => identity.getByRole('status').textContent()).toBe('Copied');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(bobsOrgId);
+    await dashboard.screenshot('org-id-copy.png');
+    await expectNoAxeViolations(page, 'the Organisations page showing its id');
+  });
+
+  it("Ada proposes to move her domain to Bob's organisation by its id, without belonging to it", async () => {
+    await signInAfresh(ada);
     await dashboard.createOrg('Analytical Engines');
     const { app } = dashboard;
-    // Bob's organisation, with Ada as a member; Ada's test-mode domain with one record.
-    const bobToken = await sessionToken(app, bob.email, bob.name);
-    const target = await createOrg(app, bobToken, 'Difference Co');
-    await joinOrg(app, bobToken, target.id, ada.email, 'member');
     const adaToken = await sessionToken(app, ada.email, ada.name);
-    const source = (await (await app.fetch('/api/v1/me', { headers: { authorization: `Bearer ${adaToken}` } })).json()) as { orgs: { id: string; name: string }[] };
-    const sourceOrg = source.orgs.find((o) => o.name === 'Analytical Engines')!;
+    // A second organisation of Ada's own: offered as a suggestion, but any id is accepted.
+    await createOrg(app, adaToken, 'Babbage Workshop');
+    const me = (await (await app.fetch('/api/v1/me', { headers: { authorization: `Bearer ${adaToken}` } })).json()) as { orgs: { id: string; name: string }[] };
+    const sourceOrg = me.orgs.find((o) => o.name === 'Analytical Engines')!;
     domain = await insertActiveDomain(app, { org: sourceOrg, livemode: false });
     const key = await createKey(app, adaToken, { name: 'setup', scopes: ['dns:write'], mode: 'test' });
     const record = await app.fetch(`/api/v1/orgs/${sourceOrg.id}/domains/${domain}/records`, {
@@ -60,20 +84,31 @@ describe.sequential('moving a domain in Chromium', () => {
     await page.getByRole('link', { name: domain }).click();
     await page.waitForURL(dashboard.url(`/domains/${domain}`));
     const move = page.getByRole('form', { name: 'Move to another organisation' });
-    await move.getByLabel('Organisation').selectOption({ label: 'Difference Co' });
+    const target = move.getByLabel('Target organisation id');
+    await poll(() => move.locator('datalist option').count()).toBe(1);
+    expect(await move.locator('datalist option').getAttribute('label')).toBe('Babbage Workshop');
+    // Not an id: said next to the field, and nothing is sent.
+    await target.fill('Difference Co');
     await move.getByRole('button', { name: 'Propose move' }).click();
-    await poll(() => page.getByRole('status').filter({ hasText: 'Move proposed' }).textContent()).toContain('an owner or admin of Difference Co can accept it');
+    await poll(() => move.locator('.field-error').textContent()).toContain('Enter an organisation id');
+    expect(await target.getAttribute('aria-invalid')).toBe('true');
+    await expectNoAxeViolations(page, 'a domain page with a malformed organisation id');
+
+    await target.fill(bobsOrgId);
+    await move.getByRole('button', { name: 'Propose move' }).click();
+    await poll(() => page.getByRole('status').filter({ hasText: 'Move proposed' }).textContent()).toContain(`an owner or admin of organisation ${bobsOrgId} can accept it`);
+    expect(await move.locator('.field-error').count()).toBe(0);
     await dashboard.screenshot('domain-move-proposed.png');
     await expectNoAxeViolations(page, 'a domain page after proposing a move');
 
     await dashboard.openNav('Organisations');
-    await poll(() => page.getByRole('table', { name: 'Domains moving out' }).textContent()).toContain(domain);
+    const outgoing = page.getByRole('table', { name: 'Domains moving out' });
+    await poll(() => outgoing.textContent()).toContain(domain);
+    await poll(() => outgoing.textContent()).toContain(bobsOrgId);
   });
 
   it('Bob accepts it on his Organisations page, and the domain with its records is his', async () => {
-    await dashboard.context.clearCookies();
-    await page.evaluate('localStorage.clear()');
-    await dashboard.signIn(bob);
+    await signInAfresh(bob);
     await testData();
     await dashboard.openNav('Organisations');
     const incoming = page.getByRole('table', { name: 'Domains moving in' });

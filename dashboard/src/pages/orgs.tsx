@@ -5,6 +5,7 @@ import { ErrorNote, fieldError } from '../errors.js';
 import { formatDate } from '../format.js';
 import { useAction, useCursorPages, useLoad } from '../hooks.js';
 import { ActionsHeader, ConfirmButton, Empty, Field, Pager, TableScroll } from '../components/ui.js';
+import { CopyableId } from '../components/copyableId.js';
 import { DomainMoves } from './domainMoves.js';
 import { AuditLog } from './auditLog.js';
 
@@ -58,10 +59,24 @@ export function OrgsPage() {
         </button>
       </form>
       <ErrorNote error={fieldError(create.error, 'name') ? undefined : create.error} />
+      {org ? <OrgIdentity key={org.id} orgId={org.id} orgName={org.name} /> : null}
       {org ? <Members orgId={org.id} orgName={org.name} /> : null}
       {org ? <DomainMoves orgId={org.id} canDecide={org.role === 'owner' || org.role === 'admin'} /> : null}
       {org && (org.role === 'owner' || org.role === 'admin') ? <AuditLog orgId={org.id} orgName={org.name} /> : null}
     </section>
+  );
+}
+
+/** The current organisation's id, for someone who moves a domain to it (they name it by its id). */
+function OrgIdentity({ orgId, orgName }: { orgId: string; orgName: string }) {
+  return (
+    <article aria-label={`Settings of ${orgName}`}>
+      <header>
+        <strong>{orgName}</strong>
+      </header>
+      <CopyableId label="Organisation id" value={orgId} />
+      <p>To receive a domain from another organisation (an agency handing over a client's domain, say), give its owners this id: they propose the move to it, and an owner or admin here accepts it below.</p>
+    </article>
   );
 }
 

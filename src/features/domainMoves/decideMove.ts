@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { withTransaction } from '../../db/pool.js';
 import type { Mode } from '../../db/modeScope.js';
 import { requireDomainAllowed } from '../../auth/authorize.js';
-import { listOwnerAndAdminEmails } from '../../auth/memberships.js';
+import { listOwnerAndAdminEmails, lockMembershipRole } from '../../auth/memberships.js';
 import { auditCallerAction } from '../../audit/auditEvents.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -13,8 +13,8 @@ import { watchDomain } from '../lifecycle/watch.js';
 import { decideDomainMove, effectiveStatus, findDomainMove, type DomainMove } from './domainMoves.repository.js';
 import { handDomainOver, handRecordsOver, readdressUnmailedNotices, handDnssecOver } from './handOver.repository.js';
 import { presentDomainMove } from './domainMove.presenter.js';
-import { MoveNotPendingError } from './errors.js';
-import { checkMovable } from './moveChecks.js';
+import { MoveNotPendingError, MoveProposerGoneError } from './errors.js';
+import { checkMovable, checkTargetFree, PROPOSER_ROLES } from './moveChecks.js';
 import { mailBothSides } from './moveNotices.js';
 import type { MoveRequest } from './proposeMove.js';
 
@@ -36,28 +36,32 @@ export function getMove(props: MoveRequest & { orgId: string; moveId: string }):
  * contacts (copied into the target), DNS records, DNS zone ownership (by the domain's id, which
  * stays), unmailed notices and auto-renew setting become the target's, with the events and audit
  * entries of both sides. No charge, no registrar call. Then the lifecycle is told, and the owners
- * of both sides are e-mailed.
+ * of both sides are e-mailed. Only while the proposer is still an owner or admin of the source.
  */
 export async function acceptMove(props: MoveRequest & { orgId: string; moveId: string }): Promise<DomainMove> {
   const { deps, principal } = props;
   const mode = { livemode: principal.livemode };
   const seen = await moveOfCaller(props, 'to');
   const { move, domain } = await withTransaction(deps.db, async (tx) => {
-    // The domain's lock first, as renewals and proposals take it, then the move's.
+    // The domain's lock first, as renewals and proposals take it; then the proposer's membership,
+    // shared: a removal or demotion of the proposer has either committed first, cancelling the move
+    // (proposerMoves.ts), or waits until this acceptance has committed; the move's lock last.
     const locked = await lockDomain(tx, mode, seen.domainId);
+    const proposerRole = await lockMembershipRole(tx, seen.fromOrgId, seen.proposedBy);
     const current = await findDomainMove(tx, mode, { orgId: props.orgId, id: seen.id, side: 'to', forUpdate: true });
     if (!current) throw new NotFoundError('Domain move not found');
     const status = effectiveStatus(current);
     if (status !== 'pending') throw new MoveNotPendingError(current.id, status);
+    if (!proposerRole || !PROPOSER_ROLES.includes(proposerRole)) throw new MoveProposerGoneError(current.id);
     if (!locked || locked.orgId !== current.fromOrgId) throw new ConflictError('DOMAIN_STATE_CONFLICT', `${current.domainName} no longer belongs to the source organisation`);
     // A renewal that committed first wins: the move waits until it has finished (409 naming it).
-    await checkMovable(tx, mode, locked, current.toOrgId);
+    await checkMovable(tx, mode, locked);
+    await checkTargetFree(tx, mode, locked, current.toOrgId);
     await handOver(tx, mode, locked, current.toOrgId);
     const accepted = await decideDomainMove(tx, mode, { id: current.id, status: 'accepted', decidedBy: principal.user.id });
     if (!accepted) throw new MoveNotPendingError(current.id, 'accepted');
-    const presented = presentDomainMove(accepted);
     for (const [type, orgId] of [['domain.moved_out', accepted.fromOrgId], ['domain.moved_in', accepted.toOrgId]] as const) {
-      await emitEvent({ db: tx, orgId, livemode: mode.livemode, type, object: presented, dedupeSeed: `${type}|${accepted.id}` });
+      await emitEvent({ db: tx, orgId, livemode: mode.livemode, type, object: presentDomainMove(accepted, orgId), dedupeSeed: `${type}|${accepted.id}` });
       await auditCallerAction(tx, props, {
         action: type,
         orgId,

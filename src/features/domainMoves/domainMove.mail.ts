@@ -1,5 +1,6 @@
 import type { MailMessage } from '../../mail/mailer.js';
 import type { DomainMove } from './domainMoves.repository.js';
+import { targetNameSeenBy } from './domainMove.presenter.js';
 
 export type MoveMailKind = 'proposed' | 'accepted' | 'cancelled';
 
@@ -7,10 +8,15 @@ function utc(date: Date): string {
   return date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 }
 
-/** What each side reads about a move: what happened, and what it can do about it. */
+/**
+ * What each side reads about a move: what happened, and what it can do about it. The source reads
+ * the target by its id until the target has answered, as in the API (targetNameSeenBy): the same
+ * mail whether or not an organisation has that id.
+ */
 function body(move: DomainMove, kind: MoveMailKind, side: 'source' | 'target'): { subject: string; lines: string[] } {
   const from = `"${move.fromOrgName}"`;
-  const to = `"${move.toOrgName}"`;
+  const targetName = targetNameSeenBy(move, side === 'source' ? move.fromOrgId : move.toOrgId);
+  const to = targetName === null ? `organisation ${move.toOrgId}` : `"${targetName}"`;
   const mode = move.livemode ? '' : ' (test mode)';
   switch (kind) {
     case 'proposed':

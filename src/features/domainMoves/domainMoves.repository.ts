@@ -12,7 +12,8 @@ export interface DomainMove {
   fromOrgId: string;
   fromOrgName: string;
   toOrgId: string;
-  toOrgName: string;
+  /** Null when no organisation has that id: a move may be proposed to any (docs/api-guide.md, Moving a domain). */
+  toOrgName: string | null;
   /** As stored: a `pending` move past `expiresAt` is expired all the same (effectiveStatus). */
   status: DomainMoveStatus;
   proposedBy: string;
@@ -98,4 +99,25 @@ export async function decideDomainMove(
 /** The domain's move still waiting for an answer, if any (at most one: domain_moves_one_pending_idx). */
 export function findPendingMoveOfDomain(db: Queryable, mode: Mode, domainId: string): Promise<DomainMove | undefined> {
   return moves.findOne(db, mode, `domain_id = $2 AND status = 'pending'`, [domainId]);
+}
+
+/**
+ * The source's pending moves in this mode, counted under a lock of them (pg_advisory_xact_lock), so
+ * concurrent proposals of different domains cannot pass the bound together.
+ */
+export async function lockAndCountPendingMovesFrom(db: Queryable, mode: Mode, orgId: string): Promise<number> {
+  await db.query(`SELECT pg_advisory_xact_lock(hashtext('domain_moves_pending:' || $1::text))`, [`${orgId}:${mode.livemode ? 'live' : 'test'}`]);
+  return moves.count(db, mode, `from_org_id = $2 AND status = 'pending' AND expires_at > now()`, [orgId]);
+}
+
+/** Cancels, as the source, the moves out of `orgId` that `proposedBy` proposed and that still wait for an answer. */
+export function cancelPendingMovesOfProposer(db: Queryable, mode: Mode, props: { orgId: string; proposedBy: string; decidedBy: string }): Promise<DomainMove[]> {
+  return moves.update(
+    db,
+    mode,
+    `from_org_id = $2 AND proposed_by = $3 AND status = 'pending' AND expires_at > now()`,
+    [props.orgId, props.proposedBy],
+    { status: 'cancelled', decided_by: props.decidedBy, cancelled_by_org_id: props.orgId },
+    { now: ['decided_at'] },
+  );
 }

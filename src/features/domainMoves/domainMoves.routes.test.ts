@@ -85,7 +85,8 @@ describe('moving a domain between organisations', () => {
     const proposed = await propose(ada, name, bob.org.id, `move-${name}`);
     expect(proposed.status).toBe(201);
     const move = await readJson<PresentedDomainMove>(proposed);
-    expect(move).toMatchObject({ domain: name, status: 'pending', livemode: false, from_org: ada.org, to_org: bob.org, cancelled_by: null });
+    // The source reads the target by its id until the target answers.
+    expect(move).toMatchObject({ domain: name, status: 'pending', livemode: false, from_org: ada.org, to_org: { id: bob.org.id, name: null }, cancelled_by: null });
     expect(Date.parse(move.expires_at) - Date.parse(move.created_at)).toBe(7 * 86_400_000);
     // The same Idempotency-Key replays the answer; it does not propose a second move.
     const replayed = await propose(ada, name, bob.org.id, `move-${name}`);
@@ -143,18 +144,12 @@ describe('moving a domain between organisations', () => {
     expect(await codeOf(await decide(ada, move.id, 'cancel'))).toEqual([409, 'MOVE_NOT_PENDING']);
   });
 
-  it('refuses bad moves: same organisation 422, unknown or foreign organisation the same 404, member role 403, other domains 403', async () => {
+  it('refuses bad moves: same organisation 422, member role 403, other domains 403 (any other organisation id is proposable: proposerAndTarget.routes.test.ts)', async () => {
     const { ada, bob } = await twoOrganisations();
     const name = await insertActiveDomain(app, { org: ada.org, livemode: false });
     const same = await propose(ada, name, ada.org.id);
     expect(same.status).toBe(422);
     expect(await same.json()).toMatchObject({ detail: [{ loc: ['body', 'to_org_id'] }] });
-    const stranger = await insertOrg(app.deps, { owner: await insertUser(app.deps), name: 'Stranger' });
-    const unknown = await propose(ada, name, newId('org'));
-    const foreign = await propose(ada, name, stranger.id);
-    expect(unknown.status).toBe(404);
-    expect(foreign.status).toBe(404);
-    expect(await foreign.json()).toEqual(await unknown.json());
     // Ada is only a member of the target: she cannot move its domains out.
     const bobsName = await insertActiveDomain(app, { org: bob.org, livemode: false });
     const asMember = await propose({ ...ada, org: bob.org }, bobsName, ada.org.id);

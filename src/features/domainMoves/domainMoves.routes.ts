@@ -9,6 +9,7 @@ import { listDomainMoves } from './domainMoves.repository.js';
 import { proposeMove, type MoveRequest } from './proposeMove.js';
 import { acceptMove, cancelMove, getMove } from './decideMove.js';
 import { DomainMovePage, DomainPath, ListMovesQuery, MovePath, OrgPath, ProposeMoveBody } from './schemas.js';
+import { pendingMovesAllowed } from './moveChecks.js';
 
 const OWNERS_AND_ADMINS = ['owner', 'admin'] as const;
 const NOT_PENDING = 'The move was accepted, cancelled or has expired (`MOVE_NOT_PENDING`)';
@@ -22,27 +23,37 @@ export function domainMoveRoutes(deps: AppDeps) {
       method: 'post',
       path: '/api/v1/orgs/{org_oid}/domains/{domain}/moves',
       operationId: 'proposeDomainMove',
-      summary: 'Propose to move a domain to another organisation you belong to (owners and admins)',
+      summary: 'Propose to move a domain to another organisation, named by its id (owners and admins)',
       description:
-        'Creates a pending move; nothing changes hands until an owner or admin of the target accepts it within 7 days. ' +
-        'Nothing is charged and the registrar is not called. An organisation you are not a member of answers 404 as an unknown one.' +
+        'Creates a pending move to the organisation `to_org_id` names: any organisation, whether or not you belong to it (a client’s, say). ' +
+        'Nothing changes hands until an owner or admin of the target accepts it within 7 days. Nothing is charged and the registrar is not called. ' +
+        'The answer is the same whether or not an organisation has that id (201, a pending move, `to_org.name` null until the target answers); ' +
+        'a move to an id nobody has expires unanswered. It stays acceptable only while you are an owner or admin here: ' +
+        `removing or demoting you cancels it. At most ${pendingMovesAllowed('free')} pending moves per organisation and mode on the free plan ` +
+        `(${pendingMovesAllowed('pro')} pro, ${pendingMovesAllowed('enterprise')} enterprise).` +
         GUIDE,
       tags: ['domains'],
       scope: 'domains:write',
       roles: OWNERS_AND_ADMINS,
       request: { path: DomainPath, body: ProposeMoveBody },
       errors: {
-        404: 'No such domain in this organisation and mode, or no such organisation among yours (`NOT_FOUND`)',
+        404: 'No such domain in this organisation and mode (`NOT_FOUND`)',
         409:
-          'The domain is not `active` or `expired`, has a register, transfer or renewal unfinished (the detail names it), already has a pending move, ' +
-          'or (test mode) the target holds a domain of that name (`DOMAIN_STATE_CONFLICT`)',
-        422: '`to_org_id` names this organisation',
+          'The domain is not `active` or `expired`, has a register, transfer or renewal unfinished (the detail names it), or already has a pending move (`DOMAIN_STATE_CONFLICT`); ' +
+          'or the organisation has as many pending moves in this mode as its plan allows (`DOMAIN_MOVE_LIMIT`, the detail names the limit)',
+        422: '`to_org_id` is not an organisation id (`org_` and 22 letters or digits), or names this organisation',
       },
       responses: { 201: { description: 'The pending move', schema: DomainMoveSchema } },
       handler: async (ctx, { path, body, principal, requestId }) => {
-        const move = await proposeMove({ ...request(ctx, principal, requestId), orgId: path.org_oid, domainName: path.domain, toOrgId: body.to_org_id });
+        const move = await proposeMove({
+          ...request(ctx, principal, requestId),
+          orgId: path.org_oid,
+          plan: ctx.state.org!.org.plan,
+          domainName: path.domain,
+          toOrgId: body.to_org_id,
+        });
         ctx.status = 201;
-        ctx.body = presentDomainMove(move);
+        ctx.body = presentDomainMove(move, path.org_oid);
       },
     }),
     defineRoute({
@@ -56,7 +67,7 @@ export function domainMoveRoutes(deps: AppDeps) {
       responses: { 200: { description: 'A page of moves', schema: DomainMovePage } },
       handler: async (ctx, { path, query, principal }) => {
         const rows = await listDomainMoves(deps.db, principal, { orgId: path.org_oid, direction: query.direction, limit: query.limit, after: decodeCursor(query.cursor) });
-        ctx.body = toPage(rows, query.limit, (m) => ({ createdAt: m.createdAt, id: m.id }), presentDomainMove);
+        ctx.body = toPage(rows, query.limit, (m) => ({ createdAt: m.createdAt, id: m.id }), (m) => presentDomainMove(m, path.org_oid));
       },
     }),
     defineRoute({
@@ -70,7 +81,7 @@ export function domainMoveRoutes(deps: AppDeps) {
       errors: { 404: 'No such move of this organisation in this mode (`NOT_FOUND`)' },
       responses: { 200: { description: 'The move', schema: DomainMoveSchema } },
       handler: async (ctx, { path, principal, requestId }) => {
-        ctx.body = presentDomainMove(await getMove({ ...request(ctx, principal, requestId), orgId: path.org_oid, moveId: path.move_id }));
+        ctx.body = presentDomainMove(await getMove({ ...request(ctx, principal, requestId), orgId: path.org_oid, moveId: path.move_id }), path.org_oid);
       },
     }),
     defineRoute({
@@ -80,7 +91,8 @@ export function domainMoveRoutes(deps: AppDeps) {
       summary: 'Accept a move into this organisation (owners and admins of the target)',
       description:
         'In one transaction the domain, its DNS records, contacts (copied), DNSSEC state, lifecycle, auto-renew setting and pending ' +
-        'notices become this organisation’s; events `domain.moved_out` and `domain.moved_in` are emitted. No charge.' +
+        'notices become this organisation’s; events `domain.moved_out` and `domain.moved_in` are emitted. No charge. ' +
+        'Only while its proposer is still an owner or admin of the source: removing or demoting them cancels it.' +
         GUIDE,
       tags: ['domains'],
       scope: 'domains:write',
@@ -88,11 +100,13 @@ export function domainMoveRoutes(deps: AppDeps) {
       request: { path: MovePath },
       errors: {
         404: 'No such move into this organisation in this mode (`NOT_FOUND`)',
-        409: `${NOT_PENDING}; or a register, transfer or renewal of the domain is unfinished, named in the detail (\`DOMAIN_STATE_CONFLICT\`)`,
+        409:
+          'The move was accepted, cancelled (removing or demoting its proposer cancels it) or has expired, or its proposer is no longer an owner or admin of the source (`MOVE_NOT_PENDING`); ' +
+          'or a register, transfer or renewal of the domain is unfinished, named in the detail, or (test mode) this organisation holds a domain of that name (`DOMAIN_STATE_CONFLICT`)',
       },
       responses: { 200: { description: 'The accepted move', schema: DomainMoveSchema } },
       handler: async (ctx, { path, principal, requestId }) => {
-        ctx.body = presentDomainMove(await acceptMove({ ...request(ctx, principal, requestId), orgId: path.org_oid, moveId: path.move_id }));
+        ctx.body = presentDomainMove(await acceptMove({ ...request(ctx, principal, requestId), orgId: path.org_oid, moveId: path.move_id }), path.org_oid);
       },
     }),
     defineRoute({
@@ -107,7 +121,7 @@ export function domainMoveRoutes(deps: AppDeps) {
       errors: { 404: 'No such move of this organisation in this mode (`NOT_FOUND`)', 409: NOT_PENDING },
       responses: { 200: { description: 'The cancelled move', schema: DomainMoveSchema } },
       handler: async (ctx, { path, principal, requestId }) => {
-        ctx.body = presentDomainMove(await cancelMove({ ...request(ctx, principal, requestId), orgId: path.org_oid, moveId: path.move_id }));
+        ctx.body = presentDomainMove(await cancelMove({ ...request(ctx, principal, requestId), orgId: path.org_oid, moveId: path.move_id }), path.org_oid);
       },
     }),
   ];

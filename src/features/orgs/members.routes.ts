@@ -9,6 +9,8 @@ import { inviteMember } from './invitations.js';
 import { createMailer } from '../../mail/mailer.js';
 import { ChangeRoleBody, InviteMemberBody, MemberPage, MemberPath, OrgPath } from './schemas.js';
 
+const MOVES_CANCELLED = (how: string) =>
+  `A member ${how} loses the domain moves they proposed out of the organisation that are still pending: each is cancelled (\`cancelled_by: source\`) and both sides' owners are e-mailed.`;
 const LIVE_ONLY = 'A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations are shared by both modes.';
 
 export function memberRoutes(deps: AppDeps) {
@@ -63,7 +65,7 @@ export function memberRoutes(deps: AppDeps) {
       path: '/api/v1/orgs/{org_oid}/members/{user_id}',
       operationId: 'changeMemberRole',
       summary: "Change a member's role (owners and admins)",
-      description: `Only an owner may grant or take \`owner\`; the last owner cannot step down (409 \`LAST_OWNER\`). ${LIVE_ONLY}`,
+      description: `Only an owner may grant or take \`owner\`; the last owner cannot step down (409 \`LAST_OWNER\`). ${MOVES_CANCELLED('made `member`')} ${LIVE_ONLY}`,
       tags: ['organisations'],
       scope: 'orgs:write',
       roles: ['owner', 'admin'],
@@ -77,6 +79,8 @@ export function memberRoutes(deps: AppDeps) {
       handler: async (ctx, { path, body, principal, requestId }) => {
         const member = await changeMemberRole({
           db: deps.db,
+          mailer,
+          log: ctx.state.log,
           principal: principal,
           orgId: path.org_oid,
           callerRole: ctx.state.org!.role,
@@ -94,7 +98,7 @@ export function memberRoutes(deps: AppDeps) {
       path: '/api/v1/orgs/{org_oid}/members/{user_id}',
       operationId: 'removeMember',
       summary: 'Remove a member (owners and admins), or leave (anyone, for themselves)',
-      description: `Admins cannot remove an owner. The last owner cannot leave: 409 \`LAST_OWNER\`. ${LIVE_ONLY}`,
+      description: `Admins cannot remove an owner. The last owner cannot leave: 409 \`LAST_OWNER\`. ${MOVES_CANCELLED('removed or leaving')} ${LIVE_ONLY}`,
       tags: ['organisations'],
       scope: 'orgs:write',
       request: { path: MemberPath },
@@ -102,6 +106,8 @@ export function memberRoutes(deps: AppDeps) {
       handler: async (ctx, { path, principal, requestId }) => {
         await removeMember({
           db: deps.db,
+          mailer,
+          log: ctx.state.log,
           principal: principal,
           orgId: path.org_oid,
           callerRole: ctx.state.org!.role,

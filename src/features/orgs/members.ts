@@ -5,9 +5,18 @@ import { auditCallerAction } from '../../audit/auditEvents.js';
 import { ForbiddenError } from '../../auth/errors.js';
 import type { Principal } from '../../auth/principal.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { cancelMovesOfProposer, losesProposerStanding, mailCancelledMoves } from '../domainMoves/proposerMoves.js';
 import { requireLiveCredential } from './liveCredential.js';
 
-export interface RemoveMemberProps {
+/** Who is told when a change of members cancels domain moves (their proposer lost the standing). */
+interface MoveMail {
+  mailer: Mailer;
+  log: Logger;
+}
+
+export interface RemoveMemberProps extends MoveMail {
   db: Db;
   principal: Principal;
   orgId: string;
@@ -19,6 +28,7 @@ export interface RemoveMemberProps {
 /**
  * Removes a member, or lets a member leave. Owners and admins remove others; admins cannot remove
  * an owner; the last owner cannot leave (owner rows are locked, so two owners cannot both go at once).
+ * The domain moves they proposed out of the organisation and still pending are cancelled with it.
  */
 export async function removeMember(props: RemoveMemberProps): Promise<void> {
   requireLiveCredential(props.principal);
@@ -26,7 +36,7 @@ export async function removeMember(props: RemoveMemberProps): Promise<void> {
   if (!leaving && props.callerRole === 'member') {
     throw new ForbiddenError('Only owners and admins can remove other members');
   }
-  await withTransaction(props.db, async (tx) => {
+  const cancelledMoves = await withTransaction(props.db, async (tx) => {
     const owners = await lockOwners(tx, props.orgId);
     const target = await findMembership(tx, props.orgId, props.userId);
     if (!target) throw new NotFoundError('Member not found');
@@ -44,10 +54,12 @@ export async function removeMember(props: RemoveMemberProps): Promise<void> {
       targetId: props.userId,
       data: { role: target.role, left: leaving },
     });
+    return cancelMovesOfProposer(tx, props, { orgId: props.orgId, userId: props.userId, reason: leaving ? 'proposer_left' : 'proposer_removed' });
   });
+  await mailCancelledMoves({ db: props.db, mailer: props.mailer, log: props.log, moves: cancelledMoves });
 }
 
-export interface ChangeMemberRoleProps {
+export interface ChangeMemberRoleProps extends MoveMail {
   db: Db;
   principal: Principal;
   orgId: string;
@@ -59,11 +71,12 @@ export interface ChangeMemberRoleProps {
 
 /**
  * Changes a member's role (owners and admins, checked on the route). Only an owner grants or takes
- * `owner`; the last owner cannot step down (owner rows are locked, as for removal).
+ * `owner`; the last owner cannot step down (owner rows are locked, as for removal). A member made
+ * `member` loses their pending domain moves out of the organisation, as on removal.
  */
 export async function changeMemberRole(props: ChangeMemberRoleProps): Promise<{ userId: string; email: string | null; role: OrgRole }> {
   requireLiveCredential(props.principal);
-  return withTransaction(props.db, async (tx) => {
+  const { member, cancelledMoves } = await withTransaction(props.db, async (tx) => {
     const owners = await lockOwners(tx, props.orgId);
     const target = await findMembership(tx, props.orgId, props.userId);
     if (!target) throw new NotFoundError('Member not found');
@@ -84,6 +97,11 @@ export async function changeMemberRole(props: ChangeMemberRoleProps): Promise<{ 
         data: { from: target.role, to: props.role },
       });
     }
-    return { userId: props.userId, email: user?.email ?? null, role: props.role };
+    const cancelled = losesProposerStanding(target.role, props.role)
+      ? await cancelMovesOfProposer(tx, props, { orgId: props.orgId, userId: props.userId, reason: 'proposer_demoted' })
+      : [];
+    return { member: { userId: props.userId, email: user?.email ?? null, role: props.role }, cancelledMoves: cancelled };
   });
+  await mailCancelledMoves({ db: props.db, mailer: props.mailer, log: props.log, moves: cancelledMoves });
+  return member;
 }
