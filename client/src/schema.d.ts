@@ -1256,7 +1256,7 @@ export interface paths {
         };
         /**
          * Who did what in the organisation, newest first (owners and admins)
-         * @description Requires scope `orgs:read`. Organisation role: owner or admin. Members, invitations and roles; API keys (created, changed, deleted, revoked: those of the keys that acted in this organisation); DNS records; domain settings and auth codes read; contacts; top-ups, operator credits and spending limits; webhook endpoints. Both modes, each entry marked with `livemode`. Entries are kept one year.
+         * @description Requires scope `orgs:read`. Organisation role: owner or admin. Members, invitations and roles; API keys (created, changed, deleted, revoked: those of the keys that acted in this organisation); DNS records; domain settings and auth codes read; contacts; top-ups, operator credits and spending limits; webhook endpoints. The entries of the caller’s mode only, as every object: a test key reads test-mode entries, a session those of the mode it asks for with `X-Mode` (live unless `test`); organisations and their members are live-mode entries. Entries are kept one year.
          */
         get: operations["listAuditLog"];
         put?: never;
