@@ -83,6 +83,7 @@ export async function createDeps(config: Config, logger: Logger): Promise<AppDep
       logger,
       checksPerMinute: config.registrarCheckPerMinute,
       upstreamId: createHash('sha256').update(`${config.registrar?.url ?? ''}|${config.registrar?.account ?? ''}`).digest('hex').slice(0, 16),
+      reservedZone: config.acmeDns?.zone,
     }),
     dnsProviders: createDnsProviders(config),
     eventStreams: new EventStreamHub({ db, databaseUrl: config.databaseUrl, logger }),

@@ -1,5 +1,6 @@
 import { createClient, type DomainClient } from '../../client/src/index.js';
 import { CliError } from './errors.js';
+import { isLoopback } from './loopback.js';
 import { refreshLogin } from './signIn.js';
 import { Store, type StoredLogin } from './store.js';
 
@@ -15,15 +16,35 @@ export const DEFAULT_API_URL = 'http://127.0.0.1:8080';
 /** An access token this close to its end is refreshed before use. */
 const REFRESH_MARGIN_MS = 120_000;
 
-function normalizeApiUrl(text: string): string {
+/**
+ * The API's origin. Plain `http:` only to this machine: anywhere else the token (a key, or a
+ * sign-in's access token) would cross the network readable by anyone on the way. `from` names where
+ * the address came from, so the refusal says what to change.
+ */
+function normalizeApiUrl(text: string, from: string): string {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new CliError(`${text} is not a URL; give the API's address, e.g. ${DEFAULT_API_URL}`, 'usage');
+    throw new CliError(`${text} (${from}) is not a URL; give the API's address, e.g. ${DEFAULT_API_URL}`, 'usage');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`${text}: the API is reached over http or https`, 'usage');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`${text} (${from}): the API is reached over http or https`, 'usage');
+  if (url.protocol === 'http:' && !isLoopback(url)) {
+    throw new CliError(
+      `${url.origin} (${from}) is plain http to another machine, which would send your token unencrypted; use https://${url.host}, or http only to this machine (127.0.0.1, localhost)`,
+      'usage',
+      'INSECURE_API_URL',
+    );
+  }
   return url.origin;
+}
+
+/** The API's address and where it came from: `--api-url`, DOMAIN_SERVICE_API_URL, the last login's, or the development default. */
+function chosenApiUrl(options: GlobalOptions, env: NodeJS.ProcessEnv, saved: string | undefined, store: Store): string {
+  if (options.apiUrl !== undefined) return normalizeApiUrl(options.apiUrl, '--api-url');
+  if (env.DOMAIN_SERVICE_API_URL !== undefined) return normalizeApiUrl(env.DOMAIN_SERVICE_API_URL, 'DOMAIN_SERVICE_API_URL');
+  if (saved !== undefined) return normalizeApiUrl(saved, `api_url in ${store.settingsPath}, from the last login`);
+  return normalizeApiUrl(DEFAULT_API_URL, 'the default');
 }
 
 /** Where a command's credential comes from. */
@@ -60,7 +81,7 @@ export class Session {
 
   static async open(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env, store = new Store()): Promise<Session> {
     const settings = await store.settings();
-    const apiUrl = normalizeApiUrl(options.apiUrl ?? env.DOMAIN_SERVICE_API_URL ?? settings.api_url ?? DEFAULT_API_URL);
+    const apiUrl = chosenApiUrl(options, env, settings.api_url, store);
     const key = env.DOMAIN_SERVICE_API_KEY?.trim();
     const login = key ? undefined : await store.login(apiUrl);
     const credential: Credential = key ? { kind: 'api_key', key } : login ? { kind: 'login', login } : { kind: 'none' };

@@ -1,12 +1,9 @@
 import type * as Oidc from 'openid-client';
 import type { DomainClient } from '../../client/src/index.js';
 import { CliError } from './errors.js';
+import { isLoopback } from './loopback.js';
 import type { StoredLogin } from './store.js';
 
-/** Plain HTTP only to this machine (the development provider, or one in a test). */
-function loopback(url: URL): boolean {
-  return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
-}
 
 /** Loaded when a command signs in or refreshes: most commands never need it (the command line starts faster). */
 const openIdClient = () => import('openid-client');
@@ -15,7 +12,7 @@ const openIdClient = () => import('openid-client');
 export async function providerConfig(issuer: string, clientId: string): Promise<Oidc.Configuration> {
   const oidc = await openIdClient();
   const url = new URL(issuer);
-  const insecure = url.protocol === 'http:' && loopback(url);
+  const insecure = url.protocol === 'http:' && isLoopback(url);
   return oidc.discovery(url, clientId, undefined, oidc.None(), { ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}), timeout: 10 });
 }
 

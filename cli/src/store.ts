@@ -88,6 +88,8 @@ export class Store {
 
   private async write(file: string, value: object): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    // mkdir leaves a folder that was already there as it was (a copied dotfile, another tool's umask).
+    await chmod(this.dir, 0o700);
     const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
     await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
     // The mode asked at creation passes through the umask, which may only take bits away; make sure.

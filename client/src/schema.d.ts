@@ -318,7 +318,7 @@ export interface paths {
         put?: never;
         /**
          * Check up to 500 names at once (own rate-limit pool)
-         * @description Requires scope `domains:read`. Results come in input order; duplicates are checked once; an invalid name gets `{name, error}` in its slot. Live keys and sessions: each name costs one from your `registrar` budget (500 names a minute, times the plan, for all your keys and sessions together; 429 `RATE_LIMITED` past it), and the registrar is asked at a shared, paced rate: a name that cannot be checked in time answers `UPSTREAM_RATE_LIMITED` with `retry_after`. Live answers may be up to 60 s old. Test keys get synthetic answers: a first label ending in `-taken` is unavailable, `-premium` costs 10x.
+         * @description Requires scope `domains:read`. Results come in input order; duplicates are checked once; an invalid name gets `{name, error}` in its slot (`INVALID_DOMAIN_NAME`, or `DOMAIN_NAME_NOT_REGISTRABLE` for a name such as `www.example.com`). Live keys and sessions: each name costs one from your `registrar` budget (500 names a minute, times the plan, for all your keys and sessions together; 429 `RATE_LIMITED` past it), and the registrar is asked at a shared, paced rate: a name that cannot be checked in time answers `UPSTREAM_RATE_LIMITED` with `retry_after`. Live answers may be up to 60 s old. Test keys get synthetic answers: a first label ending in `-taken` is unavailable, `-premium` costs 10x.
          */
         post: operations["checkAvailabilityBulk"];
         delete?: never;
@@ -1256,7 +1256,7 @@ export interface paths {
         };
         /**
          * Who did what in the organisation, newest first (owners and admins)
-         * @description Requires scope `orgs:read`. Organisation role: owner or admin. Members, invitations and roles; API keys (created, changed, deleted, revoked: those of the keys that acted in this organisation); DNS records; domain settings and auth codes read; contacts; top-ups, operator credits and spending limits; webhook endpoints. Both modes, each entry marked with `livemode`. Entries are kept one year.
+         * @description Requires scope `orgs:read`. Organisation role: owner or admin. Members, invitations and roles; API keys (created, changed, deleted, revoked: those of the keys that acted in this organisation); DNS records; domain settings and auth codes read; contacts; top-ups, operator credits and spending limits; webhook endpoints. The entries of the caller’s mode only, as every object: a test key reads test-mode entries, a session those of the mode it asks for with `X-Mode` (live unless `test`); organisations and their members are live-mode entries. Entries are kept one year.
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -1745,7 +1745,7 @@ export interface components {
             results: (components["schemas"]["Availability"] | {
                 name: string;
                 error: {
-                    /** @description `INVALID_DOMAIN_NAME`, `UPSTREAM_RATE_LIMITED` (not checked in time: retry it), `UPSTREAM_UNAVAILABLE`, … */
+                    /** @description `INVALID_DOMAIN_NAME`, `DOMAIN_NAME_NOT_REGISTRABLE` (not one label below a sold suffix), `UPSTREAM_RATE_LIMITED` (not checked in time: retry it), `UPSTREAM_UNAVAILABLE`, … */
                     code: string;
                     detail: string;
                     /** @description Seconds after which checking this name again should succeed */
@@ -6128,7 +6128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
+            /** @description The name is not one label below a sold suffix (`www.example.com`: ask for `example.com`), or is in the service’s own ACME-DNS zone (`DOMAIN_NAME_NOT_REGISTRABLE`, at `query.name`); or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6136,17 +6136,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": [
-                     *         {
-                     *           "loc": [
-                     *             "body",
-                     *             "name"
-                     *           ],
-                     *           "msg": "Required",
-                     *           "type": "invalid_type"
-                     *         }
-                     *       ],
-                     *       "code": "VALIDATION_ERROR"
+                     *       "detail": "The name is not one label below a sold suffix",
+                     *       "code": "DOMAIN_NAME_NOT_REGISTRABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6929,7 +6920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            /** @description The name is not one label below a sold suffix (`www.example.com`: register `example.com`), or is in the service’s own ACME-DNS zone (`DOMAIN_NAME_NOT_REGISTRABLE`, at `body.name`); or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6937,17 +6928,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": [
-                     *         {
-                     *           "loc": [
-                     *             "body",
-                     *             "name"
-                     *           ],
-                     *           "msg": "Required",
-                     *           "type": "invalid_type"
-                     *         }
-                     *       ],
-                     *       "code": "VALIDATION_ERROR"
+                     *       "detail": "The name is not one label below a sold suffix",
+                     *       "code": "DOMAIN_NAME_NOT_REGISTRABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7204,7 +7186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
+            /** @description The name is not one label below a sold suffix (`www.example.com`: register `example.com`), or is in the service’s own ACME-DNS zone (`DOMAIN_NAME_NOT_REGISTRABLE`, at `body.name`); or Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`); or An empty `Idempotency-Key` (`VALIDATION_ERROR`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7212,17 +7194,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": [
-                     *         {
-                     *           "loc": [
-                     *             "body",
-                     *             "name"
-                     *           ],
-                     *           "msg": "Required",
-                     *           "type": "invalid_type"
-                     *         }
-                     *       ],
-                     *       "code": "VALIDATION_ERROR"
+                     *       "detail": "The name is not one label below a sold suffix",
+                     *       "code": "DOMAIN_NAME_NOT_REGISTRABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

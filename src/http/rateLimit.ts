@@ -40,6 +40,8 @@ export function planResolver(db: Db): PlanResolver {
  * sessions together, so making more keys does not make more capacity. It is counted only when the
  * key's own pool allowed the request. Both are one Redis round trip. The client address plays no
  * part: a verified credential is counted on its own pools only, whoever else shares its address.
+ * Both pools are per plan as well, so a key acting in organisations of two plans has a window (and a
+ * lease) for each, never spending one plan's on the other's paths.
  */
 export function rateLimitMiddleware(deps: { rateLimiter: RateLimiter; db: Db; config: Pick<Config, 'rateLimitScale'> }): (group: RateLimitGroup) => RouterMiddleware<AppState> {
   const planFor = planResolver(deps.db);
@@ -49,9 +51,12 @@ export function rateLimitMiddleware(deps: { rateLimiter: RateLimiter; db: Db; co
     const plan = await planFor(principal.user.id, ctx.params.org_oid);
     const limits = limitsFor(group, plan, scale);
     const ceiling = userCeilingFor(group, plan, scale);
+    // Pools are kept per plan: what a key spends (and leases) on an enterprise organisation's paths is
+    // never what admits its requests on a pro one's, each admitted at the limits of the organisation it acts on.
+    const pool = `${group}:${plan}`;
     const [own, user] = await deps.rateLimiter.consumeChain([
-      { pool: group, subject: principal.rateLimitSubject, limits },
-      { pool: group, subject: `user:${principal.user.id}`, limits: ceiling },
+      { pool, subject: principal.rateLimitSubject, limits },
+      { pool, subject: `user:${principal.user.id}`, limits: ceiling },
     ]);
     setRateLimitHeaders(ctx, own!);
     recordRateLimitDecision(group, 'key', own!.allowed);

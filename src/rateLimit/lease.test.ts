@@ -132,6 +132,25 @@ describe('one process deciding on its lease', () => {
     expect(decisions[0]).toMatchObject({ remaining: 54 });
   });
 
+  it('never spends a lease taken under larger limits on requests under smaller ones that are leased too', async () => {
+    // An enterprise organisation's path, then a pro one's, on one pool: the pro requests are admitted at pro limits.
+    const clock = manualClock();
+    const limiter = createRateLimiter({ redis, logger: silent, now: clock.now });
+    const larger = pool({ perMinute: 24_000, perSecond: 600 });
+    const smaller = { ...larger, limits: { perMinute: 6_000, perSecond: 150 } };
+    expect([leaseFor(larger.limits), leaseFor(smaller.limits)]).toEqual([30, 7]);
+    expect((await limiter.consumePool(larger)).allowed).toBe(true);
+    const decisions: Decision[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      decisions.push(await limiter.consumePool(smaller));
+      await yieldToIo();
+    }
+    // The second's window holds the larger request too: 149 more fit the smaller burst.
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(149);
+    expect(decisions.slice(149).every((d) => !d.allowed)).toBe(true);
+    expect(decisions.every((d) => d.limit === 6_000 && d.remaining <= 6_000)).toBe(true);
+  });
+
   it('gives back to the minute what a second left unspent, with nobody spending', async () => {
     const clock = manualClock();
     const limiter = createRateLimiter({ redis, logger: silent, now: clock.now });

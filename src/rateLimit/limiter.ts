@@ -108,6 +108,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 const key = (p: Pick<PoolInput, 'pool' | 'subject'>) => `${p.pool}:${p.subject}`;
+const sameLimits = (a: GroupLimits, b: GroupLimits) => a.perMinute === b.perMinute && a.perSecond === b.perSecond;
 const PRUNE_EVERY_MS = 60_000;
 /** Pools per background call to Redis. */
 const BACKGROUND_BATCH = 64;
@@ -255,7 +256,9 @@ export function createRateLimiter({ redis, logger, now = Date.now, commandTimeou
     const held: PoolLease[] = [];
     for (const p of pools) {
       const lease = leases.get(key(p));
-      if (!lease || leaseFor(p.limits) === 0 || !lease.canSpend(p.cost ?? 1, at)) return undefined;
+      // A lease is spent only on requests under the limits it was taken with; other limits go to Redis,
+      // which takes the lease back and decides at them.
+      if (!lease || leaseFor(p.limits) === 0 || !sameLimits(lease.limits, p.limits) || !lease.canSpend(p.cost ?? 1, at)) return undefined;
       held.push(lease);
     }
     const decisions = pools.map((p, i): Decision => {

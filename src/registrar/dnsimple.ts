@@ -323,7 +323,9 @@ export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAc
 
   /**
    * `PUT …/whois_privacy` enables: 200 (enableWhoisPrivacy/success.http) or 201 when it was bought
-   * just now (created.http, `enabled: null`; openapi.yml: "purchased and enabled"). `DELETE` disables
+   * just now (created.http, `enabled: null`; openapi.yml: "purchased and enabled"), which whois-privacy.md
+   * says happens to legacy domains only: WHOIS privacy is free at DNSimple (docs/api-guide.md, WHOIS
+   * privacy), so it is never charged to the customer. `DELETE` disables
    * (disableWhoisPrivacy/success.http). 400 when it cannot be (a TLD without it): REGISTRAR_REJECTED.
    * A DELETE answered 404 (notfound-whoisprivacy.http) for a domain still in the account means the
    * service was never bought: privacy is off, as asked.

@@ -108,6 +108,27 @@ describe('httpreq present and cleanup', () => {
     });
   });
 
+  it('answers a key outside its allowed_records the same whether the value, or the domain, is there or not', async () => {
+    const { c, domain, send } = await setUp();
+    const value = digest();
+    // Another client of the organisation left this value at a name the restricted key may not touch.
+    expect((await send('present', { fqdn: `www.${domain}`, value })).status).toBe(200);
+    const restricted = await createKey(app, c.session, { name: 'certs', preset: 'certificates', mode: 'test', allowed_records: [`_acme-challenge.${domain}:TXT`] });
+    const answers = [];
+    for (const [step, fqdn, asked] of [
+      ['present', `www.${domain}`, value],
+      ['present', `www.${domain}`, digest()],
+      ['cleanup', `www.${domain}`, value],
+      ['cleanup', `www.${domain}`, digest()],
+      ['present', `_acme-challenge.not-ours-${randomBase62(6).toLowerCase()}.com`, digest()],
+      ['cleanup', `_acme-challenge.not-ours-${randomBase62(6).toLowerCase()}.com`, digest()],
+    ] as const) {
+      const res = await send(step, { fqdn, value: asked }, basic(restricted.key));
+      answers.push([res.status, (await readJson<MessageErrorBody>(res)).code]);
+    }
+    expect(answers).toEqual(Array.from({ length: 6 }, () => [403, 'RECORD_NOT_ALLOWED']));
+  });
+
   it('counts a failing Basic password against its address: past the limit 429, while a good key from there still works', async () => {
     const { c, domain, send } = await setUp();
     const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;

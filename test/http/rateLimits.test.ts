@@ -132,6 +132,26 @@ describe('rate limits', () => {
     expect(probes[0]![1]).toBe('300');
   });
 
+  it('admits a caller on each organisation’s paths at that organisation’s limits: what it took on an enterprise one’s never serves a pro one’s', async () => {
+    const token = await sessionToken(app, uniqueEmail('twoplans'));
+    const [enterprise, pro] = [await createOrg(app, token), await createOrg(app, token)];
+    await app.deps.db.query(`UPDATE organizations SET plan = 'enterprise' WHERE id = $1`, [enterprise.id]);
+    await app.deps.db.query(`UPDATE organizations SET plan = 'pro' WHERE id = $1`, [pro.id]);
+    const read = async (orgId: string) => {
+      const res = await app.fetch(`/api/v1/orgs/${orgId}`, { headers: bearer(token) });
+      expect(res.status).toBe(200);
+      return [Number(res.headers.get('x-ratelimit-limit')), Number(res.headers.get('x-ratelimit-remaining'))];
+    };
+    // The enterprise path's first read is decided by Redis, which leases this process some of its burst.
+    expect(await read(enterprise.id)).toEqual([6000, 5999]);
+    // The pro path's reads count in a window of their own, at pro limits, however many follow.
+    expect(await read(pro.id)).toEqual([1500, 1499]);
+    for (let i = 0; i < 10; i += 1) {
+      const [limit, remaining] = await read(pro.id);
+      expect([limit, remaining! < 1500]).toEqual([1500, true]);
+    }
+  });
+
   it('holds all keys and sessions of one user to three times one pool', async () => {
     /** Four keys of a new user, each sending ten writes at the start of one second. */
     const burst = async () => {

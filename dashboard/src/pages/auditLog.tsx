@@ -6,7 +6,7 @@ import { Empty, Pager, TableScroll } from '../components/ui.js';
 
 /** Who did what in the organisation, newest first (owners and admins: the API refuses members). */
 export function AuditLog({ orgId, orgName }: { orgId: string; orgName: string }) {
-  const { client } = useDashboard();
+  const { client, mode } = useDashboard();
   const pages = useCursorPages([orgId]);
   const entries = useLoad(
     (signal) => client.listAuditLog({ path: { org_oid: orgId }, query: { limit: 25, ...(pages.cursor ? { cursor: pages.cursor } : {}) } }, { signal }),
@@ -16,7 +16,7 @@ export function AuditLog({ orgId, orgName }: { orgId: string; orgName: string })
     <>
       <h2>Audit log of {orgName}</h2>
       <p>
-        <small>Both modes; entries are kept one year.</small>
+        <small>{mode === 'test' ? 'Test-mode' : 'Live-mode'} entries (the Test data switch picks the mode); entries are kept one year.</small>
       </p>
       <ErrorNote error={entries.error} />
       {entries.data && entries.data.data.length === 0 ? <Empty>Nothing recorded yet.</Empty> : null}

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/pool.js';
 import type { Principal } from '../../auth/principal.js';
-import { requireDomainAllowed } from '../../auth/authorize.js';
+import { requireDomainAllowed, requireRecordAllowed } from '../../auth/authorize.js';
 import { parseDomainName, type DomainName } from '../../domainName.js';
 import { ApiError, NotFoundError } from '../../errors.js';
 import { findDomainOfOrgAmong } from '../domains/domains.repository.js';
@@ -37,8 +37,13 @@ interface Located {
   name: string;
 }
 
-/** The organisation's domain that holds the name (the longest of its parents it has), and the name within it. */
+/**
+ * The organisation's domain that holds the name (the longest of its parents it has), and the name within it.
+ * A key's `allowed_records` decide first, before anything is read: present and cleanup answer a record
+ * the key may not touch the same whether or not the domain or the value is there.
+ */
 async function locate(props: ChallengeProps): Promise<Located> {
+  requireRecordAllowed(props.principal, props.fqdn, 'TXT');
   const labels = props.fqdn.split('.');
   const parents = labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
   const domain = await findDomainOfOrgAmong(props.db, props.principal, props.orgId, parents);

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { SqlParams } from '../../db/sqlParams.js';
+import { ModeScopedTable, modeScopedParams, type Mode } from '../../db/modeScope.js';
 import { keyset, type PageRequest } from '../../db/keyset.js';
 import type { AuditAction, AuditEvent } from '../../audit/auditEvents.js';
 
@@ -62,39 +62,39 @@ export interface AuditLogRow extends Omit<AuditEvent, 'action'> {
   targetLabel: string | null;
 }
 
+/** Entries with the name of what they are about: a key's name, a member's e-mail (both read when the page is). */
+const auditEvents = new ModeScopedTable<AuditLogRow>(
+  'audit_events',
+  `id, action, actor_user_id AS "actorUserId", actor_key_id AS "actorKeyId", org_id AS "orgId",
+   target_type AS "targetType", target_id AS "targetId", data, request_id AS "requestId", livemode, created_at AS "createdAt",
+   COALESCE((SELECT k.name FROM api_keys k WHERE audit_events.target_type = 'api_key' AND k.id = audit_events.target_id),
+            (SELECT u.email FROM users u WHERE audit_events.target_type = 'membership' AND u.id = audit_events.target_id)) AS "targetLabel"`,
+);
+
 /**
- * An organisation's entries, newest first, by keyset on (created_at, id). Keys belong to users, not
- * organisations, so their entries carry no organisation: an organisation sees those of the keys that
- * acted in it (api_key_organizations), as it hears of their revocation.
+ * An organisation's entries of one mode, newest first, by keyset on (created_at, id): a test key
+ * reads test-mode entries only (contract §3). Keys belong to users, not organisations, so their
+ * entries carry no organisation: an organisation sees those of the keys that acted in it
+ * (api_key_organizations), as it hears of their revocation.
  */
 export async function listAuditLog(
   db: Queryable,
+  mode: Mode,
   props: { orgId: string; action: AuditLogAction | undefined; actor: ActorFilter | undefined } & PageRequest,
 ): Promise<AuditLogRow[]> {
-  const p = new SqlParams();
+  const p = modeScopedParams();
   const org = p.add(props.orgId);
   const conditions = [
-    `(e.org_id = ${org} OR (e.org_id IS NULL AND e.target_type = 'api_key'
-       AND e.target_id IN (SELECT api_key_id FROM api_key_organizations WHERE org_id = ${org})))`,
-    `e.action = ANY(${p.add(props.action === undefined ? [...AUDIT_LOG_ACTIONS] : [props.action])})`,
+    `(org_id = ${org} OR (org_id IS NULL AND target_type = 'api_key'
+       AND target_id IN (SELECT api_key_id FROM api_key_organizations WHERE org_id = ${org})))`,
+    `action = ANY(${p.add(props.action === undefined ? [...AUDIT_LOG_ACTIONS] : [props.action])})`,
   ];
   const { actor } = props;
-  if (actor?.type === 'user') conditions.push(`e.actor_key_id IS NULL AND e.actor_user_id = ${p.add(actor.id)}`);
-  if (actor?.type === 'api_key') conditions.push(`e.actor_key_id = ${p.add(actor.id)}`);
-  if (actor?.type === 'system') conditions.push('e.actor_key_id IS NULL AND e.actor_user_id IS NULL');
-  const page = keyset(p, { time: 'e.created_at', id: 'e.id' }, props);
-  const { rows } = await db.query<AuditLogRow>(
-    `SELECT e.id, e.action, e.actor_user_id AS "actorUserId", e.actor_key_id AS "actorKeyId", e.org_id AS "orgId",
-            e.target_type AS "targetType", e.target_id AS "targetId", e.data, e.request_id AS "requestId", e.livemode,
-            e.created_at AS "createdAt", COALESCE(k.name, u.email) AS "targetLabel"
-       FROM audit_events e
-       LEFT JOIN api_keys k ON e.target_type = 'api_key' AND k.id = e.target_id
-       LEFT JOIN users u ON e.target_type = 'membership' AND u.id = e.target_id
-      WHERE ${conditions.join(' AND ')} AND ${page.condition}
-      ${page.tail}`,
-    p.values,
-  );
-  return rows;
+  if (actor?.type === 'user') conditions.push(`actor_key_id IS NULL AND actor_user_id = ${p.add(actor.id)}`);
+  if (actor?.type === 'api_key') conditions.push(`actor_key_id = ${p.add(actor.id)}`);
+  if (actor?.type === 'system') conditions.push('actor_key_id IS NULL AND actor_user_id IS NULL');
+  const page = keyset(p, { time: 'created_at', id: 'id' }, props);
+  return auditEvents.select(db, mode, `${conditions.join(' AND ')} AND ${page.condition}`, p.values, page.tail);
 }
 
 /** Entries older than `days` (kept one year: docs/api-guide.md, Audit log). */

@@ -16,15 +16,17 @@ export function auditLogRoutes(deps: AppDeps) {
       description:
         'Members, invitations and roles; API keys (created, changed, deleted, revoked: those of the keys that acted in ' +
         'this organisation); DNS records; domain settings and auth codes read; contacts; top-ups, operator credits and ' +
-        'spending limits; webhook endpoints. Both modes, each entry marked with `livemode`. Entries are kept one year.',
+        'spending limits; webhook endpoints. The entries of the caller’s mode only, as every object: a test key reads ' +
+        'test-mode entries, a session those of the mode it asks for with `X-Mode` (live unless `test`); organisations and ' +
+        'their members are live-mode entries. Entries are kept one year.',
       tags: ['organisations'],
       scope: 'orgs:read',
       roles: ['owner', 'admin'],
       request: { path: OrgPath, query: AuditLogQuery },
       responses: { 200: { description: 'A page of entries', schema: AuditLogPage } },
       errors: { 403: 'Not an owner or admin of the organisation (`FORBIDDEN`)' },
-      handler: async (ctx, { path, query }) => {
-        const rows = await listAuditLog(deps.db, {
+      handler: async (ctx, { path, query, principal }) => {
+        const rows = await listAuditLog(deps.db, principal, {
           orgId: path.org_oid,
           action: query.action,
           actor: query.actor,

@@ -21,6 +21,15 @@ export async function findZoneOwner(db: Queryable, mode: Mode, name: string): Pr
   return rows[0]?.domain_id;
 }
 
+/** The owners of the zones of that mode at the names enclosing `name` (its parent, its parent's parent, …). */
+export async function findEnclosingZoneOwners(db: Queryable, mode: Mode, name: string): Promise<string[]> {
+  const labels = name.split('.');
+  const enclosing = labels.slice(1, -1).map((_, i) => labels.slice(i + 1).join('.'));
+  if (enclosing.length === 0) return [];
+  const { rows } = await db.query<{ domain_id: string }>(`SELECT domain_id FROM dns_zones WHERE livemode = $1 AND name = ANY($2)`, [mode.livemode, enclosing]);
+  return rows.map((row) => row.domain_id);
+}
+
 export async function recordZoneOwner(db: Queryable, mode: Mode, name: string, domainId: string): Promise<void> {
   await db.query(
     `INSERT INTO dns_zones (livemode, name, domain_id) VALUES ($1, $2, $3)

@@ -1,7 +1,7 @@
 import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
 import type { Mode } from '../../db/modeScope.js';
 import { findDomainById, findFirstActiveDomainNamed, type Domain } from '../domains/domains.repository.js';
-import { findZoneOwner, forgetZoneOwner, lockZone, recordZoneOwner } from './dnsZones.repository.js';
+import { findEnclosingZoneOwners, findZoneOwner, forgetZoneOwner, lockZone, recordZoneOwner } from './dnsZones.repository.js';
 import { dnsRecordsByRRset } from './dnsRecords.repository.js';
 import { findDnssecZone, updateDnssecZone } from './dnssec.repository.js';
 import { rrsetChangesInBatches } from './rrsets.js';
@@ -51,11 +51,26 @@ export async function claimZone(tx: Queryable, provider: DnsProvider, domain: Zo
     return { served: true, created };
   }
   if (owner && !(await hasEnded(tx, mode, owner))) return { served: false, created: false };
+  if (await insideAnotherZone(tx, domain)) return { served: false, created: false };
   await provider.deleteZone(domain.name);
   await provider.createZone(zone);
   await fillZone(tx, provider, domain);
   await recordZoneOwner(tx, mode, domain.name, domain.id);
   return { served: true, created: true };
+}
+
+/**
+ * Whether a zone of another domain that has not ended encloses this name at the host: a zone made
+ * here would take over that domain's names below it (`www.example.com` inside `example.com`). Such a
+ * name is not registrable (src/registrableName.ts); one registered in test mode before that rule is
+ * kept here and never served.
+ */
+async function insideAnotherZone(tx: Queryable, domain: ZoneDomain): Promise<boolean> {
+  const mode = { livemode: domain.livemode };
+  for (const owner of await findEnclosingZoneOwners(tx, mode, domain.name)) {
+    if (owner !== domain.id && !(await hasEnded(tx, mode, owner))) return true;
+  }
+  return false;
 }
 
 async function hasEnded(db: Queryable, mode: Mode, domainId: string): Promise<boolean> {

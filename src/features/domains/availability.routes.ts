@@ -24,7 +24,10 @@ export function availabilityRoutes(deps: AppDeps) {
       rateLimitGroup: 'availability',
       request: { query: AvailabilityQuery },
       responses: { 200: { description: 'The answer', schema: AvailabilitySchema } },
-      errors: { 503: 'The registrar could not be asked in time (`UPSTREAM_RATE_LIMITED`, with `Retry-After`) or is down (`UPSTREAM_UNAVAILABLE`)' },
+      errors: {
+        422: 'The name is not one label below a sold suffix (`www.example.com`: ask for `example.com`), or is in the service’s own ACME-DNS zone (`DOMAIN_NAME_NOT_REGISTRABLE`, at `query.name`)',
+        503: 'The registrar could not be asked in time (`UPSTREAM_RATE_LIMITED`, with `Retry-After`) or is down (`UPSTREAM_UNAVAILABLE`)',
+      },
       handler: async (ctx, { query, principal }) => {
         await chargeRegistrarBudget({ db: deps.db, rateLimiter: deps.rateLimiter, principal, names: 1, scale: deps.config.rateLimitScale });
         ctx.body = await deps.availability.check({ input: query.name, livemode: principal.livemode, loc: ['query', 'name'] });
@@ -35,7 +38,9 @@ export function availabilityRoutes(deps: AppDeps) {
       path: '/api/v1/domains/availability/bulk',
       operationId: 'checkAvailabilityBulk',
       summary: 'Check up to 500 names at once (own rate-limit pool)',
-      description: `Results come in input order; duplicates are checked once; an invalid name gets \`{name, error}\` in its slot. ${LIVE_LIMITS} ${TEST_NAMES}`,
+      description:
+        'Results come in input order; duplicates are checked once; an invalid name gets `{name, error}` in its slot (`INVALID_DOMAIN_NAME`, ' +
+        `or \`DOMAIN_NAME_NOT_REGISTRABLE\` for a name such as \`www.example.com\`). ${LIVE_LIMITS} ${TEST_NAMES}`,
       tags: ['domains'],
       scope: 'domains:read',
       rateLimitGroup: 'bulk',

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
-import { parseDomainName } from '../../domainName.js';
-import { ApiError, UpstreamRateLimitedError, ValidationError } from '../../errors.js';
+import { ApiError, UpstreamRateLimitedError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { tldOf, type AvailabilityResult, type PriceTable } from '../../registrar/port.js';
+import type { AvailabilityResult } from '../../registrar/port.js';
+import { checkRegistrableName, nameRefusal } from '../../registrableName.js';
 import { createUpstreamPacer, type UpstreamPacer } from '../../rateLimit/upstreamPacer.js';
 import type { Registrars } from '../../registrar/registrars.js';
 
@@ -38,6 +38,8 @@ export interface AvailabilityOptions {
    * answers belong to one registrar account, and two deployments on one Redis keep theirs apart.
    */
   upstreamId: string;
+  /** ACME_DNS_ZONE: the service's own, never registrable (src/registrableName.ts). */
+  reservedZone?: string | undefined;
 }
 
 const cacheKey = (ascii: string, livemode: boolean) => `${livemode ? 'live' : 'test'}|${ascii}`;
@@ -61,12 +63,14 @@ export class AvailabilityService {
     this.pacer = createUpstreamPacer({ redis: options.redis, logger: options.logger, name: `registrar-check:${options.upstreamId}`, perMinute: options.checksPerMinute });
   }
 
-  /** One name; a bad name is a 422 on `loc`, an unsold TLD too; 503 UPSTREAM_RATE_LIMITED when no slot came in time. */
+  /**
+   * One name; a bad name is a 422 on `loc`, an unsold TLD too, and a name that is not registrable
+   * (`www.example.com`) 422 DOMAIN_NAME_NOT_REGISTRABLE; 503 UPSTREAM_RATE_LIMITED when no slot came in time.
+   */
   async check(props: { input: string; livemode: boolean; loc: string[] }): Promise<AvailabilityAnswer> {
-    const prices = await this.registrars.prices();
-    const name = this.validate(props.input, prices);
-    if (!name.ok) throw new ValidationError([{ loc: props.loc, msg: name.reason, type: name.type }]);
-    return this.lookUp(name.ascii, name.unicode, props.livemode, Date.now() + SINGLE_MAX_WAIT_MS);
+    const name = checkRegistrableName(props.input, await this.registrars.prices(), this.options.reservedZone);
+    if (!name.ok) throw nameRefusal(name, props.loc);
+    return this.lookUp(name.name.name, name.name.unicodeName, props.livemode, Date.now() + SINGLE_MAX_WAIT_MS);
   }
 
   /**
@@ -77,9 +81,9 @@ export class AvailabilityService {
   async checkMany(props: { inputs: string[]; livemode: boolean }): Promise<BulkSlot[]> {
     const deadline = Date.now() + BULK_DEADLINE_MS;
     const prices = await this.registrars.prices();
-    const parsed = props.inputs.map((input) => ({ input, name: this.validate(input, prices) }));
+    const parsed = props.inputs.map((input) => ({ input, name: checkRegistrableName(input, prices, this.options.reservedZone) }));
     const unique = new Map<string, string>();
-    for (const { name } of parsed) if (name.ok) unique.set(name.ascii, name.unicode);
+    for (const { name } of parsed) if (name.ok) unique.set(name.name.name, name.name.unicodeName);
     const answers = new Map<string, AvailabilityAnswer | ApiError>();
     // Names answered from memory cost no await; only the rest go to the workers.
     const queue: [string, string][] = [];
@@ -102,23 +106,16 @@ export class AvailabilityService {
     };
     await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, queue.length) }, worker));
     return parsed.map(({ input, name }): BulkSlot => {
-      if (!name.ok) return { name: input, error: { code: 'INVALID_DOMAIN_NAME', detail: name.reason } };
-      const answer = answers.get(name.ascii)!;
+      if (!name.ok) {
+        const code = name.type === 'domain_name_not_registrable' ? 'DOMAIN_NAME_NOT_REGISTRABLE' : 'INVALID_DOMAIN_NAME';
+        return { name: input, error: { code, detail: name.reason } };
+      }
+      const answer = answers.get(name.name.name)!;
       if (!(answer instanceof ApiError)) return answer;
       const detail = typeof answer.detail === 'string' ? answer.detail : answer.message;
       const retryAfter = answer instanceof UpstreamRateLimitedError ? { retry_after: answer.retryAfterSeconds } : {};
-      return { name: name.ascii, error: { code: answer.code, detail, ...retryAfter } };
+      return { name: name.name.name, error: { code: answer.code, detail, ...retryAfter } };
     });
-  }
-
-  private validate(input: string, prices: PriceTable) {
-    const parsed = parseDomainName(input);
-    if (!parsed.ok) return { ok: false as const, reason: parsed.reason, type: 'domain_name_invalid' };
-    if (!tldOf(prices, parsed.value.name)) {
-      const tld = parsed.value.labels.slice(1).join('.');
-      return { ok: false as const, reason: `The TLD .${tld} is not supported; see GET /api/v1/domains/tlds`, type: 'tld_unsupported' };
-    }
-    return { ok: true as const, ascii: parsed.value.name, unicode: parsed.value.unicodeName };
   }
 
   private async lookUp(ascii: string, unicode: string, livemode: boolean, deadline: number): Promise<AvailabilityAnswer> {

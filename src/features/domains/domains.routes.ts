@@ -33,6 +33,8 @@ const NOT_ACTIVE = 'the domain is not `active` (`DOMAIN_STATE_CONFLICT`)';
 const notRenewable = 'The domain is neither `active` nor `expired` (in its grace period)';
 const REGISTRAR_REFUSED = 'The registrar refused the change (`REGISTRAR_REJECTED`)';
 const REGISTRAR_DOWN = 'The registrar is down or did not answer in time (`UPSTREAM_UNAVAILABLE`); nothing changed, retry later';
+const NOT_REGISTRABLE =
+  'The name is not one label below a sold suffix (`www.example.com`: register `example.com`), or is in the service’s own ACME-DNS zone (`DOMAIN_NAME_NOT_REGISTRABLE`, at `body.name`)';
 
 export function domainRoutes(deps: AppDeps) {
   return [
@@ -52,6 +54,7 @@ export function domainRoutes(deps: AppDeps) {
       request: { path: OrgPath, header: DryRunHeader, body: RegisterDomainBody },
       errors: {
         409: 'The name is taken (`DOMAIN_NOT_AVAILABLE`) or already registered or being registered by this organisation (`DOMAIN_STATE_CONFLICT`)',
+        422: NOT_REGISTRABLE,
       },
       responses: {
         200: DRY_RUN_ANSWER,
@@ -80,7 +83,10 @@ export function domainRoutes(deps: AppDeps) {
       scope: 'domains:write',
       charges: true,
       request: { path: OrgPath, header: DryRunHeader, body: TransferDomainBody },
-      errors: { 409: 'The domain is already in this organisation, or (live mode) held by another one (`DOMAIN_STATE_CONFLICT`, `DOMAIN_NOT_AVAILABLE`)' },
+      errors: {
+        409: 'The domain is already in this organisation, or (live mode) held by another one (`DOMAIN_STATE_CONFLICT`, `DOMAIN_NOT_AVAILABLE`)',
+        422: NOT_REGISTRABLE,
+      },
       responses: {
         200: DRY_RUN_ANSWER,
         202: { description: 'Accepted; poll the operation', schema: OperationSchema },

@@ -27,7 +27,9 @@ export const BulkAvailabilityBody = z
 const SlotErrorSchema = z.object({
   name: z.string(),
   error: z.object({
-    code: z.string().describe('`INVALID_DOMAIN_NAME`, `UPSTREAM_RATE_LIMITED` (not checked in time: retry it), `UPSTREAM_UNAVAILABLE`, …'),
+    code: z
+      .string()
+      .describe('`INVALID_DOMAIN_NAME`, `DOMAIN_NAME_NOT_REGISTRABLE` (not one label below a sold suffix), `UPSTREAM_RATE_LIMITED` (not checked in time: retry it), `UPSTREAM_UNAVAILABLE`, …'),
     detail: z.string(),
     retry_after: z.number().int().min(1).optional().describe('Seconds after which checking this name again should succeed'),
   }),

@@ -2,12 +2,11 @@ import type { AppDeps } from '../../deps.js';
 import { findContact } from '../contacts/contacts.repository.js';
 import { findDomainOfOrg } from './domains.repository.js';
 import type { Operation } from './operations.repository.js';
-import { parseDomainName } from '../../domainName.js';
 import { ConflictError, ValidationError } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../http/idempotencyKeys.js';
-import { pricesFor } from '../../registrar/port.js';
+import { checkRegistrableName, nameRefusal } from '../../registrableName.js';
 import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from './beginOperation.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 import { requireRegistrantState } from './registrantChecks.js';
@@ -59,13 +58,11 @@ async function planTransfer(
 ): Promise<BeginOperationProps<'domain.transfer'>> {
   const { deps, principal, orgId, body } = props;
   const mode = { livemode: principal.livemode };
-  const parsed = parseDomainName(body.name);
-  const prices = parsed.ok ? pricesFor(await deps.registrars.prices(), parsed.value.name) : undefined;
-  if (!parsed.ok || !prices) {
-    const msg = parsed.ok ? 'This TLD is not supported; see GET /api/v1/domains/tlds' : parsed.reason;
-    throw new ValidationError([{ loc: ['body', 'name'], msg, type: parsed.ok ? 'tld_unsupported' : 'domain_name_invalid' }]);
-  }
-  const name = parsed.value.name;
+  const table = await deps.registrars.prices();
+  const checked = checkRegistrableName(body.name, table, deps.config.acmeDns?.zone);
+  if (!checked.ok) throw nameRefusal(checked, ['body', 'name']);
+  const name = checked.name.name;
+  const prices = table.tlds[checked.tld]!;
   requireDomainAllowed(principal, name);
   if (!(await findContact(deps.db, mode, { orgId, id: body.registrant_contact_id }))) {
     throw new ValidationError([{ loc: ['body', 'registrant_contact_id'], msg: 'No such contact in this organisation', type: 'contact_not_found' }]);
