@@ -95,8 +95,8 @@ async function main(): Promise<void> {
     if (runs('neighbours')) {
       show(
         await benchNeighbours(stack, {
-          quietSeconds: number('BENCH_NEIGHBOURS_QUIET_SECONDS', 20),
-          noisySeconds: number('BENCH_NEIGHBOURS_NOISY_SECONDS', 30),
+          quietSeconds: number('BENCH_NEIGHBOURS_QUIET_SECONDS', 15),
+          noisySeconds: number('BENCH_NEIGHBOURS_NOISY_SECONDS', 25),
           junkBytes: number('BENCH_NEIGHBOURS_JUNK_BYTES', ZONE_FILE_LIMIT_BYTES),
           // The most a free plan's zone may hold, then the most one import takes.
           importRecords: sizes('BENCH_NEIGHBOURS_IMPORT_RECORDS', `10000,${ZONE_FILE_MAX_RECORDS}`),

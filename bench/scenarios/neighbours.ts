@@ -76,7 +76,8 @@ function planOf(stack: Stack, setup: NoisySetup, o: NeighbourOptions): NoisyPlan
     orgId: setup.orgId,
     seconds: o.noisySeconds,
     members: setup.members,
-    junk: { domain: setup.junkDomain, bytes: o.junkBytes, inFlight: ATTACKS.junk },
+    // 0 bytes: no junk, to see what the other attacks do when the parser does not take the api first.
+    junk: { domain: setup.junkDomain, bytes: o.junkBytes, inFlight: o.junkBytes > 0 ? ATTACKS.junk : 0 },
     imports: { domains: setup.importDomains, records: o.importRecords },
     batches: { domains: setup.batchDomains, size: ATTACKS.batchSize },
     streams: ATTACKS.streams,
@@ -207,7 +208,7 @@ function neighbourRows(o: NeighbourOptions, setup: NoisySetup, m: Measured): Ben
     acmeDns: 'ACME-DNS updates',
   };
   const about: Record<NoisyAttack, string> = {
-    junk: `junk zone files of ${(o.junkBytes / 2 ** 20).toFixed(o.junkBytes < 2 ** 20 ? 2 : 0)} MiB, ${ATTACKS.junk} at once`,
+    junk: o.junkBytes > 0 ? `junk zone files of ${(o.junkBytes / 2 ** 20).toFixed(o.junkBytes < 2 ** 20 ? 2 : 0)} MiB, ${ATTACKS.junk} at once` : 'no junk zone files (BENCH_NEIGHBOURS_JUNK_BYTES=0)',
     imports: `imports replacing a zone with ${o.importRecords.map(records).join(' then ')} records, ${ATTACKS.importLoops} at once`,
     batches: `batches of ${ATTACKS.batchSize} creates then ${ATTACKS.batchSize} deletes, ${ATTACKS.batchLoops} at once`,
     streams: `event streams, ${ATTACKS.streams} held open (half read slowly)`,
