@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --scenario paths|mixed|webhooks|micro|scale|all[,…]] [--only reads,layers,dns,zone,registrations] [--json FILE]`: figures beside their
+ * `npm run bench [-- --scenario paths|mixed|webhooks|micro|scale|neighbours|all[,…]] [--only reads,layers,dns,zone,registrations] [--json FILE]`: figures beside their
  * floors, measured in the same run, never asserted (docs/bench.md). The api and worker run compiled,
  * as `npm start` runs them, each in its own process; the load comes from this process.
  * BENCH_PROFILE=1 runs the api and workers under `node --cpu-prof` (profiles in .data/bench/profiles/);
@@ -14,10 +14,14 @@ import { benchPaths, PATH_PARTS, type PathPart } from './scenarios/paths.js';
 import { benchMixed } from './scenarios/mixed.js';
 import { benchWebhooks } from './scenarios/webhooks.js';
 import { benchScale } from './scenarios/scale.js';
+import { benchNeighbours } from './scenarios/neighbours.js';
+import { ZONE_FILE_LIMIT_BYTES } from '../src/features/dns/zone.routes.js';
+import { ZONE_FILE_MAX_RECORDS } from '../src/features/dns/zoneFileImport.js';
+import { MAX_REGISTRATIONS_PER_ORG_AND_MODE } from '../src/features/acmeDns/acmeDns.js';
 import { benchCaaBatch } from './dnsRecords.js';
 import { benchConsume } from './rateLimit.js';
 
-const SCENARIOS = ['paths', 'mixed', 'webhooks', 'micro', 'scale', 'all'] as const;
+const SCENARIOS = ['paths', 'mixed', 'webhooks', 'micro', 'scale', 'neighbours', 'all'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const number = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -39,7 +43,7 @@ async function main(): Promise<void> {
   const scenarios = values.scenario.split(',') as Scenario[];
   const unknownScenarios = scenarios.filter((s) => !SCENARIOS.includes(s));
   if (unknownScenarios.length > 0) throw new Error(`--scenario takes ${SCENARIOS.join(', ')} (comma-separated), not ${unknownScenarios.join(', ')}`);
-  const runs = (s: Scenario) => scenarios.includes(s) || (scenarios.includes('all') && s !== 'scale');
+  const runs = (s: Scenario) => scenarios.includes(s) || (scenarios.includes('all') && s !== 'scale' && s !== 'neighbours');
   console.log(`Bench on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}; load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   const stack = await startStack();
   const rows: BenchRow[] = [];
@@ -84,6 +88,21 @@ async function main(): Promise<void> {
           parts: (process.env.BENCH_SCALE_PARTS ?? 'zone,org,webhooks').split(','),
         },
         show,
+      );
+    }
+    // Last, and only when asked for: it leaves the api and worker running with a development
+    // deployment's limits, and the worker a backlog of the noisy organisation's deliveries.
+    if (runs('neighbours')) {
+      show(
+        await benchNeighbours(stack, {
+          quietSeconds: number('BENCH_NEIGHBOURS_QUIET_SECONDS', 15),
+          noisySeconds: number('BENCH_NEIGHBOURS_NOISY_SECONDS', 25),
+          junkBytes: number('BENCH_NEIGHBOURS_JUNK_BYTES', ZONE_FILE_LIMIT_BYTES),
+          // The most a free plan's zone may hold, then the most one import takes.
+          importRecords: sizes('BENCH_NEIGHBOURS_IMPORT_RECORDS', `10000,${ZONE_FILE_MAX_RECORDS}`),
+          exportRecords: number('BENCH_NEIGHBOURS_EXPORT_RECORDS', 10_000),
+          acmeRegistrations: number('BENCH_NEIGHBOURS_ACME_REGISTRATIONS', MAX_REGISTRATIONS_PER_ORG_AND_MODE),
+        }),
       );
     }
     console.log(`\napi RSS at the end: ${stack.api.process.rssMb().toFixed(0)} MB; logs in .data/bench/logs/`);

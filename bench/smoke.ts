@@ -1,9 +1,10 @@
 /**
- * `npm run bench:smoke`: runs `npm run bench -- --scenario all,scale` from this checkout with small
- * sizes, as CI does after the tests, and fails when the bench would fail a developer: it does not build
- * or start, a section is missing, a figure is not a number, a registration was lost or charged twice, a
- * webhook went undelivered, the plot is not drawn, or something it started is still running after it
- * exits. The figures themselves are not judged: at these sizes they mean nothing (docs/bench.md).
+ * `npm run bench:smoke`: runs `npm run bench -- --scenario all,scale,neighbours` from this checkout with
+ * small sizes, as CI does after the tests, and fails when the bench would fail a developer: it does not
+ * build or start, a section is missing, a figure is not a number, a registration was lost or charged
+ * twice, a webhook went undelivered, the plot is not drawn, or something it started is still running
+ * after it exits. The figures themselves (the neighbours' 5xx among them) are not judged: at these
+ * sizes they mean nothing (docs/bench.md).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
@@ -29,9 +30,15 @@ const SMALL_SIZES: Record<string, string> = {
   BENCH_SCALE_WEBHOOK_ENDPOINTS: '5',
   BENCH_SCALE_WEBHOOK_EVENTS: '20',
   BENCH_SCALE_BACKLOG_EVENTS: '100',
+  BENCH_NEIGHBOURS_QUIET_SECONDS: '2',
+  BENCH_NEIGHBOURS_NOISY_SECONDS: '3',
+  BENCH_NEIGHBOURS_JUNK_BYTES: '65536',
+  BENCH_NEIGHBOURS_IMPORT_RECORDS: '100,200',
+  BENCH_NEIGHBOURS_EXPORT_RECORDS: '100',
+  BENCH_NEIGHBOURS_ACME_REGISTRATIONS: '3',
 };
 
-/** The start of every section's title `--scenario all,scale` prints. */
+/** The start of every section's title `--scenario all,scale,neighbours` prints. */
 const SECTIONS = [
   'Reads at 10 connections',
   'One request at a time',
@@ -49,6 +56,7 @@ const SECTIONS = [
   'Scale: one organisation',
   'Scale: lifecycle workflows idle',
   'Scale: 5 webhook endpoints',
+  'Noisy neighbours',
 ];
 
 /** Marks this run's processes: the bench passes BENCH_RUN on to all it starts (bench/lib/processes.ts). */
@@ -85,7 +93,7 @@ interface BenchRun {
 /** The bench in a process group of its own, so that a stuck one can be stopped with all it started. */
 function runBench(jsonFile: string, svgFile: string): Promise<BenchRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'bench/index.ts', '--scenario', 'all,scale', '--json', jsonFile], {
+    const child = spawn('npx', ['tsx', 'bench/index.ts', '--scenario', 'all,scale,neighbours', '--json', jsonFile], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...SMALL_SIZES, BENCH_SCALE_SVG: svgFile, BENCH_RUN: RUN_ID },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -52,3 +52,17 @@ export function otherProviderZoneFile(zone: string, count: number): { text: stri
   }
   return { text: `${lines.join('\n')}\n`, records };
 }
+
+/**
+ * Zone files that are nothing but problems, each `bytes` long (a request's limit): a `)` never
+ * opened at every byte; one entry in parentheses of a word every two bytes; a one-word line every
+ * two bytes. What a file costs to be refused is what its parser keeps while reading it.
+ */
+export function junkZoneFiles(bytes: number): { shape: string; text: string }[] {
+  const opened = `(${' a'.repeat(Math.ceil(bytes / 2))}`;
+  return [
+    { shape: 'unopened )', text: ')'.repeat(bytes) },
+    { shape: 'one ( of words', text: opened.slice(0, bytes) },
+    { shape: 'one-word lines', text: 'a\n'.repeat(Math.ceil(bytes / 2)).slice(0, bytes) },
+  ];
+}

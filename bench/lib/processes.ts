@@ -16,6 +16,8 @@ export interface BenchProcess {
   logFile: string;
   /** Resident set size now, from /proc (Linux), in MB. */
   rssMb(): number;
+  /** The highest resident set size since the process started (or since /proc/PID/clear_refs reset it), in MB. */
+  peakRssMb(): number;
   /** User and system CPU time the process has used so far, all of its threads, from /proc (Linux), in ms. */
   cpuMs(): number;
   stop(): Promise<void>;
@@ -31,6 +33,12 @@ const started: BenchProcess[] = [];
 export function cpuMsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A memory figure of process `pid` from /proc/PID/status (Linux): `VmRSS` now, `VmHWM` its high-water mark; in MB. */
+export function memoryMbOf(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
 }
 
 /** Runs compiled `script` (relative to the repository) with `env`, its output going to `logFile`. */
@@ -53,10 +61,8 @@ export function startCompiled(props: { name: string; script: string; args?: stri
     name: props.name,
     child,
     logFile: props.logFile,
-    rssMb: () => {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-    },
+    rssMb: () => memoryMbOf(child.pid!, 'VmRSS'),
+    peakRssMb: () => memoryMbOf(child.pid!, 'VmHWM'),
     cpuMs: () => cpuMsOf(child.pid!),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;

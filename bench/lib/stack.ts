@@ -20,6 +20,7 @@ import { startPowerDns, type PowerDns } from '../../test/support/powerdns.js';
 import { REPO_ROOT } from '../../test/support/processes.js';
 import { startCompiled, stopAll, waitForLog, type BenchProcess } from './processes.js';
 import { BUILT_WORKFLOW_BUNDLE } from '../../src/worker/workflowBundle.js';
+import { devEnvironment } from '../../scripts/lib/devEnvironment.js';
 
 export interface Stack {
   env: Record<string, string>;
@@ -37,6 +38,13 @@ export interface Stack {
   temporalPid: number | undefined;
   floorTaskQueue: string;
   startWorker(): Promise<BenchProcess>;
+  /**
+   * Stops the api and every worker and starts the api and one worker again with `env` (`env` above
+   * is what the stack started with): `api` and `workers` then name the new processes.
+   */
+  restart(env: Record<string, string>): Promise<void>;
+  /** Where a process the bench starts for a scenario writes its output, beside the stack's own logs. */
+  logFile(name: string): string;
   close(): Promise<void>;
 }
 
@@ -45,6 +53,25 @@ const LOG_DIR = path.join(REPO_ROOT, '.data/bench/logs');
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { cwd: REPO_ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/**
+ * What the stack sets so that no limit binds on the load it measures. A development deployment (`npm
+ * run dev`, scripts/lib/devEnvironment.ts) has none of it: `asDeployed` takes it out again.
+ */
+const UNBOUND = {
+  // The limiter runs and does all its work; its limits are scaled past what the bench can send.
+  RATE_LIMIT_SCALE: '100000',
+  REGISTRAR_CHECK_PER_MINUTE: '100000',
+  WEBHOOK_HOST_PER_MINUTE: '1000000',
+  // Any http receiver, such as the bench's own on loopback, for every mode.
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+};
+
+/** The stack's `env` with the limits and webhook destinations of a development deployment, and `more`. */
+export function asDeployed(env: Record<string, string>, more: Record<string, string> = {}): Record<string, string> {
+  const deployed = Object.fromEntries(Object.entries(env).filter(([name]) => !(name in UNBOUND)));
+  return devEnvironment({ ...deployed, ...more }) as Record<string, string>;
 }
 
 function build(): void {
@@ -109,11 +136,7 @@ async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<S
     DATA_DIR: path.join(REPO_ROOT, '.data/bench'),
     DNS_PROVIDER_URL: pdns.apiUrl,
     DNS_PROVIDER_TOKEN: pdns.apiKey,
-    // The limiter runs and does all its work; its limits are scaled past what the bench can send.
-    RATE_LIMIT_SCALE: '100000',
-    REGISTRAR_CHECK_PER_MINUTE: '100000',
-    WEBHOOK_HOST_PER_MINUTE: '1000000',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
+    ...UNBOUND,
     // Spans of the api and workers to a receiver of the caller's, to see where a request's time goes (docs/bench.md).
     ...(process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
     // The worker's sticky cache, to compare sizes of it under idle lifecycles (docs/bench.md).
@@ -124,18 +147,29 @@ async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<S
   const deps = await createDeps(config, createLogger(config));
   startedHere.push(() => closeDeps(deps));
 
-  const [apiPort, apiMetricsPort] = [await freePort(), await freePort()];
   startedHere.push(stopAll);
-  const apiProcess = startCompiled({ name: 'api', script: 'dist/src/main.js', args: ['--role', 'api'], env: { ...env, PORT: String(apiPort), METRICS_PORT: String(apiMetricsPort) }, logFile: logFile('api') });
+  // Each process started has a log of its own, so that a restarted one is not found ready by its predecessor's lines.
+  let apisStarted = 0;
+  let workersStarted = 0;
+  const startApi = async (apiEnv: Record<string, string>) => {
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    apisStarted += 1;
+    const name = apisStarted === 1 ? 'api' : `api-${apisStarted}`;
+    const proc = startCompiled({ name, script: 'dist/src/main.js', args: ['--role', 'api'], env: { ...apiEnv, PORT: String(port), METRICS_PORT: String(metricsPort) }, logFile: logFile(name) });
+    return { url: `http://127.0.0.1:${port}`, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, process: proc };
+  };
+  const api = await startApi(env);
   const workers: BenchProcess[] = [];
+  let workerEnv = env;
   const startWorker = async () => {
+    workersStarted += 1;
     const worker = startCompiled({
-      name: `worker ${workers.length + 1}`,
+      name: `worker ${workersStarted}`,
       script: 'dist/src/main.js',
       args: ['--role', 'worker'],
       // The build's bundle, as the image's workers load it.
-      env: { ...env, PORT: '0', METRICS_PORT: String(await freePort()), WORKFLOW_BUNDLE: BUILT_WORKFLOW_BUNDLE },
-      logFile: logFile(`worker-${workers.length + 1}`),
+      env: { ...workerEnv, PORT: '0', METRICS_PORT: String(await freePort()), WORKFLOW_BUNDLE: BUILT_WORKFLOW_BUNDLE },
+      logFile: logFile(`worker-${workersStarted}`),
     });
     workers.push(worker);
     await waitForLog(worker, /"msg":"worker polling"/);
@@ -147,18 +181,18 @@ async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<S
   const floorWorker = startCompiled({ name: 'same-shape worker', script: 'dist/bench/servers/sameShapeWorker.js', env: { ...env, BENCH_FLOOR_TASK_QUEUE: floorTaskQueue }, logFile: logFile('floor-worker') });
 
   const [floors, layers] = await Promise.all([jsonLine<Stack['floors']>(floorsProcess), jsonLine<Stack['layers']>(layersProcess), jsonLine(floorWorker)]);
-  await waitForLog(apiProcess, /"msg":"api listening"/);
+  await waitForLog(api.process, /"msg":"api listening"/);
   await startWorker();
   const connection = await Connection.connect({ address: temporalAddress });
   startedHere.push(() => connection.close());
   const temporal = new Client({ connection, namespace: 'default' });
 
-  return {
+  const stack: Stack = {
     env,
     config,
     deps,
     pdns,
-    api: { url: `http://127.0.0.1:${apiPort}`, metricsUrl: `http://127.0.0.1:${apiMetricsPort}/metrics`, process: apiProcess },
+    api,
     workers,
     floors,
     layers,
@@ -166,6 +200,14 @@ async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<S
     temporalPid: temporalServer?.pid,
     floorTaskQueue,
     startWorker,
+    restart: async (newEnv) => {
+      await Promise.all([stack.api.process.stop(), ...workers.splice(0).map((worker) => worker.stop())]);
+      stack.api = await startApi(newEnv);
+      workerEnv = newEnv;
+      await Promise.all([waitForLog(stack.api.process, /"msg":"api listening"/), startWorker()]);
+    },
+    logFile,
     close: () => stopInReverse(startedHere),
   };
+  return stack;
 }

@@ -334,7 +334,7 @@ async function zoneImport(stack: Stack, c: BenchCustomer, o: PathOptions): Promi
 }
 
 /** What the api's own metrics say of its heap (src/metrics), to tell the heap from the rest of its RSS. */
-async function heapDetail(stack: Stack): Promise<string> {
+export async function heapDetail(stack: Stack): Promise<string> {
   const text = await (await fetch(stack.api.metricsUrl)).text();
   const mb = (metric: string) => Number(new RegExp(`^${metric} ([\\d.e+]+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
   return `V8 heap used ${mb('nodejs_heap_size_used_bytes').toFixed(0)} MB of ${mb('nodejs_heap_size_total_bytes').toFixed(0)} MB; external ${mb('nodejs_external_memory_bytes').toFixed(0)} MB`;

@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Queryable } from '../../src/db/pool.js';
 import { encodeCursor } from '../../src/http/pagination.js';
+import { memoryMbOf } from '../lib/processes.js';
 
 export interface CurvePoint<Op extends string = string> {
   operation: Op;
@@ -52,8 +53,7 @@ export function cpuSeconds(pid: number): number {
 }
 
 export function rssMbOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  return memoryMbOf(pid, 'VmRSS');
 }
 
 /**
@@ -71,8 +71,7 @@ export async function rssRiseOver(pid: number, work: () => Promise<unknown>): Pr
 }
 
 function highWaterMbOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  return memoryMbOf(pid, 'VmHWM');
 }
 
 /** Samples a process's RSS every 200 ms until stopped; the peak. */
