@@ -56,6 +56,20 @@ describe('PowerDNS adapter, against a real pdns_server', () => {
     await expect(pdns.resolver().resolve4(`www.${zone}`)).rejects.toMatchObject({ code: 'ENODATA' });
   });
 
+  it('lands every one of many concurrent changes of one zone (gsqlite3 refuses a write that races another as "database is locked")', async () => {
+    const zone = zoneName();
+    await provider.createZone({ zone, nameservers: ['ns1.example.net'] });
+    const names = Array.from({ length: 40 }, (_, i) => `c${i}`);
+    const outcomes = await Promise.allSettled(
+      names.map((name, i) =>
+        provider.applyChanges(zone, [{ changetype: 'REPLACE', name, type: 'TXT', ttl: 60, records: [{ type: 'TXT', content: `v${i}`, priority: null }] }]),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+    const served = await Promise.all(names.map(async (name) => (await pdns.resolver().resolveTxt(`${name}.${zone}`))[0]!.join('')));
+    expect(served).toEqual(names.map((_, i) => `v${i}`));
+  });
+
   it('applies a PATCH all or nothing: one refused RRset leaves the others unchanged', async () => {
     const zone = zoneName();
     await provider.createZone({ zone, nameservers: ['ns1.example.net'] });

@@ -2,7 +2,11 @@ import { absoluteName, presentationContent } from '../records.js';
 import { networkCode } from '../../../upstream/network.js';
 import { DnsProviderUnavailableError, DnsZoneNotFoundError } from './errors.js';
 import type { DnsProvider, RRsetChange, ZoneApex, ZoneSigningKey } from './port.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DNSSEC_ALGORITHM, DS_DIGEST_TYPE, parseDnskey, parseDs } from '../dnssecKeys.js';
+
+/** Tries of an idempotent request that PowerDNS answered 500 (send). */
+const INTERNAL_ERROR_TRIES = 10;
 
 /**
  * Live DNS provider: PowerDNS Authoritative's HTTP API (doc.powerdns.com/authoritative/http-api/,
@@ -156,7 +160,29 @@ export class PowerDnsProvider implements DnsProvider {
     return { soa: { ttl: soa.ttl, content: soaContent }, ns: { ttl: ns?.ttl ?? soa.ttl, hosts: live(ns) } };
   }
 
+  /**
+   * A request that is idempotent (whole RRsets replaced or deleted, a zone created or deleted, reads:
+   * all but adding a signing key) is tried again a few times, quickly, after a 500. The gsqlite3 backend answers
+   * 500 to a write that races another (SQLite's "database is locked": its deferred transactions
+   * cannot wait for each other), which concurrent edits of one zone make routine
+   * (docs/operations.md, PowerDNS settings).
+   */
   private async send(method: string, path: string, body: unknown, allow: number[] = [], timeoutMs = this.timeoutMs): Promise<{ status: number; text: string }> {
+    const deadline = Date.now() + timeoutMs;
+    const tries = method === 'POST' && path.endsWith('/cryptokeys') ? 1 : INTERNAL_ERROR_TRIES;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.sendOnce(method, path, body, allow, Math.max(1, deadline - Date.now()));
+      } catch (err) {
+        const raced = err instanceof DnsProviderUnavailableError && err.upstreamStatus === 500;
+        const pause = Math.min(250, 10 * 2 ** attempt) * (0.5 + Math.random());
+        if (!raced || attempt >= tries || Date.now() + pause >= deadline) throw err;
+        await sleep(pause);
+      }
+    }
+  }
+
+  private async sendOnce(method: string, path: string, body: unknown, allow: number[], timeoutMs: number): Promise<{ status: number; text: string }> {
     let status: number;
     let text: string;
     try {
