@@ -65,7 +65,7 @@ describe('PowerDNS adapter, against a real pdns_server', () => {
         provider.applyChanges(zone, [{ changetype: 'REPLACE', name, type: 'TXT', ttl: 60, records: [{ type: 'TXT', content: `v${i}`, priority: null }] }]),
       ),
     );
-    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String(o.reason))).toEqual([]);
     const served = await Promise.all(names.map(async (name) => (await pdns.resolver().resolveTxt(`${name}.${zone}`))[0]!.join('')));
     expect(served).toEqual(names.map((_, i) => `v${i}`));
   });
