@@ -155,6 +155,8 @@ function toConfig(env: Env) {
       retryForMs: env.WEBHOOK_RETRY_FOR,
       disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
       streamsPerOrg: env.EVENT_STREAMS_PER_ORG,
+      streamsPerUser: env.EVENT_STREAMS_PER_USER,
+      streamSlotTtlMs: env.EVENT_STREAM_SLOT_TTL,
     },
   };
 }

@@ -274,7 +274,11 @@ export const configSections = {
     WEBHOOK_HOST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600)
       .describe('Deliveries of one organisation to one destination host per minute, all its endpoints and workers together.'),
     EVENT_STREAMS_PER_ORG: z.coerce.number().int().min(1).max(10_000).default(10)
-      .describe('Event streams (`GET …/events/stream`, `domain-service webhooks listen`) one organisation may hold open at once, both modes and every api process together.'),
+      .describe('Event streams (`GET …/events/stream`, `domain-service webhooks listen`) one organisation may hold open at once in each mode, every api process together, on the free plan; times the plan (pro 5, enterprise 20).'),
+    EVENT_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(5)
+      .describe('Event streams one member may hold open at once in one organisation and mode (within EVENT_STREAMS_PER_ORG), on the free plan; times the plan.'),
+    EVENT_STREAM_SLOT_TTL: duration.prefault('60s')
+      .describe('How long an event stream\'s place lasts unless renewed (every third of it): the streams of an api process that died stop counting within this.'),
     WEBHOOK_DISPATCHER: onOff
       .describe('`on`: worker starts (re)start the outbox dispatcher; `off` leaves it to the deployment\'s other workers.'),
     WEBHOOK_TIMEOUT: duration.prefault('10s').describe('One delivery attempt, connection to answer.'),

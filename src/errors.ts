@@ -171,12 +171,18 @@ export class ConflictError extends ApiError {
   }
 }
 
-/** 409: the organisation has as many event streams open as it may; one must end first. */
+/** 409: the organisation, or the caller within it, has as many event streams open in this mode as it may; one must end first. */
 export class EventStreamLimitError extends ConflictError {
-  constructor(limit: number) {
-    super('EVENT_STREAM_LIMIT', `This organisation already has ${limit} event streams open, the most it may have; end one (or wait a minute for one that was cut off) first`);
+  constructor(props: { limit: number; whose: 'organization' | 'user' }) {
+    const holder = props.whose === 'organization' ? 'This organisation already has' : 'You already have';
+    super(
+      'EVENT_STREAM_LIMIT',
+      `${holder} ${props.limit} event streams open in this organisation and mode, the most ${props.whose === 'organization' ? 'it' : 'one member'} may have; ` +
+        'end one (or wait a minute for one that was cut off) first',
+    );
   }
 }
+
 
 /** 409: the organisation has as many webhook endpoints in this mode as it may; one must go first. */
 export class WebhookEndpointLimitError extends ConflictError {

@@ -1084,7 +1084,7 @@ export interface paths {
         };
         /**
          * The organisation's events as they happen (Server-Sent Events), each as a webhook would receive it
-         * @description Requires scope `webhooks:read`. Events of the caller’s mode, from when the stream opens (or after `Last-Event-ID`), oldest first. First a `ready` event whose `signing_secret` (`whsec_…`) is yours for this organisation and mode, the same on every stream; then one `delivery` per event: `{event_id, type, headers, body}`, the exact body and Standard Webhooks headers a webhook endpoint would get, signed with that secret, so a local receiver verifies them as it would real deliveries. POST `body` with `headers` as they are. Delivery is at least once (deduplicate on `webhook-id`); a comment every 15 s keeps the stream alive, and an `end` event (`{code, detail}`) says why it ends: the credential or membership no longer holds (checked every 10 s), the client reads too slowly (`STREAM_TOO_SLOW`), or the server restarts; reconnect with `Last-Event-ID`. At most `EVENT_STREAMS_PER_ORG` streams per organisation.
+         * @description Requires scope `webhooks:read`. Events of the caller’s mode, from when the stream opens (or after `Last-Event-ID`), oldest first. First a `ready` event whose `signing_secret` (`whsec_…`) is yours for this organisation and mode, the same on every stream; then one `delivery` per event: `{event_id, type, headers, body}`, the exact body and Standard Webhooks headers a webhook endpoint would get, signed with that secret, so a local receiver verifies them as it would real deliveries. POST `body` with `headers` as they are. Delivery is at least once (deduplicate on `webhook-id`); a comment every 15 s keeps the stream alive, and an `end` event (`{code, detail}`) says why it ends: the credential or membership no longer holds (checked every 10 s), the client reads too slowly (`STREAM_TOO_SLOW`), or the server restarts; reconnect with `Last-Event-ID`. At most `EVENT_STREAMS_PER_USER` streams per member and `EVENT_STREAMS_PER_ORG` per organisation, in each mode, times the plan.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -16097,7 +16097,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The organisation already holds as many streams open as it may (`EVENT_STREAM_LIMIT`) */
+            /** @description The organisation, or the caller in it, already holds as many streams open in this mode as it may (`EVENT_STREAM_LIMIT`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16105,7 +16105,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The organisation already holds as many streams open as it may",
+                     *       "detail": "The organisation, or the caller in it, already holds as many streams open in this mode as it may",
                      *       "code": "EVENT_STREAM_LIMIT"
                      *     }
                      */

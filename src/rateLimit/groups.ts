@@ -74,3 +74,8 @@ export function registrarBudgetFor(plan: Plan, scale = 1): GroupLimits {
   const perMinute = scaled(REGISTRAR_BUDGET_PER_MINUTE * PLAN_MULTIPLIERS[plan], scale);
   return { perMinute, perSecond: perMinute };
 }
+
+/** A per-organisation budget (events a minute, deliveries waiting, event streams): its free-plan size times the plan, times `scale`. */
+export function planScaled(count: number, plan: Plan, scale = 1): number {
+  return scaled(count * PLAN_MULTIPLIERS[plan], scale);
+}

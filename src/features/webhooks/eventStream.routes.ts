@@ -13,6 +13,7 @@ import { eventsStartingNow, findEvent } from './events.repository.js';
 import { EventStream, HEARTBEAT_MS, RECHECK_MS } from './eventStream.js';
 import { EventStreamSlots } from './eventStreamSlots.js';
 import { streamSigningSecret } from './signing.js';
+import { planScaled } from '../../rateLimit/groups.js';
 
 const EXAMPLE = [
   'retry: 2000',
@@ -30,7 +31,8 @@ const EXAMPLE = [
 
 /** `GET …/events/stream`: the organisation's events as they happen, for `domain-service webhooks listen`. */
 export function eventStreamRoutes(deps: AppDeps) {
-  const slots = new EventStreamSlots(deps.redis, deps.config.webhooks.streamsPerOrg);
+  const { webhooks } = deps.config;
+  const slots = new EventStreamSlots(deps.redis, webhooks.streamSlotTtlMs);
   return [
     defineRoute({
       method: 'get',
@@ -44,17 +46,21 @@ export function eventStreamRoutes(deps: AppDeps) {
         'secret, so a local receiver verifies them as it would real deliveries. POST `body` with `headers` as they are. Delivery is at ' +
         `least once (deduplicate on \`webhook-id\`); a comment every ${HEARTBEAT_MS / 1000} s keeps the stream alive, and an \`end\` event ` +
         `(\`{code, detail}\`) says why it ends: the credential or membership no longer holds (checked every ${RECHECK_MS / 1000} s), the client reads too ` +
-        'slowly (`STREAM_TOO_SLOW`), or the server restarts; reconnect with `Last-Event-ID`. At most `EVENT_STREAMS_PER_ORG` streams per organisation.',
+        'slowly (`STREAM_TOO_SLOW`), or the server restarts; reconnect with `Last-Event-ID`. At most `EVENT_STREAMS_PER_USER` streams per member and ' +
+        '`EVENT_STREAMS_PER_ORG` per organisation, in each mode, times the plan.',
       tags: ['webhooks'],
       scope: 'webhooks:read',
       request: { path: OrgPath, query: EventStreamQuery, header: EventStreamHeader },
       responses: { 200: { description: 'A stream that stays open', contentType: 'text/event-stream', schema: z.string().meta({ example: EXAMPLE }) } },
-      errors: { 409: 'The organisation already holds as many streams open as it may (`EVENT_STREAM_LIMIT`)' },
+      errors: { 409: 'The organisation, or the caller in it, already holds as many streams open in this mode as it may (`EVENT_STREAM_LIMIT`)' },
       handler: async (ctx, { path, query, header, principal }) => {
         const orgId = path.org_oid;
-        const slot = await slots.take(orgId);
-        if (!slot) throw new EventStreamLimitError(slots.limit);
-        const release = () => slots.release(orgId, slot).catch((err: unknown) => ctx.state.log.warn({ err }, 'event stream slot not released; it expires by itself'));
+        const plan = ctx.state.org!.org.plan;
+        const owner = { orgId, userId: principal.user.id, mode: principal };
+        const taken = await slots.take(owner, { perOrg: planScaled(webhooks.streamsPerOrg, plan), perUser: planScaled(webhooks.streamsPerUser, plan) });
+        if ('refused' in taken) throw new EventStreamLimitError({ limit: taken.limit, whose: taken.refused });
+        const { slot } = taken;
+        const release = () => slots.release(owner, slot).catch((err: unknown) => ctx.state.log.warn({ err }, 'event stream slot not released; it expires by itself'));
         let after;
         try {
           const lastEventId = header['last-event-id'];
@@ -87,7 +93,8 @@ export function eventStreamRoutes(deps: AppDeps) {
           secret: streamSigningSecret(deps.keyHashSecret, { userId: principal.user.id, orgId, livemode: principal.livemode }),
           after,
           recheck,
-          renewSlot: () => slots.renew(orgId, slot),
+          renewSlot: () => slots.renew(owner, slot),
+          renewSlotEveryMs: slots.renewEveryMs,
           onEnd: () => void release(),
         });
         await stream.start();

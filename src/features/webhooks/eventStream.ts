@@ -10,7 +10,7 @@ import { signedDelivery } from './signing.js';
 
 /** A comment line now and then, so proxies and clients see the stream is alive. */
 export const HEARTBEAT_MS = 15_000;
-/** How often a stream checks its caller may still read the organisation's events, and renews its slot. */
+/** How often a stream checks its caller may still read the organisation's events. */
 export const RECHECK_MS = 10_000;
 /** Bytes written and not yet taken by the client before the stream gives up on it (it resumes with Last-Event-ID). */
 const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
@@ -36,8 +36,10 @@ export interface EventStreamProps {
   after: PageCursor;
   /** Throws an ApiError once the caller may no longer read (key deleted, token expired, membership gone). */
   recheck(): Promise<void>;
-  /** Keeps the organisation's slot for this stream; false when it was lost. */
+  /** Keeps this stream's slots; false when they were lost. */
   renewSlot(): Promise<boolean>;
+  /** How often renewSlot is called: a third of the slots' lifetime. */
+  renewSlotEveryMs: number;
   /** Called once, when the stream has ended for whatever reason. */
   onEnd(): void;
 }
@@ -82,7 +84,11 @@ export class EventStream implements StreamListener {
     res.on('close', () => this.finish());
     this.write(`retry: 2000\n\n`);
     this.write(this.message('ready', { org_id: this.orgId, livemode: this.livemode, types: this.props.types ?? null, signing_secret: this.props.secret }));
-    this.timers.push(setInterval(() => this.write(': keep-alive\n\n'), HEARTBEAT_MS), setInterval(() => void this.check(), RECHECK_MS));
+    this.timers.push(
+      setInterval(() => this.write(': keep-alive\n\n'), HEARTBEAT_MS),
+      setInterval(() => void this.check(), RECHECK_MS),
+      setInterval(() => void this.renew(), this.props.renewSlotEveryMs),
+    );
     try {
       this.unlisten = await this.props.hub.add(this);
     } catch (err) {
@@ -155,12 +161,20 @@ export class EventStream implements StreamListener {
   }
 
   private async check(): Promise<void> {
+    if (this.ended) return;
     try {
       await this.props.recheck();
-      if (!(await this.props.renewSlot())) this.stop('EVENT_STREAM_LIMIT', 'The stream lost its place; reconnect with Last-Event-ID to resume');
     } catch (err) {
       if (err instanceof ApiError) this.stop(err.code, typeof err.detail === 'string' ? err.detail : err.message);
       else this.props.logger.warn({ err }, 'event stream could not check its caller; trying again later');
+    }
+  }
+
+  private async renew(): Promise<void> {
+    try {
+      if (!(await this.props.renewSlot())) this.stop('EVENT_STREAM_LIMIT', 'The stream lost its place; reconnect with Last-Event-ID to resume');
+    } catch (err) {
+      this.props.logger.warn({ err }, 'event stream could not renew its place; trying again later');
     }
   }
 
