@@ -1064,7 +1064,7 @@ export interface paths {
         };
         /**
          * The organisation's events, newest first
-         * @description Requires scope `webhooks:read`. Each is `{id, type, created_at, livemode, org_id, data: {object}}`, exactly what webhooks POST. Events of the caller’s mode only (test keys see test-mode events). Kept 30 days.
+         * @description Requires scope `webhooks:read`. Each is `{id, type, created_at, livemode, org_id, data: {object}}`, exactly what webhooks POST. Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` sees only the events of those domains and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.
          */
         get: operations["listEvents"];
         put?: never;
@@ -1084,7 +1084,7 @@ export interface paths {
         };
         /**
          * The organisation's events as they happen (Server-Sent Events), each as a webhook would receive it
-         * @description Requires scope `webhooks:read`. Events of the caller’s mode, from when the stream opens (or after `Last-Event-ID`), oldest first. First a `ready` event whose `signing_secret` (`whsec_…`) is yours for this organisation and mode, the same on every stream; then one `delivery` per event: `{event_id, type, headers, body}`, the exact body and Standard Webhooks headers a webhook endpoint would get, signed with that secret, so a local receiver verifies them as it would real deliveries. POST `body` with `headers` as they are. Delivery is at least once (deduplicate on `webhook-id`); a comment every 15 s keeps the stream alive, and an `end` event (`{code, detail}`) says why it ends: the credential or membership no longer holds (checked every 10 s), the client reads too slowly (`STREAM_TOO_SLOW`), or the server restarts; reconnect with `Last-Event-ID`. At most `EVENT_STREAMS_PER_USER` streams per member and `EVENT_STREAMS_PER_ORG` per organisation, in each mode, times the plan.
+         * @description Requires scope `webhooks:read`. Events of the caller’s mode, from when the stream opens (or after `Last-Event-ID`), oldest first. First a `ready` event whose `signing_secret` (`whsec_…`) is yours for this organisation and mode, the same on every stream; then one `delivery` per event: `{event_id, type, headers, body}`, the exact body and Standard Webhooks headers a webhook endpoint would get, signed with that secret, so a local receiver verifies them as it would real deliveries. POST `body` with `headers` as they are. Delivery is at least once (deduplicate on `webhook-id`); a comment every 15 s keeps the stream alive, and an `end` event (`{code, detail}`) says why it ends: the credential or membership no longer holds (checked every 10 s, and at once when the key changes), the key’s `allowed_domains` or `allowed_records` changed (`KEY_RESTRICTIONS_CHANGED`), the client reads too slowly (`STREAM_TOO_SLOW`), or the server restarts; reconnect with `Last-Event-ID`. A key restricted with `allowed_domains` is sent only the events of those domains and those about no domain. At most `EVENT_STREAMS_PER_USER` streams per member and `EVENT_STREAMS_PER_ORG` per organisation, in each mode, times the plan.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -1104,7 +1104,7 @@ export interface paths {
         };
         /**
          * One event
-         * @description Requires scope `webhooks:read`. Events of the caller’s mode only (test keys see test-mode events). Kept 30 days.
+         * @description Requires scope `webhooks:read`. Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` sees only the events of those domains and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.
          */
         get: operations["getEvent"];
         put?: never;
@@ -2644,7 +2644,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping";
+            type: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "dns_zone.changed" | "ping";
             /** Format: date-time */
             created_at: string;
             livemode: boolean;
@@ -2652,7 +2652,7 @@ export interface components {
             org_id: string;
             data: {
                 /**
-                 * @description The resource as the API renders it (an operation, a domain, a webhook endpoint, a DNS record). For `api_key.revoked`, only the key's `{id, prefix, name}` (RevokedApiKey), sent to the organisations the key acted in, never its restrictions or limits. For `dns_record.deleted`, the record as it was when deleted
+                 * @description The resource as the API renders it (an operation, a domain, a webhook endpoint, a DNS record). For `api_key.revoked`, only the key's `{id, prefix, name}` (RevokedApiKey), sent to the organisations the key acted in, never its restrictions or limits. For `dns_record.*`, the record with `domain`, the name of its domain; for `dns_record.deleted`, as it was when deleted. For `dns_zone.changed` (a request that changed more than one record: a batch, a zone import), DnsZoneChange. Every event about a domain names it: `domain`, or `name` for a domain itself
                  * @example {
                  *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
                  *       "type": "domain.register",
@@ -2660,7 +2660,7 @@ export interface components {
                  *       "domain": "example.com"
                  *     }
                  */
-                object: components["schemas"]["RevokedApiKey"] | {
+                object: components["schemas"]["RevokedApiKey"] | components["schemas"]["DnsZoneChange"] | {
                     [key: string]: unknown;
                 };
                 /**
@@ -2671,7 +2671,8 @@ export interface components {
                  *       "name": "www",
                  *       "content": "192.0.2.10",
                  *       "ttl": 3600,
-                 *       "version": 1
+                 *       "version": 1,
+                 *       "domain": "example.com"
                  *     }
                  */
                 previous?: {
@@ -2689,6 +2690,19 @@ export interface components {
             prefix: string;
             /** @example CI deploys */
             name: string;
+        };
+        /** @description `dns_zone.changed`: what one request (a batch, a zone import) changed in the zone of `domain` */
+        DnsZoneChange: {
+            /** @example example.com */
+            domain: string;
+            /** @description The records created, at most 100 */
+            created: components["schemas"]["DnsRecord"][];
+            /** @description The records changed, as they are now, at most 100 */
+            updated: components["schemas"]["DnsRecord"][];
+            /** @description The records deleted, as they were, at most 100 */
+            deleted: components["schemas"]["DnsRecord"][];
+            /** @description True when a list would have held more than 100: list the domain's records for the rest */
+            truncated: boolean;
         };
         WebhookEndpointWithSecret: {
             /** @example we_amstFNJyNZjieKUAX8N0dW */
@@ -2732,7 +2746,7 @@ export interface components {
              */
             url: string;
             /** @description Event types to send; `["*"]` for all */
-            events: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping" | "*")[];
+            events: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "dns_zone.changed" | "ping" | "*")[];
             description?: string | null;
         };
         WebhookEndpointPage: {
@@ -2785,7 +2799,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types to send; `["*"]` for all */
-            events?: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping" | "*")[];
+            events?: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "dns_zone.changed" | "ping" | "*")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -15869,7 +15883,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping";
+                type?: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "dns_zone.changed" | "ping";
             };
             header?: never;
             path: {
@@ -15914,7 +15928,8 @@ export interface operations {
                      *               "name": "www",
                      *               "content": "192.0.2.10",
                      *               "ttl": 3600,
-                     *               "version": 1
+                     *               "version": 1,
+                     *               "domain": "example.com"
                      *             }
                      *           }
                      *         }
@@ -16237,7 +16252,8 @@ export interface operations {
                      *           "name": "www",
                      *           "content": "192.0.2.10",
                      *           "ttl": 3600,
-                     *           "version": 1
+                     *           "version": 1,
+                     *           "domain": "example.com"
                      *         }
                      *       }
                      *     }
@@ -16275,7 +16291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such event in this organisation and mode, or older than 30 days (`NOT_FOUND`) */
+            /** @description No such event in this organisation and mode, one about a domain outside the key’s `allowed_domains`, or one older than 30 days (`NOT_FOUND`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16283,7 +16299,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No such event in this organisation and mode, or older than 30 days",
+                     *       "detail": "No such event in this organisation and mode, one about a domain outside the key’s allowed_domains, or one older than 30 days",
                      *       "code": "NOT_FOUND"
                      *     }
                      */
@@ -17608,7 +17624,8 @@ export interface operations {
                      *           "name": "www",
                      *           "content": "192.0.2.10",
                      *           "ttl": 3600,
-                     *           "version": 1
+                     *           "version": 1,
+                     *           "domain": "example.com"
                      *         }
                      *       }
                      *     }

@@ -54,7 +54,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       shape,
       requestId,
       createdIdOf: (index) => idempotentId(state, 'rec', String(index)),
-      eventSeedOf: (index) => idempotentId(state, 'evt', `dns_record|${index}`),
+      eventSeedOf: (part) => idempotentId(state, 'evt', `dns_record|${part}`),
     });
 
   return [

@@ -164,7 +164,7 @@ export function zoneFileRoutes(deps: AppDeps) {
           dryRun: header['dry-run'],
           requestId,
           createdIdOf: (index) => idempotentId(ctx.state, 'rec', String(index)),
-          eventSeedOf: (index) => idempotentId(ctx.state, 'evt', `dns_record|${index}`),
+          eventSeedOf: (part) => idempotentId(ctx.state, 'evt', `dns_record|${part}`),
         });
       },
     }),
