@@ -183,6 +183,20 @@ export class EventStreamLimitError extends ConflictError {
   }
 }
 
+/**
+ * 409: so many of the organisation's webhook deliveries in this mode wait for their endpoints that
+ * nothing more may be added until they drain: waiting does not mend it, a failing endpoint fixed or
+ * disabled does, so no Retry-After.
+ */
+export class WebhookBacklogLimitError extends ConflictError {
+  constructor(limit: number) {
+    super(
+      'WEBHOOK_BACKLOG_LIMIT',
+      `This organisation has ${limit} webhook deliveries in this mode waiting for their endpoints, the most it may have; nothing that emits an event ` +
+        'is accepted until some are delivered. Fix the failing endpoint (its deliveries show why) or disable it: its waiting deliveries then stop counting',
+    );
+  }
+}
 
 /** 409: the organisation has as many webhook endpoints in this mode as it may; one must go first. */
 export class WebhookEndpointLimitError extends ConflictError {
@@ -237,6 +251,19 @@ export class RateLimitedError extends ApiError {
       'RATE_LIMITED',
       `Rate limit exceeded for ${props.group} requests (${props.perMinute} per minute, ${props.perSecond} per second). ` +
         `Retry after ${props.retryAfterSeconds} s; retrying sooner lengthens the wait.`,
+      { 'Retry-After': String(props.retryAfterSeconds) },
+    );
+  }
+}
+
+/** 429: the events an organisation's requests may emit this minute in this mode are spent; nothing was changed. */
+export class EventBudgetSpentError extends ApiError {
+  constructor(props: { perMinute: number; retryAfterSeconds: number }) {
+    super(
+      429,
+      'RATE_LIMITED',
+      `This organisation's requests have emitted ${props.perMinute} events this minute in this mode, the most they may (every key and member together); ` +
+        `nothing was changed. Retry after ${props.retryAfterSeconds} s, or change many records in one batch: a batch is one event.`,
       { 'Retry-After': String(props.retryAfterSeconds) },
     );
   }

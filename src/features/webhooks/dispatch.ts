@@ -5,6 +5,7 @@ import { enabledEndpointsOfOrgs, endpointWantsEvent, type WebhookEndpoint } from
 import { startWorkflow } from '../../workflows.js';
 import { deliveryWorkflowId } from './timing.js';
 import type { WebhookDeliveryTiming } from './webhooks.contract.js';
+import { recordDeliveriesWaiting } from './deliveriesWaiting.repository.js';
 
 export interface DispatchProps {
   db: Db;
@@ -41,7 +42,8 @@ const orgKey = (row: { livemode: boolean; orgId: string }) => `${row.livemode ? 
 
 /**
  * Hands one batch of the outbox to delivery: for each undispatched event, one workflow per endpoint
- * that should get it (id from both, so a second dispatch finds the first), then the events are marked
+ * that should get it (id from both, so a second dispatch finds the first), then each delivery is
+ * recorded as waiting (src/features/webhooks/deliveriesWaiting.repository.ts) and the events marked
  * dispatched in the same transaction. If Temporal cannot be reached, nothing is marked and the next
  * run tries again. Returns how many events it handled.
  */
@@ -54,7 +56,7 @@ export async function dispatchEvents(props: DispatchProps): Promise<number> {
       const endpoints = endpointsByOrg.get(orgKey(event)) ?? [];
       return endpoints.filter((endpoint) => endpointWantsEvent(endpoint, target)).map((endpoint) => ({ endpoint, event }));
     });
-    await Promise.all(
+    const started = await Promise.all(
       starts.map(async ({ endpoint, event }) => {
         try {
           await startWorkflow(props.client, 'deliverWebhookWorkflow', {
@@ -64,12 +66,15 @@ export async function dispatchEvents(props: DispatchProps): Promise<number> {
             workflowIdConflictPolicy: 'USE_EXISTING',
             workflowIdReusePolicy: 'REJECT_DUPLICATE',
           });
+          return [{ endpointId: endpoint.id, eventId: event.id, orgId: event.orgId, livemode: event.livemode }];
         } catch (err) {
           // Delivered (or given up) already, by an earlier dispatch that could not mark the event.
           if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+          return [];
         }
       }),
     );
+    await recordDeliveriesWaiting(tx, started.flat(), props.timing.retryForMs);
     await markEventsDispatched(
       tx,
       events.map((event) => event.id),

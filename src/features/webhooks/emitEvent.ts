@@ -22,7 +22,9 @@ export interface EmitEventProps {
 
 /**
  * The one way an event is emitted, with the domain it is about read from its object (eventDomains.ts),
- * by which keys restricted to some domains are shown only theirs. Returns the event id.
+ * by which keys restricted to some domains are shown only theirs. Returns the event id. Nothing here
+ * refuses: the budgets of events a customer's request may emit are checked before the request
+ * changes anything (eventBudget.ts), so the system's own events are never dropped.
  */
 export async function emitEvent({ db, orgId, livemode, type, object, previous, dedupeSeed }: EmitEventProps): Promise<string> {
   const id = dedupeSeed ? derivedId('evt', `event|${dedupeSeed}`) : newId('evt');
