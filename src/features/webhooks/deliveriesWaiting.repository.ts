@@ -9,8 +9,9 @@ import { ModeScopedTable, type Mode } from '../../db/modeScope.js';
 const waiting = new ModeScopedTable<{ endpointId: string }>('webhook_deliveries_waiting', 'endpoint_id AS "endpointId"');
 
 /**
- * The deliveries a dispatch has just started, in both modes (the system's own outbox sweep, like
+ * The deliveries a dispatch is about to start, in both modes (the system's own outbox sweep, like
  * lockUndispatchedEvents): each stops counting `givesUpAfterMs` from now, when its workflow gives up.
+ * One recorded already (an earlier dispatch that could not mark its event) keeps its time.
  */
 export async function recordDeliveriesWaiting(
   db: Queryable,
