@@ -119,6 +119,10 @@ describe('loadConfig', () => {
       retryForMs: 3 * 86_400_000,
       disableAfterMs: 5 * 86_400_000,
       streamsPerOrg: 10,
+      streamsPerUser: 5,
+      streamSlotTtlMs: 60_000,
+      eventsPerMinutePerOrg: 300,
+      deliveriesWaitingPerOrg: 10_000,
     });
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_FOR: '2m' }).webhooks).toMatchObject({ allowPrivate: true, retryForMs: 120_000 });
   });

@@ -157,6 +157,10 @@ function toConfig(env: Env) {
       retryForMs: env.WEBHOOK_RETRY_FOR,
       disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
       streamsPerOrg: env.EVENT_STREAMS_PER_ORG,
+      streamsPerUser: env.EVENT_STREAMS_PER_USER,
+      streamSlotTtlMs: env.EVENT_STREAM_SLOT_TTL,
+      eventsPerMinutePerOrg: env.EVENTS_PER_MINUTE_PER_ORG,
+      deliveriesWaitingPerOrg: env.WEBHOOK_DELIVERIES_WAITING_PER_ORG,
     },
   };
 }

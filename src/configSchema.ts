@@ -94,7 +94,7 @@ export const configSections = {
     TRUST_PROXY: cidrList.optional()
       .describe('Comma-separated CIDRs or addresses of the proxies in front of the api (`10.0.0.0/8,::1`). Behind them the client is the first untrusted `X-Forwarded-For` hop from the right (per-address limits, keys\' `allowed_ips`); unset: `X-Forwarded-For` is ignored.'),
     RATE_LIMIT_SCALE: z.coerce.number().positive('must be a positive number such as 1, 0.5 or 1000').finite().default(1)
-      .describe('A positive number multiplying every per-key, per-session and per-user rate limit and burst (never below 1 request); not the per-address pools nor REGISTRAR_CHECK_PER_MINUTE. A benchmark sets one that never binds (e.g. `1000`).'),
+      .describe('A positive number multiplying every per-key, per-session and per-user rate limit and burst, and EVENTS_PER_MINUTE_PER_ORG (never below 1 request); not the per-address pools nor REGISTRAR_CHECK_PER_MINUTE. A benchmark sets one that never binds (e.g. `1000`).'),
     DATA_DIR: z.string().min(1).default('.data')
       .describe('Where development keys are kept (the development identity provider\'s signing key, and KEY_HASH_SECRET or PAYLOAD_ENCRYPTION_KEYS when unset) and, without SMTP_URL, mail.'),
   },
@@ -276,7 +276,15 @@ export const configSections = {
     WEBHOOK_HOST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600)
       .describe('Deliveries of one organisation to one destination host per minute, all its endpoints and workers together.'),
     EVENT_STREAMS_PER_ORG: z.coerce.number().int().min(1).max(10_000).default(10)
-      .describe('Event streams (`GET …/events/stream`, `domain-service webhooks listen`) one organisation may hold open at once, both modes and every api process together.'),
+      .describe('Event streams (`GET …/events/stream`, `domain-service webhooks listen`) one organisation may hold open at once in each mode, every api process together, on the free plan; times the plan (pro 5, enterprise 20).'),
+    EVENT_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(5)
+      .describe('Event streams one member may hold open at once in one organisation and mode (within EVENT_STREAMS_PER_ORG), on the free plan; times the plan.'),
+    EVENT_STREAM_SLOT_TTL: duration.prefault('60s')
+      .describe('How long an event stream\'s place lasts unless renewed (every third of it): the streams of an api process that died stop counting within this.'),
+    EVENTS_PER_MINUTE_PER_ORG: z.coerce.number().int().min(1).max(10_000_000).default(300)
+      .describe('Events one organisation\'s requests may emit a minute in each mode (a record change, a batch or a zone import is one), every key and member together, on the free plan; times the plan and RATE_LIMIT_SCALE. Past it, 429 `RATE_LIMITED` before anything changes. The service\'s own events (operations ending, expiry notices) are never refused.'),
+    WEBHOOK_DELIVERIES_WAITING_PER_ORG: z.coerce.number().int().min(1).max(10_000_000).default(10_000)
+      .describe('Webhook deliveries one organisation may have waiting in each mode (handed to delivery, not yet accepted by the endpoint nor given up), on the free plan; times the plan. Past it, requests that emit events are 409 `WEBHOOK_BACKLOG_LIMIT` until endpoints catch up or are disabled.'),
     WEBHOOK_DISPATCHER: onOff
       .describe('`on`: worker starts (re)start the outbox dispatcher; `off` leaves it to the deployment\'s other workers.'),
     WEBHOOK_TIMEOUT: duration.prefault('10s').describe('One delivery attempt, connection to answer.'),

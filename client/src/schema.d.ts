@@ -1064,7 +1064,7 @@ export interface paths {
         };
         /**
          * The organisation's events, newest first
-         * @description Requires scope `webhooks:read`. Each is `{id, type, created_at, livemode, org_id, data: {object}}`, exactly what webhooks POST. Events of the caller’s mode only (test keys see test-mode events). Kept 30 days.
+         * @description Requires scope `webhooks:read`. Each is `{id, type, created_at, livemode, org_id, data: {object}}`, exactly what webhooks POST. Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` sees only the events of those domains and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.
          */
         get: operations["listEvents"];
         put?: never;
@@ -1084,7 +1084,7 @@ export interface paths {
         };
         /**
          * The organisation's events as they happen (Server-Sent Events), each as a webhook would receive it
-         * @description Requires scope `webhooks:read`. Events of the caller’s mode, from when the stream opens (or after `Last-Event-ID`), oldest first. First a `ready` event whose `signing_secret` (`whsec_…`) is yours for this organisation and mode, the same on every stream; then one `delivery` per event: `{event_id, type, headers, body}`, the exact body and Standard Webhooks headers a webhook endpoint would get, signed with that secret, so a local receiver verifies them as it would real deliveries. POST `body` with `headers` as they are. Delivery is at least once (deduplicate on `webhook-id`); a comment every 15 s keeps the stream alive, and an `end` event (`{code, detail}`) says why it ends: the credential or membership no longer holds (checked every 10 s), the client reads too slowly (`STREAM_TOO_SLOW`), or the server restarts; reconnect with `Last-Event-ID`. At most `EVENT_STREAMS_PER_ORG` streams per organisation.
+         * @description Requires scope `webhooks:read`. Events of the caller’s mode, from when the stream opens (or after `Last-Event-ID`), oldest first. First a `ready` event whose `signing_secret` (`whsec_…`) is yours for this organisation and mode, the same on every stream; then one `delivery` per event: `{event_id, type, headers, body}`, the exact body and Standard Webhooks headers a webhook endpoint would get, signed with that secret, so a local receiver verifies them as it would real deliveries. POST `body` with `headers` as they are. Delivery is at least once (deduplicate on `webhook-id`); a comment every 15 s keeps the stream alive, and an `end` event (`{code, detail}`) says why it ends: the credential or membership no longer holds (checked every 10 s, and at once when the key changes), the key’s `allowed_domains` or `allowed_records` changed (`KEY_RESTRICTIONS_CHANGED`), the client reads too slowly (`STREAM_TOO_SLOW`), or the server restarts; reconnect with `Last-Event-ID`. A key restricted with `allowed_domains` is sent only the events of those domains and those about no domain. At most `EVENT_STREAMS_PER_USER` streams per member and `EVENT_STREAMS_PER_ORG` per organisation, in each mode, times the plan.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -1104,7 +1104,7 @@ export interface paths {
         };
         /**
          * One event
-         * @description Requires scope `webhooks:read`. Events of the caller’s mode only (test keys see test-mode events). Kept 30 days.
+         * @description Requires scope `webhooks:read`. Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` sees only the events of those domains and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.
          */
         get: operations["getEvent"];
         put?: never;
@@ -2647,7 +2647,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping";
+            type: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "dns_zone.changed" | "ping";
             /** Format: date-time */
             created_at: string;
             livemode: boolean;
@@ -2655,7 +2655,7 @@ export interface components {
             org_id: string;
             data: {
                 /**
-                 * @description The resource as the API renders it (an operation, a domain, a webhook endpoint, a DNS record). For `api_key.revoked`, only the key's `{id, prefix, name}` (RevokedApiKey), sent to the organisations the key acted in, never its restrictions or limits. For `dns_record.deleted`, the record as it was when deleted
+                 * @description The resource as the API renders it (an operation, a domain, a webhook endpoint, a DNS record). For `api_key.revoked`, only the key's `{id, prefix, name}` (RevokedApiKey), sent to the organisations the key acted in, never its restrictions or limits. For `dns_record.*`, the record with `domain`, the name of its domain; for `dns_record.deleted`, as it was when deleted. For `dns_zone.changed` (a request that changed more than one record: a batch, a zone import), DnsZoneChange. Every event about a domain names it: `domain`, or `name` for a domain itself
                  * @example {
                  *       "id": "op_jXoGzixeFsLb8chA4NfUbd",
                  *       "type": "domain.register",
@@ -2663,7 +2663,7 @@ export interface components {
                  *       "domain": "example.com"
                  *     }
                  */
-                object: components["schemas"]["RevokedApiKey"] | {
+                object: components["schemas"]["RevokedApiKey"] | components["schemas"]["DnsZoneChange"] | {
                     [key: string]: unknown;
                 };
                 /**
@@ -2674,7 +2674,8 @@ export interface components {
                  *       "name": "www",
                  *       "content": "192.0.2.10",
                  *       "ttl": 3600,
-                 *       "version": 1
+                 *       "version": 1,
+                 *       "domain": "example.com"
                  *     }
                  */
                 previous?: {
@@ -2692,6 +2693,19 @@ export interface components {
             prefix: string;
             /** @example CI deploys */
             name: string;
+        };
+        /** @description `dns_zone.changed`: what one request (a batch, a zone import) changed in the zone of `domain` */
+        DnsZoneChange: {
+            /** @example example.com */
+            domain: string;
+            /** @description The records created, at most 100 */
+            created: components["schemas"]["DnsRecord"][];
+            /** @description The records changed, as they are now, at most 100 */
+            updated: components["schemas"]["DnsRecord"][];
+            /** @description The records deleted, as they were, at most 100 */
+            deleted: components["schemas"]["DnsRecord"][];
+            /** @description True when a list would have held more than 100: list the domain's records for the rest */
+            truncated: boolean;
         };
         WebhookEndpointWithSecret: {
             /** @example we_amstFNJyNZjieKUAX8N0dW */
@@ -2735,7 +2749,7 @@ export interface components {
              */
             url: string;
             /** @description Event types to send; `["*"]` for all */
-            events: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping" | "*")[];
+            events: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "dns_zone.changed" | "ping" | "*")[];
             description?: string | null;
         };
         WebhookEndpointPage: {
@@ -2788,7 +2802,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types to send; `["*"]` for all */
-            events?: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping" | "*")[];
+            events?: ("operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "dns_zone.changed" | "ping" | "*")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -12420,7 +12434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -12491,7 +12505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed; or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -12507,7 +12521,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "detail": "The organisation’s requests have emitted as many events this minute in this mode as they may",
                      *       "code": "RATE_LIMITED"
                      *     }
                      */
@@ -12699,7 +12713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -12770,7 +12784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed; or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -12786,7 +12800,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "detail": "The organisation’s requests have emitted as many events this minute in this mode as they may",
                      *       "code": "RATE_LIMITED"
                      *     }
                      */
@@ -13089,7 +13103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; or the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -13130,7 +13144,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed; or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -13146,7 +13160,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "detail": "The organisation’s requests have emitted as many events this minute in this mode as they may",
                      *       "code": "RATE_LIMITED"
                      *     }
                      */
@@ -13328,7 +13342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the domain is not `active` (`DOMAIN_STATE_CONFLICT`); the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -13399,7 +13413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed; or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -13415,7 +13429,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "detail": "The organisation’s requests have emitted as many events this minute in this mode as they may",
                      *       "code": "RATE_LIMITED"
                      *     }
                      */
@@ -14349,7 +14363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed (not for a dry run); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -14411,7 +14425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed (not for a dry run); or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -14427,7 +14441,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "detail": "The organisation’s requests have emitted as many events this minute in this mode as they may",
                      *       "code": "RATE_LIMITED"
                      *     }
                      */
@@ -14597,7 +14611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), or a CNAME stands at the name (`RECORD_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), a CNAME stands at the name (`RECORD_CONFLICT`), or the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -14668,7 +14682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed; or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -14684,7 +14698,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "detail": "The organisation’s requests have emitted as many events this minute in this mode as they may",
                      *       "code": "RATE_LIMITED"
                      *     }
                      */
@@ -14854,7 +14868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), or a CNAME stands at the name (`RECORD_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), a CNAME stands at the name (`RECORD_CONFLICT`), or the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -14925,7 +14939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed; or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -14941,7 +14955,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "detail": "The organisation’s requests have emitted as many events this minute in this mode as they may",
                      *       "code": "RATE_LIMITED"
                      *     }
                      */
@@ -15845,7 +15859,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "ping";
+                type?: "operation.succeeded" | "operation.failed" | "operation.cancelled" | "domain.expiring" | "domain.renewed" | "domain.auto_renew_failed" | "domain.expired" | "domain.deleted" | "domain.moved_out" | "domain.moved_in" | "api_key.revoked" | "webhook_endpoint.disabled" | "dnssec.enabled" | "dnssec.disabled" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "dns_zone.changed" | "ping";
             };
             header?: never;
             path: {
@@ -15890,7 +15904,8 @@ export interface operations {
                      *               "name": "www",
                      *               "content": "192.0.2.10",
                      *               "ttl": 3600,
-                     *               "version": 1
+                     *               "version": 1,
+                     *               "domain": "example.com"
                      *             }
                      *           }
                      *         }
@@ -16073,7 +16088,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The organisation already holds as many streams open as it may (`EVENT_STREAM_LIMIT`) */
+            /** @description The organisation, or the caller in it, already holds as many streams open in this mode as it may (`EVENT_STREAM_LIMIT`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16081,7 +16096,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The organisation already holds as many streams open as it may",
+                     *       "detail": "The organisation, or the caller in it, already holds as many streams open in this mode as it may",
                      *       "code": "EVENT_STREAM_LIMIT"
                      *     }
                      */
@@ -16213,7 +16228,8 @@ export interface operations {
                      *           "name": "www",
                      *           "content": "192.0.2.10",
                      *           "ttl": 3600,
-                     *           "version": 1
+                     *           "version": 1,
+                     *           "domain": "example.com"
                      *         }
                      *       }
                      *     }
@@ -16251,7 +16267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such event in this organisation and mode, or older than 30 days (`NOT_FOUND`) */
+            /** @description No such event in this organisation and mode, one about a domain outside the key’s `allowed_domains`, or one older than 30 days (`NOT_FOUND`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16259,7 +16275,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No such event in this organisation and mode, or older than 30 days",
+                     *       "detail": "No such event in this organisation and mode, one about a domain outside the key’s allowed_domains, or one older than 30 days",
                      *       "code": "NOT_FOUND"
                      *     }
                      */
@@ -17584,7 +17600,8 @@ export interface operations {
                      *           "name": "www",
                      *           "content": "192.0.2.10",
                      *           "ttl": 3600,
-                     *           "version": 1
+                     *           "version": 1,
+                     *           "domain": "example.com"
                      *         }
                      *       }
                      *     }
@@ -17637,7 +17654,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The endpoint is disabled (`WEBHOOK_ENDPOINT_DISABLED`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The endpoint is disabled (`WEBHOOK_ENDPOINT_DISABLED`), or the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -17678,7 +17695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed; or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -17694,7 +17711,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Rate limit of the write group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address",
+                     *       "detail": "The organisation’s requests have emitted as many events this minute in this mode as they may",
                      *       "code": "RATE_LIMITED"
                      *     }
                      */

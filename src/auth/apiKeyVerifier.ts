@@ -49,6 +49,8 @@ export class ApiKeyVerifier {
   private generation = 0;
   private readonly lastUsed = new Map<string, Date>();
   private readonly hashes = new Map<string, string | undefined>();
+  /** What outlives a request and must hear at once when its key changes (an open event stream), by key id. */
+  private readonly watchers = new Map<string, Set<() => void>>();
   private readonly flushTimer: NodeJS.Timeout;
 
   constructor(private readonly deps: ApiKeyVerifierDeps) {
@@ -59,6 +61,7 @@ export class ApiKeyVerifier {
     deps.subscriber.on('ready', () => {
       this.generation += 1;
       this.cache.clear();
+      for (const keyWatchers of this.watchers.values()) for (const watcher of keyWatchers) watcher();
     });
     this.flushTimer = setInterval(() => void this.flushLastUsed(), LAST_USED_FLUSH_MS);
     this.flushTimer.unref();
@@ -90,6 +93,21 @@ export class ApiKeyVerifier {
     const entry = cached && cached.expiresAt > Date.now() ? cached : await this.load(hash);
     this.lastUsed.set(entry.record.id, new Date());
     return entry;
+  }
+
+  /**
+   * Calls `onChange` whenever the key is changed, deleted or revoked (here or on another process,
+   * told over Redis), and after a reconnection, when such news may have been missed; until the
+   * returned function is called. The key's next verify reads it afresh.
+   */
+  watch(keyId: string, onChange: () => void): () => void {
+    let keyWatchers = this.watchers.get(keyId);
+    if (!keyWatchers) this.watchers.set(keyId, (keyWatchers = new Set()));
+    keyWatchers.add(onChange);
+    return () => {
+      keyWatchers.delete(onChange);
+      if (keyWatchers.size === 0 && this.watchers.get(keyId) === keyWatchers) this.watchers.delete(keyId);
+    };
   }
 
   /** Drops the key here and tells every other process to do the same. */
@@ -142,6 +160,7 @@ export class ApiKeyVerifier {
     for (const [hash, entry] of this.cache) {
       if (entry.record.id === keyId) this.cache.delete(hash);
     }
+    for (const watcher of this.watchers.get(keyId) ?? []) watcher();
   }
 
   /** `last_used_at` is written in batches, not on every request. */

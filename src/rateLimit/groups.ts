@@ -36,10 +36,14 @@ function scaled(count: number, scale: number): number {
   return Math.max(1, Math.floor(count * scale));
 }
 
+/** A per-organisation budget (events a minute, deliveries waiting, event streams): its free-plan size times the plan, times `scale`. */
+export function planScaledCount(count: number, plan: Plan, scale = 1): number {
+  return scaled(count * PLAN_MULTIPLIERS[plan], scale);
+}
+
 /** Limits `base` on the free plan, times the plan, times `RATE_LIMIT_SCALE` (default 1): how every per-plan budget grows. */
 export function planScaled(base: GroupLimits, plan: Plan, scale = 1): GroupLimits {
-  const factor = PLAN_MULTIPLIERS[plan];
-  return { perMinute: scaled(base.perMinute * factor, scale), perSecond: scaled(base.perSecond * factor, scale) };
+  return { perMinute: planScaledCount(base.perMinute, plan, scale), perSecond: planScaledCount(base.perSecond, plan, scale) };
 }
 
 /** A key's or session's pool: the group's limits times the plan, times `RATE_LIMIT_SCALE` (default 1). */

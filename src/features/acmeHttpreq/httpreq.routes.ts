@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { cleanupChallenge, presentChallenge, type ChallengeProps } from './challengeRecords.js';
 import { HttpreqBody, HttpreqResultSchema } from './schemas.js';
+import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
 
 const BASE = '/api/v1/orgs/{org_oid}/acme/httpreq';
 const AUTH_NOTE =
@@ -13,7 +14,8 @@ const AUTH_NOTE =
   'The record is changed as any record edit is (the DNS provider first, events, audit log; docs/certificates.md).';
 const ERRORS = {
   404: 'No domain of this organisation holds `fqdn` in the caller’s mode (`NOT_FOUND`)',
-  409: 'The domain is not `active` (`DOMAIN_STATE_CONFLICT`), or a CNAME stands at the name (`RECORD_CONFLICT`)',
+  409: `The domain is not \`active\` (\`DOMAIN_STATE_CONFLICT\`), a CNAME stands at the name (\`RECORD_CONFLICT\`), or ${EVENT_BUDGET_ERRORS[409]}`,
+  429: EVENT_BUDGET_ERRORS[429],
   502: 'The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed',
   503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later',
 };
@@ -66,6 +68,7 @@ export function httpreqRoutes(deps: AppDeps) {
       responses: { 200: { description: `The value is ${step.outcome === 'present' ? '' : 'not '}at the name`, schema: HttpreqResultSchema } },
       errors: ERRORS,
       handler: async (ctx, input) => {
+        await admitRequestEvents(deps, ctx.state);
         const { domain } = await step.apply(props(input));
         ctx.body = { fqdn: `${input.body.fqdn}.`, value: input.body.value, domain, status: step.outcome };
       },

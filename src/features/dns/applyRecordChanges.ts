@@ -21,8 +21,7 @@ import { ConflictError, NotFoundError, ValidationError, VersionMismatchError, ty
 import { newId } from '../../ids.js';
 import { claimZone, ownsZone, zoneHost } from './zones.js';
 import { rrsetChange } from './rrsets.js';
-import { presentDnsRecord } from './dnsRecord.presenter.js';
-import { emitEvent } from '../webhooks/emitEvent.js';
+import { emitRecordChangeEvents, type RecordChange } from './recordEvents.js';
 import { requireRecordAllowed } from '../../auth/authorize.js';
 import { groupBy } from '../../grouping.js';
 
@@ -59,10 +58,11 @@ export interface ApplyRecordChangesProps {
   /** Every check, under the same locks, then nothing written or sent: the answer is empty. */
   dryRun?: boolean;
   /**
-   * A seed for the event of the operation at this index, when the request derives one: should the
-   * request run again (its answer lost), the event it writes again is the same one, not a second.
+   * A seed for the request's event, when the request derives one (`0` for one record changed,
+   * `zone` for `dns_zone.changed`): should the request run again (its answer lost), the event it
+   * writes again is the same one, not a second.
    */
-  eventSeedOf?: (index: number) => string | undefined;
+  eventSeedOf?: (part: number | 'zone') => string | undefined;
 }
 
 /**
@@ -312,16 +312,15 @@ async function applyAtProvider(tx: pg.PoolClient, providers: DnsProviders, domai
   }
 }
 
-/** The audit action and the event type of each kind of change: the same names. */
+/** The audit action of each kind of change. */
 const ACTIONS = { create: 'dns_record.created', update: 'dns_record.updated', delete: 'dns_record.deleted' } as const;
 
 /**
  * Creates and deletes go in few statements and the audit events in one (a zone file writes
  * thousands of rows; one statement each took seconds); updates one by one. The unique constraint on
  * records is deferred, so the order of the statements within the transaction does not matter.
- * Each change also writes its event (`data.previous` on updates and deletes) in this transaction:
- * one event per record changed, whatever route or import asked for it (docs/api-guide.md, Webhooks
- * and events). `writes` follow the operations, one each, so a write's index is its operation's.
+ * The request's event is written in this transaction too: one record's event, or one
+ * `dns_zone.changed` for several, whatever route or import asked (./recordEvents.ts).
  */
 async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, domain: Domain, writes: Write[]): Promise<RecordOperationResult[]> {
   const { principal } = props;
@@ -330,17 +329,21 @@ async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, doma
   await deleteDnsRecords(tx, principal, writes.flatMap((w) => (w.kind === 'delete' ? [w.row.id] : [])));
   const results: RecordOperationResult[] = [];
   const audits: Parameters<typeof auditCallerActions>[2] = [];
-  for (const [index, write] of writes.entries()) {
+  const changes: RecordChange[] = [];
+  for (const write of writes) {
     let record: DnsRecord;
     if (write.kind === 'create') {
       record = created.get(write.id)!;
       results.push({ op: 'create', record });
+      changes.push({ kind: 'create', record });
     } else if (write.kind === 'update') {
       record = await updateDnsRecord(tx, principal, { id: write.row.id, fields: write.fields });
       results.push({ op: 'update', record });
+      changes.push({ kind: 'update', record, before: write.row });
     } else {
       record = write.row;
       results.push({ op: 'delete', id: record.id });
+      changes.push({ kind: 'delete', record });
     }
     audits.push({
       action: ACTIONS[write.kind],
@@ -349,16 +352,8 @@ async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, doma
       targetId: record.id,
       data: { livemode: principal.livemode, domain: domain.name, type: record.type, name: record.name, version: record.version },
     });
-    await emitEvent({
-      db: tx,
-      orgId: props.orgId,
-      livemode: principal.livemode,
-      type: ACTIONS[write.kind],
-      object: presentDnsRecord(record),
-      previous: write.kind === 'create' ? undefined : presentDnsRecord(write.row),
-      dedupeSeed: props.eventSeedOf?.(index),
-    });
   }
+  await emitRecordChangeEvents(tx, { orgId: props.orgId, livemode: principal.livemode, domain: domain.name, changes, seedOf: props.eventSeedOf });
   await auditCallerActions(tx, props, audits);
   return results;
 }

@@ -24,6 +24,20 @@ export const DnsRecordSchema = z
   })
   .meta({ id: 'DnsRecord' });
 
+/** Records of each kind a `dns_zone.changed` event carries; beyond, `truncated` says the lists are not whole. */
+export const ZONE_CHANGE_RECORDS_INLINE = 100;
+
+export const DnsZoneChangeSchema = z
+  .object({
+    domain: z.string().meta({ example: 'example.com' }),
+    created: z.array(DnsRecordSchema).describe(`The records created, at most ${ZONE_CHANGE_RECORDS_INLINE}`),
+    updated: z.array(DnsRecordSchema).describe(`The records changed, as they are now, at most ${ZONE_CHANGE_RECORDS_INLINE}`),
+    deleted: z.array(DnsRecordSchema).describe(`The records deleted, as they were, at most ${ZONE_CHANGE_RECORDS_INLINE}`),
+    truncated: z.boolean().describe(`True when a list would have held more than ${ZONE_CHANGE_RECORDS_INLINE}: list the domain's records for the rest`),
+  })
+  .describe('`dns_zone.changed`: what one request (a batch, a zone import) changed in the zone of `domain`')
+  .meta({ id: 'DnsZoneChange' });
+
 /** The domain, org and mode stay internal. */
 export function presentDnsRecord(record: DnsRecord): z.infer<typeof DnsRecordSchema> {
   return {

@@ -12,10 +12,12 @@ import type { AppState } from '../../http/context.js';
 import { DnsRecordSchema, presentDnsRecord } from './dnsRecord.presenter.js';
 import { applyRecordChanges, type RecordOperation, type RecordOperationResult } from './applyRecordChanges.js';
 import { BatchBody, BatchResultSchema, CreateRecordBody, DomainPath, RecordListQuery, RecordPage, RecordPath, UpdateRecordBody } from './schemas.js';
+import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
 
 const NOT_FOUND = 'No such domain, or no such record on it, in this organisation and mode (`NOT_FOUND`)';
 const STALE = '`If-Match` names a version other than the current one (`VERSION_MISMATCH`)';
 const NOT_ACTIVE = 'the domain is not `active` (`DOMAIN_STATE_CONFLICT`)';
+const BACKLOG = EVENT_BUDGET_ERRORS[409];
 const CONFLICT =
   'a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records ' +
   '(`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`)';
@@ -38,13 +40,15 @@ function onlyRecord(results: RecordOperationResult[]) {
 }
 
 export function dnsRecordRoutes(deps: AppDeps) {
-  const apply = (
+  const apply = async (
     state: AppState,
     { principal, requestId, path }: { principal: Principal; requestId: string; path: { org_oid: string; domain: DomainName } },
     operations: RecordOperation[],
     shape: 'single' | 'batch',
-  ) =>
-    applyRecordChanges({
+  ) => {
+    // One event, whatever the number of records (a batch is one `dns_zone.changed`).
+    await admitRequestEvents(deps, state);
+    return applyRecordChanges({
       db: deps.db,
       dnsProviders: deps.dnsProviders,
       principal,
@@ -54,8 +58,9 @@ export function dnsRecordRoutes(deps: AppDeps) {
       shape,
       requestId,
       createdIdOf: (index) => idempotentId(state, 'rec', String(index)),
-      eventSeedOf: (index) => idempotentId(state, 'evt', `dns_record|${index}`),
+      eventSeedOf: (part) => idempotentId(state, 'evt', `dns_record|${part}`),
     });
+  };
 
   return [
     defineRoute({
@@ -93,7 +98,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       actsOnRecords: true,
       request: { path: DomainPath, body: CreateRecordBody },
       responses: { 201: { description: 'Created, at version 1', schema: DnsRecordSchema, headers: CreatedHeaders } },
-      errors: { 404: NOT_FOUND, 409: `${NOT_ACTIVE}; or ${CONFLICT}`, 502: PROVIDER, 503: PROVIDER_DOWN },
+      errors: { 404: NOT_FOUND, 409: `${NOT_ACTIVE}; ${BACKLOG}; or ${CONFLICT}`, 429: EVENT_BUDGET_ERRORS[429], 502: PROVIDER, 503: PROVIDER_DOWN },
       handler: async (ctx, input) => {
         const { path, body } = input;
         const record = onlyRecord(await apply(ctx.state, input, [{ op: 'create', record: body }], 'single'));
@@ -117,7 +122,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       actsOnRecords: true,
       request: { path: DomainPath, body: BatchBody },
       responses: { 200: { description: 'Every operation applied', schema: BatchResultSchema } },
-      errors: { 404: 'No such domain in this organisation and mode (`NOT_FOUND`)', 409: `${NOT_ACTIVE}; ${STALE}; or ${CONFLICT}`, 502: PROVIDER, 503: PROVIDER_DOWN },
+      errors: { 404: 'No such domain in this organisation and mode (`NOT_FOUND`)', 409: `${NOT_ACTIVE}; ${STALE}; ${BACKLOG}; or ${CONFLICT}`, 429: EVENT_BUDGET_ERRORS[429], 502: PROVIDER, 503: PROVIDER_DOWN },
       handler: async (ctx, input) => {
         const operations = input.body.operations.map((o): RecordOperation => {
           if (o.op === 'create') return { op: 'create', record: o.record };
@@ -163,7 +168,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       actsOnRecords: true,
       request: { path: RecordPath, header: IfMatchHeader, body: UpdateRecordBody },
       responses: { 200: { description: 'The updated record', schema: DnsRecordSchema, headers: ETagHeaders } },
-      errors: { 404: NOT_FOUND, 409: `${STALE}; ${NOT_ACTIVE}; or ${CONFLICT}`, 502: PROVIDER, 503: PROVIDER_DOWN },
+      errors: { 404: NOT_FOUND, 409: `${STALE}; ${NOT_ACTIVE}; ${BACKLOG}; or ${CONFLICT}`, 429: EVENT_BUDGET_ERRORS[429], 502: PROVIDER, 503: PROVIDER_DOWN },
       handler: async (ctx, input) => {
         const { path, header, body } = input;
         const operation: RecordOperation = { op: 'update', id: path.record_id, changes: body, expectedVersion: header['if-match'] };
@@ -183,7 +188,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       actsOnRecords: true,
       request: { path: RecordPath, header: IfMatchHeader },
       responses: { 204: { description: 'Deleted' } },
-      errors: { 404: NOT_FOUND, 409: `${STALE}; or ${NOT_ACTIVE}`, 502: PROVIDER, 503: PROVIDER_DOWN },
+      errors: { 404: NOT_FOUND, 409: `${STALE}; ${BACKLOG}; or ${NOT_ACTIVE}`, 429: EVENT_BUDGET_ERRORS[429], 502: PROVIDER, 503: PROVIDER_DOWN },
       handler: async (ctx, input) => {
         const { path, header } = input;
         await apply(ctx.state, input, [{ op: 'delete', id: path.record_id, expectedVersion: header['if-match'] }], 'single');

@@ -12,6 +12,7 @@ import { synthesizedApex, zoneFileHead, zoneFileLines } from './zoneFileExport.j
 import { zoneExportSlots } from './zoneExportSlots.js';
 import { isServed } from './zones.js';
 import { importZoneFile, ZONE_FILE_MAX_RECORDS } from './zoneFileImport.js';
+import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
 
 /** A zone file of 20,000 records of ~100 bytes, with room for long TXT (DKIM) records. */
 export const ZONE_FILE_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -144,12 +145,17 @@ export function zoneFileRoutes(deps: AppDeps) {
       responses: { 200: { description: 'What changed (or, in a dry run, would change)', schema: ZoneImportResultSchema } },
       errors: {
         404: NOT_FOUND,
-        409: 'The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`)',
+        409:
+          'The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); ' +
+          `${EVENT_BUDGET_ERRORS[409]} (not for a dry run)`,
         422: 'The file cannot be read, or a record in it breaks its type’s rules (`ZONE_FILE_INVALID`, each problem with its line)',
+        429: `${EVENT_BUDGET_ERRORS[429]} (not for a dry run)`,
         502: 'The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed',
         503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later',
       },
       handler: async (ctx, { path, query, header, body, principal, requestId }) => {
+        // The whole import is one event (`dns_zone.changed`); a dry run emits none.
+        if (!header['dry-run']) await admitRequestEvents(deps, ctx.state);
         ctx.body = await importZoneFile({
           db: deps.db,
           dnsProviders: deps.dnsProviders,
@@ -161,7 +167,7 @@ export function zoneFileRoutes(deps: AppDeps) {
           dryRun: header['dry-run'],
           requestId,
           createdIdOf: (index) => idempotentId(ctx.state, 'rec', String(index)),
-          eventSeedOf: (index) => idempotentId(ctx.state, 'evt', `dns_record|${index}`),
+          eventSeedOf: (part) => idempotentId(ctx.state, 'evt', `dns_record|${part}`),
         });
       },
     }),

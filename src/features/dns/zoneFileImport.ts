@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domainName.js';
 import { ApiError, type FieldError } from '../../errors.js';
 import { activeDomainNamed } from '../domains/lookup.js';
-import { applyRecordChanges, type RecordOperation } from './applyRecordChanges.js';
+import { applyRecordChanges, type ApplyRecordChangesProps, type RecordOperation } from './applyRecordChanges.js';
 import { dnsRecordsAtNames, dnsRecordsOfDomain, type VersionedRecord } from './dnsRecords.repository.js';
 import type { DnsProviders } from './provider/index.js';
 import type { RecordFields } from './records.js';
@@ -42,8 +42,8 @@ export interface ImportZoneFileProps {
   dryRun: boolean;
   requestId: string;
   createdIdOf?: (index: number) => string | undefined;
-  /** The event of each record change, derived from the request so a re-run writes the same events (applyRecordChanges). */
-  eventSeedOf?: (index: number) => string | undefined;
+  /** The events of the change, derived from the request so a re-run writes the same ones (applyRecordChanges). */
+  eventSeedOf?: ApplyRecordChangesProps['eventSeedOf'];
 }
 
 /** Parsed and checked, or 422 with every problem at its line. */

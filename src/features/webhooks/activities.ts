@@ -12,6 +12,7 @@ import { MailRejectedError, type Mailer } from '../../mail/mailer.js';
 import { webhookDisabledNotice } from './endpointDisabled.mail.js';
 import { attemptDelivery, type AttemptOutcome } from './deliver.js';
 import { dispatchEvents } from './dispatch.js';
+import { purgeDeliveriesGivenUp } from './deliveriesWaiting.repository.js';
 import { createKeyedPacer } from '../../rateLimit/upstreamPacer.js';
 import type { Temporal } from '../../temporal/client.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
@@ -139,7 +140,8 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
 
     async purgeOldEvents(): Promise<number> {
       const purged = await purgeEventsOlderThan(db, EVENT_RETENTION_DAYS);
-      logger.info({ purged }, 'purged events older than 30 days');
+      const givenUp = await purgeDeliveriesGivenUp(db);
+      logger.info({ purged, givenUp }, 'purged events older than 30 days and the waiting deliveries given up');
       return purged;
     },
   };

@@ -20,6 +20,7 @@ import type { KeyedPacer } from '../../rateLimit/upstreamPacer.js';
 import { sendWebhook, type Resolver } from './sender.js';
 import { signedDelivery } from './signing.js';
 import { emitEvent } from './emitEvent.js';
+import { deliveryNoLongerWaiting, endpointDeliveriesNoLongerWaiting } from './deliveriesWaiting.repository.js';
 
 export interface AttemptProps {
   db: Db;
@@ -89,6 +90,7 @@ export async function attemptDelivery(props: AttemptProps): Promise<AttemptOutco
     await insertDelivery(tx, mode, { id: deliveryId, endpointId: endpoint.id, eventId: event.id, statusCode: sent.statusCode, durationMs: sent.durationMs, error: sent.error });
     if (delivered) {
       await markEndpointHealthy(tx, mode, endpoint.id);
+      await deliveryNoLongerWaiting(tx, mode, { endpointId: endpoint.id, eventId: event.id });
       return false;
     }
     const disabled = await recordEndpointFailure(tx, mode, {
@@ -97,6 +99,7 @@ export async function attemptDelivery(props: AttemptProps): Promise<AttemptOutco
       reason: `every delivery failed for ${spoken(props.disableAfterMs)}; the last: ${sent.error}`,
     });
     if (!disabled) return false;
+    await endpointDeliveriesNoLongerWaiting(tx, mode, disabled.id);
     await emitEvent({
       db: tx,
       orgId: disabled.orgId,

@@ -5,6 +5,7 @@ import { enabledEndpointsOfOrgs, endpointWantsEvent, type WebhookEndpoint } from
 import { startWorkflow } from '../../workflows.js';
 import { deliveryWorkflowId } from './timing.js';
 import type { WebhookDeliveryTiming } from './webhooks.contract.js';
+import { deliveryNoLongerWaiting, recordDeliveriesWaiting } from './deliveriesWaiting.repository.js';
 
 export interface DispatchProps {
   db: Db;
@@ -41,8 +42,9 @@ const orgKey = (row: { livemode: boolean; orgId: string }) => `${row.livemode ? 
 
 /**
  * Hands one batch of the outbox to delivery: for each undispatched event, one workflow per endpoint
- * that should get it (id from both, so a second dispatch finds the first), then the events are marked
- * dispatched in the same transaction. If Temporal cannot be reached, nothing is marked and the next
+ * that should get it (id from both, so a second dispatch finds the first), each recorded as waiting
+ * first (src/features/webhooks/deliveriesWaiting.repository.ts), then the events are marked
+ * dispatched in the batch's transaction. If Temporal cannot be reached, nothing is marked and the next
  * run tries again. Returns how many events it handled.
  */
 export async function dispatchEvents(props: DispatchProps): Promise<number> {
@@ -54,8 +56,11 @@ export async function dispatchEvents(props: DispatchProps): Promise<number> {
       const endpoints = endpointsByOrg.get(orgKey(event)) ?? [];
       return endpoints.filter((endpoint) => endpointWantsEvent(endpoint, target)).map((endpoint) => ({ endpoint, event }));
     });
-    await Promise.all(
-      starts.map(async ({ endpoint, event }) => {
+    const deliveries = starts.map(({ endpoint, event }) => ({ endpointId: endpoint.id, eventId: event.id, orgId: event.orgId, livemode: event.livemode }));
+    // Committed before any workflow starts: a first attempt that succeeds at once finds its row to delete.
+    await recordDeliveriesWaiting(props.db, deliveries, props.timing.retryForMs);
+    const over = await Promise.all(
+      starts.map(async ({ endpoint, event }, i) => {
         try {
           await startWorkflow(props.client, 'deliverWebhookWorkflow', {
             workflowId: deliveryWorkflowId(endpoint.id, event.id),
@@ -64,12 +69,15 @@ export async function dispatchEvents(props: DispatchProps): Promise<number> {
             workflowIdConflictPolicy: 'USE_EXISTING',
             workflowIdReusePolicy: 'REJECT_DUPLICATE',
           });
+          return [];
         } catch (err) {
           // Delivered (or given up) already, by an earlier dispatch that could not mark the event.
           if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+          return [deliveries[i]!];
         }
       }),
     );
+    for (const delivery of over.flat()) await deliveryNoLongerWaiting(tx, delivery, delivery);
     await markEventsDispatched(
       tx,
       events.map((event) => event.id),

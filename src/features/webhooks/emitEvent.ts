@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { insertEvent, type EventType } from './events.repository.js';
 import { derivedId, newId } from '../../ids.js';
+import { domainOfEvent } from './eventDomains.js';
 
 export interface EmitEventProps {
   /** The transaction that makes the change the event describes (docs/api-guide.md, Webhooks and events). */
@@ -19,9 +20,15 @@ export interface EmitEventProps {
   dedupeSeed?: string;
 }
 
-/** The one way an event is emitted. Returns the event id. */
+/**
+ * The one way an event is emitted, with the domain it is about read from its object (eventDomains.ts),
+ * by which keys restricted to some domains are shown only theirs. Returns the event id. Nothing here
+ * refuses: the budgets of events a customer's request may emit are checked before the request
+ * changes anything (eventBudget.ts), so the system's own events are never dropped.
+ */
 export async function emitEvent({ db, orgId, livemode, type, object, previous, dedupeSeed }: EmitEventProps): Promise<string> {
   const id = dedupeSeed ? derivedId('evt', `event|${dedupeSeed}`) : newId('evt');
-  await insertEvent(db, { livemode }, { id, orgId, type, data: previous === undefined ? { object } : { object, previous } });
+  const data = previous === undefined ? { object } : { object, previous };
+  await insertEvent(db, { livemode }, { id, orgId, type, data, domain: domainOfEvent(type, object) });
   return id;
 }

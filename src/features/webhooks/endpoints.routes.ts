@@ -15,6 +15,7 @@ import {
 import { answerInTransaction } from '../../http/idempotency.js';
 import { changeWebhookEndpoint, createWebhookEndpointWithin, MAX_ENDPOINTS_PER_ORG_AND_MODE, removeWebhookEndpoint, rotateWebhookSecret } from './endpoints.js';
 import { retryDelivery, sendPing } from './resend.js';
+import { admitRequestEvents, EVENT_BUDGET_ERRORS } from './eventBudget.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { CreateEndpointBody, DeliveryPage, DeliveryPath, EndpointPage, EndpointPath, RetryAccepted, UpdateEndpointBody } from './schemas.js';
 
@@ -166,8 +167,9 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       roles: WRITERS,
       request: { path: EndpointPath },
       responses: { 202: { description: 'The ping event, on its way', schema: EventSchema } },
-      errors: { 404: NOT_FOUND, 409: 'The endpoint is disabled (`WEBHOOK_ENDPOINT_DISABLED`)' },
+      errors: { 404: NOT_FOUND, 409: `The endpoint is disabled (\`WEBHOOK_ENDPOINT_DISABLED\`), or ${EVENT_BUDGET_ERRORS[409]}`, 429: EVENT_BUDGET_ERRORS[429] },
       handler: async (ctx, { path, principal }) => {
+        await admitRequestEvents(deps, ctx.state);
         const event = await sendPing(deps.db, { mode: principal, orgId: path.org_oid, endpointId: path.endpoint_id });
         ctx.status = 202;
         ctx.body = presentEvent(event);

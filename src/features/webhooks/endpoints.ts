@@ -17,6 +17,7 @@ import { newId } from '../../ids.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
 import { addressPolicy, urlProblem, type DestinationSettings } from './addressPolicy.js';
 import { newSigningSecret } from './signing.js';
+import { endpointDeliveriesNoLongerWaiting } from './deliveriesWaiting.repository.js';
 import { auditCallerAction, type CallerOfRequest } from '../../audit/auditEvents.js';
 
 /** How long the previous secret keeps signing after a rotation (docs/api-guide.md, Webhooks and events). */
@@ -125,6 +126,7 @@ export async function changeWebhookEndpoint(
       changes: { ...changes, ...(changes.events ? { events: normalisedEvents(changes.events) } : {}) },
     });
     if (!updated) throw new NotFoundError('Webhook endpoint not found');
+    if (changes.enabled === false) await endpointDeliveriesNoLongerWaiting(tx, mode, updated.id);
     await auditEndpoint(tx, props, 'webhook_endpoint.updated', updated, { fields: Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined) });
     return updated;
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { EventStreamLimitError } from '../../errors.js';
+import { ConflictError, EventStreamLimitError } from '../../errors.js';
 import { currentPrincipal } from '../../auth/authenticate.js';
 import { findMembershipWithOrganization } from '../../auth/organizations.js';
 import { addressAllowed } from '../../auth/keyRestrictions.js';
@@ -13,6 +13,12 @@ import { eventsStartingNow, findEvent } from './events.repository.js';
 import { EventStream, HEARTBEAT_MS, RECHECK_MS } from './eventStream.js';
 import { EventStreamSlots } from './eventStreamSlots.js';
 import { streamSigningSecret } from './signing.js';
+import { audienceOf } from './eventDomains.js';
+import { planScaledCount } from '../../rateLimit/groups.js';
+import type { Principal } from '../../auth/principal.js';
+
+/** The restrictions that decide which events a key sees; a stream ends when they change. */
+const restrictionsOf = (principal: Principal) => JSON.stringify([principal.guards?.allowedDomains ?? [], principal.guards?.allowedRecords ?? []]);
 
 const EXAMPLE = [
   'retry: 2000',
@@ -30,7 +36,8 @@ const EXAMPLE = [
 
 /** `GET …/events/stream`: the organisation's events as they happen, for `domain-service webhooks listen`. */
 export function eventStreamRoutes(deps: AppDeps) {
-  const slots = new EventStreamSlots(deps.redis, deps.config.webhooks.streamsPerOrg);
+  const { webhooks } = deps.config;
+  const slots = new EventStreamSlots(deps.redis, webhooks.streamSlotTtlMs);
   return [
     defineRoute({
       method: 'get',
@@ -43,22 +50,28 @@ export function eventStreamRoutes(deps: AppDeps) {
         '`{event_id, type, headers, body}`, the exact body and Standard Webhooks headers a webhook endpoint would get, signed with that ' +
         'secret, so a local receiver verifies them as it would real deliveries. POST `body` with `headers` as they are. Delivery is at ' +
         `least once (deduplicate on \`webhook-id\`); a comment every ${HEARTBEAT_MS / 1000} s keeps the stream alive, and an \`end\` event ` +
-        `(\`{code, detail}\`) says why it ends: the credential or membership no longer holds (checked every ${RECHECK_MS / 1000} s), the client reads too ` +
-        'slowly (`STREAM_TOO_SLOW`), or the server restarts; reconnect with `Last-Event-ID`. At most `EVENT_STREAMS_PER_ORG` streams per organisation.',
+        `(\`{code, detail}\`) says why it ends: the credential or membership no longer holds (checked every ${RECHECK_MS / 1000} s, and at once when the ` +
+        'key changes), the key’s `allowed_domains` or `allowed_records` changed (`KEY_RESTRICTIONS_CHANGED`), the client reads too slowly (`STREAM_TOO_SLOW`), ' +
+        'or the server restarts; reconnect with `Last-Event-ID`. A key restricted with `allowed_domains` is sent only the events of those domains and ' +
+        'those about no domain. At most `EVENT_STREAMS_PER_USER` streams per member and `EVENT_STREAMS_PER_ORG` per organisation, in each mode, times the plan.',
       tags: ['webhooks'],
       scope: 'webhooks:read',
       request: { path: OrgPath, query: EventStreamQuery, header: EventStreamHeader },
       responses: { 200: { description: 'A stream that stays open', contentType: 'text/event-stream', schema: z.string().meta({ example: EXAMPLE }) } },
-      errors: { 409: 'The organisation already holds as many streams open as it may (`EVENT_STREAM_LIMIT`)' },
+      errors: { 409: 'The organisation, or the caller in it, already holds as many streams open in this mode as it may (`EVENT_STREAM_LIMIT`)' },
       handler: async (ctx, { path, query, header, principal }) => {
         const orgId = path.org_oid;
-        const slot = await slots.take(orgId);
-        if (!slot) throw new EventStreamLimitError(slots.limit);
-        const release = () => slots.release(orgId, slot).catch((err: unknown) => ctx.state.log.warn({ err }, 'event stream slot not released; it expires by itself'));
+        const plan = ctx.state.org!.org.plan;
+        const owner = { orgId, userId: principal.user.id, mode: principal };
+        const taken = await slots.take(owner, { perOrg: planScaledCount(webhooks.streamsPerOrg, plan), perUser: planScaledCount(webhooks.streamsPerUser, plan) });
+        if ('refused' in taken) throw new EventStreamLimitError({ limit: taken.limit, whose: taken.refused });
+        const { slot } = taken;
+        const release = () => slots.release(owner, slot).catch((err: unknown) => ctx.state.log.warn({ err }, 'event stream slot not released; it expires by itself'));
+        const audience = audienceOf(principal);
         let after;
         try {
           const lastEventId = header['last-event-id'];
-          const resumed = lastEventId ? await findEvent(deps.db, principal, orgId, lastEventId) : undefined;
+          const resumed = lastEventId ? await findEvent(deps.db, principal, { orgId, id: lastEventId, audience }) : undefined;
           after = resumed ? { createdAt: resumed.createdAt, id: resumed.id } : await eventsStartingNow(deps.db);
         } catch (err) {
           await release();
@@ -68,9 +81,14 @@ export function eventStreamRoutes(deps: AppDeps) {
         const authorization = ctx.get('authorization');
         const mode = ctx.req.headers['x-mode'] === undefined ? undefined : ctx.get('x-mode');
         const address = clientAddress(ctx, deps.config.trustProxy);
+        const restrictions = restrictionsOf(principal);
+        const { keyId } = principal;
         const recheck = async () => {
           const now = await currentPrincipal(deps, authorization, mode);
           if (!addressAllowed(now.guards?.allowedIps ?? [], address)) throw new IpNotAllowedError(address);
+          if (restrictionsOf(now) !== restrictions) {
+            throw new ConflictError('KEY_RESTRICTIONS_CHANGED', 'The key’s allowed_domains or allowed_records changed; reconnect to follow the events it may read now');
+          }
           if (!now.scopes.has('webhooks:read')) throw new InsufficientScopeError('webhooks:read');
           if (!(await findMembershipWithOrganization(deps.db, orgId, now.user.id))) throw new NotOrgMemberError();
         };
@@ -84,10 +102,13 @@ export function eventStreamRoutes(deps: AppDeps) {
           mode: principal,
           orgId,
           types: query.types,
+          audience,
           secret: streamSigningSecret(deps.keyHashSecret, { userId: principal.user.id, orgId, livemode: principal.livemode }),
           after,
           recheck,
-          renewSlot: () => slots.renew(orgId, slot),
+          ...(keyId ? { watchCredential: (changed: () => void) => deps.apiKeys.watch(keyId, changed) } : {}),
+          renewSlot: () => slots.renew(owner, slot),
+          renewSlotEveryMs: slots.renewEveryMs,
           onEnd: () => void release(),
         });
         await stream.start();

@@ -4,13 +4,14 @@ import type { PageCursor } from '../../db/keyset.js';
 import type { Mode } from '../../db/modeScope.js';
 import type { Logger } from '../../logger.js';
 import { ApiError } from '../../errors.js';
-import { eventsAfter, type EventRow, type EventType } from './events.repository.js';
+import { eventsAfter, type EventAudience, type EventRow, type EventType } from './events.repository.js';
+import { eventVisibleTo } from './eventDomains.js';
 import type { EventStreamHub, StreamListener } from './eventStreamHub.js';
 import { signedDelivery } from './signing.js';
 
 /** A comment line now and then, so proxies and clients see the stream is alive. */
 export const HEARTBEAT_MS = 15_000;
-/** How often a stream checks its caller may still read the organisation's events, and renews its slot. */
+/** How often a stream checks its caller may still read the organisation's events (at once, too, when its key changes). */
 export const RECHECK_MS = 10_000;
 /** Bytes written and not yet taken by the client before the stream gives up on it (it resumes with Last-Event-ID). */
 const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
@@ -30,14 +31,24 @@ export interface EventStreamProps {
   mode: Mode;
   orgId: string;
   types: readonly EventType[] | undefined;
+  /** The caller key's restrictions: only the events of its domains (and those about none) are sent. */
+  audience: EventAudience;
   /** Signs every delivery (src/features/webhooks/signing.ts, streamSigningSecret). */
   secret: string;
   /** Nothing at or before this is sent: the event named by Last-Event-ID, or the moment the stream opened. */
   after: PageCursor;
-  /** Throws an ApiError once the caller may no longer read (key deleted, token expired, membership gone). */
+  /** Throws an ApiError once the caller may no longer read (key deleted or its restrictions changed, token expired, membership gone). */
   recheck(): Promise<void>;
-  /** Keeps the organisation's slot for this stream; false when it was lost. */
+  /**
+   * Calls its argument whenever the caller's credential may have changed (an API key updated,
+   * deleted or revoked), so the stream checks at once rather than at its next RECHECK_MS; returns
+   * how to stop. Absent for a session.
+   */
+  watchCredential?: (changed: () => void) => () => void;
+  /** Keeps this stream's slots; false when they were lost. */
   renewSlot(): Promise<boolean>;
+  /** How often renewSlot is called: a third of the slots' lifetime. */
+  renewSlotEveryMs: number;
   /** Called once, when the stream has ended for whatever reason. */
   onEnd(): void;
 }
@@ -66,6 +77,7 @@ export class EventStream implements StreamListener {
   private ended = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private unlisten: (() => void) | undefined;
+  private unwatch: (() => void) | undefined;
 
   constructor(private readonly props: EventStreamProps) {
     this.orgId = props.orgId;
@@ -82,7 +94,12 @@ export class EventStream implements StreamListener {
     res.on('close', () => this.finish());
     this.write(`retry: 2000\n\n`);
     this.write(this.message('ready', { org_id: this.orgId, livemode: this.livemode, types: this.props.types ?? null, signing_secret: this.props.secret }));
-    this.timers.push(setInterval(() => this.write(': keep-alive\n\n'), HEARTBEAT_MS), setInterval(() => void this.check(), RECHECK_MS));
+    this.timers.push(
+      setInterval(() => this.write(': keep-alive\n\n'), HEARTBEAT_MS),
+      setInterval(() => void this.check(), RECHECK_MS),
+      setInterval(() => void this.renew(), this.props.renewSlotEveryMs),
+    );
+    this.unwatch = this.props.watchCredential?.(() => void this.check());
     try {
       this.unlisten = await this.props.hub.add(this);
     } catch (err) {
@@ -128,7 +145,7 @@ export class EventStream implements StreamListener {
     try {
       for (;;) {
         if (this.ended) return;
-        const page = await eventsAfter(this.props.db, this.props.mode, { orgId: this.orgId, after: from, types: this.props.types, limit: PAGE });
+        const page = await eventsAfter(this.props.db, this.props.mode, { orgId: this.orgId, after: from, types: this.props.types, audience: this.props.audience, limit: PAGE });
         for (const event of page) this.send(event);
         if (page.length < PAGE) return;
         from = { createdAt: page.at(-1)!.createdAt, id: page.at(-1)!.id };
@@ -142,6 +159,7 @@ export class EventStream implements StreamListener {
   private send(event: EventRow): void {
     if (this.ended || this.sent.has(event.id)) return;
     if (this.types && !this.types.has(event.type)) return;
+    if (!eventVisibleTo(this.props.audience, event.domain)) return;
     const at = { createdAt: event.createdAt, id: event.id };
     if (!later(at, this.props.after)) return;
     const { body, headers } = signedDelivery(event, [this.props.secret]);
@@ -155,12 +173,20 @@ export class EventStream implements StreamListener {
   }
 
   private async check(): Promise<void> {
+    if (this.ended) return;
     try {
       await this.props.recheck();
-      if (!(await this.props.renewSlot())) this.stop('EVENT_STREAM_LIMIT', 'The stream lost its place; reconnect with Last-Event-ID to resume');
     } catch (err) {
       if (err instanceof ApiError) this.stop(err.code, typeof err.detail === 'string' ? err.detail : err.message);
       else this.props.logger.warn({ err }, 'event stream could not check its caller; trying again later');
+    }
+  }
+
+  private async renew(): Promise<void> {
+    try {
+      if (!(await this.props.renewSlot())) this.stop('EVENT_STREAM_LIMIT', 'The stream lost its place; reconnect with Last-Event-ID to resume');
+    } catch (err) {
+      this.props.logger.warn({ err }, 'event stream could not renew its place; trying again later');
     }
   }
 
@@ -183,6 +209,7 @@ export class EventStream implements StreamListener {
     if (this.ended) return;
     this.ended = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.unwatch?.();
     this.unlisten?.();
     this.props.onEnd();
   }

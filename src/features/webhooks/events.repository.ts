@@ -1,6 +1,8 @@
 import type { Queryable } from '../../db/pool.js';
 import { ModeScopedTable, modeScopedParams, type Mode } from '../../db/modeScope.js';
 import { keyset, type PageCursor, type PageRequest } from '../../db/keyset.js';
+import type { SqlParams } from '../../db/sqlParams.js';
+import type { ApiKeyGuards } from '../../auth/apiKeys.js';
 
 export const EVENT_TYPES = [
   'operation.succeeded',
@@ -20,10 +22,14 @@ export const EVENT_TYPES = [
   'dns_record.created',
   'dns_record.updated',
   'dns_record.deleted',
+  'dns_zone.changed',
   'ping',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What a caller's key lets it see of the events (src/features/webhooks/eventDomains.ts); undefined: everything. */
+export type EventAudience = Pick<ApiKeyGuards, 'allowedDomains' | 'allowedRecords'> | undefined;
 
 /**
  * The PostgreSQL channel told of new events; delivered only when the writing transaction commits. The
@@ -46,11 +52,13 @@ export interface EventRow {
   type: EventType;
   /** `{object}`: the resource as the API renders it; `previous`: as it was before (DNS record updates and deletes). */
   data: { object: unknown; previous?: unknown };
+  /** The domain it is about (src/features/webhooks/eventDomains.ts); null when about none. */
+  domain: string | null;
   createdAt: Date;
   dispatchedAt: Date | null;
 }
 
-const COLUMNS = `id, org_id AS "orgId", livemode, type, data, created_at AS "createdAt", dispatched_at AS "dispatchedAt"`;
+const COLUMNS = `id, org_id AS "orgId", livemode, type, data, domain, created_at AS "createdAt", dispatched_at AS "dispatchedAt"`;
 const events = new ModeScopedTable<EventRow>('events', COLUMNS);
 
 /**
@@ -60,15 +68,30 @@ const events = new ModeScopedTable<EventRow>('events', COLUMNS);
 export async function insertEvent(
   db: Queryable,
   mode: Mode,
-  event: Pick<EventRow, 'id' | 'orgId' | 'type' | 'data'>,
+  event: Pick<EventRow, 'id' | 'orgId' | 'type' | 'data' | 'domain'>,
 ): Promise<EventRow | undefined> {
-  const inserted = await events.insertIfAbsent(db, mode, { id: event.id, org_id: event.orgId, type: event.type, data: JSON.stringify(event.data) });
+  const inserted = await events.insertIfAbsent(db, mode, { id: event.id, org_id: event.orgId, type: event.type, data: JSON.stringify(event.data), domain: event.domain });
   if (inserted) await db.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, eventNotice.of(inserted)]);
   return inserted;
 }
 
-export async function findEvent(db: Queryable, mode: Mode, orgId: string, id: string): Promise<EventRow | undefined> {
-  return events.findOne(db, mode, 'org_id = $2 AND id = $3', [orgId, id]);
+/**
+ * The events a key restricted with `allowed_domains` may read, as a condition: those of its domains
+ * (exact names, or names ending in a `*.suffix`'s suffix) and those about no domain. TRUE for
+ * everyone else. (A key restricted with `allowed_records` reads no events: docs/api-guide.md.)
+ */
+function audienceCondition(p: SqlParams, audience: EventAudience): string {
+  const patterns = audience?.allowedDomains ?? [];
+  if (patterns.length === 0) return 'TRUE';
+  const exact = patterns.filter((pattern) => !pattern.startsWith('*.'));
+  const suffixes = patterns.filter((pattern) => pattern.startsWith('*.')).map((pattern) => pattern.slice(1));
+  return `(domain IS NULL OR domain = ANY(${p.add(exact)}::text[]) OR EXISTS (SELECT 1 FROM unnest(${p.add(suffixes)}::text[]) s WHERE right(domain, length(s)) = s))`;
+}
+
+export async function findEvent(db: Queryable, mode: Mode, props: { orgId: string; id: string; audience: EventAudience }): Promise<EventRow | undefined> {
+  const p = modeScopedParams();
+  const where = `org_id = ${p.add(props.orgId)} AND id = ${p.add(props.id)} AND ${audienceCondition(p, props.audience)}`;
+  return (await events.select(db, mode, where, p.values, 'LIMIT 1'))[0];
 }
 
 /** By id alone, for delivery (the system's own work). */
@@ -76,31 +99,31 @@ export async function findEventById(db: Queryable, mode: Mode, id: string): Prom
   return events.findOne(db, mode, 'id = $2', [id]);
 }
 
-/** Newest first, by keyset on (created_at, id); `type` narrows to one event type. */
+/** Newest first, by keyset on (created_at, id); `type` narrows to one event type, `audience` to what a key may read. */
 export async function listEvents(
   db: Queryable,
   mode: Mode,
-  props: { orgId: string; type: EventType | undefined } & PageRequest,
+  props: { orgId: string; type: EventType | undefined; audience: EventAudience } & PageRequest,
 ): Promise<EventRow[]> {
   const p = modeScopedParams();
   const type = props.type === undefined ? 'TRUE' : `type = ${p.add(props.type)}`;
-  const where = `org_id = ${p.add(props.orgId)} AND ${type}`;
+  const where = `org_id = ${p.add(props.orgId)} AND ${type} AND ${audienceCondition(p, props.audience)}`;
   const page = keyset(p, { time: 'created_at', id: 'id' }, props);
   return events.select(db, mode, `${where} AND ${page.condition}`, p.values, page.tail);
 }
 
 /**
  * Oldest first, after `after` (exclusive, by creation time then id), for a stream catching up:
- * `types` narrows to those event types (none: every type).
+ * `types` narrows to those event types (none: every type), `audience` to what its key may read.
  */
 export async function eventsAfter(
   db: Queryable,
   mode: Mode,
-  props: { orgId: string; after: PageCursor; types: readonly EventType[] | undefined; limit: number },
+  props: { orgId: string; after: PageCursor; types: readonly EventType[] | undefined; audience: EventAudience; limit: number },
 ): Promise<EventRow[]> {
   const p = modeScopedParams();
   const types = props.types ? `type = ANY(${p.add(props.types)})` : 'TRUE';
-  const where = `org_id = ${p.add(props.orgId)} AND ${types} AND (created_at, id) > (${p.add(props.after.createdAt)}::timestamptz, ${p.add(props.after.id)})`;
+  const where = `org_id = ${p.add(props.orgId)} AND ${types} AND ${audienceCondition(p, props.audience)} AND (created_at, id) > (${p.add(props.after.createdAt)}::timestamptz, ${p.add(props.after.id)})`;
   return events.select(db, mode, where, p.values, `ORDER BY created_at, id LIMIT ${p.add(props.limit)}`);
 }
 

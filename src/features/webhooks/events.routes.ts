@@ -7,8 +7,11 @@ import { EventSchema, presentEvent } from './event.presenter.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { EventListQuery, EventPage, EventPath } from './schemas.js';
 import { eventStreamRoutes } from './eventStream.routes.js';
+import { audienceOf } from './eventDomains.js';
 
-const MODE_NOTE = 'Events of the caller’s mode only (test keys see test-mode events). Kept 30 days.';
+const MODE_NOTE =
+  'Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` sees only the events ' +
+  'of those domains and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.';
 
 export function eventRoutes(deps: AppDeps) {
   return [
@@ -26,6 +29,7 @@ export function eventRoutes(deps: AppDeps) {
         const rows = await listEvents(deps.db, principal, {
           orgId: path.org_oid,
           type: query.type,
+          audience: audienceOf(principal),
           limit: query.limit,
           after: decodeCursor(query.cursor),
         });
@@ -44,9 +48,9 @@ export function eventRoutes(deps: AppDeps) {
       scope: 'webhooks:read',
       request: { path: EventPath },
       responses: { 200: { description: 'The event', schema: EventSchema } },
-      errors: { 404: 'No such event in this organisation and mode, or older than 30 days (`NOT_FOUND`)' },
+      errors: { 404: 'No such event in this organisation and mode, one about a domain outside the key’s `allowed_domains`, or one older than 30 days (`NOT_FOUND`)' },
       handler: async (ctx, { path, principal }) => {
-        const event = await findEvent(deps.db, principal, path.org_oid, path.event_id);
+        const event = await findEvent(deps.db, principal, { orgId: path.org_oid, id: path.event_id, audience: audienceOf(principal) });
         if (!event) throw new NotFoundError('Event not found');
         ctx.body = presentEvent(event);
       },

@@ -23,7 +23,7 @@ export async function sendPing(db: Db, props: { mode: Mode; orgId: string; endpo
   if (!endpoint) throw new NotFoundError(ENDPOINT_NOT_FOUND);
   if (!endpoint.enabled) throw new ConflictError('WEBHOOK_ENDPOINT_DISABLED', 'The endpoint is disabled; enable it first (PATCH {"enabled": true})');
   const id = await emitEvent({ db, orgId: props.orgId, livemode: props.mode.livemode, type: 'ping', object: presentWebhookEndpoint(endpoint) });
-  return (await findEvent(db, props.mode, props.orgId, id))!;
+  return (await findEvent(db, props.mode, { orgId: props.orgId, id, audience: undefined }))!;
 }
 
 /**
