@@ -6,24 +6,44 @@ import {
   findReservation,
   findReservationScope,
   insertReservation,
-  monthSpendingOfKeyLineages,
   reserveFromUnlimitedBalance,
-  monthSpendingOfOrg,
+  reserveWithRowsFromUnlimitedBalance,
   settleReservation,
   type Reservation,
+  type RowsInOneStatement,
+  type UnlimitedReservation,
 } from './reservations.repository.js';
 import { findLedgerEntry, insertLedgerEntry, type LedgerEntry } from './transactions.repository.js';
+import { enforceMonthlyLimits } from './spendLimits.js';
 import type { AuditEvent } from '../../audit/auditEvents.js';
-import { ConflictError, InsufficientFundsError, NotFoundError, SpendLimitReachedError } from '../../errors.js';
-import { lockApiKeyLineage, type KeyLineageLimits } from '../../auth/apiKeys.js';
+import { ConflictError, InsufficientFundsError, NotFoundError } from '../../errors.js';
+import { lockApiKeyLineage } from '../../auth/apiKeys.js';
 import { newId } from '../../ids.js';
 import { recordLedgerEntry } from '../../metrics/record.js';
 
 /**
- * The billing ledger. Every movement locks the balance row of its (organisation, mode) first, so
- * concurrent movements of one balance run one after another and a balance can never go negative
- * (the table's CHECK constraints are the backstop). Reserve, capture and release are keyed by the
- * operation id: a retry of any of them can never charge or release twice.
+ * The billing ledger: money moves only here, through topUp, reserve, capture and release (no other
+ * code writes billing's tables). The ledger's invariants, and where each is kept:
+ *
+ * - **A balance's `available` and `reserved` never go negative.** Every movement locks the balance row
+ *   of its (organisation, mode) first (lockBalance; in reserve's one statement, its UPDATE) and checks
+ *   the amounts under that lock, so concurrent movements of one balance take turns; a reservation
+ *   short of funds is 402 INSUFFICIENT_FUNDS and moves nothing. The table's CHECK constraints are the
+ *   backstop.
+ * - **Captured plus reserved stay within the monthly spending limits** of the organisation (per mode)
+ *   and of the asking API key and every key above it in its lineage: reserve counts this month's
+ *   reservations, held ones in full and captured ones for what they kept, under the key lineage's lock
+ *   and then the balance row's, always in that order, so concurrent reservations cannot overshoot
+ *   together (enforceMonthlyLimits in spendLimits.ts; 402 SPEND_LIMIT_REACHED). Its one-statement way
+ *   is taken only where no limit applies. A capture never spends more than was reserved.
+ * - **Each operation is charged at most once.** The operation id is the reservation's key: reserving
+ *   for it again returns its reservation while that is held (409 RESERVATION_MISMATCH with other
+ *   terms, 409 RESERVATION_STATE_CONFLICT once settled), and the ledger's unique index on (operation,
+ *   entry type) refuses a second reservation, capture or release entry whatever SQL is sent.
+ * - **A reservation is captured or released at most once.** It leaves `reserved` for `captured` or
+ *   `released` only under its balance row's lock, and only from `reserved` (settleReservation): a
+ *   capture or release repeated answers it as it is, the other one after it is 409
+ *   RESERVATION_STATE_CONFLICT.
  *
  * These take plain props, no request context: Temporal activities call them.
  */
@@ -85,8 +105,8 @@ export async function topUpWithin(tx: Queryable, props: Omit<TopUpProps, 'db'>):
   });
 }
 
-export interface ReserveProps {
-  db: Db;
+/** What a reservation holds, and for whom. */
+export interface ReservationTerms {
   orgId: string;
   livemode: boolean;
   operationId: string;
@@ -101,134 +121,153 @@ export interface ReserveProps {
   apiKeyId?: string | null | undefined;
 }
 
+/** A reservation in a transaction of its own (`db`), or in the caller's (`tx`), committed or rolled back with it. */
+export type ReserveProps = ReservationTerms & ({ db: Db; tx?: undefined } | { tx: pg.PoolClient; db?: undefined });
+
 /**
- * Moves `amount` from `available` to `reserved` for an operation. Throws 402 INSUFFICIENT_FUNDS when
- * `available` is short (nothing changes). Reserving an operation id again returns its existing
- * reservation while it is still `reserved`, without reserving again; once it was captured or released
- * it is 409 RESERVATION_STATE_CONFLICT (a settled hold is never handed to a new request), and with
- * another amount, organisation or mode 409 RESERVATION_MISMATCH.
+ * What a reservation pays for: a new operation's rows in another feature's tables (the operation, the
+ * domain it makes), written with the reservation all or nothing. The operation is new, so nothing has
+ * reserved for its id yet (its rows' own keys see to that); the one-statement ways rely on it, and
+ * fail with a unique violation or 409 RESERVATION_MISMATCH where a reservation is found.
  */
-export async function reserve(props: ReserveProps): Promise<Reservation> {
-  return withTransaction(props.db, (tx) => reserveWithin(tx, props));
+export interface PaidFor<T> {
+  /** Writes the rows in the reservation's transaction; what it answers, reserve answers. */
+  write(tx: pg.PoolClient): Promise<T>;
+  /** The same rows as CTEs of the reservation's own statement (see reserve), answering as `write` does. */
+  inOneStatement?: RowsInOneStatement;
 }
 
 /**
- * Takes the locks a reservation takes, in its order (the key lineage's, then the balance row's), ahead
- * of the rest of the caller's transaction: for a transaction that writes other rows before it reserves,
- * so it takes its locks in the order a reservation written in one statement with those rows does
- * (src/features/domains/reservedOperation.repository.ts) and the two never wait on each other in a circle.
+ * The one way to reserve: moves `amount` from `available` to `reserved` for an operation, with the
+ * ledger's invariants above. 402 INSUFFICIENT_FUNDS when `available` is short, 402 SPEND_LIMIT_REACHED
+ * past a monthly limit; nothing changes then.
+ *
+ * Alone, it is keyed by the operation id: reserving it again returns its reservation while that is
+ * still `reserved`, without reserving again; once captured or released it is 409
+ * RESERVATION_STATE_CONFLICT (a settled hold is never handed to a new request), and with another
+ * amount, organisation or mode 409 RESERVATION_MISMATCH.
+ *
+ * With `paidFor`, the rows of the operation it pays for are written with it and their answer returned.
+ * Where neither the balance nor the key's lineage has a monthly limit and the funds are there, the
+ * reservation costs one statement (docs/bench.md: a registration's 202 waits on every round trip):
+ * given `db` and `paidFor.inOneStatement`, the reservation and the rows are that one statement, which
+ * commits on its own; given rows without that form, one statement after `paidFor.write`. Otherwise (a
+ * limit to count, funds short, no balance yet, or rows of that form inside the caller's transaction)
+ * it takes the long way, reserveUnderLocks, whose answers say why.
  */
-export async function lockForReservation(tx: pg.PoolClient, props: { orgId: string; livemode: boolean; apiKeyId?: string | undefined }): Promise<void> {
-  if (props.apiKeyId) await lockApiKeyLineage(tx, props.apiKeyId);
-  await lockBalance(tx, { livemode: props.livemode }, props.orgId);
-}
-
-/**
- * The same as reserve, inside the caller's transaction, so the reservation commits (or rolls back)
- * together with the rows of the operation it pays for. The balance row stays locked until then.
- */
-export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps, 'db'>): Promise<Reservation> {
+export function reserve(props: ReserveProps): Promise<Reservation>;
+export function reserve<T>(props: ReserveProps, paidFor: PaidFor<T>): Promise<T>;
+export async function reserve<T>(props: ReserveProps, paidFor?: PaidFor<T>): Promise<Reservation | T> {
   assertAmount(props.amount);
-  const mode: Mode = { livemode: props.livemode };
+  if (props.tx) return paidFor ? reservePaidFor(props.tx, props, paidFor) : reserveUnderLocks(props.tx, props);
+  if (!paidFor) return withTransaction(props.db, (tx) => reserveUnderLocks(tx, props));
+  const rows = paidFor.inOneStatement;
+  if (rows) {
+    const mode: Mode = { livemode: props.livemode };
+    const written = await reserveWithRowsFromUnlimitedBalance<T & pg.QueryResultRow>(props.db, mode, unlimited(props), rows);
+    if (written) {
+      recordLedgerEntry('reservation', mode, props.amount);
+      return written;
+    }
+  }
+  return withTransaction(props.db, (tx) => reservePaidFor(tx, props, paidFor));
+}
+
+function unlimited(terms: ReservationTerms): UnlimitedReservation {
+  return { ...terms, apiKeyId: terms.apiKeyId ?? null, ledgerEntryId: newId('txn') };
+}
+
+/**
+ * A new operation's reservation and its rows in a transaction. Rows that can share the reservation's
+ * statement are written after the locks that statement takes before them (the key lineage's, then the
+ * balance row's), so the two ways never wait on each other in a circle, and the reservation is then made
+ * the long way (the one statement commits on its own: not a way inside a transaction). Other rows are
+ * written first and the reservation last, so the balance row is locked only for the end of the transaction.
+ */
+async function reservePaidFor<T>(tx: pg.PoolClient, terms: ReservationTerms, paidFor: PaidFor<T>): Promise<T> {
+  if (paidFor.inOneStatement) {
+    if (terms.apiKeyId) await lockApiKeyLineage(tx, terms.apiKeyId);
+    await lockBalance(tx, { livemode: terms.livemode }, terms.orgId);
+    const written = await paidFor.write(tx);
+    await reserveUnderLocks(tx, terms);
+    return written;
+  }
+  const written = await paidFor.write(tx);
+  await reserveNewOperation(tx, terms);
+  return written;
+}
+
+/**
+ * For an operation whose rows the transaction has just written, so nothing can have reserved for it
+ * before: one statement that takes the lineage's lock and reserves (reserveFromUnlimitedBalance) when
+ * nothing is limited and the funds are there, else reserveUnderLocks, with its answers (402, limits).
+ */
+async function reserveNewOperation(tx: pg.PoolClient, terms: ReservationTerms): Promise<void> {
+  const mode: Mode = { livemode: terms.livemode };
+  // Takes the key lineage's lock as reserveUnderLocks does (the key's lock before the balance row's).
+  const result = await reserveFromUnlimitedBalance(tx, mode, unlimited(terms));
+  if (result.reserved) {
+    recordLedgerEntry('reservation', mode, terms.amount);
+    return;
+  }
+  if (result.balanceMoved) {
+    throw new ConflictError(RESERVATION_MISMATCH, `Operation ${terms.operationId} already has a reservation (amount ${terms.amount})`);
+  }
+  await reserveUnderLocks(tx, terms);
+}
+
+/**
+ * The long way, statement by statement, under the key lineage's lock and then the balance row's: it
+ * looks for the operation's reservation, checks the funds and counts the monthly limits, then moves
+ * the amount and writes the reservation and its ledger entry. The balance row stays locked until the
+ * transaction ends.
+ */
+async function reserveUnderLocks(tx: pg.PoolClient, terms: ReservationTerms): Promise<Reservation> {
+  const mode: Mode = { livemode: terms.livemode };
   const mismatch = () =>
     new ConflictError(
       RESERVATION_MISMATCH,
-      `Operation ${props.operationId} already has a reservation that differs from this one (amount ${props.amount})`,
+      `Operation ${terms.operationId} already has a reservation that differs from this one (amount ${terms.amount})`,
     );
   // Lock first, then look: a concurrent reserve of the same operation is seen once it commits.
   // Always the key's lock before the balance row's, so two reservations never wait on each other in a circle.
-  const apiKeyId = props.apiKeyId ?? null;
+  const apiKeyId = terms.apiKeyId ?? null;
   const lineage = apiKeyId ? await lockApiKeyLineage(tx, apiKeyId) : undefined;
-  const balance = await lockBalance(tx, mode, props.orgId);
-  const existing = await findReservation(tx, mode, props.operationId);
+  const balance = await lockBalance(tx, mode, terms.orgId);
+  const existing = await findReservation(tx, mode, terms.operationId);
   if (existing) {
-    if (existing.orgId !== props.orgId || existing.amount !== props.amount) throw mismatch();
+    if (existing.orgId !== terms.orgId || existing.amount !== terms.amount) throw mismatch();
     if (existing.state !== 'reserved') {
       throw new ConflictError(
         RESERVATION_STATE_CONFLICT,
-        `The reservation of operation ${props.operationId} was already ${existing.state}; it cannot be reserved again`,
+        `The reservation of operation ${terms.operationId} was already ${existing.state}; it cannot be reserved again`,
       );
     }
     return existing;
   }
-  if (balance.available < props.amount) throw new InsufficientFundsError(balance.available, props.amount, balance.currency);
-  await enforceMonthlyLimits(tx, { balance, mode, orgId: props.orgId, apiKeyId, lineage, amount: props.amount });
-  const after = await setBalance(tx, mode, props.orgId, {
-    available: balance.available - props.amount,
-    reserved: balance.reserved + props.amount,
+  if (balance.available < terms.amount) throw new InsufficientFundsError(balance.available, terms.amount, balance.currency);
+  await enforceMonthlyLimits(tx, { balance, mode, orgId: terms.orgId, apiKeyId, lineage, amount: terms.amount });
+  const after = await setBalance(tx, mode, terms.orgId, {
+    available: balance.available - terms.amount,
+    reserved: balance.reserved + terms.amount,
   });
   // Absent here but present there: the operation id belongs to the other mode.
-  const reservation = await insertReservation(tx, mode, { ...props, apiKeyId });
+  const reservation = await insertReservation(tx, mode, { ...terms, apiKeyId });
   if (!reservation) throw mismatch();
   await insertLedgerEntry(tx, mode, {
-    orgId: props.orgId,
+    ...systemEntry(terms.orgId, terms.operationId),
     type: 'reservation',
-    amount: props.amount,
-    operationId: props.operationId,
-    description: props.description,
+    amount: terms.amount,
+    description: terms.description,
     availableAfter: after.available,
     reservedAfter: after.reserved,
-    actorUserId: null,
-    actorKeyId: null,
-    requestId: null,
   });
   return reservation;
 }
 
-/**
- * reserveWithin for an operation whose row the caller's transaction has just written, so nothing can
- * have reserved for it before. Without a monthly limit on the key's lineage or the balance, and with
- * the funds there, it costs one statement that takes the lineage's lock and reserves
- * (reserveFromUnlimitedBalance); otherwise it is reserveWithin, with its answers (402, limits). Used
- * by beginOperation, whose 202 waits on every round trip (docs/bench.md).
- */
-export async function reserveForNewOperation(tx: pg.PoolClient, props: Omit<ReserveProps, 'db'>): Promise<void> {
-  assertAmount(props.amount);
-  const apiKeyId = props.apiKeyId ?? null;
-  const mode: Mode = { livemode: props.livemode };
-  const ledgerEntryId = newId('txn');
-  // Takes the key lineage's lock as reserveWithin does (the key's lock before the balance row's).
-  const result = await reserveFromUnlimitedBalance(tx, mode, { ...props, apiKeyId, ledgerEntryId });
-  if (result.reserved) {
-    recordLedgerEntry('reservation', mode, props.amount);
-    return;
-  }
-  if (result.balanceMoved) {
-    throw new ConflictError(RESERVATION_MISMATCH, `Operation ${props.operationId} already has a reservation (amount ${props.amount})`);
-  }
-  await reserveWithin(tx, props);
-}
-
-/**
- * 402 SPEND_LIMIT_REACHED when this reservation would take the month's spending past the
- * organisation's limit for this mode, or past the limit of the asking key or of any key above it in
- * its lineage (whose budget every key below it shares, deleted ones included). Runs under the
- * balance row's lock and the lineage's, so concurrent reservations are counted one after another and
- * cannot overshoot together.
- */
-async function enforceMonthlyLimits(
-  tx: pg.PoolClient,
-  props: { balance: Balance; mode: Mode; orgId: string; apiKeyId: string | null; lineage: KeyLineageLimits | undefined; amount: number },
-): Promise<void> {
-  const orgLimit = props.balance.monthlySpendLimit;
-  if (orgLimit !== null) {
-    const spent = await monthSpendingOfOrg(tx, props.mode, props.orgId);
-    if (spent + props.amount > orgLimit) {
-      const limit = `The organisation's ${props.mode.livemode ? 'live' : 'test'}-mode monthly spend limit`;
-      throw new SpendLimitReachedError({ limit, monthlyLimit: orgLimit, spent, amount: props.amount });
-    }
-  }
-  const limits = props.lineage?.limits ?? [];
-  if (limits.length === 0) return;
-  const spentBelow = await monthSpendingOfKeyLineages(tx, props.lineage!.rootKeyId, limits.map((l) => l.keyId));
-  for (const { keyId, limit: monthlyLimit } of limits) {
-    const spent = spentBelow.get(keyId) ?? 0;
-    if (spent + props.amount > monthlyLimit) {
-      const shared = keyId === props.apiKeyId ? '' : ' (shared by the keys created with it)';
-      const limit = `API key ${keyId}'s monthly spend limit${shared}`;
-      throw new SpendLimitReachedError({ limit, monthlyLimit, spent, amount: props.amount });
-    }
-  }
+/** A ledger entry of an operation's reservation, which no caller moves by hand: the workflow's, or the system's. */
+function systemEntry(orgId: string, operationId: string) {
+  return { orgId, operationId, actorUserId: null, actorKeyId: null, requestId: null };
 }
 
 export interface SettleProps {
