@@ -13,7 +13,7 @@ import {
   type RowsInOneStatement,
   type UnlimitedReservation,
 } from './reservations.repository.js';
-import { findLedgerEntry, insertLedgerEntry, type LedgerEntry } from './transactions.repository.js';
+import { findLedgerEntry, insertLedgerEntry, listLedgerEntriesOfOperation, type LedgerEntry } from './transactions.repository.js';
 import { enforceMonthlyLimits } from './spendLimits.js';
 import type { AuditEvent } from '../../audit/auditEvents.js';
 import { ConflictError, InsufficientFundsError, NotFoundError } from '../../errors.js';
@@ -43,7 +43,7 @@ import { recordLedgerEntry } from '../../metrics/record.js';
  * - **A reservation is captured or released at most once.** It leaves `reserved` for `captured` or
  *   `released` only under its balance row's lock, and only from `reserved` (settleReservation): a
  *   capture or release repeated answers it as it is, the other one after it is 409
- *   RESERVATION_STATE_CONFLICT.
+ *   RESERVATION_STATE_CONFLICT. A capture spends all of it or a share, the rest released at once.
  *
  * These take plain props, no request context: Temporal activities call them.
  */
@@ -275,14 +275,88 @@ export interface SettleProps {
   operationId: string;
 }
 
-/** The operation succeeded: the reserved amount is spent (`reserved` goes down). Again: no-op. */
-export async function capture(props: SettleProps): Promise<Reservation> {
-  return settle(props, 'captured');
+export interface CaptureProps extends SettleProps {
+  /**
+   * The operation did part of what was paid for (registered for one year of three: `{ done: 1, of: 3 }`):
+   * that share of the reservation, rounded to the minor unit, is spent and the rest released. Absent: all of it.
+   */
+  share?: { done: number; of: number } | undefined;
 }
 
-/** The operation failed: the reserved amount goes back to `available`. Again: no-op. */
+/** A captured reservation and what of it was spent: all of `amount`, or a share (the rest was released). */
+export interface CapturedReservation extends Reservation {
+  captured: number;
+}
+
+/**
+ * The one way to capture: the operation succeeded, so the reserved amount (or its share) is spent
+ * (`reserved` goes down) and the rest of a share released, one ledger entry for each, in one
+ * transaction; the reservation ends `captured`. Again, whatever the share: the reservation as it was
+ * captured, with what was spent. After a release: 409 RESERVATION_STATE_CONFLICT; an operation
+ * without a reservation: 404 NOT_FOUND.
+ */
+export async function capture(props: CaptureProps): Promise<CapturedReservation> {
+  const { share } = props;
+  if (share && !(Number.isSafeInteger(share.done) && Number.isSafeInteger(share.of) && share.done > 0 && share.done <= share.of)) {
+    throw new RangeError(`a share must be a positive part of a whole, got ${share.done} of ${share.of}`);
+  }
+  return withTransaction(props.db, async (tx) => {
+    const { orgId, mode, balance, reservation } = await lockedReservation(tx, props.operationId);
+    if (reservation.state === 'captured') {
+      const entries = await listLedgerEntriesOfOperation(tx, mode, props.operationId);
+      return { ...reservation, captured: entries.find((entry) => entry.type === 'capture')!.amount };
+    }
+    requireReserved(reservation, 'captured');
+    const spent = share ? Math.round((reservation.amount * share.done) / share.of) : reservation.amount;
+    assertAmount(spent);
+    const rest = reservation.amount - spent;
+    const settled = await settleReservation(tx, mode, props.operationId, 'captured');
+    const after = await setBalance(tx, mode, orgId, { available: balance.available + rest, reserved: balance.reserved - reservation.amount });
+    const entry = systemEntry(orgId, props.operationId);
+    const { description } = reservation;
+    await insertLedgerEntry(tx, mode, {
+      ...entry,
+      type: 'capture',
+      amount: spent,
+      description: rest > 0 ? `${description} (part done)` : description,
+      availableAfter: balance.available,
+      reservedAfter: balance.reserved - spent,
+    });
+    if (rest > 0) {
+      await insertLedgerEntry(tx, mode, {
+        ...entry,
+        type: 'release',
+        amount: rest,
+        description: `${description} (part not done)`,
+        availableAfter: after.available,
+        reservedAfter: after.reserved,
+      });
+    }
+    return { ...settled!, captured: spent };
+  });
+}
+
+/**
+ * The operation failed: the reserved amount goes back to `available`. Again: the reservation
+ * unchanged; after a capture: 409 RESERVATION_STATE_CONFLICT; without a reservation: 404 NOT_FOUND.
+ */
 export async function release(props: SettleProps): Promise<Reservation> {
-  return settle(props, 'released');
+  return withTransaction(props.db, async (tx) => {
+    const { orgId, mode, balance, reservation } = await lockedReservation(tx, props.operationId);
+    if (reservation.state === 'released') return reservation;
+    requireReserved(reservation, 'released');
+    const settled = await settleReservation(tx, mode, props.operationId, 'released');
+    const after = await setBalance(tx, mode, orgId, { available: balance.available + reservation.amount, reserved: balance.reserved - reservation.amount });
+    await insertLedgerEntry(tx, mode, {
+      ...systemEntry(orgId, props.operationId),
+      type: 'release',
+      amount: reservation.amount,
+      description: reservation.description,
+      availableAfter: after.available,
+      reservedAfter: after.reserved,
+    });
+    return settled!;
+  });
 }
 
 /** An operation's reservation with its balance row locked, for settling it; 404 when it has none. */
@@ -295,84 +369,11 @@ async function lockedReservation(tx: pg.PoolClient, operationId: string): Promis
   return { orgId, mode, balance, reservation };
 }
 
-/**
- * Capture after capture and release after release return the reservation unchanged; capture after
- * release and release after capture are 409 RESERVATION_STATE_CONFLICT; an operation without a
- * reservation is 404 NOT_FOUND.
- */
-async function settle(props: SettleProps, to: 'captured' | 'released'): Promise<Reservation> {
-  return withTransaction(props.db, async (tx) => {
-    const { orgId, mode, balance, reservation } = await lockedReservation(tx, props.operationId);
-    if (reservation.state === to) return reservation;
-    if (reservation.state !== 'reserved') {
-      throw new ConflictError(
-        RESERVATION_STATE_CONFLICT,
-        `The reservation of operation ${props.operationId} was already ${reservation.state}; it cannot be ${to}`,
-      );
-    }
-    const settled = await settleReservation(tx, mode, props.operationId, to);
-    const after = await setBalance(tx, mode, orgId, moved(balance, reservation.amount, to));
-    await insertLedgerEntry(tx, mode, {
-      orgId,
-      type: to === 'captured' ? 'capture' : 'release',
-      amount: reservation.amount,
-      operationId: props.operationId,
-      description: reservation.description,
-      availableAfter: after.available,
-      reservedAfter: after.reserved,
-      actorUserId: null,
-      actorKeyId: null,
-      requestId: null,
-    });
-    return settled!;
-  });
-}
-
-function moved(balance: Balance, amount: number, to: 'captured' | 'released'): { available: number; reserved: number } {
-  return to === 'captured'
-    ? { available: balance.available, reserved: balance.reserved - amount }
-    : { available: balance.available + amount, reserved: balance.reserved - amount };
-}
-
-export interface CaptureInPartProps extends SettleProps {
-  /** Minor units to keep, positive and below the reserved amount; the rest goes back to `available`. */
-  amount: number;
-}
-
-/**
- * The operation did part of what was paid for (registered for one year of several): `amount` is
- * spent and the rest released, in one transaction with a ledger entry for each. The reservation
- * ends `captured`. Again (or after any capture): no-op; after a release: 409 RESERVATION_STATE_CONFLICT.
- */
-export async function captureInPart(props: CaptureInPartProps): Promise<Reservation> {
-  assertAmount(props.amount);
-  return withTransaction(props.db, async (tx) => {
-    const { orgId, mode, balance, reservation } = await lockedReservation(tx, props.operationId);
-    if (reservation.state === 'captured') return reservation;
-    if (reservation.state !== 'reserved') {
-      throw new ConflictError(RESERVATION_STATE_CONFLICT, `The reservation of operation ${props.operationId} was already ${reservation.state}`);
-    }
-    if (props.amount >= reservation.amount) throw new RangeError('a part must be less than the reserved amount');
-    const settled = await settleReservation(tx, mode, props.operationId, 'captured');
-    const rest = reservation.amount - props.amount;
-    const after = await setBalance(tx, mode, orgId, { available: balance.available + rest, reserved: balance.reserved - reservation.amount });
-    const entry = { orgId, operationId: props.operationId, actorUserId: null, actorKeyId: null, requestId: null };
-    await insertLedgerEntry(tx, mode, {
-      ...entry,
-      type: 'capture',
-      amount: props.amount,
-      description: `${reservation.description} (part done)`,
-      availableAfter: balance.available,
-      reservedAfter: balance.reserved - props.amount,
-    });
-    await insertLedgerEntry(tx, mode, {
-      ...entry,
-      type: 'release',
-      amount: rest,
-      description: `${reservation.description} (part not done)`,
-      availableAfter: after.available,
-      reservedAfter: after.reserved,
-    });
-    return settled!;
-  });
+/** 409 RESERVATION_STATE_CONFLICT unless the reservation is still held: it settles once, one way. */
+function requireReserved(reservation: Reservation, to: 'captured' | 'released'): void {
+  if (reservation.state === 'reserved') return;
+  throw new ConflictError(
+    RESERVATION_STATE_CONFLICT,
+    `The reservation of operation ${reservation.operationId} was already ${reservation.state}; it cannot be ${to}`,
+  );
 }
