@@ -56,7 +56,7 @@ export const RESERVATION_STATE_CONFLICT = 'RESERVATION_STATE_CONFLICT';
 /** Who moved money, for the ledger entry: a caller's user and key (see actorOf), or nobody (the system). */
 export type LedgerActor = Pick<AuditEvent, 'actorUserId' | 'actorKeyId'>;
 
-export function assertAmount(amount: number): void {
+function assertAmount(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError(`amount must be a positive integer of minor units, got ${amount}`);
 }
 
