@@ -1,8 +1,9 @@
 /**
  * A new operation's reservation in one statement (reserveFromUnlimitedBalance) takes the API key
  * lineage's lock and the balance row's in the order every reservation takes them (the key's first),
- * and takes the lineage's even when it leaves the reservation to reserveWithin: otherwise two
- * reservations could wait on each other in a circle, or a limited lineage be counted unlocked.
+ * and takes the lineage's even when it leaves the reservation to the long way (reserveUnderLocks in
+ * src/features/billing/ledger.ts): otherwise two reservations could wait on each other in a circle,
+ * or a limited lineage be counted unlocked.
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -12,7 +12,7 @@ import { insertMembership, type OrgRole } from '../../src/auth/memberships.js';
 import { insertApiKey } from '../../src/auth/apiKeys.js';
 import { insertContact as insertContactRow, type ContactFields } from '../../src/features/contacts/contacts.repository.js';
 import { generateApiKey, hashApiKey, type KeyMode } from '../../src/auth/apiKeyFormat.js';
-import { reserveWithin, topUp } from '../../src/features/billing/ledger.js';
+import { reserve, topUp } from '../../src/features/billing/ledger.js';
 import { insertDomain } from '../../src/features/domains/domains.repository.js';
 import { insertOperation, WORKFLOW_INPUT_PURPOSE, type Operation } from '../../src/features/domains/operations.repository.js';
 import { sealJson } from '../../src/db/sealedJson.js';
@@ -155,7 +155,7 @@ export async function insertPendingRegistration(
       id: operationId, orgId: props.orgId, type: 'domain.register', domain: name, domainId, workflowId,
       workflowInput: sealJson(deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, input), amount: props.amount, requestHash: 'factory',
     });
-    await reserveWithin(tx, { orgId: props.orgId, livemode: props.livemode, operationId, amount: props.amount, description: `Registration of ${name}` });
+    await reserve({ tx, orgId: props.orgId, livemode: props.livemode, operationId, amount: props.amount, description: `Registration of ${name}` });
     if (props.ageSeconds) await tx.query(`UPDATE operations SET created_at = now() - make_interval(secs => $2) WHERE id = $1`, [operationId, props.ageSeconds]);
     return operation;
   });

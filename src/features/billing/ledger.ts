@@ -6,24 +6,44 @@ import {
   findReservation,
   findReservationScope,
   insertReservation,
-  monthSpendingOfKeyLineages,
   reserveFromUnlimitedBalance,
-  monthSpendingOfOrg,
+  reserveWithRowsFromUnlimitedBalance,
   settleReservation,
   type Reservation,
+  type RowsInOneStatement,
+  type UnlimitedReservation,
 } from './reservations.repository.js';
-import { findLedgerEntry, insertLedgerEntry, type LedgerEntry } from './transactions.repository.js';
+import { findLedgerEntry, insertLedgerEntry, listLedgerEntriesOfOperation, type LedgerEntry } from './transactions.repository.js';
+import { enforceMonthlyLimits } from './spendLimits.js';
 import type { AuditEvent } from '../../audit/auditEvents.js';
-import { ConflictError, InsufficientFundsError, NotFoundError, SpendLimitReachedError } from '../../errors.js';
-import { lockApiKeyLineage, type KeyLineageLimits } from '../../auth/apiKeys.js';
+import { ConflictError, InsufficientFundsError, NotFoundError } from '../../errors.js';
+import { lockApiKeyLineage } from '../../auth/apiKeys.js';
 import { newId } from '../../ids.js';
 import { recordLedgerEntry } from '../../metrics/record.js';
 
 /**
- * The billing ledger. Every movement locks the balance row of its (organisation, mode) first, so
- * concurrent movements of one balance run one after another and a balance can never go negative
- * (the table's CHECK constraints are the backstop). Reserve, capture and release are keyed by the
- * operation id: a retry of any of them can never charge or release twice.
+ * The billing ledger: money moves only here, through topUp, reserve, capture and release (no other
+ * code writes billing's tables). The ledger's invariants, and where each is kept:
+ *
+ * - **A balance's `available` and `reserved` never go negative.** Every movement locks the balance row
+ *   of its (organisation, mode) first (lockBalance; in reserve's one statement, its UPDATE) and checks
+ *   the amounts under that lock, so concurrent movements of one balance take turns; a reservation
+ *   short of funds is 402 INSUFFICIENT_FUNDS and moves nothing. The table's CHECK constraints are the
+ *   backstop.
+ * - **Captured plus reserved stay within the monthly spending limits** of the organisation (per mode)
+ *   and of the asking API key and every key above it in its lineage: reserve counts this month's
+ *   reservations, held ones in full and captured ones for what they kept, under the key lineage's lock
+ *   and then the balance row's, always in that order, so concurrent reservations cannot overshoot
+ *   together (enforceMonthlyLimits in spendLimits.ts; 402 SPEND_LIMIT_REACHED). Its one-statement way
+ *   is taken only where no limit applies. A capture never spends more than was reserved.
+ * - **Each operation is charged at most once.** The operation id is the reservation's key: reserving
+ *   for it again returns its reservation while that is held (409 RESERVATION_MISMATCH with other
+ *   terms, 409 RESERVATION_STATE_CONFLICT once settled), and the ledger's unique index on (operation,
+ *   entry type) refuses a second reservation, capture or release entry whatever SQL is sent.
+ * - **A reservation is captured or released at most once.** It leaves `reserved` for `captured` or
+ *   `released` only under its balance row's lock, and only from `reserved` (settleReservation): a
+ *   capture or release repeated answers it as it is, the other one after it is 409
+ *   RESERVATION_STATE_CONFLICT. A capture spends all of it or a share, the rest released at once.
  *
  * These take plain props, no request context: Temporal activities call them.
  */
@@ -36,7 +56,7 @@ export const RESERVATION_STATE_CONFLICT = 'RESERVATION_STATE_CONFLICT';
 /** Who moved money, for the ledger entry: a caller's user and key (see actorOf), or nobody (the system). */
 export type LedgerActor = Pick<AuditEvent, 'actorUserId' | 'actorKeyId'>;
 
-export function assertAmount(amount: number): void {
+function assertAmount(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError(`amount must be a positive integer of minor units, got ${amount}`);
 }
 
@@ -85,8 +105,8 @@ export async function topUpWithin(tx: Queryable, props: Omit<TopUpProps, 'db'>):
   });
 }
 
-export interface ReserveProps {
-  db: Db;
+/** What a reservation holds, and for whom. */
+export interface ReservationTerms {
   orgId: string;
   livemode: boolean;
   operationId: string;
@@ -101,134 +121,153 @@ export interface ReserveProps {
   apiKeyId?: string | null | undefined;
 }
 
+/** A reservation in a transaction of its own (`db`), or in the caller's (`tx`), committed or rolled back with it. */
+export type ReserveProps = ReservationTerms & ({ db: Db; tx?: undefined } | { tx: pg.PoolClient; db?: undefined });
+
 /**
- * Moves `amount` from `available` to `reserved` for an operation. Throws 402 INSUFFICIENT_FUNDS when
- * `available` is short (nothing changes). Reserving an operation id again returns its existing
- * reservation while it is still `reserved`, without reserving again; once it was captured or released
- * it is 409 RESERVATION_STATE_CONFLICT (a settled hold is never handed to a new request), and with
- * another amount, organisation or mode 409 RESERVATION_MISMATCH.
+ * What a reservation pays for: a new operation's rows in another feature's tables (the operation, the
+ * domain it makes), written with the reservation all or nothing. The operation is new, so nothing has
+ * reserved for its id yet (its rows' own keys see to that); the one-statement ways rely on it, and
+ * fail with a unique violation or 409 RESERVATION_MISMATCH where a reservation is found.
  */
-export async function reserve(props: ReserveProps): Promise<Reservation> {
-  return withTransaction(props.db, (tx) => reserveWithin(tx, props));
+export interface PaidFor<T> {
+  /** Writes the rows in the reservation's transaction; what it answers, reserve answers. */
+  write(tx: pg.PoolClient): Promise<T>;
+  /** The same rows as CTEs of the reservation's own statement (see reserve), answering as `write` does. */
+  inOneStatement?: RowsInOneStatement;
 }
 
 /**
- * Takes the locks a reservation takes, in its order (the key lineage's, then the balance row's), ahead
- * of the rest of the caller's transaction: for a transaction that writes other rows before it reserves,
- * so it takes its locks in the order a reservation written in one statement with those rows does
- * (src/features/domains/reservedOperation.repository.ts) and the two never wait on each other in a circle.
+ * The one way to reserve: moves `amount` from `available` to `reserved` for an operation, with the
+ * ledger's invariants above. 402 INSUFFICIENT_FUNDS when `available` is short, 402 SPEND_LIMIT_REACHED
+ * past a monthly limit; nothing changes then.
+ *
+ * Alone, it is keyed by the operation id: reserving it again returns its reservation while that is
+ * still `reserved`, without reserving again; once captured or released it is 409
+ * RESERVATION_STATE_CONFLICT (a settled hold is never handed to a new request), and with another
+ * amount, organisation or mode 409 RESERVATION_MISMATCH.
+ *
+ * With `paidFor`, the rows of the operation it pays for are written with it and their answer returned.
+ * Where neither the balance nor the key's lineage has a monthly limit and the funds are there, the
+ * reservation costs one statement (docs/bench.md: a registration's 202 waits on every round trip):
+ * given `db` and `paidFor.inOneStatement`, the reservation and the rows are that one statement, which
+ * commits on its own; given rows without that form, one statement after `paidFor.write`. Otherwise (a
+ * limit to count, funds short, no balance yet, or rows of that form inside the caller's transaction)
+ * it takes the long way, reserveUnderLocks, whose answers say why.
  */
-export async function lockForReservation(tx: pg.PoolClient, props: { orgId: string; livemode: boolean; apiKeyId?: string | undefined }): Promise<void> {
-  if (props.apiKeyId) await lockApiKeyLineage(tx, props.apiKeyId);
-  await lockBalance(tx, { livemode: props.livemode }, props.orgId);
-}
-
-/**
- * The same as reserve, inside the caller's transaction, so the reservation commits (or rolls back)
- * together with the rows of the operation it pays for. The balance row stays locked until then.
- */
-export async function reserveWithin(tx: pg.PoolClient, props: Omit<ReserveProps, 'db'>): Promise<Reservation> {
+export function reserve(props: ReserveProps): Promise<Reservation>;
+export function reserve<T>(props: ReserveProps, paidFor: PaidFor<T>): Promise<T>;
+export async function reserve<T>(props: ReserveProps, paidFor?: PaidFor<T>): Promise<Reservation | T> {
   assertAmount(props.amount);
-  const mode: Mode = { livemode: props.livemode };
+  if (props.tx) return paidFor ? reservePaidFor(props.tx, props, paidFor) : reserveUnderLocks(props.tx, props);
+  if (!paidFor) return withTransaction(props.db, (tx) => reserveUnderLocks(tx, props));
+  const rows = paidFor.inOneStatement;
+  if (rows) {
+    const mode: Mode = { livemode: props.livemode };
+    const written = await reserveWithRowsFromUnlimitedBalance<T & pg.QueryResultRow>(props.db, mode, unlimited(props), rows);
+    if (written) {
+      recordLedgerEntry('reservation', mode, props.amount);
+      return written;
+    }
+  }
+  return withTransaction(props.db, (tx) => reservePaidFor(tx, props, paidFor));
+}
+
+function unlimited(terms: ReservationTerms): UnlimitedReservation {
+  return { ...terms, apiKeyId: terms.apiKeyId ?? null, ledgerEntryId: newId('txn') };
+}
+
+/**
+ * A new operation's reservation and its rows in a transaction. Rows that can share the reservation's
+ * statement are written after the locks that statement takes before them (the key lineage's, then the
+ * balance row's), so the two ways never wait on each other in a circle, and the reservation is then made
+ * the long way (the one statement commits on its own: not a way inside a transaction). Other rows are
+ * written first and the reservation last, so the balance row is locked only for the end of the transaction.
+ */
+async function reservePaidFor<T>(tx: pg.PoolClient, terms: ReservationTerms, paidFor: PaidFor<T>): Promise<T> {
+  if (paidFor.inOneStatement) {
+    if (terms.apiKeyId) await lockApiKeyLineage(tx, terms.apiKeyId);
+    await lockBalance(tx, { livemode: terms.livemode }, terms.orgId);
+    const written = await paidFor.write(tx);
+    await reserveUnderLocks(tx, terms);
+    return written;
+  }
+  const written = await paidFor.write(tx);
+  await reserveNewOperation(tx, terms);
+  return written;
+}
+
+/**
+ * For an operation whose rows the transaction has just written, so nothing can have reserved for it
+ * before: one statement that takes the lineage's lock and reserves (reserveFromUnlimitedBalance) when
+ * nothing is limited and the funds are there, else reserveUnderLocks, with its answers (402, limits).
+ */
+async function reserveNewOperation(tx: pg.PoolClient, terms: ReservationTerms): Promise<void> {
+  const mode: Mode = { livemode: terms.livemode };
+  // Takes the key lineage's lock as reserveUnderLocks does (the key's lock before the balance row's).
+  const result = await reserveFromUnlimitedBalance(tx, mode, unlimited(terms));
+  if (result.reserved) {
+    recordLedgerEntry('reservation', mode, terms.amount);
+    return;
+  }
+  if (result.balanceMoved) {
+    throw new ConflictError(RESERVATION_MISMATCH, `Operation ${terms.operationId} already has a reservation (amount ${terms.amount})`);
+  }
+  await reserveUnderLocks(tx, terms);
+}
+
+/**
+ * The long way, statement by statement, under the key lineage's lock and then the balance row's: it
+ * looks for the operation's reservation, checks the funds and counts the monthly limits, then moves
+ * the amount and writes the reservation and its ledger entry. The balance row stays locked until the
+ * transaction ends.
+ */
+async function reserveUnderLocks(tx: pg.PoolClient, terms: ReservationTerms): Promise<Reservation> {
+  const mode: Mode = { livemode: terms.livemode };
   const mismatch = () =>
     new ConflictError(
       RESERVATION_MISMATCH,
-      `Operation ${props.operationId} already has a reservation that differs from this one (amount ${props.amount})`,
+      `Operation ${terms.operationId} already has a reservation that differs from this one (amount ${terms.amount})`,
     );
   // Lock first, then look: a concurrent reserve of the same operation is seen once it commits.
   // Always the key's lock before the balance row's, so two reservations never wait on each other in a circle.
-  const apiKeyId = props.apiKeyId ?? null;
+  const apiKeyId = terms.apiKeyId ?? null;
   const lineage = apiKeyId ? await lockApiKeyLineage(tx, apiKeyId) : undefined;
-  const balance = await lockBalance(tx, mode, props.orgId);
-  const existing = await findReservation(tx, mode, props.operationId);
+  const balance = await lockBalance(tx, mode, terms.orgId);
+  const existing = await findReservation(tx, mode, terms.operationId);
   if (existing) {
-    if (existing.orgId !== props.orgId || existing.amount !== props.amount) throw mismatch();
+    if (existing.orgId !== terms.orgId || existing.amount !== terms.amount) throw mismatch();
     if (existing.state !== 'reserved') {
       throw new ConflictError(
         RESERVATION_STATE_CONFLICT,
-        `The reservation of operation ${props.operationId} was already ${existing.state}; it cannot be reserved again`,
+        `The reservation of operation ${terms.operationId} was already ${existing.state}; it cannot be reserved again`,
       );
     }
     return existing;
   }
-  if (balance.available < props.amount) throw new InsufficientFundsError(balance.available, props.amount, balance.currency);
-  await enforceMonthlyLimits(tx, { balance, mode, orgId: props.orgId, apiKeyId, lineage, amount: props.amount });
-  const after = await setBalance(tx, mode, props.orgId, {
-    available: balance.available - props.amount,
-    reserved: balance.reserved + props.amount,
+  if (balance.available < terms.amount) throw new InsufficientFundsError(balance.available, terms.amount, balance.currency);
+  await enforceMonthlyLimits(tx, { balance, mode, orgId: terms.orgId, apiKeyId, lineage, amount: terms.amount });
+  const after = await setBalance(tx, mode, terms.orgId, {
+    available: balance.available - terms.amount,
+    reserved: balance.reserved + terms.amount,
   });
   // Absent here but present there: the operation id belongs to the other mode.
-  const reservation = await insertReservation(tx, mode, { ...props, apiKeyId });
+  const reservation = await insertReservation(tx, mode, { ...terms, apiKeyId });
   if (!reservation) throw mismatch();
   await insertLedgerEntry(tx, mode, {
-    orgId: props.orgId,
+    ...systemEntry(terms.orgId, terms.operationId),
     type: 'reservation',
-    amount: props.amount,
-    operationId: props.operationId,
-    description: props.description,
+    amount: terms.amount,
+    description: terms.description,
     availableAfter: after.available,
     reservedAfter: after.reserved,
-    actorUserId: null,
-    actorKeyId: null,
-    requestId: null,
   });
   return reservation;
 }
 
-/**
- * reserveWithin for an operation whose row the caller's transaction has just written, so nothing can
- * have reserved for it before. Without a monthly limit on the key's lineage or the balance, and with
- * the funds there, it costs one statement that takes the lineage's lock and reserves
- * (reserveFromUnlimitedBalance); otherwise it is reserveWithin, with its answers (402, limits). Used
- * by beginOperation, whose 202 waits on every round trip (docs/bench.md).
- */
-export async function reserveForNewOperation(tx: pg.PoolClient, props: Omit<ReserveProps, 'db'>): Promise<void> {
-  assertAmount(props.amount);
-  const apiKeyId = props.apiKeyId ?? null;
-  const mode: Mode = { livemode: props.livemode };
-  const ledgerEntryId = newId('txn');
-  // Takes the key lineage's lock as reserveWithin does (the key's lock before the balance row's).
-  const result = await reserveFromUnlimitedBalance(tx, mode, { ...props, apiKeyId, ledgerEntryId });
-  if (result.reserved) {
-    recordLedgerEntry('reservation', mode, props.amount);
-    return;
-  }
-  if (result.balanceMoved) {
-    throw new ConflictError(RESERVATION_MISMATCH, `Operation ${props.operationId} already has a reservation (amount ${props.amount})`);
-  }
-  await reserveWithin(tx, props);
-}
-
-/**
- * 402 SPEND_LIMIT_REACHED when this reservation would take the month's spending past the
- * organisation's limit for this mode, or past the limit of the asking key or of any key above it in
- * its lineage (whose budget every key below it shares, deleted ones included). Runs under the
- * balance row's lock and the lineage's, so concurrent reservations are counted one after another and
- * cannot overshoot together.
- */
-async function enforceMonthlyLimits(
-  tx: pg.PoolClient,
-  props: { balance: Balance; mode: Mode; orgId: string; apiKeyId: string | null; lineage: KeyLineageLimits | undefined; amount: number },
-): Promise<void> {
-  const orgLimit = props.balance.monthlySpendLimit;
-  if (orgLimit !== null) {
-    const spent = await monthSpendingOfOrg(tx, props.mode, props.orgId);
-    if (spent + props.amount > orgLimit) {
-      const limit = `The organisation's ${props.mode.livemode ? 'live' : 'test'}-mode monthly spend limit`;
-      throw new SpendLimitReachedError({ limit, monthlyLimit: orgLimit, spent, amount: props.amount });
-    }
-  }
-  const limits = props.lineage?.limits ?? [];
-  if (limits.length === 0) return;
-  const spentBelow = await monthSpendingOfKeyLineages(tx, props.lineage!.rootKeyId, limits.map((l) => l.keyId));
-  for (const { keyId, limit: monthlyLimit } of limits) {
-    const spent = spentBelow.get(keyId) ?? 0;
-    if (spent + props.amount > monthlyLimit) {
-      const shared = keyId === props.apiKeyId ? '' : ' (shared by the keys created with it)';
-      const limit = `API key ${keyId}'s monthly spend limit${shared}`;
-      throw new SpendLimitReachedError({ limit, monthlyLimit, spent, amount: props.amount });
-    }
-  }
+/** A ledger entry of an operation's reservation, which no caller moves by hand: the workflow's, or the system's. */
+function systemEntry(orgId: string, operationId: string) {
+  return { orgId, operationId, actorUserId: null, actorKeyId: null, requestId: null };
 }
 
 export interface SettleProps {
@@ -236,14 +275,88 @@ export interface SettleProps {
   operationId: string;
 }
 
-/** The operation succeeded: the reserved amount is spent (`reserved` goes down). Again: no-op. */
-export async function capture(props: SettleProps): Promise<Reservation> {
-  return settle(props, 'captured');
+export interface CaptureProps extends SettleProps {
+  /**
+   * The operation did part of what was paid for (registered for one year of three: `{ done: 1, of: 3 }`):
+   * that share of the reservation, rounded to the minor unit, is spent and the rest released. Absent: all of it.
+   */
+  share?: { done: number; of: number } | undefined;
 }
 
-/** The operation failed: the reserved amount goes back to `available`. Again: no-op. */
+/** A captured reservation and what of it was spent: all of `amount`, or a share (the rest was released). */
+export interface CapturedReservation extends Reservation {
+  captured: number;
+}
+
+/**
+ * The one way to capture: the operation succeeded, so the reserved amount (or its share) is spent
+ * (`reserved` goes down) and the rest of a share released, one ledger entry for each, in one
+ * transaction; the reservation ends `captured`. Again, whatever the share: the reservation as it was
+ * captured, with what was spent. After a release: 409 RESERVATION_STATE_CONFLICT; an operation
+ * without a reservation: 404 NOT_FOUND.
+ */
+export async function capture(props: CaptureProps): Promise<CapturedReservation> {
+  const { share } = props;
+  if (share && !(Number.isSafeInteger(share.done) && Number.isSafeInteger(share.of) && share.done > 0 && share.done <= share.of)) {
+    throw new RangeError(`a share must be a positive part of a whole, got ${share.done} of ${share.of}`);
+  }
+  return withTransaction(props.db, async (tx) => {
+    const { orgId, mode, balance, reservation } = await lockedReservation(tx, props.operationId);
+    if (reservation.state === 'captured') {
+      const entries = await listLedgerEntriesOfOperation(tx, mode, props.operationId);
+      return { ...reservation, captured: entries.find((entry) => entry.type === 'capture')!.amount };
+    }
+    requireReserved(reservation, 'captured');
+    const spent = share ? Math.round((reservation.amount * share.done) / share.of) : reservation.amount;
+    assertAmount(spent);
+    const rest = reservation.amount - spent;
+    const settled = await settleReservation(tx, mode, props.operationId, 'captured');
+    const after = await setBalance(tx, mode, orgId, { available: balance.available + rest, reserved: balance.reserved - reservation.amount });
+    const entry = systemEntry(orgId, props.operationId);
+    const { description } = reservation;
+    await insertLedgerEntry(tx, mode, {
+      ...entry,
+      type: 'capture',
+      amount: spent,
+      description: rest > 0 ? `${description} (part done)` : description,
+      availableAfter: balance.available,
+      reservedAfter: balance.reserved - spent,
+    });
+    if (rest > 0) {
+      await insertLedgerEntry(tx, mode, {
+        ...entry,
+        type: 'release',
+        amount: rest,
+        description: `${description} (part not done)`,
+        availableAfter: after.available,
+        reservedAfter: after.reserved,
+      });
+    }
+    return { ...settled!, captured: spent };
+  });
+}
+
+/**
+ * The operation failed: the reserved amount goes back to `available`. Again: the reservation
+ * unchanged; after a capture: 409 RESERVATION_STATE_CONFLICT; without a reservation: 404 NOT_FOUND.
+ */
 export async function release(props: SettleProps): Promise<Reservation> {
-  return settle(props, 'released');
+  return withTransaction(props.db, async (tx) => {
+    const { orgId, mode, balance, reservation } = await lockedReservation(tx, props.operationId);
+    if (reservation.state === 'released') return reservation;
+    requireReserved(reservation, 'released');
+    const settled = await settleReservation(tx, mode, props.operationId, 'released');
+    const after = await setBalance(tx, mode, orgId, { available: balance.available + reservation.amount, reserved: balance.reserved - reservation.amount });
+    await insertLedgerEntry(tx, mode, {
+      ...systemEntry(orgId, props.operationId),
+      type: 'release',
+      amount: reservation.amount,
+      description: reservation.description,
+      availableAfter: after.available,
+      reservedAfter: after.reserved,
+    });
+    return settled!;
+  });
 }
 
 /** An operation's reservation with its balance row locked, for settling it; 404 when it has none. */
@@ -256,84 +369,11 @@ async function lockedReservation(tx: pg.PoolClient, operationId: string): Promis
   return { orgId, mode, balance, reservation };
 }
 
-/**
- * Capture after capture and release after release return the reservation unchanged; capture after
- * release and release after capture are 409 RESERVATION_STATE_CONFLICT; an operation without a
- * reservation is 404 NOT_FOUND.
- */
-async function settle(props: SettleProps, to: 'captured' | 'released'): Promise<Reservation> {
-  return withTransaction(props.db, async (tx) => {
-    const { orgId, mode, balance, reservation } = await lockedReservation(tx, props.operationId);
-    if (reservation.state === to) return reservation;
-    if (reservation.state !== 'reserved') {
-      throw new ConflictError(
-        RESERVATION_STATE_CONFLICT,
-        `The reservation of operation ${props.operationId} was already ${reservation.state}; it cannot be ${to}`,
-      );
-    }
-    const settled = await settleReservation(tx, mode, props.operationId, to);
-    const after = await setBalance(tx, mode, orgId, moved(balance, reservation.amount, to));
-    await insertLedgerEntry(tx, mode, {
-      orgId,
-      type: to === 'captured' ? 'capture' : 'release',
-      amount: reservation.amount,
-      operationId: props.operationId,
-      description: reservation.description,
-      availableAfter: after.available,
-      reservedAfter: after.reserved,
-      actorUserId: null,
-      actorKeyId: null,
-      requestId: null,
-    });
-    return settled!;
-  });
-}
-
-function moved(balance: Balance, amount: number, to: 'captured' | 'released'): { available: number; reserved: number } {
-  return to === 'captured'
-    ? { available: balance.available, reserved: balance.reserved - amount }
-    : { available: balance.available + amount, reserved: balance.reserved - amount };
-}
-
-export interface CaptureInPartProps extends SettleProps {
-  /** Minor units to keep, positive and below the reserved amount; the rest goes back to `available`. */
-  amount: number;
-}
-
-/**
- * The operation did part of what was paid for (registered for one year of several): `amount` is
- * spent and the rest released, in one transaction with a ledger entry for each. The reservation
- * ends `captured`. Again (or after any capture): no-op; after a release: 409 RESERVATION_STATE_CONFLICT.
- */
-export async function captureInPart(props: CaptureInPartProps): Promise<Reservation> {
-  assertAmount(props.amount);
-  return withTransaction(props.db, async (tx) => {
-    const { orgId, mode, balance, reservation } = await lockedReservation(tx, props.operationId);
-    if (reservation.state === 'captured') return reservation;
-    if (reservation.state !== 'reserved') {
-      throw new ConflictError(RESERVATION_STATE_CONFLICT, `The reservation of operation ${props.operationId} was already ${reservation.state}`);
-    }
-    if (props.amount >= reservation.amount) throw new RangeError('a part must be less than the reserved amount');
-    const settled = await settleReservation(tx, mode, props.operationId, 'captured');
-    const rest = reservation.amount - props.amount;
-    const after = await setBalance(tx, mode, orgId, { available: balance.available + rest, reserved: balance.reserved - reservation.amount });
-    const entry = { orgId, operationId: props.operationId, actorUserId: null, actorKeyId: null, requestId: null };
-    await insertLedgerEntry(tx, mode, {
-      ...entry,
-      type: 'capture',
-      amount: props.amount,
-      description: `${reservation.description} (part done)`,
-      availableAfter: balance.available,
-      reservedAfter: balance.reserved - props.amount,
-    });
-    await insertLedgerEntry(tx, mode, {
-      ...entry,
-      type: 'release',
-      amount: rest,
-      description: `${reservation.description} (part not done)`,
-      availableAfter: after.available,
-      reservedAfter: after.reserved,
-    });
-    return settled!;
-  });
+/** 409 RESERVATION_STATE_CONFLICT unless the reservation is still held: it settles once, one way. */
+function requireReserved(reservation: Reservation, to: 'captured' | 'released'): void {
+  if (reservation.state === 'reserved') return;
+  throw new ConflictError(
+    RESERVATION_STATE_CONFLICT,
+    `The reservation of operation ${reservation.operationId} was already ${reservation.state}; it cannot be ${to}`,
+  );
 }

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { Queryable } from '../../db/pool.js';
 import { ModeScopedTable, type Mode } from '../../db/modeScope.js';
 import { minorUnits, type Currency } from '../../db/money.js';
@@ -145,22 +146,23 @@ export interface UnlimitedReservation {
 }
 
 /** The parameters $1 to $7 of unlimitedReservationCtes, in its order. */
-export function unlimitedReservationParams(mode: Mode, props: UnlimitedReservation): unknown[] {
+function unlimitedReservationParams(mode: Mode, props: UnlimitedReservation): unknown[] {
   return [mode.livemode, props.operationId, props.orgId, props.amount, props.description, props.apiKeyId, props.ledgerEntryId];
 }
 
 /**
- * The CTEs of a reservation in one statement (`lineage`, `moved`, `held`, `posted`), for a balance
+ * The CTEs of a reservation in one statement (`lineage`, `moved`, `held`, `reserved`), for a balance
  * without a monthly spending limit, asked for by a key whose lineage has none either; parameters $1 to
  * $7 (unlimitedReservationParams). With a key, `lineage` first takes the key lineage's lock
- * (lockedLineageSql, always, and before the balance row's, as reserveWithin orders them) and reads its
- * limits. `moved` then takes the balance row's lock and moves the amount from available to reserved
- * only if it is there and nothing is limited; `held` and `posted` write the reservation and its ledger
- * entry from the balance it left. Nothing moves when the balance is short, a limit is to be counted
- * under the locks, or the balance does not exist yet. An operation id that has a reservation already
- * is skipped (`held` is empty while `moved` is not) or, with `onConflict: 'fail'`, fails the statement.
+ * (lockedLineageSql, always, and before the balance row's, as every reservation orders them) and reads
+ * its limits. `moved` then takes the balance row's lock and moves the amount from available to reserved
+ * only if it is there and nothing is limited; `held` and `reserved` write the reservation and its ledger
+ * entry from the balance it left, and `reserved` returns one row (operation_id) once the money is
+ * held. Nothing moves when the balance is short, a limit is to be counted under the locks, or the
+ * balance does not exist yet. An operation id that has a reservation already is skipped (`held` is
+ * empty while `moved` is not) or, with `onConflict: 'fail'`, fails the statement.
  */
-export function unlimitedReservationCtes(withKey: boolean, onConflict: 'skip' | 'fail'): string {
+function unlimitedReservationCtes(withKey: boolean, onConflict: 'skip' | 'fail'): string {
   // `moved`'s NOT EXISTS reads the lineage (so takes its lock) before the balance row is locked.
   const lineage = withKey ? lockedLineageSql('$6') : 'SELECT NULL::float8 AS "limit" WHERE false';
   return `lineage AS MATERIALIZED (${lineage}), moved AS (
@@ -172,17 +174,17 @@ export function unlimitedReservationCtes(withKey: boolean, onConflict: 'skip' | 
        INSERT INTO billing_reservations (livemode, operation_id, org_id, amount, description, api_key_id)
        SELECT $1, $2, $3, $4, $5, $6 FROM moved
        ${onConflict === 'skip' ? 'ON CONFLICT DO NOTHING ' : ''}RETURNING operation_id
-     ), posted AS (
+     ), reserved AS (
        INSERT INTO billing_transactions (livemode, id, org_id, type, amount, operation_id, description, available_after, reserved_after)
        SELECT $1, $7, $3, 'reservation', $4, $2, $5, moved.available, moved.reserved FROM moved, held
-       RETURNING id
+       RETURNING operation_id
      )`;
 }
 
 /**
  * A reservation in one statement (unlimitedReservationCtes). Nothing moves when the balance is short,
  * a limit is to be counted under the locks, or the balance does not exist yet: the caller then takes
- * the long way (reserveWithin, whose taking of the lineage's lock again is a no-op), which says why.
+ * the long way (reserve's, whose taking of the lineage's lock again is a no-op), which says why.
  * `reserved` false with `balanceMoved` true: the operation id has a reservation already, and the
  * caller must fail its transaction.
  */
@@ -190,10 +192,51 @@ export async function reserveFromUnlimitedBalance(tx: Queryable, mode: Mode, pro
   // The final SELECT reads the lineage too, so its lock is taken even when the UPDATE's other conditions fail first.
   const { rows } = await tx.query<{ reserved: boolean; moved: boolean }>(
     `WITH ${unlimitedReservationCtes(props.apiKeyId !== null, 'skip')}
-     SELECT EXISTS (SELECT 1 FROM posted) AS reserved, EXISTS (SELECT 1 FROM moved) AS moved,
+     SELECT EXISTS (SELECT 1 FROM reserved) AS reserved, EXISTS (SELECT 1 FROM moved) AS moved,
        (SELECT count(*) FROM lineage)::int AS "lineageKeys"`,
     unlimitedReservationParams(mode, props),
   );
   const row = rows[0]!;
   return { reserved: row.reserved, balanceMoved: row.moved };
+}
+
+/**
+ * Another feature's rows as CTEs that follow a reservation's in its one statement, written only with
+ * the reservation: each selects FROM `reserved` (one row, `operation_id`, once the money is held; none
+ * otherwise) or from a CTE that does.
+ */
+export interface RowsInOneStatement {
+  /** The prepared statement's name (one per text, docs/operations.md); `-by-key` is added for a key's. */
+  name: string;
+  /** The CTEs, their parameters numbered from `first` (the reservation's come before). */
+  ctes(first: number): string;
+  /** Their parameters, `$first` on. */
+  values: unknown[];
+  /** The CTE whose first row answers the statement. */
+  answer: string;
+}
+
+/**
+ * A reservation and `rows` in one statement, which commits on its own: one round trip and one commit
+ * where a transaction takes five (docs/bench.md). Undefined, with nothing written, when the reservation
+ * cannot be made this way (a short balance, a spending limit, no balance yet). A unique index refusing
+ * a row (one of `rows`, or a reservation already made for the operation id) fails the whole statement,
+ * with the index's SQLSTATE, as it would fail a transaction.
+ */
+export async function reserveWithRowsFromUnlimitedBalance<T extends pg.QueryResultRow>(
+  db: Queryable,
+  mode: Mode,
+  props: UnlimitedReservation,
+  rows: RowsInOneStatement,
+): Promise<T | undefined> {
+  const withKey = props.apiKeyId !== null;
+  const reservation = unlimitedReservationParams(mode, props);
+  // Named, so each connection parses and plans it once (docs/operations.md).
+  const { rows: answered } = await db.query<T>({
+    name: withKey ? `${rows.name}-by-key` : rows.name,
+    text: `WITH ${unlimitedReservationCtes(withKey, 'fail')}, ${rows.ctes(reservation.length + 1)}
+     SELECT * FROM ${rows.answer}`,
+    values: [...reservation, ...rows.values],
+  });
+  return answered[0];
 }

@@ -11,13 +11,12 @@ import {
   type OperationType,
 } from './operations.repository.js';
 import { sealJson, type SealedJson } from '../../db/sealedJson.js';
-import { findDomainOfOrg, insertDomainWithContacts, type NewDomain } from './domains.repository.js';
-import { insertReservedOperation } from './reservedOperation.repository.js';
+import { findDomainOfOrg, type NewDomain } from './domains.repository.js';
+import { newDomainOperationRows } from './reservedOperation.repository.js';
 import { ConflictError, NotFoundError, PriceExceedsMaxError, ServiceUnavailableError } from '../../errors.js';
 import { findBalance } from '../billing/balances.repository.js';
-import { derivedId, newId } from '../../ids.js';
-import { assertAmount, lockForReservation, release, reserveForNewOperation, reserveWithin } from '../billing/ledger.js';
-import { recordLedgerEntry } from '../../metrics/record.js';
+import { derivedId } from '../../ids.js';
+import { release, reserve, type PaidFor, type ReservationTerms } from '../billing/ledger.js';
 import { startOperationWorkflow } from './operationWorkflows.js';
 import { emitOperationEnded } from './operationEvents.js';
 import { changeDomainStatus } from './domainStatus.js';
@@ -62,9 +61,9 @@ export type BeginOperationProps<T extends OperationType> = OperationBasics<T> & 
 
 /**
  * The shared start of every paid domain operation: the domain and operation rows and the price's
- * reservation are written all or nothing, in one statement for a new domain whose price needs no limit
- * counted, else in one transaction (a 402, a name conflict or any fault leaves no row and no ledger
- * entry), then the workflow is started. Ids derive from the workflow id (org, mode,
+ * reservation are written all or nothing by billing's reserve (in one statement for a new domain whose
+ * price needs no limit counted, else in one transaction: a 402, a name conflict or any fault leaves no
+ * row and no ledger entry), then the workflow is started. Ids derive from the workflow id (org, mode,
  * member, Idempotency-Key) and the request's hash: a retry, a concurrent twin or a retry after a
  * crash all end at the same operation and one charge, and another request can never land on it.
  */
@@ -72,7 +71,8 @@ export async function beginOperation<T extends OperationType>(props: BeginOperat
   const { deps } = props;
   let operation: Operation;
   try {
-    operation = (await writeNewDomainOperation(props)) ?? (await withTransaction(deps.db, (tx) => writeOperation(tx, props)));
+    const { terms, paidFor } = operationRows(props);
+    operation = await reserve({ db: deps.db, ...terms }, paidFor);
   } catch (err) {
     if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
     // A concurrent twin (same workflow id) committed first: answer with its operation.
@@ -111,8 +111,9 @@ class DryRunRollback extends Error {
  */
 export async function quoteOperation<T extends OperationType>(props: BeginOperationProps<T>): Promise<OperationQuote> {
   try {
+    const { terms, paidFor } = operationRows(props);
     await withTransaction(props.deps.db, async (tx) => {
-      await writeOperation(tx, props);
+      await reserve({ tx, ...terms }, paidFor);
       const balance = await findBalance(tx, { livemode: props.livemode }, props.orgId);
       throw new DryRunRollback({ amount: props.amount, currency: 'USD', availableAfter: balance.available });
     });
@@ -141,68 +142,32 @@ function sealedWorkflowInput<T extends OperationType>(props: BeginOperationProps
 }
 
 /**
- * A new domain's operation in one statement that commits on its own (insertReservedOperation), when
- * its price can be reserved without counting spending limits; undefined, with nothing written, when
- * the operation has no new domain or its reservation needs the long way (writeOperation).
+ * What the operation's reservation holds, and the rows it pays for: a new domain's (the domain row and
+ * the operation, which can share the reservation's one statement), or the operation of a domain that
+ * `writeDomain` checks and locks first. 409 PRICE_EXCEEDS_MAX before anything is written.
  */
-async function writeNewDomainOperation<T extends OperationType>(props: BeginOperationProps<T>): Promise<Operation | undefined> {
-  if (!props.newDomain) return undefined;
+function operationRows<T extends OperationType>(props: BeginOperationProps<T>): { terms: ReservationTerms; paidFor: PaidFor<Operation> } {
   requireWithinMaxPrice(props);
-  assertAmount(props.amount);
-  const mode = { livemode: props.livemode };
   const ids = operationIds(props);
-  const inserted = await insertReservedOperation(props.deps.db, mode, {
-    reservation: { description: props.description, apiKeyId: props.apiKeyId ?? null, ledgerEntryId: newId('txn') },
-    domain: { ...props.newDomain, id: ids.domainId },
-    operation: {
-      id: ids.operationId,
-      orgId: props.orgId,
-      type: props.type,
-      workflowId: props.workflowId,
-      workflowInput: sealedWorkflowInput(props, ids),
-      requestHash: props.requestHash,
-      amount: props.amount,
+  const { orgId, livemode, amount } = props;
+  const mode = { livemode };
+  const terms = { orgId, livemode, operationId: ids.operationId, amount, description: props.description, apiKeyId: props.apiKeyId };
+  const operation = { id: ids.operationId, orgId, type: props.type, domain: props.domainName, workflowId: props.workflowId, requestHash: props.requestHash, amount };
+  const { newDomain, writeDomain } = props;
+  if (newDomain) {
+    const domain = { ...newDomain, id: ids.domainId };
+    return { terms, paidFor: newDomainOperationRows(mode, { domain, operation: { ...operation, workflowInput: sealedWorkflowInput(props, ids) } }) };
+  }
+  return {
+    terms,
+    paidFor: {
+      async write(tx) {
+        const domainId = await writeDomain(tx, ids);
+        const workflowInput = sealedWorkflowInput(props, { ...ids, domainId });
+        return insertOperation(tx, mode, { ...operation, domainId, workflowInput });
+      },
     },
-  });
-  if (inserted) recordLedgerEntry('reservation', mode, props.amount);
-  return inserted;
-}
-
-/** The domain and operation rows and the reservation, in the caller's transaction. */
-async function writeOperation<T extends OperationType>(tx: pg.PoolClient, props: BeginOperationProps<T>): Promise<Operation> {
-  requireWithinMaxPrice(props);
-  const mode = { livemode: props.livemode };
-  const ids = operationIds(props);
-  let domainId = ids.domainId;
-  if (props.newDomain) {
-    // The locks first, as the one statement takes them before the name's (writeNewDomainOperation).
-    await lockForReservation(tx, { orgId: props.orgId, livemode: props.livemode, apiKeyId: props.apiKeyId });
-    await insertDomainWithContacts(tx, mode, { ...props.newDomain, id: domainId });
-  } else domainId = await props.writeDomain(tx, ids);
-  const inserted = await insertOperation(tx, mode, {
-    id: ids.operationId,
-    orgId: props.orgId,
-    type: props.type,
-    domain: props.domainName,
-    domainId,
-    workflowId: props.workflowId,
-    workflowInput: sealedWorkflowInput(props, { ...ids, domainId }),
-    requestHash: props.requestHash,
-    amount: props.amount,
-  });
-  const reservation = {
-    orgId: props.orgId,
-    livemode: props.livemode,
-    operationId: ids.operationId,
-    amount: props.amount,
-    description: props.description,
-    apiKeyId: props.apiKeyId,
   };
-  // A new domain's one statement has just found that the short way cannot reserve: the long way at once.
-  if (props.newDomain) await reserveWithin(tx, reservation);
-  // Last, so an existing domain's operation locks the balance row only for the end of the transaction.
-  else await reserveForNewOperation(tx, reservation);
-  return inserted;
 }
 
 /**

@@ -13,7 +13,7 @@ import { statementsOf } from '../../../test/support/statements.js';
  * From the idempotency claim on (what runs before it, authentication and the organisation's
  * membership, is counted by its own layers): the claim, the registration's one read, the one
  * statement that reserves the price and writes the domain with its contacts and the operation
- * (reservedOperation.repository.ts), and the stored answer.
+ * (billing's reserve with the rows of reservedOperation.repository.ts), and the stored answer.
  */
 const STATEMENTS_OF_A_202 = 4;
 const CLAIM = 'INSERT INTO idempotency_keys';

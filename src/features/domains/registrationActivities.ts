@@ -1,12 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../../db/pool.js';
 import { insertAuditEvent } from '../../audit/auditEvents.js';
-import { findReservation } from '../billing/reservations.repository.js';
 import { updateDomainSettings, type Domain } from './domains.repository.js';
 import { endOperation } from './operationEvents.js';
 import { activateDomain } from './domainStatus.js';
 import { watchDomain } from '../lifecycle/watch.js';
-import { captureInPart } from '../billing/ledger.js';
+import { capture } from '../billing/ledger.js';
+import { NotFoundError } from '../../errors.js';
 import { ensureRegistrarContact } from '../contacts/registrarContact.js';
 import type { Registrars } from '../../registrar/registrars.js';
 import { callRegistrar, type AccountProblemReport } from './activities.js';
@@ -64,11 +64,11 @@ export function createRegistrationActivities({ db, logger, metrics, registrars, 
       failure: { code: string; detail: string };
     }): Promise<void> {
       const mode = { livemode: input.livemode };
-      const reservation = await findReservation(db, mode, input.operationId);
-      if (!reservation) throw ApplicationFailure.nonRetryable(`Operation ${input.operationId} has no reservation`, 'INTERNAL');
-      // The reservation is the one-year price times the years (src/features/domains/registerDomain.ts).
-      const charged = Math.round((reservation.amount * input.yearsDone) / input.years);
-      await captureInPart({ db, operationId: input.operationId, amount: charged });
+      // The reservation is the one-year price times the years (src/features/domains/registerDomain.ts): the years done are its share.
+      const reservation = await capture({ db, operationId: input.operationId, share: { done: input.yearsDone, of: input.years } }).catch((err: unknown) => {
+        throw err instanceof NotFoundError ? ApplicationFailure.nonRetryable(`Operation ${input.operationId} has no reservation`, 'INTERNAL') : err;
+      });
+      const charged = reservation.captured;
       let domain: Domain | undefined;
       const detail =
         `Registered for ${input.yearsDone} of ${input.years} years (charged ${charged} of ${reservation.amount}); ` +
