@@ -14390,7 +14390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 1 MB */
+            /** @description The body is larger than 8 MB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14398,7 +14398,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The body is larger than 1 MB",
+                     *       "detail": "The body is larger than 8 MB",
                      *       "code": "PAYLOAD_TOO_LARGE"
                      *     }
                      */
