@@ -12444,7 +12444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -12723,7 +12723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -14373,7 +14373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); or the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`), counting what the import leaves (a file of more records is refused once read); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -14621,7 +14621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), or a CNAME stands at the name (`RECORD_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), a CNAME stands at the name (`RECORD_CONFLICT`), or the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -14878,7 +14878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), or a CNAME stands at the name (`RECORD_CONFLICT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), a CNAME stands at the name (`RECORD_CONFLICT`), or the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */

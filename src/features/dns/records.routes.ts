@@ -12,6 +12,7 @@ import type { AppState } from '../../http/context.js';
 import { DnsRecordSchema, presentDnsRecord } from './dnsRecord.presenter.js';
 import { applyRecordChanges, type RecordOperation, type RecordOperationResult } from './applyRecordChanges.js';
 import { BatchBody, BatchResultSchema, CreateRecordBody, DomainPath, RecordListQuery, RecordPage, RecordPath, UpdateRecordBody } from './schemas.js';
+import { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
 
 const NOT_FOUND = 'No such domain, or no such record on it, in this organisation and mode (`NOT_FOUND`)';
 const STALE = '`If-Match` names a version other than the current one (`VERSION_MISMATCH`)';
@@ -93,7 +94,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       actsOnRecords: true,
       request: { path: DomainPath, body: CreateRecordBody },
       responses: { 201: { description: 'Created, at version 1', schema: DnsRecordSchema, headers: CreatedHeaders } },
-      errors: { 404: NOT_FOUND, 409: `${NOT_ACTIVE}; or ${CONFLICT}`, 502: PROVIDER, 503: PROVIDER_DOWN },
+      errors: { 404: NOT_FOUND, 409: `${NOT_ACTIVE}; ${CONFLICT}; or ${ZONE_RECORD_LIMIT_REFUSAL}`, 502: PROVIDER, 503: PROVIDER_DOWN },
       handler: async (ctx, input) => {
         const { path, body } = input;
         const record = onlyRecord(await apply(ctx.state, input, [{ op: 'create', record: body }], 'single'));
@@ -117,7 +118,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       actsOnRecords: true,
       request: { path: DomainPath, body: BatchBody },
       responses: { 200: { description: 'Every operation applied', schema: BatchResultSchema } },
-      errors: { 404: 'No such domain in this organisation and mode (`NOT_FOUND`)', 409: `${NOT_ACTIVE}; ${STALE}; or ${CONFLICT}`, 502: PROVIDER, 503: PROVIDER_DOWN },
+      errors: { 404: 'No such domain in this organisation and mode (`NOT_FOUND`)', 409: `${NOT_ACTIVE}; ${STALE}; ${CONFLICT}; or ${ZONE_RECORD_LIMIT_REFUSAL}`, 502: PROVIDER, 503: PROVIDER_DOWN },
       handler: async (ctx, input) => {
         const operations = input.body.operations.map((o): RecordOperation => {
           if (o.op === 'create') return { op: 'create', record: o.record };

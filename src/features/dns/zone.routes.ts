@@ -12,6 +12,7 @@ import { DomainPath } from './schemas.js';
 import { synthesizedApex, zoneFileHead, zoneFileLines } from './zoneFileExport.js';
 import { isServed } from './zones.js';
 import { importZoneFile, ZONE_FILE_MAX_RECORDS } from './zoneFileImport.js';
+import { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
 
 /** A zone file of 20,000 records of ~100 bytes, with room for long TXT (DKIM) records. */
 export const ZONE_FILE_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -147,7 +148,9 @@ export function zoneFileRoutes(deps: AppDeps) {
       responses: { 200: { description: 'What changed (or, in a dry run, would change)', schema: ZoneImportResultSchema } },
       errors: {
         404: NOT_FOUND,
-        409: 'The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`)',
+        409:
+          'The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); ' +
+          `or ${ZONE_RECORD_LIMIT_REFUSAL}, counting what the import leaves (a file of more records is refused once read)`,
         422: 'The file cannot be read, or a record in it breaks its type’s rules (`ZONE_FILE_INVALID`, each problem with its line)',
         502: 'The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed',
         503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later',

@@ -10,6 +10,7 @@ import type { RecordFields } from './records.js';
 import { inLineOrder, MAX_PROBLEMS, zoneEntries, type ZoneFileProblem } from './zoneFileParser.js';
 import { FileRecords, recordKey, type FileRecord, type SkippedEntry } from './zoneFileRecords.js';
 import { groupBy } from '../../grouping.js';
+import { requireFileWithinLimit } from './zoneRecordLimit.js';
 
 /** Records one import may hold: a large zone from another host fits, a runaway file does not. */
 export const ZONE_FILE_MAX_RECORDS = 20_000;
@@ -135,13 +136,15 @@ export function planImport(existing: VersionedRecord[], file: FileRecord[], mode
 /**
  * Imports a zone file into the domain: parsed and checked, compared with the domain's records, and
  * the difference applied through the batch path (applyRecordChanges: all or nothing, the names
- * locked, the provider sent one atomic change, audit and events as for any edit). Versions read here
+ * locked, the zone's record limit, the provider sent one atomic change, audit and events as for any
+ * edit). A file of more records than the zone may hold is refused once read. Versions read here
  * are checked under the locks, so an edit made in between answers 409 VERSION_MISMATCH and nothing
  * changes. A dry run makes every check of the real one, under the same locks, and writes nothing.
  */
 export async function importZoneFile(props: ImportZoneFileProps): Promise<ZoneImportResult> {
   const domain = await activeDomainNamed(props.db, props.principal, props.orgId, props.domain, 'a zone file can be imported');
   const { records, skipped } = await readZoneFileInSlices(props.text, domain.name);
+  await requireFileWithinLimit(props.db, props.orgId, records.length);
   // A merge compares only the file's names (planImport looks at no other), so a file into a zone of
   // 50,000 records reads the few it touches, not the whole zone (docs/bench.md, Scale).
   const existing =
