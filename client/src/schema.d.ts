@@ -14373,7 +14373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); or the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`), counting what the import leaves (a file of more records is refused once read); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); or the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`), counting what the import leaves (a file of more records is refused, the rest of it not read); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */

@@ -150,7 +150,7 @@ export function zoneFileRoutes(deps: AppDeps) {
         404: NOT_FOUND,
         409:
           'The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); ' +
-          `or ${ZONE_RECORD_LIMIT_REFUSAL}, counting what the import leaves (a file of more records is refused once read)`,
+          `or ${ZONE_RECORD_LIMIT_REFUSAL}, counting what the import leaves (a file of more records is refused, the rest of it not read)`,
         422: 'The file cannot be read, or a record in it breaks its type’s rules (`ZONE_FILE_INVALID`, each problem with its line)',
         502: 'The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed',
         503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later',

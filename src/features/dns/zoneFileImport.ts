@@ -10,7 +10,7 @@ import type { RecordFields } from './records.js';
 import { inLineOrder, MAX_PROBLEMS, zoneEntries, type ZoneFileProblem } from './zoneFileParser.js';
 import { FileRecords, recordKey, type FileRecord, type SkippedEntry } from './zoneFileRecords.js';
 import { groupBy } from '../../grouping.js';
-import { requireFileWithinLimit } from './zoneRecordLimit.js';
+import { requireFileWithinLimit, zoneLimitOf } from './zoneRecordLimit.js';
 
 /** Records one import may hold: a large zone from another host fits, a runaway file does not. */
 export const ZONE_FILE_MAX_RECORDS = 20_000;
@@ -51,11 +51,11 @@ export interface ImportZoneFileProps {
   eventSeedOf?: (index: number) => string | undefined;
 }
 
-/** The file's records, read entry by entry; a step ends after each, where a caller may pause. */
-function* readingSteps(text: string, zone: string, syntax: ZoneFileProblem[], read: FileRecords): Generator<void, void, undefined> {
+/** The file's records, read entry by entry until `maxRecords` are; a step ends after each, where a caller may pause. */
+function* readingSteps(text: string, zone: string, syntax: ZoneFileProblem[], read: FileRecords, maxRecords = Infinity): Generator<void, void, undefined> {
   for (const entry of zoneEntries(text, { zone, maxEntries: ZONE_FILE_MAX_RECORDS, maxLines: ZONE_FILE_MAX_LINES }, syntax)) {
     read.add(entry);
-    if (read.full) return;
+    if (read.full || read.records.length >= maxRecords) return;
     yield;
   }
 }
@@ -79,11 +79,14 @@ export function readZoneFile(text: string, zone: string): { records: FileRecord[
   return readingResult(syntax, read);
 }
 
-/** readZoneFile for a request: every READ_SLICE_MS the event loop is given back to the other requests. */
-export async function readZoneFileInSlices(text: string, zone: string): Promise<{ records: FileRecord[]; skipped: SkippedEntry[] }> {
+/**
+ * readZoneFile for a request: every READ_SLICE_MS the event loop is given back to the other
+ * requests. With `maxRecords`, the reading stops once the file has shown that many.
+ */
+export async function readZoneFileInSlices(text: string, zone: string, maxRecords?: number): Promise<{ records: FileRecord[]; skipped: SkippedEntry[] }> {
   const syntax: ZoneFileProblem[] = [];
   const read = new FileRecords(zone);
-  const steps = readingSteps(text, zone, syntax, read);
+  const steps = readingSteps(text, zone, syntax, read, maxRecords);
   let sliceStart = performance.now();
   while (!steps.next().done) {
     if (performance.now() - sliceStart < READ_SLICE_MS) continue;
@@ -137,14 +140,16 @@ export function planImport(existing: VersionedRecord[], file: FileRecord[], mode
  * Imports a zone file into the domain: parsed and checked, compared with the domain's records, and
  * the difference applied through the batch path (applyRecordChanges: all or nothing, the names
  * locked, the zone's record limit, the provider sent one atomic change, audit and events as for any
- * edit). A file of more records than the zone may hold is refused once read. Versions read here
- * are checked under the locks, so an edit made in between answers 409 VERSION_MISMATCH and nothing
- * changes. A dry run makes every check of the real one, under the same locks, and writes nothing.
+ * edit). A file of more records than the zone may hold is refused as soon as it has shown them.
+ * Versions read here are checked under the locks, so an edit made in between answers 409
+ * VERSION_MISMATCH and nothing changes. A dry run makes every check of the real one, under the same locks, and writes nothing.
  */
 export async function importZoneFile(props: ImportZoneFileProps): Promise<ZoneImportResult> {
   const domain = await activeDomainNamed(props.db, props.principal, props.orgId, props.domain, 'a zone file can be imported');
-  const { records, skipped } = await readZoneFileInSlices(props.text, domain.name);
-  await requireFileWithinLimit(props.db, props.orgId, records.length);
+  const zoneLimit = await zoneLimitOf(props.db, props.orgId);
+  // Read no further than the limit allows: a file of more records is refused, whatever the rest holds.
+  const { records, skipped } = await readZoneFileInSlices(props.text, domain.name, zoneLimit.limit + 1);
+  requireFileWithinLimit(zoneLimit, records.length);
   // A merge compares only the file's names (planImport looks at no other), so a file into a zone of
   // 50,000 records reads the few it touches, not the whole zone (docs/bench.md, Scale).
   const existing =

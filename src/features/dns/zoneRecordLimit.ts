@@ -28,15 +28,20 @@ export class ZoneRecordLimitError extends ConflictError {
   }
 }
 
-async function limitOf(db: Queryable, orgId: string): Promise<{ limit: number; plan: Plan }> {
+/** The limit of a zone of the organisation, and the plan it comes from. */
+export interface ZoneLimit {
+  limit: number;
+  plan: Plan;
+}
+
+export async function zoneLimitOf(db: Queryable, orgId: string): Promise<ZoneLimit> {
   const plan = (await findOrganization(db, orgId))?.plan ?? 'free';
   return { limit: zoneRecordLimit(plan), plan };
 }
 
-/** A zone file of more records than the zone may hold is refused before anything else is read (an import leaves at least the file's records). */
-export async function requireFileWithinLimit(db: Queryable, orgId: string, fileRecords: number): Promise<void> {
-  const { limit, plan } = await limitOf(db, orgId);
-  if (fileRecords > limit) throw new ZoneRecordLimitError({ limit, plan, why: `the file holds ${fileRecords}` });
+/** A zone file of more records than the zone may hold is refused as read (an import leaves at least the file's records). */
+export function requireFileWithinLimit(zone: ZoneLimit, fileRecords: number): void {
+  if (fileRecords > zone.limit) throw new ZoneRecordLimitError({ ...zone, why: 'the file holds more' });
 }
 
 /**
@@ -49,7 +54,7 @@ export async function requireRoomForRecords(tx: Queryable, mode: Mode, props: { 
   if (props.adding <= 0) return;
   await lockDnsRecordCount(tx, props.domainId);
   const count = await countDnsRecords(tx, mode, props.domainId);
-  const { limit, plan } = await limitOf(tx, props.orgId);
+  const { limit, plan } = await zoneLimitOf(tx, props.orgId);
   if (count + props.adding > limit) {
     throw new ZoneRecordLimitError({ limit, plan, why: `it has ${count}, and this would add ${props.adding}` });
   }
