@@ -20,6 +20,8 @@ let app: TestApp;
 let attacker: { key: string; base: string };
 let bystander: Customer;
 let bystanderRecords: string;
+/** Sends the bodies past the limit: another customer, so the attacker's write limit is not spent on them. */
+let sender: { key: string; base: string };
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -29,6 +31,8 @@ beforeAll(async () => {
   attacker = { key, base: `/api/v1/orgs/${org.id}/domains/${await insertActiveDomain(app, { org, livemode: false })}` };
   bystander = await dnsCustomer(app, 'test');
   bystanderRecords = `/api/v1/orgs/${bystander.org.id}/domains/${await insertActiveDomain(app, bystander)}/records`;
+  const other = await dnsCustomer(app, 'test');
+  sender = { key: other.key, base: `/api/v1/orgs/${other.org.id}/domains/${await insertActiveDomain(app, other)}` };
   // Its first requests warm its caches (key, membership, plan) up: what is measured is the junk's effect.
   for (const path of ['/api/v1/me', bystanderRecords, '/api/v1/me', bystanderRecords]) await (await app.fetch(path, { headers: bearer(bystander.key) })).arrayBuffer();
 });
@@ -36,12 +40,10 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** The bystander's requests, one after the other until `until` settles: how long each took. */
-async function bystanderLatencies(until: Promise<unknown>): Promise<number[]> {
-  let done = false;
-  void until.finally(() => (done = true));
+/** The bystander's requests, one after the other while `more(how many so far)`: how long each took. */
+async function bystanderLatencies(more: (count: number) => boolean): Promise<number[]> {
   const latencies: number[] = [];
-  for (let i = 0; !done || latencies.length < 2; i += 1) {
+  for (let i = 0; more(latencies.length); i += 1) {
     const started = performance.now();
     const res = await app.fetch(i % 2 === 0 ? '/api/v1/me' : bystanderRecords, { headers: bearer(bystander.key) });
     await res.arrayBuffer();
@@ -51,9 +53,9 @@ async function bystanderLatencies(until: Promise<unknown>): Promise<number[]> {
   return latencies;
 }
 
-/** The request head for an import by the attacker, with the body's framing given. */
-const importHead = (framing: string) =>
-  `POST ${attacker.base}/zone HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${attacker.key}\r\nContent-Type: text/dns\r\n${framing}\r\n\r\n`;
+/** The request head for an import, the attacker's unless another caller is given, with the body's framing. */
+const importHead = (framing: string, by = attacker) =>
+  `POST ${by.base}/zone HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${by.key}\r\nContent-Type: text/dns\r\n${framing}\r\n\r\n`;
 
 /**
  * An import sent on a socket of its own, its answer read to the end (the request asks the server to
@@ -76,27 +78,38 @@ function rawImport(body: Buffer): Promise<{ status: number; json: FieldErrorBody
 }
 
 describe('junk zone files', () => {
-  it('refuses each of six junk files of the largest size in under a second, another organisation answered in under 200 ms throughout', { timeout: 60_000 }, async () => {
+  it('refuses each of six junk files of the largest size in under a second, holding little, another organisation answered in under 200 ms throughout', { timeout: 60_000 }, async () => {
     const files = Object.entries(junkZoneFiles(ZONE_FILE_LIMIT_BYTES)).map(([shape, text]) => [shape, Buffer.from(text, 'latin1')] as const);
-    // Once small, so the first junk file is not also the first import this process runs.
-    expect((await rawImport(Buffer.from('))'))).status).toBe(422);
+    // One of the same size first (a parenthesis never closed, then blanks), so the first junk file
+    // measured is not also the first large body this process reads.
+    expect((await rawImport(Buffer.from(`(${' '.repeat(ZONE_FILE_LIMIT_BYTES - 1)}`))).status).toBe(422);
+    // 200 ms, as a bystander must be answered; on a machine so loaded that the bystander alone is
+    // slower than that, no slower than half as much again as it is alone (the bench's measure).
+    const quiet = await bystanderLatencies((count) => count < 20);
+    const bound = Math.max(200, 1.5 * Math.max(...quiet));
     const refusals: { shape: string; status: number; code: string; problems: number; ms: number }[] = [];
+    let importing = true;
+    const rssBefore = process.resourceUsage().maxRSS;
     const imports = (async () => {
       for (const [shape, body] of files) {
         const started = performance.now();
         const { status, json } = await rawImport(body);
         refusals.push({ shape, status, code: json.code, problems: json.detail.length, ms: performance.now() - started });
       }
-    })();
-    const latencies = await bystanderLatencies(imports);
+    })().finally(() => (importing = false));
+    const latencies = await bystanderLatencies((count) => importing || count < 2);
     await imports;
+    // The process's high-water mark (KB): the six held next to nothing beyond their bodies (8.4 M problems were 800 MB).
+    const rssGrowth = process.resourceUsage().maxRSS - rssBefore;
     for (const refusal of refusals) {
       expect(refusal, refusal.shape).toMatchObject({ status: 422, code: 'ZONE_FILE_INVALID' });
       expect(refusal.problems, refusal.shape).toBeLessThanOrEqual(50);
       expect(refusal.ms, refusal.shape).toBeLessThan(1_000);
     }
     expect(refusals).toHaveLength(6);
-    expect(Math.max(...latencies), `bystander latencies (ms): ${latencies.map((l) => l.toFixed(0)).join(' ')}`).toBeLessThan(200);
+    expect(rssGrowth).toBeLessThan(100 * 1024);
+    const shown = (ms: number[]) => ms.map((l) => l.toFixed(0)).join(' ');
+    expect(Math.max(...latencies), `bystander latencies (ms): ${shown(latencies)}; alone: ${shown(quiet)}`).toBeLessThan(bound);
     // Nothing was imported.
     const records = await app.fetch(`${attacker.base}/records`, { headers: bearer(attacker.key) });
     expect((await readJson<{ data: unknown[] }>(records)).data).toEqual([]);
@@ -105,11 +118,11 @@ describe('junk zone files', () => {
 
 /** Past-the-limit bodies of both kinds: a zone file (text/dns) and a JSON batch. */
 const LIMITED_BODIES = [
-  { kind: 'zone file', head: (framing: string) => importHead(framing), limit: ZONE_FILE_LIMIT_BYTES },
+  { kind: 'zone file', head: (framing: string) => importHead(framing, sender), limit: ZONE_FILE_LIMIT_BYTES },
   {
     kind: 'JSON batch',
     head: (framing: string) =>
-      `POST ${attacker.base}/records/batch HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${attacker.key}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`,
+      `POST ${sender.base}/records/batch HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sender.key}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`,
     limit: JSON_BODY_LIMIT_BYTES,
   },
 ];
