@@ -115,9 +115,10 @@ export class MethodNotAllowedError extends ApiError {
   }
 }
 
+/** 413, and the connection closed once answered: the rest of the body is never read. */
 export class PayloadTooLargeError extends ApiError {
   constructor(limitBytes: number) {
-    super(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`);
+    super(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`, { Connection: 'close' });
   }
 }
 

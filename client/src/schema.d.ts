@@ -12434,7 +12434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -12713,7 +12713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; or a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description the domain is not `active` (`DOMAIN_STATE_CONFLICT`); `If-Match` names a version other than the current one (`VERSION_MISMATCH`); the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; a CNAME would share its name with another record, an ALIAS with A or AAAA records or another ALIAS, or a DS would stand without NS records (`RECORD_CONFLICT`); the same record exists already (`DUPLICATE`); or the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -14363,7 +14363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed (not for a dry run); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed (not for a dry run); the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`), counting what the import leaves (a file of more records is refused, the rest of it not read); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -14380,7 +14380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 1 MB */
+            /** @description The body is larger than 8 MB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14388,7 +14388,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The body is larger than 1 MB",
+                     *       "detail": "The body is larger than 8 MB",
                      *       "code": "PAYLOAD_TOO_LARGE"
                      *     }
                      */
@@ -14611,7 +14611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), a CNAME stands at the name (`RECORD_CONFLICT`), or the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), a CNAME stands at the name (`RECORD_CONFLICT`), the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed, or the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */
@@ -14868,7 +14868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), a CNAME stands at the name (`RECORD_CONFLICT`), or the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed; or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
+            /** @description The domain is not `active` (`DOMAIN_STATE_CONFLICT`), a CNAME stands at the name (`RECORD_CONFLICT`), the organisation has as many webhook deliveries waiting in this mode as it may (`WEBHOOK_BACKLOG_LIMIT`); nothing was changed, or the zone would hold more records than its organisation's plan allows (10000 free, 50000 pro, 200000 enterprise; `ZONE_RECORD_LIMIT`); or Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`) */
             409: {
                 headers: {
                     /** @description With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10) */

@@ -123,7 +123,7 @@ export function routeStatuses(route: RouteSpec): Record<string, ResponseConfig> 
       400,
       'The body is not valid JSON (malformed, not UTF-8, nested deeper than 64 levels, shorter than its `Content-Length`), or not sent as `application/json`',
     );
-    add(413, route.bodyLimitBytes ? `The body is larger than ${route.bodyLimitBytes} bytes` : 'The body is larger than 1 MB');
+    add(413, route.bodyLimitBytes ? `The body is larger than ${route.bodyLimitBytes} bytes` : `The body is larger than ${route.textBody ? route.textBody.limitBytes / 1024 / 1024 : 1} MB`);
     add(415, 'The body is compressed (`Content-Encoding` other than `identity`); send it uncompressed');
   }
   if (request.body || request.path || request.query || request.header) {

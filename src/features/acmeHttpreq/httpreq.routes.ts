@@ -4,6 +4,7 @@ import { OrgPath } from '../orgs/schemas.js';
 import { cleanupChallenge, presentChallenge, type ChallengeProps } from './challengeRecords.js';
 import { HttpreqBody, HttpreqResultSchema } from './schemas.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
+import { ZONE_RECORD_LIMIT_REFUSAL } from '../dns/zoneRecordLimit.js';
 
 const BASE = '/api/v1/orgs/{org_oid}/acme/httpreq';
 const AUTH_NOTE =
@@ -14,7 +15,7 @@ const AUTH_NOTE =
   'The record is changed as any record edit is (the DNS provider first, events, audit log; docs/certificates.md).';
 const ERRORS = {
   404: 'No domain of this organisation holds `fqdn` in the caller’s mode (`NOT_FOUND`)',
-  409: `The domain is not \`active\` (\`DOMAIN_STATE_CONFLICT\`), a CNAME stands at the name (\`RECORD_CONFLICT\`), or ${EVENT_BUDGET_ERRORS[409]}`,
+  409: `The domain is not \`active\` (\`DOMAIN_STATE_CONFLICT\`), a CNAME stands at the name (\`RECORD_CONFLICT\`), ${EVENT_BUDGET_ERRORS[409]}, or ${ZONE_RECORD_LIMIT_REFUSAL}`,
   429: EVENT_BUDGET_ERRORS[429],
   502: 'The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed',
   503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later',

@@ -24,6 +24,7 @@ import { rrsetChange } from './rrsets.js';
 import { emitRecordChangeEvents, type RecordChange } from './recordEvents.js';
 import { requireRecordAllowed } from '../../auth/authorize.js';
 import { groupBy } from '../../grouping.js';
+import { requireRoomForRecords } from './zoneRecordLimit.js';
 
 /** The fields a PATCH sends; the ones left out stay undefined and keep their value. */
 export type RecordChanges = Partial<Pick<RecordFields, 'name' | 'content' | 'ttl' | 'priority'>>;
@@ -73,8 +74,9 @@ export interface ApplyRecordChangesProps {
  * sorted), so concurrent edits of a name run one after the other; a key restricted to
  * `allowed_records` must be allowed every record touched; the new state of each affected
  * RRset is computed from the rows plus the changes and checked (per-type rules, a CNAME shares its
- * name with nothing, no duplicates); then the whole RRsets go to the provider in one atomic change,
- * and only once it has accepted them are the rows written and committed. If the provider fails the
+ * name with nothing, no duplicates); a change adding records must fit the zone's record limit
+ * (zoneRecordLimit.ts, counted under a lock of its own); then the whole RRsets go to the provider in
+ * one atomic change, and only once it has accepted them are the rows written and committed. If the provider fails the
  * transaction rolls back and nothing changes. Should the commit itself fail after the provider took
  * the change, the next edit of that name sends the RRset again from the rows, which repairs it.
  */
@@ -89,6 +91,7 @@ export async function applyRecordChanges(props: ApplyRecordChangesProps): Promis
     requireOperationsAllowed(principal, domain.name, props.operations, rows);
     const before = await dnsRecordsAtNames(tx, principal, { domainId: domain.id, names: [...names] });
     const plan = planChanges(props, domain.name, before, rows);
+    await requireRoomForRecords(tx, principal, { orgId: props.orgId, domainId: domain.id, adding: recordsAdded(plan.writes) });
     if (props.dryRun) return [];
     await applyAtProvider(tx, props.dnsProviders, domain, plan.changes);
     return writeRows(tx, props, domain, plan.writes);
@@ -99,6 +102,9 @@ type Write =
   | { kind: 'create'; id: string; fields: RecordFields }
   | { kind: 'update'; row: DnsRecord; fields: RecordFields }
   | { kind: 'delete'; row: DnsRecord };
+
+/** Records the writes add to the zone: creates less deletes (the zone's record limit counts them). */
+const recordsAdded = (writes: Write[]) => writes.reduce((n, w) => n + (w.kind === 'create' ? 1 : w.kind === 'delete' ? -1 : 0), 0);
 
 const idsOf = (operations: RecordOperation[]) => operations.flatMap((o) => (o.op === 'create' ? [] : [o.id]));
 

@@ -171,6 +171,20 @@ export async function lockDnsNames(db: Queryable, domainId: string, names: Itera
   await db.query(`SELECT count(pg_advisory_xact_lock(hashtextextended(n, 0))) FROM unnest($1::text[]) AS n`, [sorted.map((name) => `dns_records|${domainId}|${name}`)]);
 }
 
+/** How many records the domain has. */
+export function countDnsRecords(db: Queryable, mode: Mode, domainId: string): Promise<number> {
+  return records.count(db, mode, 'domain_id = $2', [domainId]);
+}
+
+/**
+ * Serialises the edits of one domain that add records, until the transaction ends, so that each
+ * counts the records of the one before it (zoneRecordLimit.ts). Every edit taking it has its name
+ * locks already (lockDnsNames), so the locks are always taken in the same order.
+ */
+export async function lockDnsRecordCount(db: Queryable, domainId: string): Promise<void> {
+  await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`dns_records_count|${domainId}`]);
+}
+
 /** Every record of a domain, gone with the domain (docs/api-guide.md, Operations and workflows). The count removed. */
 export function deleteDnsRecordsOfDomain(db: Queryable, mode: Mode, domainId: string): Promise<number> {
   return records.delete(db, mode, 'domain_id = $2', [domainId]);

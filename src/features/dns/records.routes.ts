@@ -13,6 +13,7 @@ import { DnsRecordSchema, presentDnsRecord } from './dnsRecord.presenter.js';
 import { applyRecordChanges, type RecordOperation, type RecordOperationResult } from './applyRecordChanges.js';
 import { BatchBody, BatchResultSchema, CreateRecordBody, DomainPath, RecordListQuery, RecordPage, RecordPath, UpdateRecordBody } from './schemas.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
+import { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
 
 const NOT_FOUND = 'No such domain, or no such record on it, in this organisation and mode (`NOT_FOUND`)';
 const STALE = '`If-Match` names a version other than the current one (`VERSION_MISMATCH`)';
@@ -98,7 +99,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       actsOnRecords: true,
       request: { path: DomainPath, body: CreateRecordBody },
       responses: { 201: { description: 'Created, at version 1', schema: DnsRecordSchema, headers: CreatedHeaders } },
-      errors: { 404: NOT_FOUND, 409: `${NOT_ACTIVE}; ${BACKLOG}; or ${CONFLICT}`, 429: EVENT_BUDGET_ERRORS[429], 502: PROVIDER, 503: PROVIDER_DOWN },
+      errors: { 404: NOT_FOUND, 409: `${NOT_ACTIVE}; ${BACKLOG}; ${CONFLICT}; or ${ZONE_RECORD_LIMIT_REFUSAL}`, 429: EVENT_BUDGET_ERRORS[429], 502: PROVIDER, 503: PROVIDER_DOWN },
       handler: async (ctx, input) => {
         const { path, body } = input;
         const record = onlyRecord(await apply(ctx.state, input, [{ op: 'create', record: body }], 'single'));
@@ -122,7 +123,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
       actsOnRecords: true,
       request: { path: DomainPath, body: BatchBody },
       responses: { 200: { description: 'Every operation applied', schema: BatchResultSchema } },
-      errors: { 404: 'No such domain in this organisation and mode (`NOT_FOUND`)', 409: `${NOT_ACTIVE}; ${STALE}; ${BACKLOG}; or ${CONFLICT}`, 429: EVENT_BUDGET_ERRORS[429], 502: PROVIDER, 503: PROVIDER_DOWN },
+      errors: { 404: 'No such domain in this organisation and mode (`NOT_FOUND`)', 409: `${NOT_ACTIVE}; ${STALE}; ${BACKLOG}; ${CONFLICT}; or ${ZONE_RECORD_LIMIT_REFUSAL}`, 429: EVENT_BUDGET_ERRORS[429], 502: PROVIDER, 503: PROVIDER_DOWN },
       handler: async (ctx, input) => {
         const operations = input.body.operations.map((o): RecordOperation => {
           if (o.op === 'create') return { op: 'create', record: o.record };

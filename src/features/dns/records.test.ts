@@ -72,6 +72,11 @@ describe('checkRecord, per type', () => {
     ['CAA', '0 issue "not a domain"', 'content:caa_invalid'],
     ['CAA', '0 iodef "ftp://example.com"', 'content:caa_invalid'],
     ['CAA', '0 issue "a"b"', 'content:caa_invalid'],
+    // Stored and sent in presentation form, where a backslash escapes what follows: the last one would escape the closing quote.
+    ['CAA', '0 iodef "mailto:security@example.com\\"', 'content:caa_invalid'],
+    ['CAA', '0 iodef mailto:security@example.com\\', 'content:caa_invalid'],
+    ['CAA', '0 issue "letsencrypt.org; accounturi=x\\"', 'content:caa_invalid'],
+    ['CAA', '0 iodef "https://example.com/a\\b"', 'content:caa_invalid'],
   ] as const)('refuses %s %j', (type, content, problem) => {
     expect(problems({ type, content, name: type === 'NS' ? 'sub' : 'www' })).toEqual([problem]);
   });

@@ -129,7 +129,9 @@ function checkCaa(content: string): ContentCheck {
   const value = match[3]!.replace(/^"(.*)"$/, '$1');
   if (flags > 255) return bad('Flags must be 0–255 (0, or 128 for critical)');
   if (!(CAA_TAGS as readonly string[]).includes(tag)) return bad(`The tag must be one of ${CAA_TAGS.join(', ')}`);
-  if (!PRINTABLE_ASCII.test(value) || value.includes('"')) return bad('The value must be printable ASCII without double quotes');
+  // The content is stored and sent in presentation form, where a backslash escapes what follows it
+  // (the last one would escape the closing quote); no issuer, parameter or URL needs one.
+  if (!PRINTABLE_ASCII.test(value) || value.includes('"') || value.includes('\\')) return bad('The value must be printable ASCII without double quotes or backslashes');
   if (tag === 'iodef') {
     if (!isIodefUrl(value)) return bad('An iodef value must be a mailto: or http(s):// URL');
   } else {

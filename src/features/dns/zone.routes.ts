@@ -13,6 +13,7 @@ import { zoneExportSlots } from './zoneExportSlots.js';
 import { isServed } from './zones.js';
 import { importZoneFile, ZONE_FILE_MAX_RECORDS } from './zoneFileImport.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
+import { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
 
 /** A zone file of 20,000 records of ~100 bytes, with room for long TXT (DKIM) records. */
 export const ZONE_FILE_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -147,7 +148,7 @@ export function zoneFileRoutes(deps: AppDeps) {
         404: NOT_FOUND,
         409:
           'The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); ' +
-          `${EVENT_BUDGET_ERRORS[409]} (not for a dry run)`,
+          `${EVENT_BUDGET_ERRORS[409]} (not for a dry run); ${ZONE_RECORD_LIMIT_REFUSAL}, counting what the import leaves (a file of more records is refused, the rest of it not read)`,
         422: 'The file cannot be read, or a record in it breaks its type’s rules (`ZONE_FILE_INVALID`, each problem with its line)',
         429: `${EVENT_BUDGET_ERRORS[429]} (not for a dry run)`,
         502: 'The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed',

@@ -7,12 +7,17 @@ import { applyRecordChanges, type ApplyRecordChangesProps, type RecordOperation 
 import { dnsRecordsAtNames, dnsRecordsOfDomain, type VersionedRecord } from './dnsRecords.repository.js';
 import type { DnsProviders } from './provider/index.js';
 import type { RecordFields } from './records.js';
-import { parseZoneFile, ZoneFileSyntaxError, type ZoneFileProblem } from './zoneFileParser.js';
-import { recordKey, recordsOfEntries, type FileRecord, type SkippedEntry } from './zoneFileRecords.js';
+import { inLineOrder, MAX_PROBLEMS, zoneEntries, type ZoneFileProblem } from './zoneFileParser.js';
+import { FileRecords, recordKey, type FileRecord, type SkippedEntry } from './zoneFileRecords.js';
 import { groupBy } from '../../grouping.js';
+import { requireFileWithinLimit, zoneLimitOf } from './zoneRecordLimit.js';
 
 /** Records one import may hold: a large zone from another host fits, a runaway file does not. */
 export const ZONE_FILE_MAX_RECORDS = 20_000;
+/** Lines one file may have: ten a record leaves room for any exporter's comments, and bounds a file of nothing else. */
+export const ZONE_FILE_MAX_LINES = 10 * ZONE_FILE_MAX_RECORDS;
+/** An import reading its file gives the event loop back this often, so other requests wait no longer for it. */
+const READ_SLICE_MS = 10;
 
 /** 422 ZONE_FILE_INVALID: every problem found, each at its line (`loc: ["body", "line", "12"]`); nothing changed. */
 export class ZoneFileInvalidError extends ApiError {
@@ -46,18 +51,49 @@ export interface ImportZoneFileProps {
   eventSeedOf?: ApplyRecordChangesProps['eventSeedOf'];
 }
 
-/** Parsed and checked, or 422 with every problem at its line. */
-export function readZoneFile(text: string, zone: string): { records: FileRecord[]; skipped: SkippedEntry[] } {
-  let entries;
-  try {
-    entries = parseZoneFile(text, { zone, maxEntries: ZONE_FILE_MAX_RECORDS });
-  } catch (err) {
-    if (err instanceof ZoneFileSyntaxError) throw new ZoneFileInvalidError(err.problems);
-    throw err;
+/** The file's records, read entry by entry until `maxRecords` are; a step ends after each, where a caller may pause. */
+function* readingSteps(text: string, zone: string, syntax: ZoneFileProblem[], read: FileRecords, maxRecords = Infinity): Generator<void, void, undefined> {
+  for (const entry of zoneEntries(text, { zone, maxEntries: ZONE_FILE_MAX_RECORDS, maxLines: ZONE_FILE_MAX_LINES }, syntax)) {
+    read.add(entry);
+    if (read.full || read.records.length >= maxRecords) return;
+    yield;
   }
-  const { records, skipped, problems } = recordsOfEntries(entries, zone);
-  if (problems.length > 0) throw new ZoneFileInvalidError(problems.slice(0, 50));
-  return { records, skipped };
+}
+
+/** The problems of the file's syntax if it has any, else its records', as 422; else what it holds. */
+function readingResult(syntax: ZoneFileProblem[], read: FileRecords): { records: FileRecord[]; skipped: SkippedEntry[] } {
+  if (syntax.length > 0) throw new ZoneFileInvalidError(inLineOrder(syntax));
+  if (read.problems.length > 0) throw new ZoneFileInvalidError(read.problems.slice(0, MAX_PROBLEMS));
+  return { records: read.records, skipped: read.skipped };
+}
+
+/**
+ * Parsed and checked, or 422 with every problem at its line: the file's own (its syntax) if it has
+ * any, else its records'. Each entry is converted as it is read, so only the records are held.
+ */
+export function readZoneFile(text: string, zone: string): { records: FileRecord[]; skipped: SkippedEntry[] } {
+  const syntax: ZoneFileProblem[] = [];
+  const read = new FileRecords(zone);
+  const steps = readingSteps(text, zone, syntax, read);
+  while (!steps.next().done);
+  return readingResult(syntax, read);
+}
+
+/**
+ * readZoneFile for a request: every READ_SLICE_MS the event loop is given back to the other
+ * requests. With `maxRecords`, the reading stops once the file has shown that many.
+ */
+export async function readZoneFileInSlices(text: string, zone: string, maxRecords?: number): Promise<{ records: FileRecord[]; skipped: SkippedEntry[] }> {
+  const syntax: ZoneFileProblem[] = [];
+  const read = new FileRecords(zone);
+  const steps = readingSteps(text, zone, syntax, read, maxRecords);
+  let sliceStart = performance.now();
+  while (!steps.next().done) {
+    if (performance.now() - sliceStart < READ_SLICE_MS) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  }
+  return readingResult(syntax, read);
 }
 
 const fieldsOf = (r: RecordFields): RecordFields => ({ type: r.type, name: r.name, content: r.content, ttl: r.ttl, priority: r.priority });
@@ -103,13 +139,17 @@ export function planImport(existing: VersionedRecord[], file: FileRecord[], mode
 /**
  * Imports a zone file into the domain: parsed and checked, compared with the domain's records, and
  * the difference applied through the batch path (applyRecordChanges: all or nothing, the names
- * locked, the provider sent one atomic change, audit and events as for any edit). Versions read here
- * are checked under the locks, so an edit made in between answers 409 VERSION_MISMATCH and nothing
- * changes. A dry run makes every check of the real one, under the same locks, and writes nothing.
+ * locked, the zone's record limit, the provider sent one atomic change, audit and events as for any
+ * edit). A file of more records than the zone may hold is refused as soon as it has shown them.
+ * Versions read here are checked under the locks, so an edit made in between answers 409
+ * VERSION_MISMATCH and nothing changes. A dry run makes every check of the real one, under the same locks, and writes nothing.
  */
 export async function importZoneFile(props: ImportZoneFileProps): Promise<ZoneImportResult> {
   const domain = await activeDomainNamed(props.db, props.principal, props.orgId, props.domain, 'a zone file can be imported');
-  const { records, skipped } = readZoneFile(props.text, domain.name);
+  const zoneLimit = await zoneLimitOf(props.db, props.orgId);
+  // Read no further than the limit allows: a file of more records is refused, whatever the rest holds.
+  const { records, skipped } = await readZoneFileInSlices(props.text, domain.name, zoneLimit.limit + 1);
+  requireFileWithinLimit(zoneLimit, records.length);
   // A merge compares only the file's names (planImport looks at no other), so a file into a zone of
   // 50,000 records reads the few it touches, not the whole zone (docs/bench.md, Scale).
   const existing =

@@ -11,13 +11,9 @@
  * `;` inside a quoted TXT and do not decode escapes.
  */
 
-export interface ZoneToken {
-  /** The text with escapes decoded (`\"` is `"`, `\065` is `A`). */
-  value: string;
-  /** As written, escapes kept (names are compared as written, lower-cased). */
-  raw: string;
-  quoted: boolean;
-}
+import { logicalLines, MAX_PROBLEMS, type ZoneFileProblem, type ZoneToken } from './zoneFileTokens.js';
+
+export { MAX_PROBLEMS, type ZoneFileProblem, type ZoneToken } from './zoneFileTokens.js';
 
 export interface ZoneEntry {
   /** The line the entry starts on (1-based). */
@@ -34,12 +30,6 @@ export interface ZoneEntry {
   copiedFrom?: string;
 }
 
-export interface ZoneFileProblem {
-  line: number;
-  message: string;
-  type: string;
-}
-
 /** Every problem found, in line order; nothing was taken from the file. */
 export class ZoneFileSyntaxError extends Error {
   constructor(readonly problems: ZoneFileProblem[]) {
@@ -48,18 +38,9 @@ export class ZoneFileSyntaxError extends Error {
   }
 }
 
-/** More problems than this are not worth listing: the file is not a zone file. */
-const MAX_PROBLEMS = 50;
 const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800 };
 const CLASSES = new Set(['IN', 'CH', 'HS', 'CS', 'NONE', 'ANY']);
 const TYPE_NAME = /^(?:[A-Z][A-Z0-9-]*|TYPE\d{1,5})$/;
-
-interface LogicalLine {
-  line: number;
-  /** The line began with a space or tab: the owner is the previous entry's. */
-  ownerOmitted: boolean;
-  tokens: ZoneToken[];
-}
 
 /** `3600`, or BIND's `1h30m` form; undefined when the token is not a TTL. */
 export function parseTtl(text: string): number | undefined {
@@ -70,129 +51,11 @@ export function parseTtl(text: string): number | undefined {
   return total;
 }
 
-/**
- * Splits the text into entries: one per line, or per parenthesised group of lines. Comments and
- * blank lines go; quoted strings stay one token each, with escapes decoded.
- */
-function tokenize(text: string, problems: ZoneFileProblem[]): LogicalLine[] {
-  const lines: LogicalLine[] = [];
-  let line = 1;
-  let current: LogicalLine | undefined;
-  let openedAt = 0;
-  let depth = 0;
-  let i = 0;
-  const problem = (at: number, message: string, type: string) => problems.push({ line: at, message, type });
-  const entry = (): LogicalLine => {
-    current ??= { line, ownerOmitted: false, tokens: [] };
-    return current;
-  };
-  const endLine = () => {
-    if (current && current.tokens.length > 0) lines.push(current);
-    current = undefined;
-  };
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '\n') {
-      line += 1;
-      i += 1;
-      if (depth === 0) endLine();
-      continue;
-    }
-    if (c === ' ' || c === '\t' || c === '\r') {
-      // White space at the very start of a line (outside parentheses) stands for the previous owner.
-      if (depth === 0 && !current && (i === 0 || text[i - 1] === '\n')) current = { line, ownerOmitted: true, tokens: [] };
-      i += 1;
-      continue;
-    }
-    if (c === ';') {
-      while (i < text.length && text[i] !== '\n') i += 1;
-      continue;
-    }
-    if (c === '(') {
-      if (depth === 0) openedAt = line;
-      depth += 1;
-      entry();
-      i += 1;
-      continue;
-    }
-    if (c === ')') {
-      if (depth === 0) problem(line, '")" without an opening "("', 'parenthesis_unbalanced');
-      else depth -= 1;
-      i += 1;
-      continue;
-    }
-    const start = line;
-    const read = c === '"' ? readQuoted(text, i + 1) : readWord(text, i);
-    if (read.error) problem(start, read.error, read.errorType ?? 'token_invalid');
-    entry().tokens.push({ value: read.value, raw: read.raw, quoted: c === '"' });
-    line += read.newlines;
-    i = read.end;
-  }
-  if (depth > 0) problem(openedAt, 'The "(" opened on this line is never closed', 'parenthesis_unbalanced');
-  endLine();
-  return lines;
-}
+/** Text of the file quoted in a problem: enough to find it, never the whole of a long token. */
+export const shown = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : text);
 
-interface Read {
-  value: string;
-  raw: string;
-  end: number;
-  newlines: number;
-  error?: string;
-  errorType?: string;
-}
-
-/** `\X` is X; `\DDD` is the byte of that decimal value (RFC 1035 5.1). */
-function readEscape(text: string, i: number): { value: string; end: number; error?: string } {
-  const digits = /^\d{3}/.exec(text.slice(i + 1, i + 4));
-  if (digits) {
-    const code = Number(digits[0]);
-    if (code > 255) return { value: '', end: i + 4, error: `"\\${digits[0]}" is not a byte (000–255)` };
-    return { value: String.fromCharCode(code), end: i + 4 };
-  }
-  if (i + 1 >= text.length) return { value: '', end: i + 1, error: 'The file ends with a lone "\\"' };
-  return { value: text[i + 1]!, end: i + 2 };
-}
-
-function readQuoted(text: string, from: number): Read {
-  let value = '';
-  let i = from;
-  let newlines = 0;
-  let error: string | undefined;
-  while (i < text.length && text[i] !== '"') {
-    if (text[i] === '\\') {
-      const escaped = readEscape(text, i);
-      error ??= escaped.error;
-      if (text[i + 1] === '\n') newlines += 1;
-      value += escaped.value;
-      i = escaped.end;
-      continue;
-    }
-    if (text[i] === '\n') return { value, raw: text.slice(from - 1, i), end: i, newlines, error: 'A quoted string runs past the end of its line (close it with ")', errorType: 'quote_unterminated' };
-    value += text[i];
-    i += 1;
-  }
-  if (i >= text.length) return { value, raw: text.slice(from - 1, i), end: i, newlines, error: 'A quoted string is never closed', errorType: 'quote_unterminated' };
-  return { value, raw: text.slice(from - 1, i + 1), end: i + 1, newlines, ...(error ? { error, errorType: 'escape_invalid' } : {}) };
-}
-
-function readWord(text: string, from: number): Read {
-  let value = '';
-  let i = from;
-  let error: string | undefined;
-  while (i < text.length && !/[\s;()"]/.test(text[i]!)) {
-    if (text[i] === '\\') {
-      const escaped = readEscape(text, i);
-      error ??= escaped.error;
-      value += escaped.value;
-      i = escaped.end;
-      continue;
-    }
-    value += text[i];
-    i += 1;
-  }
-  return { value, raw: text.slice(from, i), end: i, newlines: 0, ...(error ? { error, errorType: 'escape_invalid' } : {}) };
-}
+/** The problems in line order, at most MAX_PROBLEMS. */
+export const inLineOrder = (problems: ZoneFileProblem[]) => problems.slice(0, MAX_PROBLEMS).sort((a, b) => a.line - b.line);
 
 const strip = (name: string) => (name.endsWith('.') ? name.slice(0, -1) : name);
 
@@ -210,8 +73,10 @@ export function absolutize(raw: string, origin: string): string {
 export interface ParseOptions {
   /** The zone's name, the origin until a `$ORIGIN` says otherwise (as `named-checkzone <zone>` takes it). */
   zone: string;
-  /** Entries past this are refused, as one problem. */
+  /** Entries past this are refused, as one problem, and so are `$ORIGIN` and `$TTL` lines past this many. */
   maxEntries?: number;
+  /** Lines past this are refused, as one problem: blank and comment lines are read too. */
+  maxLines?: number;
 }
 
 /**
@@ -222,9 +87,20 @@ export interface ParseOptions {
  * an export of one domain imports into another as a copy.
  */
 export function parseZoneFile(text: string, options: ParseOptions): ZoneEntry[] {
-  const zone = strip(options.zone.toLowerCase());
   const problems: ZoneFileProblem[] = [];
-  const entries: ZoneEntry[] = [];
+  const entries = [...zoneEntries(text, options, problems)];
+  if (problems.length > 0) throw new ZoneFileSyntaxError(inLineOrder(problems));
+  return entries;
+}
+
+/**
+ * parseZoneFile one entry at a time, for a caller that converts each as it comes (so a large file's
+ * tokens are never all held at once). Problems go to `problems`, and the MAX_PROBLEMS-th ends the
+ * reading (the tokenizer stops with it); entries yielded before a problem was found are not to be
+ * taken once there is one.
+ */
+export function* zoneEntries(text: string, options: ParseOptions, problems: ZoneFileProblem[]): Generator<ZoneEntry, void, undefined> {
+  const zone = strip(options.zone.toLowerCase());
   // The zone the file speaks for: ours, unless its first $ORIGIN, before any record, names another
   // (an export of another domain, imported as a copy): its names are then moved onto ours.
   let fileZone = zone;
@@ -234,31 +110,41 @@ export function parseZoneFile(text: string, options: ParseOptions): ZoneEntry[] 
   let defaultTtl: number | undefined;
   let lastTtl: number | undefined;
   let lastOwner: string | undefined;
-  for (const logical of tokenize(text, problems)) {
-    if (problems.length >= MAX_PROBLEMS) break;
+  let entryCount = 0;
+  let directiveCount = 0;
+  const { maxEntries } = options;
+  for (const logical of logicalLines(text, problems, options.maxLines)) {
+    if (problems.length >= MAX_PROBLEMS) return;
     const problem = (message: string, type: string) => problems.push({ line: logical.line, message, type });
-    const [first, ...rest] = logical.tokens;
-    if (!logical.ownerOmitted && first && !first.quoted && first.raw.startsWith('$')) {
+    const { tokens } = logical;
+    const first = tokens[0]!;
+    if (!logical.ownerOmitted && !first.quoted && first.raw.startsWith('$')) {
+      directiveCount += 1;
+      if (maxEntries !== undefined && directiveCount > maxEntries) {
+        problem(`More than ${maxEntries} $ORIGIN and $TTL lines: this is not a zone file`, 'too_many_directives');
+        return;
+      }
+      const rest = tokens.slice(1);
       const directive = first.raw.toUpperCase();
       if (directive === '$ORIGIN') {
         if (rest.length !== 1 || rest[0]!.quoted) problem('$ORIGIN takes one name', 'directive_invalid');
-        else if (!rest[0]!.raw.endsWith('.')) problem(`$ORIGIN must be an absolute name ending in ".", not "${rest[0]!.raw}"`, 'directive_invalid');
+        else if (!rest[0]!.raw.endsWith('.')) problem(`$ORIGIN must be an absolute name ending in ".", not "${shown(rest[0]!.raw)}"`, 'directive_invalid');
         else {
           origin = absolutize(rest[0]!.raw, origin);
           if (!readRecord && !inZone(origin, fileZone)) fileZone = origin;
-          else if (!inZone(origin, fileZone)) problem(`$ORIGIN ${rest[0]!.raw} is outside the zone ${fileZone}`, 'name_outside_zone');
+          else if (!inZone(origin, fileZone)) problem(`$ORIGIN ${shown(rest[0]!.raw)} is outside the zone ${fileZone}`, 'name_outside_zone');
         }
       } else if (directive === '$TTL') {
         const ttl = rest.length === 1 ? parseTtl(rest[0]!.raw) : undefined;
-        if (ttl === undefined) problem(`$TTL takes one TTL in seconds (or 1h30m), not "${rest.map((t) => t.raw).join(' ')}"`, 'directive_invalid');
+        if (ttl === undefined) problem(`$TTL takes one TTL in seconds (or 1h30m), not "${shown(rest.map((t) => t.raw).join(' '))}"`, 'directive_invalid');
         else defaultTtl = ttl;
       } else {
-        problem(`${first.raw} is not supported (only $ORIGIN and $TTL): give the records themselves`, 'directive_unsupported');
+        problem(`${shown(first.raw)} is not supported (only $ORIGIN and $TTL): give the records themselves`, 'directive_unsupported');
       }
       continue;
     }
     readRecord = true;
-    let tokens = logical.tokens;
+    let next = 0;
     let owner: string;
     if (logical.ownerOmitted) {
       if (lastOwner === undefined) {
@@ -267,10 +153,10 @@ export function parseZoneFile(text: string, options: ParseOptions): ZoneEntry[] 
       }
       owner = lastOwner;
     } else {
-      owner = absolutize(tokens[0]!.raw, origin);
-      tokens = tokens.slice(1);
+      owner = absolutize(first.raw, origin);
+      next = 1;
       if (!inZone(owner, fileZone)) {
-        problem(`"${logical.tokens[0]!.raw}" (${owner}.) is outside the zone ${fileZone}`, 'name_outside_zone');
+        problem(`"${shown(first.raw)}" (${shown(owner)}.) is outside the zone ${fileZone}`, 'name_outside_zone');
         continue;
       }
       owner = reroot(owner);
@@ -279,15 +165,15 @@ export function parseZoneFile(text: string, options: ParseOptions): ZoneEntry[] 
     let ttl: number | undefined;
     let klass: string | undefined;
     // TTL and class may come in either order, each at most once (RFC 1035 5.1).
-    while (tokens.length > 0 && !tokens[0]!.quoted) {
-      const word = tokens[0]!.raw;
+    while (next < tokens.length && !tokens[next]!.quoted) {
+      const word = tokens[next]!.raw;
       const asTtl = ttl === undefined ? parseTtl(word) : undefined;
       if (asTtl !== undefined) ttl = asTtl;
       else if (klass === undefined && CLASSES.has(word.toUpperCase())) klass = word.toUpperCase();
       else break;
-      tokens = tokens.slice(1);
+      next += 1;
     }
-    const typeToken = tokens[0];
+    const typeToken = tokens[next];
     if (!typeToken || typeToken.quoted || !TYPE_NAME.test(typeToken.raw.toUpperCase())) {
       problem(typeToken ? `"${typeToken.raw.slice(0, 40)}" is not a record type` : 'A record needs a type and its data', 'type_missing');
       continue;
@@ -306,14 +192,13 @@ export function parseZoneFile(text: string, options: ParseOptions): ZoneEntry[] 
       problem(`TTL ${effective} is larger than 2147483647`, 'ttl_invalid');
       continue;
     }
-    entries.push({ line: logical.line, name: owner, ttl: effective, type: typeToken.raw.toUpperCase(), rdata: tokens.slice(1), origin: reroot(origin), ...(fileZone === zone ? {} : { copiedFrom: fileZone }) });
-    if (options.maxEntries !== undefined && entries.length > options.maxEntries) {
-      problem(`More than ${options.maxEntries} records: import the zone in parts`, 'too_many_records');
-      break;
+    entryCount += 1;
+    if (maxEntries !== undefined && entryCount > maxEntries) {
+      problem(`More than ${maxEntries} records: import the zone in parts`, 'too_many_records');
+      return;
     }
+    yield { line: logical.line, name: owner, ttl: effective, type: typeToken.raw.toUpperCase(), rdata: tokens.slice(next + 1), origin: reroot(origin), ...(fileZone === zone ? {} : { copiedFrom: fileZone }) };
   }
-  if (problems.length > 0) throw new ZoneFileSyntaxError(problems.slice(0, MAX_PROBLEMS).sort((a, b) => a.line - b.line));
-  return entries;
 }
 
 /** `name` (inside `from`) as the same name inside `to`. */

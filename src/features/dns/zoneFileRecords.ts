@@ -1,6 +1,6 @@
 import { RECORD_TYPES, checkRecord, type RecordFields, type RecordType } from './records.js';
 import { ALIAS_GENERIC_TYPE, aliasTargetOfGeneric } from './aliasGenericForm.js';
-import { absolutize, inZone, moveName, type ZoneEntry, type ZoneFileProblem, type ZoneToken } from './zoneFileParser.js';
+import { absolutize, inZone, MAX_PROBLEMS, moveName, shown, type ZoneEntry, type ZoneFileProblem, type ZoneToken } from './zoneFileParser.js';
 
 /**
  * A zone file's entries as records of ours: the presentation form of each type turned into the
@@ -34,7 +34,7 @@ const SHAPES: Partial<Record<RecordType, { count: number; example: string }>> = 
   CAA: { count: 3, example: '0 issue "letsencrypt.org"' },
 };
 
-const quote = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;
+const quote = (value: string) => `"${/[\\"]/.test(value) ? value.replace(/[\\"]/g, '\\$&') : value}"`;
 
 /** A name from the data, absolute with its trailing dot (`.` stays the root); one in the zone a file was copied from is moved onto ours. */
 function dataName(token: ZoneToken, entry: ZoneEntry, zone: string): string {
@@ -48,12 +48,13 @@ function fieldsOf(entry: ZoneEntry, zone: string): { content: string; priority: 
   const { type, rdata } = entry;
   const shape = SHAPES[type as RecordType];
   if (shape && rdata.length !== shape.count) return `${type} takes ${shape.count === 1 ? 'one field' : `${shape.count} fields`}, e.g. "${type} ${shape.example}"; found ${rdata.length}`;
+  if (type === 'TXT') {
+    if (rdata.length === 0) return 'TXT needs at least one string, e.g. TXT "v=spf1 -all"';
+    return { content: rdata.map((t) => t.value).join(''), priority: null };
+  }
   const nameAt = NAME_FIELDS[type];
   const tokens = rdata.map((t, i) => (i === nameAt && !t.quoted ? dataName(t, entry, zone) : t.quoted ? quote(t.value) : t.raw));
   switch (type) {
-    case 'TXT':
-      if (rdata.length === 0) return 'TXT needs at least one string, e.g. TXT "v=spf1 -all"';
-      return { content: rdata.map((t) => t.value).join(''), priority: null };
     case 'MX':
     case 'SRV': {
       const priority = /^\d{1,5}$/.test(rdata[0]!.raw) ? Number(rdata[0]!.raw) : NaN;
@@ -88,44 +89,63 @@ function asAlias(entry: ZoneEntry): ZoneEntry | string {
 /**
  * The records the file holds, each checked; the entries skipped, with why; and every problem with
  * its line (a record the validator refuses is a problem, not a skip: the import would lose it).
+ * Entries are added one at a time, as they are read; once `full` (MAX_PROBLEMS problems) there is
+ * no point in reading further.
  */
-export function recordsOfEntries(entries: ZoneEntry[], zone: string): { records: FileRecord[]; skipped: SkippedEntry[]; problems: ZoneFileProblem[] } {
-  const records: FileRecord[] = [];
-  const skipped: SkippedEntry[] = [];
-  const problems: ZoneFileProblem[] = [];
-  const seen = new Map<string, number>();
-  for (const written of entries) {
+export class FileRecords {
+  readonly records: FileRecord[] = [];
+  readonly skipped: SkippedEntry[] = [];
+  readonly problems: ZoneFileProblem[] = [];
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly zone: string) {}
+
+  get full(): boolean {
+    return this.problems.length >= MAX_PROBLEMS;
+  }
+
+  add(written: ZoneEntry): void {
+    const { zone, problems } = this;
     const entry = written.type === ALIAS_GENERIC_TYPE ? asAlias(written) : written;
     if (typeof entry === 'string') {
       problems.push({ line: written.line, message: entry, type: 'record_invalid' });
-      continue;
+      return;
     }
     const name = relative(entry.name, zone);
     const reason = skipReason(entry, zone);
     if (reason) {
-      skipped.push({ line: entry.line, type: entry.type, name, reason });
-      continue;
+      this.skipped.push({ line: entry.line, type: entry.type, name, reason });
+      return;
     }
     const fields = fieldsOf(entry, zone);
     if (typeof fields === 'string') {
       problems.push({ line: entry.line, message: fields, type: 'record_invalid' });
-      continue;
+      return;
     }
     const checked = checkRecord({ type: entry.type as RecordType, name, ttl: entry.ttl, ...fields }, zone);
     if (!checked.ok) {
-      for (const issue of checked.issues) problems.push({ line: entry.line, message: `${entry.type} ${name}: ${issue.message}`, type: issue.type });
-      continue;
+      for (const issue of checked.issues) problems.push({ line: entry.line, message: `${entry.type} ${shown(name)}: ${issue.message}`, type: issue.type });
+      return;
     }
     const key = recordKey(checked.value);
-    const earlier = seen.get(key);
+    const earlier = this.seen.get(key);
     if (earlier !== undefined) {
-      skipped.push({ line: entry.line, type: entry.type, name, reason: `The same record as on line ${earlier}` });
-      continue;
+      this.skipped.push({ line: entry.line, type: entry.type, name, reason: `The same record as on line ${earlier}` });
+      return;
     }
-    seen.set(key, entry.line);
-    records.push({ ...checked.value, line: entry.line });
+    this.seen.set(key, entry.line);
+    this.records.push({ ...checked.value, line: entry.line });
   }
-  return { records, skipped, problems };
+}
+
+/** FileRecords of every entry, until MAX_PROBLEMS problems (`entries` is not read further). */
+export function recordsOfEntries(entries: Iterable<ZoneEntry>, zone: string): FileRecords {
+  const read = new FileRecords(zone);
+  for (const entry of entries) {
+    if (read.full) break;
+    read.add(entry);
+  }
+  return read;
 }
 
 /** A record's identity within its RRset: what tells two records of one name and type apart. */
