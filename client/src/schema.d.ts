@@ -1064,7 +1064,7 @@ export interface paths {
         };
         /**
          * The organisation's events, newest first
-         * @description Requires scope `webhooks:read`. Each is `{id, type, created_at, livemode, org_id, data: {object}}`, exactly what webhooks POST. Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` sees only the events of those domains and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.
+         * @description Requires scope `webhooks:read`. Each is `{id, type, created_at, livemode, org_id, data: {object}}`, exactly what webhooks POST. Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` or `allowed_records` sees only the events of the domains those allow and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.
          */
         get: operations["listEvents"];
         put?: never;
@@ -1104,7 +1104,7 @@ export interface paths {
         };
         /**
          * One event
-         * @description Requires scope `webhooks:read`. Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` sees only the events of those domains and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.
+         * @description Requires scope `webhooks:read`. Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` or `allowed_records` sees only the events of the domains those allow and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.
          */
         get: operations["getEvent"];
         put?: never;
@@ -15931,7 +15931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16073,7 +16073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16252,7 +16252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["NotAuthenticated"];
                 };
             };
-            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
+            /** @description Forbidden: the key lacks `webhooks:read` (`INSUFFICIENT_SCOPE`); the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`); the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16267,7 +16267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such event in this organisation and mode, one about a domain outside the key’s `allowed_domains`, or one older than 30 days (`NOT_FOUND`) */
+            /** @description No such event in this organisation and mode, one about a domain outside the key’s `allowed_domains` or `allowed_records`, or one older than 30 days (`NOT_FOUND`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16275,7 +16275,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No such event in this organisation and mode, one about a domain outside the key’s allowed_domains, or one older than 30 days",
+                     *       "detail": "No such event in this organisation and mode, one about a domain outside the key’s allowed_domains or allowed_records, or one older than 30 days",
                      *       "code": "NOT_FOUND"
                      *     }
                      */

@@ -73,6 +73,14 @@ export function recordMatches(patterns: readonly string[], fqdn: string, type: s
  * Whether one of the patterns names a record of the domain (canonical name): a record at the domain
  * or under it could match. A key restricted to `allowed_records` reads only such domains.
  */
+/** What patternsNameDomain compares of each pattern, for a query that asks the same in SQL: its name's fixed suffix and whether a `*` stands before it. */
+export function domainNamingParts(patterns: readonly string[]): { suffix: string; wildcard: boolean }[] {
+  return patterns.map((entry) => {
+    const { suffix, wildcard } = split(entry);
+    return { suffix, wildcard };
+  });
+}
+
 export function patternsNameDomain(patterns: readonly string[], domain: string): boolean {
   const under = (name: string, parent: string) => name === parent || name.endsWith(`.${parent}`);
   return patterns.some((entry) => {

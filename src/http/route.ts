@@ -76,6 +76,11 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends 
    */
   actsOnRecords?: boolean;
   /**
+   * It answers only what the caller's key may read, filtering by the key's `allowed_domains` and
+   * `allowed_records` itself (the events): a key restricted to some records may call it too.
+   */
+  filtersByKeyRestrictions?: boolean;
+  /**
    * Every effect it has commits in one transaction through answerInTransaction, and nothing outside
    * that transaction changes (no registrar, DNS or payment call): its Idempotency-Key is claimed in
    * that transaction instead of by a statement of its own first (idempotencyAtCommit.ts).

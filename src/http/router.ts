@@ -61,7 +61,7 @@ function routeChain(
   chain.push(refuseUnsafePath());
   if (authenticated && layers.rateLimit) chain.push(limit(rateLimitGroupOf(route)));
   if (route.scope !== 'public' && route.scope !== 'any') chain.push(requireScope(route.scope));
-  if (route.scope !== 'public' && route.scope !== 'any' && !route.actsOnRecords) chain.push(refuseRecordRestrictedKeys());
+  if (route.scope !== 'public' && route.scope !== 'any' && !route.actsOnRecords && !route.filtersByKeyRestrictions) chain.push(refuseRecordRestrictedKeys());
   if (isOrgPath(route.path)) chain.push(requireOrgMember(deps, route.roles, shared.recordedKeyOrganizations));
   if (authenticated && route.path.includes('{domain}')) chain.push(requirePathDomainAllowed({ actsOnRecords: route.actsOnRecords === true }));
   const { verifyRequest, verifyHeaders } = route;

@@ -58,7 +58,7 @@ function notFound(route: RouteSpec): string | undefined {
 
 /** What a key restricted to `allowed_records` meets on this route (src/auth/authorize.ts). */
 function recordReasons(route: RouteSpec): string[] {
-  if (route.scope === 'any') return [];
+  if (route.scope === 'any' || route.filtersByKeyRestrictions) return [];
   if (!route.actsOnRecords) return ['the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`)'];
   return [
     `the API key's \`allowed_records\` do not match a record this would change${route.path.includes('{domain}') ? ', or name no record of the domain' : ''} (\`RECORD_NOT_ALLOWED\`)`,

@@ -111,7 +111,7 @@ describe('events and allowed_domains', () => {
     await stream.closed;
   });
 
-  it('ends a stream whose key is given allowed_records, and such a key opens none again', async () => {
+  it('ends a stream whose key is given allowed_records, and such a key then streams only the domains its patterns name', async () => {
     const key = await restrictedKey({});
     const stream = await openStream(key.key);
     const openedAt = Date.now();
@@ -120,8 +120,31 @@ describe('events and allowed_domains', () => {
     const end = await stream.next((m) => m.event === 'end', RECHECK_MS);
     expect(JSON.parse(end.data)).toMatchObject({ code: 'KEY_RESTRICTIONS_CHANGED' });
     expect(Date.now() - openedAt).toBeLessThan(RECHECK_MS);
+    await stream.closed;
     const again = await openStream(key.key);
-    expect(again.status).toBe(403);
-    expect(again.error).toMatchObject({ code: 'RECORD_NOT_ALLOWED' });
+    expect(again.status).toBe(200);
+    await again.next((m) => m.event === 'ready');
+    await addRecord(theirs, 'records-key-theirs');
+    await addRecord(mine, 'records-key-mine');
+    await again.next(deliveryAbout('records-key-mine'));
+    expect(again.messages.filter((m) => m.event === 'delivery').map((m) => m.data.includes('records-key-theirs'))).toEqual([false]);
+    again.close();
+  });
+
+  it('lists and shows a key restricted with allowed_records the events of the domains its patterns name, and those about no domain', async () => {
+    const onMine = await addRecord(mine, 'records-listed');
+    const onTheirs = await addRecord(theirs, 'records-listed');
+    const everything = await listed({ ...bearer(c.session), 'x-mode': 'test' });
+    const eventOf = (recordId: string) => everything.find((e) => e.data.object.id === recordId)!;
+    const aboutNoDomain = everything.filter((e) => e.type === 'ping').map((e) => e.id);
+    for (const pattern of [`_acme-challenge.${mine}:TXT`, `*.${mine}:TXT`, '_acme-challenge.*.net:TXT']) {
+      const { key } = await restrictedKey({ allowed_records: [pattern] });
+      const ids = (await listed(bearer(key))).map((e) => e.id);
+      expect(ids, pattern).toContain(eventOf(onMine).id);
+      expect(ids, pattern).not.toContain(eventOf(onTheirs).id);
+      for (const id of aboutNoDomain) expect(ids, pattern).toContain(id);
+      expect((await app.fetch(`/api/v1/orgs/${c.org.id}/events/${eventOf(onMine).id}`, { headers: bearer(key) })).status).toBe(200);
+      expect((await app.fetch(`/api/v1/orgs/${c.org.id}/events/${eventOf(onTheirs).id}`, { headers: bearer(key) })).status).toBe(404);
+    }
   });
 });

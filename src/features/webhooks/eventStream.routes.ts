@@ -56,6 +56,7 @@ export function eventStreamRoutes(deps: AppDeps) {
         'those about no domain. At most `EVENT_STREAMS_PER_USER` streams per member and `EVENT_STREAMS_PER_ORG` per organisation, in each mode, times the plan.',
       tags: ['webhooks'],
       scope: 'webhooks:read',
+      filtersByKeyRestrictions: true,
       request: { path: OrgPath, query: EventStreamQuery, header: EventStreamHeader },
       responses: { 200: { description: 'A stream that stays open', contentType: 'text/event-stream', schema: z.string().meta({ example: EXAMPLE }) } },
       errors: { 409: 'The organisation, or the caller in it, already holds as many streams open in this mode as it may (`EVENT_STREAM_LIMIT`)' },

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { ModeScopedTable, modeScopedParams, type Mode } from '../../db/modeScope.js';
 import { keyset, type PageCursor, type PageRequest } from '../../db/keyset.js';
+import { domainNamingParts } from '../../auth/recordPatterns.js';
 import type { SqlParams } from '../../db/sqlParams.js';
 import type { ApiKeyGuards } from '../../auth/apiKeys.js';
 
@@ -76,16 +77,30 @@ export async function insertEvent(
 }
 
 /**
- * The events a key restricted with `allowed_domains` may read, as a condition: those of its domains
- * (exact names, or names ending in a `*.suffix`'s suffix) and those about no domain. TRUE for
- * everyone else. (A key restricted with `allowed_records` reads no events: docs/api-guide.md.)
+ * The events a restricted key may read, as a condition: those about no domain, and those of a domain
+ * its `allowed_domains` allow (exact names, or names ending in a `*.suffix`'s suffix) and its
+ * `allowed_records` name (a pattern's name at or under the domain, or a `*` standing for labels that
+ * end in it: patternsNameDomain, src/auth/recordPatterns.ts). TRUE for everyone else.
  */
 function audienceCondition(p: SqlParams, audience: EventAudience): string {
-  const patterns = audience?.allowedDomains ?? [];
-  if (patterns.length === 0) return 'TRUE';
-  const exact = patterns.filter((pattern) => !pattern.startsWith('*.'));
-  const suffixes = patterns.filter((pattern) => pattern.startsWith('*.')).map((pattern) => pattern.slice(1));
-  return `(domain IS NULL OR domain = ANY(${p.add(exact)}::text[]) OR EXISTS (SELECT 1 FROM unnest(${p.add(suffixes)}::text[]) s WHERE right(domain, length(s)) = s))`;
+  const domains = audience?.allowedDomains ?? [];
+  const records = domainNamingParts(audience?.allowedRecords ?? []);
+  if (domains.length === 0 && records.length === 0) return 'TRUE';
+  const conditions: string[] = [];
+  if (domains.length > 0) {
+    const exact = domains.filter((pattern) => !pattern.startsWith('*.'));
+    const suffixes = domains.filter((pattern) => pattern.startsWith('*.')).map((pattern) => pattern.slice(1));
+    conditions.push(`(domain = ANY(${p.add(exact)}::text[]) OR EXISTS (SELECT 1 FROM unnest(${p.add(suffixes)}::text[]) s WHERE right(domain, length(s)) = s))`);
+  }
+  if (records.length > 0) {
+    const suffixes = p.add(records.map((r) => r.suffix));
+    const wildcards = p.add(records.map((r) => r.wildcard));
+    conditions.push(
+      `(domain <> '' AND EXISTS (SELECT 1 FROM unnest(${suffixes}::text[], ${wildcards}::boolean[]) AS r(suffix, wildcard) ` +
+        `WHERE r.suffix = domain OR right(r.suffix, length(domain) + 1) = '.' || domain OR (r.wildcard AND right(domain, length(r.suffix) + 1) = '.' || r.suffix)))`,
+    );
+  }
+  return `(domain IS NULL OR (${conditions.join(' AND ')}))`;
 }
 
 export async function findEvent(db: Queryable, mode: Mode, props: { orgId: string; id: string; audience: EventAudience }): Promise<EventRow | undefined> {

@@ -10,8 +10,8 @@ import { eventStreamRoutes } from './eventStream.routes.js';
 import { audienceOf } from './eventDomains.js';
 
 const MODE_NOTE =
-  'Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` sees only the events ' +
-  'of those domains and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.';
+  'Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` or `allowed_records` sees only the events ' +
+  'of the domains those allow and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.';
 
 export function eventRoutes(deps: AppDeps) {
   return [
@@ -23,6 +23,7 @@ export function eventRoutes(deps: AppDeps) {
       description: `Each is \`{id, type, created_at, livemode, org_id, data: {object}}\`, exactly what webhooks POST. ${MODE_NOTE}`,
       tags: ['webhooks'],
       scope: 'webhooks:read',
+      filtersByKeyRestrictions: true,
       request: { path: OrgPath, query: EventListQuery },
       responses: { 200: { description: 'A page of events', schema: EventPage } },
       handler: async (ctx, { path, query, principal }) => {
@@ -46,9 +47,10 @@ export function eventRoutes(deps: AppDeps) {
       description: MODE_NOTE,
       tags: ['webhooks'],
       scope: 'webhooks:read',
+      filtersByKeyRestrictions: true,
       request: { path: EventPath },
       responses: { 200: { description: 'The event', schema: EventSchema } },
-      errors: { 404: 'No such event in this organisation and mode, one about a domain outside the key’s `allowed_domains`, or one older than 30 days (`NOT_FOUND`)' },
+      errors: { 404: 'No such event in this organisation and mode, one about a domain outside the key’s `allowed_domains` or `allowed_records`, or one older than 30 days (`NOT_FOUND`)' },
       handler: async (ctx, { path, principal }) => {
         const event = await findEvent(deps.db, principal, { orgId: path.org_oid, id: path.event_id, audience: audienceOf(principal) });
         if (!event) throw new NotFoundError('Event not found');
