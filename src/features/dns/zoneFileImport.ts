@@ -10,6 +10,7 @@ import type { RecordFields } from './records.js';
 import { parseZoneFile, ZoneFileSyntaxError, type ZoneFileProblem } from './zoneFileParser.js';
 import { recordKey, recordsOfEntries, type FileRecord, type SkippedEntry } from './zoneFileRecords.js';
 import { groupBy } from '../../grouping.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** Records one import may hold: a large zone from another host fits, a runaway file does not. */
 export const ZONE_FILE_MAX_RECORDS = 20_000;
@@ -108,14 +109,14 @@ export function planImport(existing: VersionedRecord[], file: FileRecord[], mode
  * changes. A dry run makes every check of the real one, under the same locks, and writes nothing.
  */
 export async function importZoneFile(props: ImportZoneFileProps): Promise<ZoneImportResult> {
-  const domain = await activeDomainNamed(props.db, props.principal, props.orgId, props.domain, 'a zone file can be imported');
+  const domain = await activeDomainNamed(props.db, modeOf(props.principal.livemode), props.orgId, props.domain, 'a zone file can be imported');
   const { records, skipped } = readZoneFile(props.text, domain.name);
   // A merge compares only the file's names (planImport looks at no other), so a file into a zone of
   // 50,000 records reads the few it touches, not the whole zone (docs/bench.md, Scale).
   const existing =
     props.mode === 'merge'
-      ? await dnsRecordsAtNames(props.db, props.principal, { domainId: domain.id, names: [...new Set(records.map((r) => r.name))] })
-      : await dnsRecordsOfDomain(props.db, props.principal, domain.id);
+      ? await dnsRecordsAtNames(props.db, modeOf(props.principal.livemode), { domainId: domain.id, names: [...new Set(records.map((r) => r.name))] })
+      : await dnsRecordsOfDomain(props.db, modeOf(props.principal.livemode), domain.id);
   const plan = planImport(existing, records, props.mode);
   const versions = new Map(existing.map((r) => [r.id, r.version]));
   // Deletes first: a record replaced by another of its name (a CNAME by an A) must be gone before the other is checked.
