@@ -9,6 +9,7 @@ import { changeDomainStatus } from '../../src/features/domains/domainStatus.js';
 import { SCOPES } from '../../src/auth/scopes.js';
 import { newId, randomBase62 } from '../../src/ids.js';
 import type { AppDeps } from '../../src/deps.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 export interface BenchCustomer {
   orgId: string;
@@ -24,7 +25,7 @@ export interface BenchCustomer {
 /** An active domain inserted straight to the database, with two name servers. */
 export async function activeDomain(deps: AppDeps, props: { orgId: string; livemode: boolean; contactId: string }): Promise<string> {
   const name = `bench-${randomBase62(10).toLowerCase()}.com`;
-  const mode = { livemode: props.livemode };
+  const mode = modeOf(props.livemode);
   const domain = await insertDomain(deps.db, mode, {
     id: newId('dom'),
     status: 'registering',

@@ -13,6 +13,7 @@ import { insertOrg, insertUser } from '../../test/support/factories.js';
 import { randomBase62 } from '../../src/ids.js';
 import type { Stack } from '../lib/stack.js';
 import { cpuSeconds, rssPeak } from './scaleMeasure.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 export interface BurstResult {
   delivered: number;
@@ -47,7 +48,7 @@ export async function webhookBurst(stack: Stack, props: { endpoints: number; eve
       const org = await insertOrg(deps, { owner, name: `Bench burst ${i}` });
       await createWebhookEndpoint(
         { db: deps.db, payloadKeys: deps.payloadKeys, destinations: deps.config.webhooks },
-        { mode: { livemode: false }, by: null, orgId: org.id, url, events: ['operation.succeeded'], description: 'bench burst' },
+        { mode: modeOf(false), by: null, orgId: org.id, url, events: ['operation.succeeded'], description: 'bench burst' },
       );
       orgIds.push(org.id);
     }

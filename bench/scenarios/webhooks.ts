@@ -6,6 +6,7 @@ import { createWebhookEndpoint } from '../../src/features/webhooks/endpoints.js'
 import { benchCustomer } from '../lib/customer.js';
 import { summarise, type BenchRow } from '../lib/report.js';
 import type { Stack } from '../lib/stack.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 /**
  * Latency from a state change (the commit of a transaction that emits an event, as every emitter
@@ -27,7 +28,7 @@ export async function benchWebhooks(stack: Stack, props: { count: number; spacin
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   await createWebhookEndpoint(
     { db: deps.db, payloadKeys: deps.payloadKeys, destinations: deps.config.webhooks },
-    { mode: { livemode: false }, by: null, orgId, url, events: ['operation.succeeded'], description: 'bench' },
+    { mode: modeOf(false), by: null, orgId, url, events: ['operation.succeeded'], description: 'bench' },
   );
   const committedAt = new Map<string, number>();
   try {

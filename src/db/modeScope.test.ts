@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectionConfig } from './pool.js';
-import { ModeScopedTable } from './modeScope.js';
+import type { Principal } from '../auth/principal.js';
+import { ModeScopedTable, modeOf } from './modeScope.js';
 
 interface Thing {
   id: string;
@@ -9,8 +10,8 @@ interface Thing {
   livemode: boolean;
 }
 
-const LIVE = { livemode: true };
-const TEST = { livemode: false };
+const LIVE = modeOf(true);
+const TEST = modeOf(false);
 const things = new ModeScopedTable<Thing>('mode_scope_things', 'id, label, livemode');
 let client: pg.Client;
 
@@ -86,5 +87,15 @@ describe('ModeScopedTable', () => {
     await expect(things.select(client, TEST, 'livemode = $1 OR true', [])).rejects.toThrow(/reserve \$1/);
     await expect(things.insert(client, TEST, { id: 'x', label: 'x', livemode: true })).rejects.toThrow(/livemode is set/);
     await expect(things.update(client, TEST, 'id = $2', ['test-1'], { livemode: true })).rejects.toThrow(/livemode is set/);
+  });
+
+  // Checked by the type checker: these lines fail to compile if a Mode may be anything with a `livemode`.
+  it('takes only a mode made by modeOf, never a principal or a row that has a livemode', async () => {
+    const principal = { livemode: false, mode: 'test' } as Principal;
+    // @ts-expect-error a principal is not a mode
+    await expect(things.count(client, principal, 'id = $2', ['test-1'])).resolves.toBe(1);
+    // @ts-expect-error nor is an object literal
+    await expect(things.count(client, { livemode: false }, 'id = $2', ['test-1'])).resolves.toBe(1);
+    expect(await things.count(client, modeOf(principal.livemode), 'id = $2', ['test-1'])).toBe(1);
   });
 });

@@ -8,6 +8,15 @@ import { SqlParams } from './sqlParams.js';
  */
 export interface Mode {
   readonly livemode: boolean;
+  /** Only modeOf makes a Mode, so a Principal or a row with a `livemode` column is not one by accident. */
+  readonly [modeBrand]: true;
+}
+
+declare const modeBrand: unique symbol;
+
+/** The one way to make a Mode: from the caller's livemode, once, where the caller is known. */
+export function modeOf(livemode: boolean): Mode {
+  return { livemode } as Mode;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;

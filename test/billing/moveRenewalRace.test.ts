@@ -13,6 +13,7 @@ import { readJson, type MessageErrorBody } from '../support/http.js';
 import { assertLedgerInvariants, type ClientRun } from '../support/ledgerInvariants.js';
 import { findDomainHoldingName } from '../../src/features/domains/domains.repository.js';
 import { holdLock, type HeldLock } from '../support/heldLock.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -61,7 +62,7 @@ const renew = (s: Setup) =>
 
 /** Holds the domain's row lock; `release` lets the waiters through once `waiters` requests wait behind it. */
 async function holdDomainLock(name: string): Promise<HeldLock> {
-  const domain = (await findDomainHoldingName(app.deps.db, { livemode: false }, name))!;
+  const domain = (await findDomainHoldingName(app.deps.db, modeOf(false), name))!;
   return holdLock(app.deps.db, 'SELECT id FROM domains WHERE id = $1 FOR UPDATE', [domain.id]);
 }
 

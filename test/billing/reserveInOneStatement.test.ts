@@ -12,6 +12,7 @@ import { creditBalance, insertKey, insertOrg, insertUser } from '../support/fact
 import { lockApiKeyLineage } from '../../src/auth/apiKeys.js';
 import { reserveFromUnlimitedBalance } from '../../src/features/billing/reservations.repository.js';
 import { newId } from '../../src/ids.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const mode = { livemode: false };
+const mode = modeOf(false);
 
 async function keyWithBalance(amount: number): Promise<{ orgId: string; keyId: string }> {
   const user = await insertUser(app.deps);

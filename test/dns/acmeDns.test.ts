@@ -16,6 +16,7 @@ import { insertAcmeDnsRegistration } from '../../src/features/acmeDns/registrati
 import { MAX_REGISTRATIONS_PER_ORG_AND_MODE } from '../../src/features/acmeDns/acmeDns.js';
 import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
 import { newId, randomBase62 } from '../../src/ids.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 /**
  * The ACME-DNS protocol (docs/certificates.md) against a live-mode app whose DNS provider is a real
@@ -128,7 +129,7 @@ describe('ACME-DNS', () => {
     expect((await update(test, digest())).status).toBe(200);
     expect(await served(test.fulldomain)).toBe('ENOTFOUND');
     for (let i = 0; i < MAX_REGISTRATIONS_PER_ORG_AND_MODE; i += 1) {
-      await insertAcmeDnsRegistration(app.deps.db, { livemode: true }, {
+      await insertAcmeDnsRegistration(app.deps.db, modeOf(true), {
         id: newId('acd'),
         orgId: c.org.id,
         username: crypto.randomUUID(),

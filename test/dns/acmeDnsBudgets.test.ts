@@ -7,6 +7,7 @@ import { insertUser } from '../support/factories.js';
 import { acmeDigest, acmeDnsCustomer, registerAcmeDns, updateAcmeDns, type AcmeDnsCredentials } from '../support/acmeDns.js';
 import { setAcmeDnsTxtValues } from '../../src/features/acmeDns/registrations.repository.js';
 import { randomBase62 } from '../../src/ids.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 /**
  * What ACME-DNS updates may cost (docs/operations.md, ACME-DNS budgets): a budget per organisation, per
@@ -41,7 +42,7 @@ async function withValue(accounts: AcmeDnsCredentials[]): Promise<{ account: Acm
   return Promise.all(
     accounts.map(async (account) => {
       const txt = acmeDigest();
-      await setAcmeDnsTxtValues(app.deps.db, { livemode: true }, { id: account.id, values: [txt] });
+      await setAcmeDnsTxtValues(app.deps.db, modeOf(true), { id: account.id, values: [txt] });
       return { account, txt };
     }),
   );

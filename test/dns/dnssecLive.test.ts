@@ -19,6 +19,7 @@ import { withTransaction } from '../../src/db/pool.js';
 import { parseDomainName } from '../../src/domainName.js';
 import type { Principal } from '../../src/auth/principal.js';
 import type { ReconcileOperationsSummary } from '../../src/features/strandedOperations/strandedOperations.contract.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 /**
  * DNSSEC end to end: a real PowerDNS signs the live zone, answers with RRSIGs that a validating
@@ -194,7 +195,7 @@ describe('DNSSEC in live mode: PowerDNS signs, the DS goes to the registrar', ()
     expect(off.status).toBe(409);
     expect(await readJson<MessageErrorBody>(off)).toMatchObject({ code: 'DNSSEC_STATE_CONFLICT' });
 
-    const domainRow = await findLatestDomainOfOrg(app.deps.db, { livemode: true }, c.org.id, domain);
+    const domainRow = await findLatestDomainOfOrg(app.deps.db, modeOf(true), c.org.id, domain);
     const audit = await listAuditEventsForTarget(app.deps.db, 'domain', domainRow!.id);
     expect(audit.map((a) => a.action)).toEqual(['dnssec.enabled', 'dnssec.disabled']);
     const { rows: disabledEvents } = await app.deps.db.query(`SELECT id FROM events WHERE org_id = $1 AND type = 'dnssec.disabled'`, [c.org.id]);

@@ -17,6 +17,7 @@ import { findDomainOfOrg, findLatestDomainOfOrg } from '../../src/features/domai
 import { changeDomainStatus } from '../../src/features/domains/domainStatus.js';
 import { lifecycleWorkflowId } from '../../src/features/lifecycle/watch.js';
 import { derivedSigningKey } from '../../src/features/dns/provider/synthetic.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 /**
  * Test mode with a DNS host of its own (DNS_TEST_PROVIDER_URL, a real PowerDNS here): test-mode
@@ -195,7 +196,7 @@ describe('two organisations holding the same test name', () => {
     expect(await validates(name, adopted.dnskey!, `www.${name}`, 'A')).toContain('; fully validated');
 
     // The lifecycle's new path (a test zone deleted) replays, and is kept for test/workflows/replay.test.ts.
-    const gone = await findLatestDomainOfOrg(app.deps.db, { livemode: false }, first.org.id, name);
+    const gone = await findLatestDomainOfOrg(app.deps.db, modeOf(false), first.org.id, name);
     const workflowId = lifecycleWorkflowId(gone!.id);
     expect(await app.deps.temporal.client.workflow.getHandle(workflowId).result()).toEqual({ outcome: 'deleted' });
     const history = await recordHistory(app, workflowId, 'domain-lifecycle-deleted-test-zone');
@@ -211,7 +212,7 @@ describe('two organisations holding the same test name', () => {
     await addRecord(second, name, { type: 'A', name: 'api', content: '192.0.2.2' });
     expect(await dig(`api.${name}`, 'A')).toEqual([]);
 
-    const mode = { livemode: false };
+    const mode = modeOf(false);
     const ended = (await findDomainOfOrg(app.deps.db, mode, first.org.id, name))!.id;
     await changeDomainStatus({ db: app.deps.db, mode, domainId: ended, to: 'expired' });
     await changeDomainStatus({ db: app.deps.db, mode, domainId: ended, to: 'deleted' });

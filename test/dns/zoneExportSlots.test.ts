@@ -7,6 +7,7 @@ import { bearer } from '../support/actors.js';
 import { readJson, simulatedClientAddress, type MessageErrorBody } from '../support/http.js';
 import { findDomainOfOrg } from '../../src/features/domains/domains.repository.js';
 import { SNAPSHOT_STREAM_STALL_MS } from '../../src/db/snapshotStream.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 /**
  * Large zone exports hold one of a few slots of the api process while they are read
@@ -30,7 +31,7 @@ async function zoneOf(records: number, bytes: number): Promise<ZoneOwner> {
   const org = await insertOrg(app.deps, { owner: user, plan: 'free' });
   const { key } = await insertKey(app.deps, { user, scopes: ['dns:read'], mode: 'test' });
   const name = await insertActiveDomain(app, { org, livemode: false });
-  const domain = (await findDomainOfOrg(app.deps.db, { livemode: false }, org.id, name))!;
+  const domain = (await findDomainOfOrg(app.deps.db, modeOf(false), org.id, name))!;
   await app.deps.db.query(
     `INSERT INTO dns_records (id, domain_id, org_id, livemode, type, name, content, ttl, priority, created_at, updated_at)
      SELECT 'rec_' || substr(md5(random()::text || i), 1, 22), $1, $2, false, 'TXT', 'r' || i, '"' || repeat('x', $4::int) || '"', 300, NULL, now(), now()

@@ -5,6 +5,7 @@ import { withTransaction } from '../../src/db/pool.js';
 import { findDomainOfOrg, type Domain } from '../../src/features/domains/domains.repository.js';
 import { claimZone, ZONE_FILL_CHANGE_RECORDS } from '../../src/features/dns/zones.js';
 import type { DnsProvider, RRsetChange } from '../../src/features/dns/provider/index.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 /**
  * A zone made afresh at the host gets the domain's records in changes of bounded size, whole RRsets
@@ -46,7 +47,7 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const LIVE = { livemode: true };
+const LIVE = modeOf(true);
 const SINGLE = ZONE_FILL_CHANGE_RECORDS + 500;
 const WIDE = 1_500;
 

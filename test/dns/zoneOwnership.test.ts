@@ -6,6 +6,7 @@ import { jsonHeaders } from '../support/actors.js';
 import { findDomainOfOrg } from '../../src/features/domains/domains.repository.js';
 import { changeDomainStatus } from '../../src/features/domains/domainStatus.js';
 import { createDnsActivities } from '../../src/features/dns/activities.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 /**
  * A name outlives its registrations, and PowerDNS knows zones only by name. Here one organisation's
@@ -26,7 +27,7 @@ afterAll(async () => {
   await pdns?.close();
 });
 
-const LIVE = { livemode: true };
+const LIVE = modeOf(true);
 const a = (name: string) => pdns.resolver().resolve4(name).then((ips) => ips.sort(), (err: NodeJS.ErrnoException) => err.code);
 const nameservers = (name: string) => pdns.resolver().resolveNs(name).then((ns) => ns.sort());
 const zoneStatus = async (name: string) =>

@@ -13,8 +13,9 @@ import { readJson, type MessageErrorBody } from '../support/http.js';
 import { countDnsRecords, insertDnsRecords } from '../../src/features/dns/dnsRecords.repository.js';
 import { zoneRecordLimit, ZONE_RECORDS_FREE } from '../../src/features/dns/zoneRecordLimit.js';
 import { newId } from '../../src/ids.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
-const TEST_MODE = { livemode: false };
+const TEST_MODE = modeOf(false);
 let app: TestApp;
 let org: { id: string };
 let key: string;

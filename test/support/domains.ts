@@ -11,6 +11,7 @@ import { readJson } from './http.js';
 import { insertDomain, type DomainStatus } from '../../src/features/domains/domains.repository.js';
 import { changeDomainStatus } from '../../src/features/domains/domainStatus.js';
 import { newId } from '../../src/ids.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 export const DNS_SCOPES = ['dns:read', 'dns:write', 'domains:read', 'domains:write', 'contacts:write', 'billing:read', 'billing:write'];
 
@@ -39,7 +40,7 @@ export async function insertActiveDomain(
   customer: Pick<Customer, 'org' | 'livemode'>,
   props: { name?: string; status?: DomainStatus; nameservers?: string[] } = {},
 ): Promise<string> {
-  const mode = { livemode: customer.livemode };
+  const mode = modeOf(customer.livemode);
   const name = props.name ?? `dns-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.com`;
   const contactId = await insertContact(app.deps, { orgId: customer.org.id, livemode: customer.livemode });
   const domain = await insertDomain(app.deps.db, mode, {

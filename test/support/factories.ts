@@ -19,6 +19,7 @@ import { sealJson } from '../../src/db/sealedJson.js';
 import { withTransaction } from '../../src/db/pool.js';
 import { derivedId, newId, randomBase62 } from '../../src/ids.js';
 import type { RegisterDomainInput } from '../../src/features/domains/operations.contract.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 type Deps = Pick<TestApp['deps'], 'db' | 'keyHashSecret' | 'keyMisses' | 'devIdentity' | 'payloadKeys'>;
 
@@ -79,7 +80,7 @@ export const ADA_LOVELACE: ContactFields = {
 
 /** A contact of the organisation in that mode; Ada Lovelace in London unless `fields` say otherwise. */
 export async function insertContact(deps: Pick<Deps, 'db'>, props: { orgId: string; livemode: boolean; fields?: Partial<ContactFields> }): Promise<string> {
-  const contact = await insertContactRow(deps.db, { livemode: props.livemode }, { id: newId('ct'), orgId: props.orgId, fields: { ...ADA_LOVELACE, ...props.fields } });
+  const contact = await insertContactRow(deps.db, modeOf(props.livemode), { id: newId('ct'), orgId: props.orgId, fields: { ...ADA_LOVELACE, ...props.fields } });
   return contact.id;
 }
 
@@ -127,7 +128,7 @@ export async function insertPendingRegistration(
   deps: Pick<Deps, 'db' | 'payloadKeys'>,
   props: { orgId: string; livemode: boolean; contactId: string; amount: number; name?: string; ageSeconds?: number; input?: Partial<RegisterDomainInput> },
 ): Promise<Operation> {
-  const mode = { livemode: props.livemode };
+  const mode = modeOf(props.livemode);
   const name = props.name ?? `pending-${randomBase62(8).toLowerCase()}.com`;
   const workflowId = `register:${props.orgId}:${props.livemode ? 'live' : 'test'}:usr_factory:${name}`;
   const operationId = derivedId('op', workflowId);

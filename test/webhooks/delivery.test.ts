@@ -24,6 +24,7 @@ import { deliveryWorkflowId } from '../../src/features/webhooks/timing.js';
 import { recordHistory } from '../support/histories.js';
 import { createOwnDatabase, type OwnDatabase } from '../support/ownDatabase.js';
 import type { Resolver } from '../../src/features/webhooks/sender.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 /** The live endpoint's name resolves to loopback: a live delivery there would be refused and logged, never sent. */
 const LIVE_HOOKS = 'https://live-hooks.example.test/in';
@@ -289,7 +290,7 @@ describe('webhook delivery', () => {
     const service = { db: app.deps.db, payloadKeys: app.deps.payloadKeys, destinations: app.deps.config.webhooks };
     const endpoints: { id: string }[] = [];
     for (let n = 0; n < 16; n += 1) {
-      const props = { mode: { livemode: false }, by: null, orgId: c.org.id, url: `${hooks.url}/${n}`, events: ['operation.succeeded'], description: null };
+      const props = { mode: modeOf(false), by: null, orgId: c.org.id, url: `${hooks.url}/${n}`, events: ['operation.succeeded'], description: null };
       endpoints.push((await createWebhookEndpoint(service, props)).endpoint);
     }
     const eventId = await withTransaction(app.deps.db, (tx) => emitEvent({ db: tx, orgId: c.org.id, livemode: false, type: 'operation.succeeded', object: { id: 'op_fan_out' } }));

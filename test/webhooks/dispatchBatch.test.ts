@@ -18,6 +18,7 @@ import { dispatchEvents } from '../../src/features/webhooks/dispatch.js';
 import { deliveryTiming, deliveryWorkflowId } from '../../src/features/webhooks/timing.js';
 import { randomBase62 } from '../../src/ids.js';
 import type { EventType } from '../../src/features/webhooks/events.repository.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 let database: OwnDatabase;
 let app: TestApp;
@@ -60,7 +61,7 @@ describe('the outbox dispatcher, a batch at a time', () => {
     const [everything, records, none] = [await customers.customer(0), await customers.customer(0), await customers.customer(0)];
     const service = { db: app.deps.db, payloadKeys: app.deps.payloadKeys, destinations: app.deps.config.webhooks };
     const endpoint = async (orgId: string, events: string[]) =>
-      (await createWebhookEndpoint(service, { mode: { livemode: false }, by: null, orgId, url: 'https://hooks.example.com/in', events, description: null })).endpoint.id;
+      (await createWebhookEndpoint(service, { mode: modeOf(false), by: null, orgId, url: 'https://hooks.example.com/in', events, description: null })).endpoint.id;
     const all = await endpoint(everything.org.id, ['*']);
     const created = await endpoint(records.org.id, ['dns_record.created']);
 

@@ -10,6 +10,7 @@ import { findDomainOfOrg, findLatestDomainOfOrg } from '../../src/features/domai
 import { lifecycleWorkflowId } from '../../src/features/lifecycle/watch.js';
 import { lifecycleProgressQuery } from '../../src/features/lifecycle/domainLifecycle.contract.js';
 import { COM_YEAR_PRICE as RENEW_PRICE, lifecycleActions, type LifecycleCustomer as Customer } from '../support/lifecycle.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 let app: TestApp;
 let smtp: SmtpSink;
@@ -46,7 +47,7 @@ const poll = { timeout: 20_000, interval: 200 };
  * the test counts next is final.
  */
 async function settled(c: Customer, name: string, moved: { offset_days: number }): Promise<void> {
-  const domain = await findLatestDomainOfOrg(app.deps.db, { livemode: false }, c.org.id, name);
+  const domain = await findLatestDomainOfOrg(app.deps.db, modeOf(false), c.org.id, name);
   const handle = app.deps.temporal.client.workflow.getHandle(lifecycleWorkflowId(domain!.id));
   const done = async () => {
     if ((await handle.describe()).status.name !== 'RUNNING') return true;
@@ -182,7 +183,7 @@ describe('domain lifecycle with test clocks', () => {
     await expect.poll(async () => (await lifecycle.domainOf(c, domain.name)).status, poll).toBe('deleted');
     await expect.poll(() => subjects(c.email, `${domain.name} has been deleted`), poll).toHaveLength(1);
 
-    const mode = { livemode: false };
+    const mode = modeOf(false);
     const gone = await findLatestDomainOfOrg(app.deps.db, mode, c.org.id, domain.name);
     const { rows } = await app.deps.db.query(`SELECT id FROM dns_records WHERE domain_id = $1`, [gone!.id]);
     expect(rows).toEqual([]);

@@ -6,6 +6,7 @@ import { dnsCustomer, insertActiveDomain } from '../support/domains.js';
 import { jsonHeaders } from '../support/actors.js';
 import { findDomainOfOrg, findLatestDomainOfOrg, updateDomain } from '../../src/features/domains/domains.repository.js';
 import { LIFECYCLE_DURATIONS, watchDomain } from '../../src/features/lifecycle/watch.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 /**
  * A live domain's end, with the durations short (they are workflow inputs; live mode has no test
@@ -40,7 +41,7 @@ describe('a live domain left to expire', () => {
     expect(await pdns.resolver().resolve4(`www.${name}`)).toEqual(['192.0.2.20']);
     expect(await zoneStatus(name)).toBe(200);
 
-    const mode = { livemode: true };
+    const mode = modeOf(true);
     const expiry = new Date(Date.now() - 1_000);
     const domain = await updateDomain(app.deps.db, mode, (await findDomainOfOrg(app.deps.db, mode, c.org.id, name))!.id, { expires_at: expiry });
     await watchDomain({

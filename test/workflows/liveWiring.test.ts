@@ -17,6 +17,7 @@ import { Worker } from '@temporalio/worker';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 import { recordHistory } from '../support/histories.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -208,7 +209,7 @@ describe('a live registration', () => {
     expect(entries.map((e) => e.type).sort()).toEqual(['capture', 'reservation']);
     expect(entries[0]!.amount).toBe(entries[1]!.amount);
     expect(await balanceOf(c)).toMatchObject({ available: 10_000 - entries[0]!.amount, reserved: 0 });
-    await replays((await findOperation(app.deps.db, { livemode: true }, c.org.id, done.id))!.workflowId, 'register-live-three-years');
+    await replays((await findOperation(app.deps.db, modeOf(true), c.org.id, done.id))!.workflowId, 'register-live-three-years');
   });
 
   it('for three years whose renewal answer is lost (made, then 502) renews once, read back instead of re-sent', async () => {
@@ -246,6 +247,6 @@ describe('a live registration', () => {
     expect(sum('capture')).toBe(reserved / 3);
     expect(sum('release')).toBe((reserved * 2) / 3);
     expect(await balanceOf(c)).toMatchObject({ available: 10_000 - reserved / 3, reserved: 0 });
-    await replays((await findOperation(app.deps.db, { livemode: true }, c.org.id, done.id))!.workflowId, 'register-live-partially-registered');
+    await replays((await findOperation(app.deps.db, modeOf(true), c.org.id, done.id))!.workflowId, 'register-live-partially-registered');
   });
 });

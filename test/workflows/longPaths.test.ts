@@ -21,6 +21,7 @@ import { findContact, updateContact } from '../../src/features/contacts/contacts
 import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
 import { startWorkflow } from '../../src/workflows.js';
 import { startOperationWorkflow } from '../../src/features/domains/operationWorkflows.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -210,12 +211,12 @@ describe('a live contact change', () => {
     const registration = await insertPendingRegistration(app.deps, { orgId: c.org.id, livemode: true, contactId: c.contactId, amount: 1_299 });
     await startOperationWorkflow(app.deps, registration);
     expect((await finished(c, registration.id)).status).toBe('succeeded');
-    const upstreamId = (await findContact(app.deps.db, { livemode: true }, { orgId: c.org.id, id: c.contactId }))!.registrarContactId!;
+    const upstreamId = (await findContact(app.deps.db, modeOf(true), { orgId: c.org.id, id: c.contactId }))!.registrarContactId!;
     dnsimple.fail({ method: 'PATCH', path: new RegExp(`/contacts/${upstreamId}$`), times: 10 }, { status: 503 });
 
     // The change as the PATCH route saves it; its sync is started here with short retries
     // (the route starts it with the production ones, about two hours of them).
-    const saved = await updateContact(app.deps.db, { livemode: true }, { orgId: c.org.id, id: c.contactId, expectedVersion: undefined, changes: { city: 'Annapolis' } });
+    const saved = await updateContact(app.deps.db, modeOf(true), { orgId: c.org.id, id: c.contactId, expectedVersion: undefined, changes: { city: 'Annapolis' } });
     if (saved.status !== 'updated') throw new Error(`contact not updated: ${saved.status}`);
     const workflowId = `contact-sync:${c.contactId}:v${saved.contact.version}`;
     await startWorkflow(app.deps.temporal.client, 'syncRegistrarContactWorkflow', {

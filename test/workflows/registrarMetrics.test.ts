@@ -14,6 +14,7 @@ import type { ListeningServer } from '../../src/http/listen.js';
 import type { RegistrarReconcileSummary as ReconcileSummary } from '../../src/features/registrarDrift/registrarDrift.contract.js';
 import { randomBase62 } from '../../src/ids.js';
 import { byLabel, scrape as scrapeUrl, type Sample } from '../support/metrics.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -68,8 +69,8 @@ describe('registrar metrics', () => {
     const ours = async (label: string, upstream: Record<string, unknown> | false) => {
       const name = `${label}-${randomBase62(8).toLowerCase()}.com`;
       await insertActiveDomain(app, { org: c.org, livemode: true }, { name });
-      const domain = (await findDomainOfOrg(app.deps.db, { livemode: true }, c.org.id, name))!;
-      await updateDomain(app.deps.db, { livemode: true }, domain.id, { expires_at: expires });
+      const domain = (await findDomainOfOrg(app.deps.db, modeOf(true), c.org.id, name))!;
+      await updateDomain(app.deps.db, modeOf(true), domain.id, { expires_at: expires });
       if (upstream) dnsimple.setDomain(name, { held: 'registered', available: false, expiresAt: iso(expires), ...upstream });
       return { name, id: domain.id };
     };

@@ -16,6 +16,7 @@ import type { RegistrarReconcileSummary as ReconcileSummary } from '../../src/fe
 import { randomBase62 } from '../../src/ids.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
 import { recordHistory } from '../support/histories.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -40,8 +41,8 @@ const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 async function liveDomain(orgId: string, label: string, props: { expiresAt: Date; upstream?: Partial<{ expiresAt: string; autoRenew: boolean }> | false }) {
   const name = `${label}-${randomBase62(8).toLowerCase()}.com`;
   await insertActiveDomain(app, { org: { id: orgId }, livemode: true }, { name });
-  const domain = (await findDomainOfOrg(app.deps.db, { livemode: true }, orgId, name))!;
-  await updateDomain(app.deps.db, { livemode: true }, domain.id, { expires_at: props.expiresAt });
+  const domain = (await findDomainOfOrg(app.deps.db, modeOf(true), orgId, name))!;
+  await updateDomain(app.deps.db, modeOf(true), domain.id, { expires_at: props.expiresAt });
   if (props.upstream !== false) {
     dnsimple.setDomain(name, { held: 'registered', available: false, expiresAt: iso(props.expiresAt), ...props.upstream });
   }
@@ -101,7 +102,7 @@ describe('registrar reconciliation', () => {
     expect(lineOf(stranger)).toEqual([{ level: 40, drift: 'unknown_upstream' }]);
 
     // Reports only: our domain keeps its expiry, and nothing was sent to the registrar but reads.
-    const after = (await findDomainOfOrg(app.deps.db, { livemode: true }, org.id, renewedElsewhere.name))!;
+    const after = (await findDomainOfOrg(app.deps.db, modeOf(true), org.id, renewedElsewhere.name))!;
     expect(after.expiresAt?.getTime()).toBe(expires.getTime());
     expect(after.status).toBe('active');
     expect(dnsimple.requests.slice(listsBefore).filter((r) => r.method !== 'GET')).toEqual([]);

@@ -6,6 +6,7 @@ import { readJson, type MessageErrorBody } from '../support/http.js';
 import { abandonPendingOperation, claimOperationForWorkflow, insertOperation, WORKFLOW_INPUT_PURPOSE } from '../../src/features/domains/operations.repository.js';
 import { sealJson } from '../../src/db/sealedJson.js';
 import { derivedId } from '../../src/ids.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 let app: TestApp;
 let cutOff: TestApp;
@@ -46,7 +47,7 @@ describe('the api abandoning and a workflow taking an operation', () => {
   async function pendingOperation() {
     const c = await customerFactory(app).customer(0);
     const id = derivedId('op', `race-${Date.now()}-${Math.random()}`);
-    await insertOperation(app.deps.db, { livemode: false }, {
+    await insertOperation(app.deps.db, modeOf(false), {
       id,
       orgId: c.org.id,
       type: 'domain.renew',
@@ -61,7 +62,7 @@ describe('the api abandoning and a workflow taking an operation', () => {
   const error = { code: 'WORKFLOW_ENGINE_UNAVAILABLE', detail: 'x' };
 
   it('exactly one of them wins, whichever comes first', async () => {
-    const mode = { livemode: false };
+    const mode = modeOf(false);
     const takenFirst = await pendingOperation();
     expect(await claimOperationForWorkflow(app.deps.db, mode, takenFirst)).toBe(true);
     expect(await claimOperationForWorkflow(app.deps.db, mode, takenFirst)).toBe(true); // a retried activity

@@ -13,6 +13,7 @@ import { insertActiveDomain } from '../support/domains.js';
 import { findDomainOfOrg } from '../../src/features/domains/domains.repository.js';
 import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
 import { REGISTRAR_RETRY_AFTER_SECONDS } from '../../src/features/domains/domainSettings.js';
+import { modeOf } from '../../src/db/modeScope.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;
@@ -55,7 +56,7 @@ describe('WHOIS privacy in live mode (DNSimple)', () => {
     expect(dnsimple.domain(name).whoisPrivacy).toBe(false);
     expect(dnsimple.requests.filter((r) => r.path === path).map((r) => r.method)).toEqual(['PUT', 'DELETE']);
 
-    const domain = (await findDomainOfOrg(app.deps.db, { livemode: true }, c.org.id, name))!;
+    const domain = (await findDomainOfOrg(app.deps.db, modeOf(true), c.org.id, name))!;
     expect((await listAuditEventsForTarget(app.deps.db, 'domain', domain.id)).map((e) => e.data)).toEqual([
       { livemode: true, name, whois_privacy: true, previous: false, version: 2 },
       { livemode: true, name, whois_privacy: false, previous: true, version: 3 },
@@ -76,7 +77,7 @@ describe('WHOIS privacy in live mode (DNSimple)', () => {
     expect(gateway.headers.get('retry-after')).toBe(String(REGISTRAR_RETRY_AFTER_SECONDS));
     expect(await shown(c, url)).toMatchObject({ whois_privacy: false, auto_renew: false, version: 1 });
     expect(dnsimple.domain(name).whoisPrivacy).toBe(false);
-    const domain = (await findDomainOfOrg(app.deps.db, { livemode: true }, c.org.id, name))!;
+    const domain = (await findDomainOfOrg(app.deps.db, modeOf(true), c.org.id, name))!;
     expect(await listAuditEventsForTarget(app.deps.db, 'domain', domain.id)).toEqual([]);
   });
 

@@ -16,6 +16,7 @@ import { listAcmeDnsRegistrations, type AcmeDnsRegistrationOfUpdate } from './re
 import { consumeUpdateBudgets } from './updateBudgets.js';
 import { updateAcmeDnsTxt, type AcmeDnsUpdateDeps } from './updateTxt.js';
 import { RegisterBody, RegistrationPage, RegistrationPath, UpdateBody, UpdatedSchema, UpdateHeaders } from './schemas.js';
+import { modeOf } from '../../db/modeScope.js';
 
 const BASE = '/api/v1/orgs/{org_oid}/acme-dns';
 const NOT_OFFERED = 'ACME-DNS is not offered by this service: `ACME_DNS_ZONE` is not set (`NOT_FOUND`)';
@@ -83,7 +84,7 @@ export function acmeDnsRoutes(deps: AppDeps) {
       responses: { 200: { description: 'A page of registrations', schema: RegistrationPage } },
       errors: { 403: 'The key is limited to some domains (`DOMAIN_NOT_ALLOWED`) or records (`RECORD_NOT_ALLOWED`)' },
       handler: async (ctx, { path, query, principal }) => {
-        const rows = await listAcmeDnsRegistrations(deps.db, principal, {
+        const rows = await listAcmeDnsRegistrations(deps.db, modeOf(principal.livemode), {
           orgId: path.org_oid,
           allowedIps: registrationsCallerMaySee(principal),
           limit: query.limit,

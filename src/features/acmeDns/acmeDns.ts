@@ -19,6 +19,7 @@ import {
   type AcmeDnsRegistration,
   type AcmeDnsRegistrationOfUpdate,
 } from './registrations.repository.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /**
  * The ACME-DNS protocol (joohoi/acme-dns; docs/certificates.md): a registration is a name
@@ -94,7 +95,7 @@ export async function registerAcmeDns(
 ): Promise<{ registration: AcmeDnsRegistration; password: string }> {
   const config = deps.acmeDns;
   if (!config) throw new AcmeDnsNotOfferedError();
-  const mode = props.principal;
+  const mode = modeOf(props.principal.livemode);
   const allowfrom = allowfromOfCaller(props.principal, props.allowfrom);
   // The zone exists before any name is handed out in it; a provider that is down refuses the registration.
   await servingHost(deps, mode.livemode, config.zone);
@@ -168,10 +169,10 @@ export async function applyAtHost(deps: AcmeDnsDeps, registration: AcmeDnsRegist
 /** Deletes the registration and its TXT values at the host (the host first: on its failure nothing changes). */
 export async function removeAcmeDnsRegistration(deps: AcmeDnsDeps, props: CallerOfRequest & { orgId: string; id: string }): Promise<void> {
   await withTransaction(deps.db, async (tx) => {
-    const registration = await lockAcmeDnsRegistration(tx, props.principal, { orgId: props.orgId, id: props.id, allowedIps: registrationsCallerMaySee(props.principal) });
+    const registration = await lockAcmeDnsRegistration(tx, modeOf(props.principal.livemode), { orgId: props.orgId, id: props.id, allowedIps: registrationsCallerMaySee(props.principal) });
     if (!registration) throw new NotFoundError('ACME-DNS registration not found');
     await applyAtHost(deps, registration, []);
-    await deleteAcmeDnsRegistration(tx, registration, registration.id);
+    await deleteAcmeDnsRegistration(tx, modeOf(registration.livemode), registration.id);
     await auditCallerAction(tx, props, {
       action: 'acme_dns.deleted',
       orgId: props.orgId,

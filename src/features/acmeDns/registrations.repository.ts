@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { ModeScopedTable, modeScopedParams, type Mode } from '../../db/modeScope.js';
+import { ModeScopedTable, modeScopedParams, type Mode, modeOf } from '../../db/modeScope.js';
 import { keyset, type PageRequest } from '../../db/keyset.js';
 import type { SqlParams } from '../../db/sqlParams.js';
 import type { Plan } from '../../auth/organizations.js';
@@ -100,7 +100,7 @@ export async function lockAcmeDnsRegistration(
 
 /** By its credential's user name, in either mode (an update names no mode; user names are unique across both). */
 export async function findAcmeDnsRegistrationByUsername(db: Queryable, username: string): Promise<AcmeDnsRegistrationOfUpdate | undefined> {
-  const [live, test] = await Promise.all([true, false].map((livemode) => registrationsOfUpdates.findOne(db, { livemode }, 'username = $2', [username])));
+  const [live, test] = await Promise.all([true, false].map((livemode) => registrationsOfUpdates.findOne(db, modeOf(livemode), 'username = $2', [username])));
   return live ?? test;
 }
 

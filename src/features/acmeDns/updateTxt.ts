@@ -5,6 +5,7 @@ import type { Ceiling, SharedCeilings } from '../../rateLimit/sharedCeiling.js';
 import { zoneHost } from '../dns/zones.js';
 import { AcmeDnsCredentialError, applyAtHost, fulldomainOf, type AcmeDnsDeps } from './acmeDns.js';
 import { lockAcmeDnsRegistrationById, setAcmeDnsTxtValues, type AcmeDnsRegistrationOfUpdate } from './registrations.repository.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** Two: the challenges of `example.com` and `*.example.com` are answered at one name at once. */
 const VALUES_KEPT = 2;
@@ -52,12 +53,12 @@ export async function updateAcmeDnsTxt(deps: AcmeDnsUpdateDeps, props: { registr
   if (props.registration.txtValues.includes(props.txt)) return;
   await takeZoneChange(deps, props.registration);
   await withTransaction(deps.db, async (tx) => {
-    const registration = await lockAcmeDnsRegistrationById(tx, props.registration, props.registration.id);
+    const registration = await lockAcmeDnsRegistrationById(tx, modeOf(props.registration.livemode), props.registration.id);
     if (!registration) throw new AcmeDnsCredentialError();
     if (registration.txtValues.includes(props.txt)) return;
     const values = [props.txt, ...registration.txtValues].slice(0, VALUES_KEPT);
     await applyAtHost(deps, registration, values);
-    await setAcmeDnsTxtValues(tx, registration, { id: registration.id, values });
+    await setAcmeDnsTxtValues(tx, modeOf(registration.livemode), { id: registration.id, values });
     if (registration.txtUpdatedAt && Date.now() - registration.txtUpdatedAt.getTime() < AUDIT_QUIET_MS) return;
     await insertAuditEvent(tx, {
       action: 'acme_dns.updated',

@@ -8,6 +8,7 @@ import { applyRecordChanges, type RecordOperation } from '../dns/applyRecordChan
 import { dnsRecordsAtNames, type DnsRecord } from '../dns/dnsRecords.repository.js';
 import type { DnsProviders } from '../dns/provider/index.js';
 import { TTL_MIN } from '../dns/records.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /**
  * One DNS-01 challenge value at a name, added or removed through the record service like any edit
@@ -46,7 +47,7 @@ async function locate(props: ChallengeProps): Promise<Located> {
   requireRecordAllowed(props.principal, props.fqdn, 'TXT');
   const labels = props.fqdn.split('.');
   const parents = labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
-  const domain = await findDomainOfOrgAmong(props.db, props.principal, props.orgId, parents);
+  const domain = await findDomainOfOrgAmong(props.db, modeOf(props.principal.livemode), props.orgId, parents);
   if (!domain) throw new NotFoundError(`No domain of this organisation holds ${props.fqdn} in this mode`);
   requireDomainAllowed(props.principal, domain.name);
   const parsed = parseDomainName(domain.name);
@@ -55,7 +56,7 @@ async function locate(props: ChallengeProps): Promise<Located> {
 }
 
 async function valueAt(props: ChallengeProps, at: Located): Promise<DnsRecord | undefined> {
-  const records = await dnsRecordsAtNames(props.db, props.principal, { domainId: at.domainId, names: [at.name] });
+  const records = await dnsRecordsAtNames(props.db, modeOf(props.principal.livemode), { domainId: at.domainId, names: [at.name] });
   return records.find((r) => r.type === 'TXT' && r.content === props.value);
 }
 

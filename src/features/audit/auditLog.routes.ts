@@ -5,6 +5,7 @@ import { OrgPath } from '../orgs/schemas.js';
 import { listAuditLog } from './auditLog.repository.js';
 import { presentAuditLogEntry } from './auditLog.presenter.js';
 import { AuditLogPage, AuditLogQuery } from './schemas.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export function auditLogRoutes(deps: AppDeps) {
   return [
@@ -26,7 +27,7 @@ export function auditLogRoutes(deps: AppDeps) {
       responses: { 200: { description: 'A page of entries', schema: AuditLogPage } },
       errors: { 403: 'Not an owner or admin of the organisation (`FORBIDDEN`)' },
       handler: async (ctx, { path, query, principal }) => {
-        const rows = await listAuditLog(deps.db, principal, {
+        const rows = await listAuditLog(deps.db, modeOf(principal.livemode), {
           orgId: path.org_oid,
           action: query.action,
           actor: query.actor,

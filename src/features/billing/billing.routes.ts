@@ -12,6 +12,7 @@ import { findTopUp, listTopUps } from './topUps.repository.js';
 import { startStripeTopUp } from './stripeTopUps.js';
 import { answerInTransaction, idempotentId } from '../../http/idempotency.js';
 import { LedgerEntryPage, OrgPath, TopUpBody, TopUpPage, TopUpPath } from './schemas.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** Balance, ledger and top-ups of an organisation, in the caller's mode: test keys see only test money. */
 export function billingRoutes(deps: AppDeps) {
@@ -27,7 +28,7 @@ export function billingRoutes(deps: AppDeps) {
       request: { path: OrgPath },
       responses: { 200: { description: 'The balance', schema: BalanceSchema } },
       handler: async (ctx, { path, principal }) => {
-        const mode = { livemode: principal.livemode };
+        const mode = modeOf(principal.livemode);
         const [balance, spent] = await Promise.all([findBalance(deps.db, mode, path.org_oid), monthSpendingOfOrg(deps.db, mode, path.org_oid)]);
         ctx.body = presentBalance(balance, spent);
       },
@@ -43,7 +44,7 @@ export function billingRoutes(deps: AppDeps) {
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of ledger entries', schema: LedgerEntryPage } },
       handler: async (ctx, { path, query, principal }) => {
-        const mode = { livemode: principal.livemode };
+        const mode = modeOf(principal.livemode);
         const rows = await listLedgerEntries(deps.db, mode, {
           orgId: path.org_oid,
           limit: query.limit,
@@ -116,7 +117,7 @@ export function billingRoutes(deps: AppDeps) {
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of top-ups', schema: TopUpPage } },
       handler: async (ctx, { path, query, principal }) => {
-        const mode = { livemode: principal.livemode };
+        const mode = modeOf(principal.livemode);
         const rows = await listTopUps(deps.db, mode, { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
         ctx.body = toPage(rows, query.limit, (t) => ({ createdAt: t.createdAt, id: t.id }), presentTopUp);
       },
@@ -131,7 +132,7 @@ export function billingRoutes(deps: AppDeps) {
       request: { path: TopUpPath },
       responses: { 200: { description: 'The top-up', schema: TopUpSchema } },
       handler: async (ctx, { path, principal }) => {
-        const mode = { livemode: principal.livemode };
+        const mode = modeOf(principal.livemode);
         const found = await findTopUp(deps.db, mode, path.org_oid, path.top_up_id);
         if (!found) throw new NotFoundError('Top-up not found');
         ctx.body = presentTopUp(found);

@@ -7,8 +7,9 @@ import { findBalance } from './balances.repository.js';
 import { listLedgerEntriesOfOperation } from './transactions.repository.js';
 import { ApiError } from '../../errors.js';
 import { capture, release, reserve, topUp } from './ledger.js';
+import { modeOf } from '../../db/modeScope.js';
 
-const LIVE = { livemode: true };
+const LIVE = modeOf(true);
 const ONE_OF_THREE = { done: 1, of: 3 };
 
 let db: Db;

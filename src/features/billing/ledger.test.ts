@@ -8,9 +8,10 @@ import { findReservation } from './reservations.repository.js';
 import { listLedgerEntries, listLedgerEntriesOfOperation } from './transactions.repository.js';
 import { ApiError, InsufficientFundsError } from '../../errors.js';
 import { capture, release, reserve, topUp } from './ledger.js';
+import { modeOf } from '../../db/modeScope.js';
 
-const LIVE = { livemode: true };
-const TEST = { livemode: false };
+const LIVE = modeOf(true);
+const TEST = modeOf(false);
 const SYSTEM = { actorUserId: null, actorKeyId: null };
 
 let db: Db;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
-import type { Mode } from '../../db/modeScope.js';
+import { type Mode, modeOf } from '../../db/modeScope.js';
 import { lockBalance, setBalance, type Balance } from './balances.repository.js';
 import {
   findReservation,
@@ -85,7 +85,7 @@ export async function topUp(props: TopUpProps): Promise<LedgerEntry> {
 /** topUp inside the caller's transaction, for callers that write more (an audit event) all or nothing. */
 export async function topUpWithin(tx: Queryable, props: Omit<TopUpProps, 'db'>): Promise<LedgerEntry> {
   assertAmount(props.amount);
-  const mode: Mode = { livemode: props.livemode };
+  const mode: Mode = modeOf(props.livemode);
   const balance = await lockBalance(tx, mode, props.orgId);
   // Under the balance's lock, so two runs of one request cannot both miss the entry.
   const posted = props.entryId === undefined ? undefined : await findLedgerEntry(tx, mode, { orgId: props.orgId, id: props.entryId });
@@ -163,7 +163,7 @@ export async function reserve<T>(props: ReserveProps, paidFor?: PaidFor<T>): Pro
   if (!paidFor) return withTransaction(props.db, (tx) => reserveUnderLocks(tx, props));
   const rows = paidFor.inOneStatement;
   if (rows) {
-    const mode: Mode = { livemode: props.livemode };
+    const mode: Mode = modeOf(props.livemode);
     const written = await reserveWithRowsFromUnlimitedBalance<T & pg.QueryResultRow>(props.db, mode, unlimited(props), rows);
     if (written) {
       recordLedgerEntry('reservation', mode, props.amount);
@@ -187,7 +187,7 @@ function unlimited(terms: ReservationTerms): UnlimitedReservation {
 async function reservePaidFor<T>(tx: pg.PoolClient, terms: ReservationTerms, paidFor: PaidFor<T>): Promise<T> {
   if (paidFor.inOneStatement) {
     if (terms.apiKeyId) await lockApiKeyLineage(tx, terms.apiKeyId);
-    await lockBalance(tx, { livemode: terms.livemode }, terms.orgId);
+    await lockBalance(tx, modeOf(terms.livemode), terms.orgId);
     const written = await paidFor.write(tx);
     await reserveUnderLocks(tx, terms);
     return written;
@@ -203,7 +203,7 @@ async function reservePaidFor<T>(tx: pg.PoolClient, terms: ReservationTerms, pai
  * nothing is limited and the funds are there, else reserveUnderLocks, with its answers (402, limits).
  */
 async function reserveNewOperation(tx: pg.PoolClient, terms: ReservationTerms): Promise<void> {
-  const mode: Mode = { livemode: terms.livemode };
+  const mode: Mode = modeOf(terms.livemode);
   // Takes the key lineage's lock as reserveUnderLocks does (the key's lock before the balance row's).
   const result = await reserveFromUnlimitedBalance(tx, mode, unlimited(terms));
   if (result.reserved) {
@@ -223,7 +223,7 @@ async function reserveNewOperation(tx: pg.PoolClient, terms: ReservationTerms): 
  * transaction ends.
  */
 async function reserveUnderLocks(tx: pg.PoolClient, terms: ReservationTerms): Promise<Reservation> {
-  const mode: Mode = { livemode: terms.livemode };
+  const mode: Mode = modeOf(terms.livemode);
   const mismatch = () =>
     new ConflictError(
       RESERVATION_MISMATCH,

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.js';
-import { ModeScopedTable, type Mode } from '../../db/modeScope.js';
+import { ModeScopedTable, type Mode, modeOf } from '../../db/modeScope.js';
 import { minorUnits, type Currency } from '../../db/money.js';
 import { lockedLineageSql } from '../../auth/apiKeys.js';
 
@@ -44,7 +44,7 @@ export async function findReservationScope(
     [operationId],
   );
   const row = rows[0];
-  return row && { orgId: row.orgId, mode: { livemode: row.livemode } };
+  return row && { orgId: row.orgId, mode: modeOf(row.livemode) };
 }
 
 export async function findReservation(db: Queryable, mode: Mode, operationId: string): Promise<Reservation | undefined> {

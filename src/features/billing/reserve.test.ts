@@ -14,8 +14,9 @@ import { listLedgerEntriesOfOperation } from './transactions.repository.js';
 import { InsufficientFundsError } from '../../errors.js';
 import { reserve, topUp, type PaidFor, type ReservationTerms } from './ledger.js';
 import { statementsOf } from '../../../test/support/statements.js';
+import { modeOf } from '../../db/modeScope.js';
 
-const TEST = { livemode: false };
+const TEST = modeOf(false);
 const PAID = 'reserve_test_paid_rows';
 
 let db: Db;

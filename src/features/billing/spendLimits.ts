@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { withTransaction, type Db } from '../../db/pool.js';
-import type { Mode } from '../../db/modeScope.js';
+import { type Mode, modeOf } from '../../db/modeScope.js';
 import { lockBalance, setMonthlySpendLimit, type Balance } from './balances.repository.js';
 import { monthSpendingOfKeyLineages, monthSpendingOfOrg } from './reservations.repository.js';
 import { auditCallerAction } from '../../audit/auditEvents.js';
@@ -22,7 +22,7 @@ export interface SetOrgSpendLimitProps {
  * which every reservation locks, so a change applies from the next reservation on; one audit event.
  */
 export async function setOrgSpendLimit(props: SetOrgSpendLimitProps): Promise<number | null> {
-  const mode = { livemode: props.principal.livemode };
+  const mode = modeOf(props.principal.livemode);
   return withTransaction(props.db, async (tx) => {
     const before = await lockBalance(tx, mode, props.orgId);
     const after = await setMonthlySpendLimit(tx, mode, props.orgId, props.limit);

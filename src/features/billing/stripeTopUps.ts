@@ -7,6 +7,7 @@ import type { Logger } from '../../logger.js';
 import { newId } from '../../ids.js';
 import { ServiceUnavailableError } from '../../errors.js';
 import { topUpWithin } from './ledger.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface StartTopUpProps {
   db: Db;
@@ -27,7 +28,7 @@ export interface StartTopUpProps {
  * sessions. Stripe unreachable or refusing: the row ends `failed` and the answer is 503.
  */
 export async function startStripeTopUp(props: StartTopUpProps): Promise<TopUp> {
-  const mode = { livemode: props.principal.livemode };
+  const mode = modeOf(props.principal.livemode);
   const actor = actorOf(props.principal);
   const topUp = await insertTopUp(props.db, mode, { id: newId('tu'), orgId: props.orgId, amount: props.amount, ...actor });
   const back = props.returnUrl.replaceAll('{TOP_UP_ID}', topUp.id);
@@ -93,7 +94,7 @@ export async function settleStripeEvent(props: { db: Db; event: Stripe.Event; st
       props.log.warn({ topUpId, sessionId: session.id, eventId: event.id }, 'Stripe event for an unknown top-up or session; ignored');
       return 'ignored';
     }
-    const mode = { livemode: topUp.livemode };
+    const mode = modeOf(topUp.livemode);
     if (topUp.status === 'succeeded') return 'already_credited';
     const ending = ENDING[event.type];
     if (ending) {

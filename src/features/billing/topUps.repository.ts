@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { ModeScopedTable, modeScopedParams, type Mode } from '../../db/modeScope.js';
+import { ModeScopedTable, modeScopedParams, type Mode, modeOf } from '../../db/modeScope.js';
 import { minorUnits, type Currency } from '../../db/money.js';
 import { keyset, type PageRequest } from '../../db/keyset.js';
 
@@ -59,9 +59,8 @@ export async function findTopUp(db: Queryable, mode: Mode, orgId: string, id: st
  */
 export async function lockTopUpForPayment(tx: Queryable, id: string): Promise<TopUp | undefined> {
   const { rows } = await tx.query<{ livemode: boolean }>('SELECT livemode FROM billing_top_ups WHERE id = $1', [id]);
-  const scope = rows[0];
-  if (!scope) return undefined;
-  const [row] = await topUps.select(tx, scope, 'id = $2', [id], 'FOR UPDATE');
+  if (!rows[0]) return undefined;
+  const [row] = await topUps.select(tx, modeOf(rows[0].livemode), 'id = $2', [id], 'FOR UPDATE');
   return row && toTopUp(row);
 }
 

@@ -5,7 +5,7 @@ import { insertKey, insertOrg, insertUser, sessionOf, type FactoryUser } from '.
 import { readJson, type FieldErrorBody, type MessageErrorBody } from '../../../test/support/http.js';
 import { listAuditEventsForTarget } from '../../audit/auditEvents.js';
 import { findContact, isContactInUse } from './contacts.repository.js';
-import { ModeScopedTable } from '../../db/modeScope.js';
+import { ModeScopedTable, modeOf } from '../../db/modeScope.js';
 import { randomBase62 } from '../../ids.js';
 
 interface ContactBody {
@@ -31,8 +31,8 @@ interface ContactList {
   next_cursor: string | null;
 }
 
-const LIVE = { livemode: true };
-const TEST = { livemode: false };
+const LIVE = modeOf(true);
+const TEST = modeOf(false);
 
 const ADA = {
   first_name: 'Ada',

@@ -12,6 +12,7 @@ import { startRegistrarContactSync } from './startRegistrarContactSync.js';
 import { deleteContact } from './deleteContact.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { ContactPage, ContactPath, CreateContactBody, UpdateContactBody } from './schemas.js';
+import { modeOf } from '../../db/modeScope.js';
 
 const NOT_FOUND = 'No such contact in this organisation and mode (`NOT_FOUND`)';
 const STALE = '`If-Match` names a version other than the current one (`VERSION_MISMATCH`); nothing was changed';
@@ -33,7 +34,7 @@ export function contactRoutes(deps: AppDeps) {
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of contacts', schema: ContactPage } },
       handler: async (ctx, { path, query, principal }) => {
-        const rows = await listContacts(deps.db, principal, {
+        const rows = await listContacts(deps.db, modeOf(principal.livemode), {
           orgId: path.org_oid,
           limit: query.limit,
           after: decodeCursor(query.cursor),
@@ -72,7 +73,7 @@ export function contactRoutes(deps: AppDeps) {
       responses: { 200: { description: 'The contact', schema: ContactSchema, headers: ETagHeaders } },
       errors: { 404: NOT_FOUND },
       handler: async (ctx, { path, principal }) => {
-        const contact = await findContact(deps.db, principal, { orgId: path.org_oid, id: path.contact_id });
+        const contact = await findContact(deps.db, modeOf(principal.livemode), { orgId: path.org_oid, id: path.contact_id });
         if (!contact) throw new NotFoundError('Contact not found');
         setETag(ctx, contact.version);
         ctx.body = presentContact(contact);

@@ -3,6 +3,7 @@ import { insertContact, type Contact, type ContactFields } from './contacts.repo
 import { auditCallerAction } from '../../audit/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import { newId } from '../../ids.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface CreateContactProps {
   principal: Principal;
@@ -17,7 +18,7 @@ export interface CreateContactProps {
  */
 export async function createContactWithin(tx: Queryable, props: CreateContactProps): Promise<Contact> {
   const { principal } = props;
-  const contact = await insertContact(tx, principal, { id: newId('ct'), orgId: props.orgId, fields: props.fields });
+  const contact = await insertContact(tx, modeOf(principal.livemode), { id: newId('ct'), orgId: props.orgId, fields: props.fields });
   await auditCallerAction(tx, props, {
     action: 'contact.created',
     orgId: props.orgId,

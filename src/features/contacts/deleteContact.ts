@@ -3,6 +3,7 @@ import * as contactsRepo from './contacts.repository.js';
 import { auditCallerAction } from '../../audit/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import { ConflictError, NotFoundError, VersionMismatchError } from '../../errors.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface DeleteContactProps {
   db: Db;
@@ -22,15 +23,15 @@ export interface DeleteContactProps {
 export async function deleteContact(props: DeleteContactProps): Promise<void> {
   const { principal } = props;
   await withTransaction(props.db, async (tx) => {
-    const contact = await contactsRepo.findContact(tx, principal, { orgId: props.orgId, id: props.contactId, forUpdate: true });
+    const contact = await contactsRepo.findContact(tx, modeOf(principal.livemode), { orgId: props.orgId, id: props.contactId, forUpdate: true });
     if (!contact) throw new NotFoundError('Contact not found');
     if (props.expectedVersion !== undefined && props.expectedVersion !== contact.version) {
       throw new VersionMismatchError({ resource: 'contact', current: contact.version, expected: props.expectedVersion });
     }
-    if (await contactsRepo.isContactInUse(tx, principal, contact.id)) {
+    if (await contactsRepo.isContactInUse(tx, modeOf(principal.livemode), contact.id)) {
       throw new ConflictError('CONTACT_IN_USE', 'A domain uses this contact; give the domain another contact first');
     }
-    await contactsRepo.deleteContact(tx, principal, { orgId: props.orgId, id: contact.id });
+    await contactsRepo.deleteContact(tx, modeOf(principal.livemode), { orgId: props.orgId, id: contact.id });
     await auditCallerAction(tx, props, {
       action: 'contact.deleted',
       orgId: props.orgId,

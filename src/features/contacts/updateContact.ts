@@ -4,6 +4,7 @@ import type { Contact, ContactFields } from './contacts.repository.js';
 import { auditCallerAction } from '../../audit/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import { NotFoundError, VersionMismatchError } from '../../errors.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface UpdateContactProps {
   db: Db;
@@ -21,7 +22,7 @@ export interface UpdateContactProps {
 export async function updateContact(props: UpdateContactProps): Promise<Contact> {
   const { principal } = props;
   return withTransaction(props.db, async (tx) => {
-    const result = await contactsRepo.updateContact(tx, principal, {
+    const result = await contactsRepo.updateContact(tx, modeOf(principal.livemode), {
       orgId: props.orgId,
       id: props.contactId,
       expectedVersion: props.expectedVersion,

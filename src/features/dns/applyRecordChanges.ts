@@ -25,6 +25,7 @@ import { emitRecordChangeEvents, type RecordChange } from './recordEvents.js';
 import { requireRecordAllowed } from '../../auth/authorize.js';
 import { groupBy } from '../../grouping.js';
 import { requireRoomForRecords } from './zoneRecordLimit.js';
+import { modeOf, type Mode } from '../../db/modeScope.js';
 
 /** The fields a PATCH sends; the ones left out stay undefined and keep their value. */
 export type RecordChanges = Partial<Pick<RecordFields, 'name' | 'content' | 'ttl' | 'priority'>>;
@@ -83,15 +84,15 @@ export interface ApplyRecordChangesProps {
 export async function applyRecordChanges(props: ApplyRecordChangesProps): Promise<RecordOperationResult[]> {
   const { principal } = props;
   return withTransaction(props.db, async (tx) => {
-    const domain = await activeDomainNamed(tx, principal, props.orgId, props.domain, 'its DNS records can be changed');
-    const { rows, names } = await lockAffectedNames(tx, principal, domain.id, props.operations);
+    const domain = await activeDomainNamed(tx, modeOf(principal.livemode), props.orgId, props.domain, 'its DNS records can be changed');
+    const { rows, names } = await lockAffectedNames(tx, modeOf(principal.livemode), domain.id, props.operations);
     const applied = await resultsIfApplied(tx, props, domain.id, rows);
     if (applied) return applied;
     checkTargets(props, rows);
     requireOperationsAllowed(principal, domain.name, props.operations, rows);
-    const before = await dnsRecordsAtNames(tx, principal, { domainId: domain.id, names: [...names] });
+    const before = await dnsRecordsAtNames(tx, modeOf(principal.livemode), { domainId: domain.id, names: [...names] });
     const plan = planChanges(props, domain.name, before, rows);
-    await requireRoomForRecords(tx, principal, { orgId: props.orgId, domainId: domain.id, adding: recordsAdded(plan.writes) });
+    await requireRoomForRecords(tx, modeOf(principal.livemode), { orgId: props.orgId, domainId: domain.id, adding: recordsAdded(plan.writes) });
     if (props.dryRun) return [];
     await applyAtProvider(tx, props.dnsProviders, domain, plan.changes);
     return writeRows(tx, props, domain, plan.writes);
@@ -113,17 +114,17 @@ const idsOf = (operations: RecordOperation[]) => operations.flatMap((o) => (o.op
  * the current names of updated and deleted ones (read, locked, read again with row locks; a record
  * renamed in between gets its new name locked too).
  */
-async function lockAffectedNames(tx: pg.PoolClient, principal: Principal, domainId: string, operations: RecordOperation[]) {
+async function lockAffectedNames(tx: pg.PoolClient, mode: Mode, domainId: string, operations: RecordOperation[]) {
   const ids = [...new Set(idsOf(operations))];
   const names = new Set<string>();
   for (const o of operations) {
     if (o.op === 'create') names.add(normalizeRecordName(o.record.name));
     if (o.op === 'update' && o.changes.name !== undefined) names.add(normalizeRecordName(o.changes.name));
   }
-  for (const row of await findDnsRecordsByIds(tx, principal, { domainId, ids })) names.add(row.name);
+  for (const row of await findDnsRecordsByIds(tx, mode, { domainId, ids })) names.add(row.name);
   await lockDnsNames(tx, domainId, names);
   for (;;) {
-    const rows = await findDnsRecordsByIds(tx, principal, { domainId, ids, forUpdate: true });
+    const rows = await findDnsRecordsByIds(tx, mode, { domainId, ids, forUpdate: true });
     const unlocked = rows.map((r) => r.name).filter((name) => !names.has(name));
     if (unlocked.length === 0) return { rows: new Map(rows.map((r) => [r.id, r])), names };
     for (const name of unlocked) names.add(name);
@@ -141,7 +142,7 @@ async function resultsIfApplied(
   const createdIds = props.operations.map((o, index) => (o.op === 'create' ? props.createdIdOf?.(index) : undefined));
   const wanted = createdIds.filter((id): id is string => id !== undefined);
   if (wanted.length === 0) return undefined;
-  const created = new Map((await findDnsRecordsByIds(tx, props.principal, { domainId, ids: wanted })).map((r) => [r.id, r]));
+  const created = new Map((await findDnsRecordsByIds(tx, modeOf(props.principal.livemode), { domainId, ids: wanted })).map((r) => [r.id, r]));
   if (created.size < wanted.length) return undefined;
   return props.operations.map((o, index): RecordOperationResult => {
     if (o.op === 'delete') return { op: 'delete', id: o.id };
@@ -331,8 +332,8 @@ const ACTIONS = { create: 'dns_record.created', update: 'dns_record.updated', de
 async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, domain: Domain, writes: Write[]): Promise<RecordOperationResult[]> {
   const { principal } = props;
   const creates = writes.flatMap((w) => (w.kind === 'create' ? [{ id: w.id, fields: w.fields }] : []));
-  const created = new Map((await insertDnsRecords(tx, principal, { domainId: domain.id, orgId: props.orgId, rows: creates })).map((r) => [r.id, r]));
-  await deleteDnsRecords(tx, principal, writes.flatMap((w) => (w.kind === 'delete' ? [w.row.id] : [])));
+  const created = new Map((await insertDnsRecords(tx, modeOf(principal.livemode), { domainId: domain.id, orgId: props.orgId, rows: creates })).map((r) => [r.id, r]));
+  await deleteDnsRecords(tx, modeOf(principal.livemode), writes.flatMap((w) => (w.kind === 'delete' ? [w.row.id] : [])));
   const results: RecordOperationResult[] = [];
   const audits: Parameters<typeof auditCallerActions>[2] = [];
   const changes: RecordChange[] = [];
@@ -343,7 +344,7 @@ async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, doma
       results.push({ op: 'create', record });
       changes.push({ kind: 'create', record });
     } else if (write.kind === 'update') {
-      record = await updateDnsRecord(tx, principal, { id: write.row.id, fields: write.fields });
+      record = await updateDnsRecord(tx, modeOf(principal.livemode), { id: write.row.id, fields: write.fields });
       results.push({ op: 'update', record });
       changes.push({ kind: 'update', record, before: write.row });
     } else {

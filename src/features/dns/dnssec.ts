@@ -15,6 +15,7 @@ import { findDnssecZone, lockDnssecZone, updateDnssecZone, type DnssecStatus, ty
 import { DNSSEC_RETRIES, type DisableDnssecInput, type EnableDnssecInput } from './dnssec.contract.js';
 import { presentDnssec } from './dnssec.presenter.js';
 import { isServed } from './zones.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /**
  * DNSSEC of a domain's zone (docs/api-guide.md, DNSSEC). POST signs it and, in live mode, publishes
@@ -44,15 +45,15 @@ export type DnssecChange = keyof typeof CHANGES;
 export async function effectiveStatus(db: Queryable, zone: DnssecZone | undefined): Promise<DnssecStatus> {
   if (!zone) return 'off';
   if (zone.status !== 'signing' && zone.status !== 'removing') return zone.status;
-  const operation = zone.operationId ? await findOperationById(db, { livemode: zone.livemode }, zone.operationId) : undefined;
+  const operation = zone.operationId ? await findOperationById(db, modeOf(zone.livemode), zone.operationId) : undefined;
   if (operation && (operation.status === 'pending' || operation.status === 'running')) return zone.status;
   return zone.status === 'signing' ? 'off' : 'active';
 }
 
 export async function readDnssec(deps: Pick<AppDeps, 'db' | 'dnsProviders'>, principal: Principal, orgId: string, name: DomainName) {
-  const domain = await domainNamed(deps.db, principal, orgId, name);
+  const domain = await domainNamed(deps.db, modeOf(principal.livemode), orgId, name);
   // A registration that ended took its zone with it (docs/api-guide.md, Operations and workflows).
-  const zone = domain.status === 'deleted' || domain.status === 'failed' ? undefined : await findDnssecZone(deps.db, principal, domain.id);
+  const zone = domain.status === 'deleted' || domain.status === 'failed' ? undefined : await findDnssecZone(deps.db, modeOf(principal.livemode), domain.id);
   return presentDnssec(domain.name, principal.livemode, zone, await effectiveStatus(deps.db, zone), await isServed(deps.db, deps.dnsProviders, domain));
 }
 
@@ -106,7 +107,7 @@ export async function changeDnssec(props: ChangeDnssecProps): Promise<Operation>
 export async function writeChange(tx: Queryable, props: ChangeDnssecProps, workflowId: string, requestHash: string): Promise<Operation> {
   const { deps, principal, orgId } = props;
   const spec = CHANGES[props.change];
-  const mode = { livemode: principal.livemode };
+  const mode = modeOf(principal.livemode);
   const domain = await activeDomainNamed(tx, mode, orgId, props.domainName, props.change === 'enable' ? 'DNSSEC is turned on' : 'DNSSEC is turned off');
   const zone = await lockDnssecZone(tx, mode, { domainId: domain.id, orgId });
   const status = await effectiveStatus(tx, zone);

@@ -16,6 +16,7 @@ import { findDnssecZone, updateDnssecZone } from './dnssec.repository.js';
 import { presentDnssec, presentDs } from './dnssec.presenter.js';
 import { sameDs, type DsRecord } from './dnssecKeys.js';
 import type { DnssecResult } from './dnssec.contract.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface DnssecActivityDeps {
   config: Pick<Config, 'dnsProvider'> & Partial<Pick<Config, 'dnsTestProvider'>>;
@@ -57,7 +58,7 @@ export function createDnssecActivities(deps: DnssecActivityDeps) {
     dnssecSignZone(input: ZoneRef): Promise<{ dnskey: string; ds: DsRecord }> {
       return guard(() =>
         withTransaction(deps.db, async (tx) => {
-          const mode = { livemode: input.livemode };
+          const mode = modeOf(input.livemode);
           const domain = await findDomainById(tx, mode, input.domainId);
           if (!domain) throw new Error(`domain ${input.domainId} not found`);
           // Never a zone for a registration that ended since the request.
@@ -103,7 +104,7 @@ export function createDnssecActivities(deps: DnssecActivityDeps) {
         const host = zoneHost(providers, input.livemode);
         if (!host) return;
         await withTransaction(deps.db, async (tx) => {
-          await lockZone(tx, { livemode: input.livemode }, input.name);
+          await lockZone(tx, modeOf(input.livemode), input.name);
           if (!(await ownsZone(tx, { id: input.domainId, name: input.name, livemode: input.livemode }))) return;
           try {
             await host.unsignZone(input.name);
@@ -129,7 +130,7 @@ export function createDnssecActivities(deps: DnssecActivityDeps) {
       failure?: { code: string; detail: string };
     }): Promise<DnssecResult> {
       return guard(async () => {
-        const mode = { livemode: input.livemode };
+        const mode = modeOf(input.livemode);
         const off = input.status === 'off';
         const before = await findDnssecZone(deps.db, mode, input.domainId);
         const result: DnssecResult = { status: input.status, ds_records: off ? [] : (before?.dsRecords ?? []).map(presentDs) };

@@ -14,6 +14,7 @@ import { applyRecordChanges, type RecordOperation, type RecordOperationResult } 
 import { BatchBody, BatchResultSchema, CreateRecordBody, DomainPath, RecordListQuery, RecordPage, RecordPath, UpdateRecordBody } from './schemas.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
 import { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
+import { modeOf } from '../../db/modeScope.js';
 
 const NOT_FOUND = 'No such domain, or no such record on it, in this organisation and mode (`NOT_FOUND`)';
 const STALE = '`If-Match` names a version other than the current one (`VERSION_MISMATCH`)';
@@ -77,8 +78,8 @@ export function dnsRecordRoutes(deps: AppDeps) {
       responses: { 200: { description: 'A page of records', schema: RecordPage } },
       errors: { 404: NOT_FOUND },
       handler: async (ctx, { path, query, principal }) => {
-        const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
-        const rows = await listDnsRecords(deps.db, principal, {
+        const domain = await domainNamed(deps.db, modeOf(principal.livemode), path.org_oid, path.domain);
+        const rows = await listDnsRecords(deps.db, modeOf(principal.livemode), {
           domainId: domain.id,
           type: query.type,
           name: query.name,
@@ -149,8 +150,8 @@ export function dnsRecordRoutes(deps: AppDeps) {
       responses: { 200: { description: 'The record', schema: DnsRecordSchema, headers: ETagHeaders } },
       errors: { 404: NOT_FOUND },
       handler: async (ctx, { path, principal }) => {
-        const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
-        const record = await findDnsRecord(deps.db, principal, { domainId: domain.id, id: path.record_id });
+        const domain = await domainNamed(deps.db, modeOf(principal.livemode), path.org_oid, path.domain);
+        const record = await findDnsRecord(deps.db, modeOf(principal.livemode), { domainId: domain.id, id: path.record_id });
         if (!record) throw new NotFoundError('Record not found');
         setETag(ctx, record.version);
         ctx.body = presentDnsRecord(record);

@@ -14,6 +14,7 @@ import { isServed } from './zones.js';
 import { importZoneFile, ZONE_FILE_MAX_RECORDS } from './zoneFileImport.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
 import { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** A zone file of 20,000 records of ~100 bytes, with room for long TXT (DKIM) records. */
 export const ZONE_FILE_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -100,7 +101,7 @@ export function zoneFileRoutes(deps: AppDeps) {
         503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); or too many large zone files are being read from this server at once (`ZONE_EXPORT_BUSY`, with `Retry-After`); retry later',
       },
       handler: async (ctx, { path, principal }) => {
-        const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
+        const domain = await domainNamed(deps.db, modeOf(principal.livemode), path.org_oid, path.domain);
         const served = await isServed(deps.db, deps.dnsProviders, domain);
         const apex = served
           ? await deps.dnsProviders
@@ -114,8 +115,8 @@ export function zoneFileRoutes(deps: AppDeps) {
         // Read from one snapshot and written as read: a zone of any size is never held whole (docs/bench.md, Scale).
         const body = await snapshotTextStream(deps.db, {
           head: async (client) =>
-            zoneFileHead(domain.name, apex ?? synthesizedApex(domain.name, domain.nameservers, await latestDnsRecordChange(client, principal, domain.id)), { served }),
-          batches: (client) => dnsRecordsInZoneFileOrder(client, principal, domain.id, EXPORT_BATCH_RECORDS),
+            zoneFileHead(domain.name, apex ?? synthesizedApex(domain.name, domain.nameservers, await latestDnsRecordChange(client, modeOf(principal.livemode), domain.id)), { served }),
+          batches: (client) => dnsRecordsInZoneFileOrder(client, modeOf(principal.livemode), domain.id, EXPORT_BATCH_RECORDS),
           render: zoneFileLines,
           slots: exportSlots.slots,
           holder: exportSlots.holderOf(ctx.state.org!.org),

@@ -11,6 +11,7 @@ import { inLineOrder, MAX_PROBLEMS, zoneEntries, type ZoneFileProblem } from './
 import { FileRecords, recordKey, type FileRecord, type SkippedEntry } from './zoneFileRecords.js';
 import { groupBy } from '../../grouping.js';
 import { requireFileWithinLimit, zoneLimitOf } from './zoneRecordLimit.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** Records one import may hold: a large zone from another host fits, a runaway file does not. */
 export const ZONE_FILE_MAX_RECORDS = 20_000;
@@ -145,7 +146,7 @@ export function planImport(existing: VersionedRecord[], file: FileRecord[], mode
  * VERSION_MISMATCH and nothing changes. A dry run makes every check of the real one, under the same locks, and writes nothing.
  */
 export async function importZoneFile(props: ImportZoneFileProps): Promise<ZoneImportResult> {
-  const domain = await activeDomainNamed(props.db, props.principal, props.orgId, props.domain, 'a zone file can be imported');
+  const domain = await activeDomainNamed(props.db, modeOf(props.principal.livemode), props.orgId, props.domain, 'a zone file can be imported');
   const zoneLimit = await zoneLimitOf(props.db, props.orgId);
   // Read no further than the limit allows: a file of more records is refused, whatever the rest holds.
   const { records, skipped } = await readZoneFileInSlices(props.text, domain.name, zoneLimit.limit + 1);
@@ -154,8 +155,8 @@ export async function importZoneFile(props: ImportZoneFileProps): Promise<ZoneIm
   // 50,000 records reads the few it touches, not the whole zone (docs/bench.md, Scale).
   const existing =
     props.mode === 'merge'
-      ? await dnsRecordsAtNames(props.db, props.principal, { domainId: domain.id, names: [...new Set(records.map((r) => r.name))] })
-      : await dnsRecordsOfDomain(props.db, props.principal, domain.id);
+      ? await dnsRecordsAtNames(props.db, modeOf(props.principal.livemode), { domainId: domain.id, names: [...new Set(records.map((r) => r.name))] })
+      : await dnsRecordsOfDomain(props.db, modeOf(props.principal.livemode), domain.id);
   const plan = planImport(existing, records, props.mode);
   const versions = new Map(existing.map((r) => [r.id, r.version]));
   // Deletes first: a record replaced by another of its name (a CNAME by an A) must be gone before the other is checked.

@@ -1,5 +1,5 @@
 import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
-import type { Mode } from '../../db/modeScope.js';
+import { type Mode, modeOf } from '../../db/modeScope.js';
 import { findDomainById, findFirstActiveDomainNamed, type Domain } from '../domains/domains.repository.js';
 import { findEnclosingZoneOwners, findZoneOwner, forgetZoneOwner, lockZone, recordZoneOwner } from './dnsZones.repository.js';
 import { dnsRecordsByRRset } from './dnsRecords.repository.js';
@@ -41,7 +41,7 @@ export function zoneHost(providers: DnsProviders, livemode: boolean): DnsProvide
  * change (and, in test mode, where no DS points at it, signed again when the domain's DNSSEC is on).
  */
 export async function claimZone(tx: Queryable, provider: DnsProvider, domain: ZoneDomain): Promise<{ served: boolean; created: boolean }> {
-  const mode = { livemode: domain.livemode };
+  const mode = modeOf(domain.livemode);
   await lockZone(tx, mode, domain.name);
   const zone = { zone: domain.name, nameservers: domain.nameservers };
   const owner = await findZoneOwner(tx, mode, domain.name);
@@ -66,7 +66,7 @@ export async function claimZone(tx: Queryable, provider: DnsProvider, domain: Zo
  * kept here and never served.
  */
 async function insideAnotherZone(tx: Queryable, domain: ZoneDomain): Promise<boolean> {
-  const mode = { livemode: domain.livemode };
+  const mode = modeOf(domain.livemode);
   for (const owner of await findEnclosingZoneOwners(tx, mode, domain.name)) {
     if (owner !== domain.id && !(await hasEnded(tx, mode, owner))) return true;
   }
@@ -94,7 +94,7 @@ export const ZONE_FILL_CHANGE_RECORDS = 10_000;
  * lets it), so the caller's retry makes the zone afresh rather than finding it there short of records.
  */
 async function fillZone(tx: Queryable, provider: DnsProvider, domain: ZoneDomain): Promise<void> {
-  const mode = { livemode: domain.livemode };
+  const mode = modeOf(domain.livemode);
   try {
     for await (const changes of rrsetChangesInBatches(dnsRecordsByRRset(tx, mode, domain.id, ZONE_FILL_READ_RECORDS), ZONE_FILL_CHANGE_RECORDS)) {
       await provider.applyChanges(domain.name, changes);
@@ -114,7 +114,7 @@ async function fillZone(tx: Queryable, provider: DnsProvider, domain: ZoneDomain
 
 /** Whether the zone of the domain's name at its mode's host was made for this domain (a record edit asks before changing it). */
 export async function ownsZone(db: Queryable, domain: Pick<Domain, 'id' | 'name' | 'livemode'>): Promise<boolean> {
-  return (await findZoneOwner(db, { livemode: domain.livemode }, domain.name)) === domain.id;
+  return (await findZoneOwner(db, modeOf(domain.livemode), domain.name)) === domain.id;
 }
 
 /** Whether a DNS server answers with this domain's records: its mode has a host, and the zone there is this domain's. */
@@ -136,7 +136,7 @@ export function createZoneOfDomain(
   const provider = zoneHost(providers, input.livemode);
   if (!provider) return providers.forMode(input.livemode).createZone({ zone: input.name, nameservers: input.nameservers });
   return withTransaction(db, async (tx) => {
-    const mode = { livemode: input.livemode };
+    const mode = modeOf(input.livemode);
     // claimZone takes the zone's lock; the domain is read before, which the lock does not guard.
     const domain = input.domainId ? await findDomainById(tx, mode, input.domainId) : await findFirstActiveDomainNamed(tx, mode, input.name);
     if (domain?.status !== 'active' || domain.name !== input.name) return { created: false };
@@ -154,7 +154,7 @@ export function deleteZoneOfEndedRegistration(db: Db, providers: DnsProviders, i
   const provider = zoneHost(providers, input.livemode);
   if (!provider) return providers.forMode(input.livemode).deleteZone(input.name);
   return withTransaction(db, async (tx) => {
-    const mode = { livemode: input.livemode };
+    const mode = modeOf(input.livemode);
     await lockZone(tx, mode, input.name);
     const owner = await findZoneOwner(tx, mode, input.name);
     if (!owner || !(await hasEnded(tx, mode, owner))) return { deleted: false };

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { withTransaction } from '../../db/pool.js';
-import type { Mode } from '../../db/modeScope.js';
+import { type Mode, modeOf } from '../../db/modeScope.js';
 import { requireDomainAllowed } from '../../auth/authorize.js';
 import { listOwnerAndAdminEmails, lockMembershipRole } from '../../auth/memberships.js';
 import { auditCallerAction } from '../../audit/auditEvents.js';
@@ -20,7 +20,7 @@ import type { MoveRequest } from './proposeMove.js';
 
 /** A move the organisation is a side of, seen by a key that may act on its domain; else 404 or 403 as for the domain's own routes. */
 async function moveOfCaller(props: MoveRequest & { orgId: string; moveId: string }, side: 'to' | 'either'): Promise<DomainMove> {
-  const move = await findDomainMove(props.deps.db, props.principal, { orgId: props.orgId, id: props.moveId, side });
+  const move = await findDomainMove(props.deps.db, modeOf(props.principal.livemode), { orgId: props.orgId, id: props.moveId, side });
   if (!move) throw new NotFoundError('Domain move not found');
   requireDomainAllowed(props.principal, move.domainName);
   return move;
@@ -40,7 +40,7 @@ export function getMove(props: MoveRequest & { orgId: string; moveId: string }):
  */
 export async function acceptMove(props: MoveRequest & { orgId: string; moveId: string }): Promise<DomainMove> {
   const { deps, principal } = props;
-  const mode = { livemode: principal.livemode };
+  const mode = modeOf(principal.livemode);
   const seen = await moveOfCaller(props, 'to');
   const { move, domain } = await withTransaction(deps.db, async (tx) => {
     // The domain's lock first, as renewals and proposals take it; then the proposer's membership,
@@ -127,7 +127,7 @@ async function tellLifecycle(props: MoveRequest, domain: Domain): Promise<void> 
 /** Either side cancels a pending move (owners and admins, checked on the route). */
 export async function cancelMove(props: MoveRequest & { orgId: string; moveId: string }): Promise<DomainMove> {
   const { deps, principal } = props;
-  const mode = { livemode: principal.livemode };
+  const mode = modeOf(principal.livemode);
   const seen = await moveOfCaller(props, 'either');
   const move = await withTransaction(deps.db, async (tx) => {
     const current = await findDomainMove(tx, mode, { orgId: props.orgId, id: seen.id, side: 'either', forUpdate: true });

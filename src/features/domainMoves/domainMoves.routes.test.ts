@@ -14,6 +14,7 @@ import { newId } from '../../ids.js';
 import type { PresentedDomainMove } from './domainMove.presenter.js';
 import { recordHistory } from '../../../test/support/histories.js';
 import { findDomainNotice, markDomainNoticeMailed, recordDomainNoticeRow } from '../lifecycle/domainNotices.repository.js';
+import { modeOf } from '../../db/modeScope.js';
 
 let app: TestApp;
 let smtp: SmtpSink;
@@ -100,7 +101,7 @@ describe('moving a domain between organisations', () => {
     // Nothing changed hands yet.
     expect((await app.fetch(domainUrl(bob), { headers: bearer(bob.key) })).status).toBe(404);
 
-    const lifecycle = app.deps.temporal.client.workflow.getHandle(lifecycleWorkflowId((await findDomainHoldingName(app.deps.db, { livemode: false }, name))!.id));
+    const lifecycle = app.deps.temporal.client.workflow.getHandle(lifecycleWorkflowId((await findDomainHoldingName(app.deps.db, modeOf(false), name))!.id));
     const runBefore = (await lifecycle.describe()).runId;
     const accepted = await decide(bob, move.id, 'accept');
     expect(accepted.status).toBe(200);
@@ -198,8 +199,8 @@ describe('moving a domain between organisations', () => {
     const { ada, bob } = await twoOrganisations();
     const name = await insertActiveDomain(app, { org: ada.org, livemode: false });
     const move = await readJson<PresentedDomainMove>(await propose(ada, name, bob.org.id));
-    const domain = (await findDomainHoldingName(app.deps.db, { livemode: false }, name))!;
-    const renewal = await insertOperation(app.deps.db, { livemode: false }, {
+    const domain = (await findDomainHoldingName(app.deps.db, modeOf(false), name))!;
+    const renewal = await insertOperation(app.deps.db, modeOf(false), {
       id: newId('op'),
       orgId: ada.org.id,
       type: 'domain.renew',
@@ -217,13 +218,13 @@ describe('moving a domain between organisations', () => {
     expect(again.status).toBe(409);
     expect((await readJson<MessageErrorBody>(again)).detail).toContain(`domain.renew operation ${renewal.id}`);
     // The stand-in has no workflow input: ended, so the stranded-operations run (other files) never picks it up.
-    await updateOperation(app.deps.db, { livemode: false }, renewal.id, { status: 'cancelled' });
+    await updateOperation(app.deps.db, modeOf(false), renewal.id, { status: 'cancelled' });
   });
 
   it('readdresses notices not yet mailed to the target, and leaves mailed ones as they were', async () => {
     const { ada, bob } = await twoOrganisations();
     const name = await insertActiveDomain(app, { org: ada.org, livemode: false });
-    const mode = { livemode: false };
+    const mode = modeOf(false);
     const domain = (await findDomainHoldingName(app.deps.db, mode, name))!;
     const facts = (kind: string) => ({ orgId: ada.org.id, name, expiresAt: new Date().toISOString(), at: new Date().toISOString(), recipients: [{ email: ada.user.email, name: null }], reason: kind });
     const notice = async (kind: 'expiring' | 'expired') =>
@@ -242,7 +243,7 @@ describe('moving a domain between organisations', () => {
     const live = async (side: Side): Promise<Side> => ({ ...side, key: (await insertKey(app.deps, { user: side.user, scopes: SCOPES, mode: 'live' })).key });
     const [adaLive, bobLive] = [await live(ada), await live(bob)];
     const name = await insertActiveDomain(app, { org: ada.org, livemode: true });
-    const domain = (await findDomainHoldingName(app.deps.db, { livemode: true }, name))!;
+    const domain = (await findDomainHoldingName(app.deps.db, modeOf(true), name))!;
     await app.deps.db.query('INSERT INTO dns_zones (livemode, name, domain_id) VALUES (true, $1, $2)', [name, domain.id]);
     // Invisible from test mode.
     expect((await propose(ada, name, bob.org.id)).status).toBe(404);

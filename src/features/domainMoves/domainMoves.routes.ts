@@ -10,6 +10,7 @@ import { proposeMove, type MoveRequest } from './proposeMove.js';
 import { acceptMove, cancelMove, getMove } from './decideMove.js';
 import { DomainMovePage, DomainPath, ListMovesQuery, MovePath, OrgPath, ProposeMoveBody } from './schemas.js';
 import { pendingMovesAllowed } from './moveChecks.js';
+import { modeOf } from '../../db/modeScope.js';
 
 const OWNERS_AND_ADMINS = ['owner', 'admin'] as const;
 const NOT_PENDING = 'The move was accepted, cancelled or has expired (`MOVE_NOT_PENDING`)';
@@ -66,7 +67,7 @@ export function domainMoveRoutes(deps: AppDeps) {
       request: { path: OrgPath, query: ListMovesQuery },
       responses: { 200: { description: 'A page of moves', schema: DomainMovePage } },
       handler: async (ctx, { path, query, principal }) => {
-        const rows = await listDomainMoves(deps.db, principal, { orgId: path.org_oid, direction: query.direction, limit: query.limit, after: decodeCursor(query.cursor) });
+        const rows = await listDomainMoves(deps.db, modeOf(principal.livemode), { orgId: path.org_oid, direction: query.direction, limit: query.limit, after: decodeCursor(query.cursor) });
         ctx.body = toPage(rows, query.limit, (m) => ({ createdAt: m.createdAt, id: m.id }), (m) => presentDomainMove(m, path.org_oid));
       },
     }),

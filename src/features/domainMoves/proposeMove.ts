@@ -16,6 +16,7 @@ import { expireLapsedMoves, findPendingMoveOfDomain, insertDomainMove, lockAndCo
 import { DomainMoveLimitError } from './errors.js';
 import { checkMovable, pendingMovesAllowed, PROPOSER_ROLES } from './moveChecks.js';
 import { mailBothSides } from './moveNotices.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** What every move action needs: its dependencies, the caller, and the request (for audit). */
 export interface MoveRequest {
@@ -35,7 +36,7 @@ export interface MoveRequest {
  */
 export async function proposeMove(props: MoveRequest & { orgId: string; plan: Plan; domainName: DomainName; toOrgId: string }): Promise<DomainMove> {
   const { deps, principal } = props;
-  const mode = { livemode: principal.livemode };
+  const mode = modeOf(principal.livemode);
   if (props.toOrgId === props.orgId) {
     throw new ValidationError([{ loc: ['body', 'to_org_id'], msg: 'The domain is already in this organisation; name another one', type: 'same_organization' }]);
   }

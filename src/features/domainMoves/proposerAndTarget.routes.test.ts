@@ -17,6 +17,7 @@ import { findDomainHoldingName } from '../domains/domains.repository.js';
 import { newId } from '../../ids.js';
 import type { PresentedDomainMove } from './domainMove.presenter.js';
 import { insertDomainMove } from './domainMoves.repository.js';
+import { modeOf } from '../../db/modeScope.js';
 
 let app: TestApp;
 let smtp: SmtpSink;
@@ -30,7 +31,7 @@ afterAll(async () => {
 });
 
 const SCOPES = [...DNS_SCOPES, 'orgs:read'];
-const mode = { livemode: false };
+const mode = modeOf(false);
 /** Pending moves a free organisation may have per mode (times 5 on pro, 20 on enterprise). */
 const FREE_PENDING_MOVES = 50;
 

@@ -6,6 +6,7 @@ import { auditCallerAction, type CallerOfRequest } from '../../audit/auditEvents
 import { cancelPendingMovesOfProposer, type DomainMove } from './domainMoves.repository.js';
 import { PROPOSER_ROLES } from './moveChecks.js';
 import { mailBothSides } from './moveNotices.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** Why a proposer's moves were cancelled, as their audit entries say. */
 export type ProposerLoss = 'proposer_removed' | 'proposer_left' | 'proposer_demoted';
@@ -24,7 +25,7 @@ export function losesProposerStanding(from: OrgRole, to: OrgRole): boolean {
 export async function cancelMovesOfProposer(tx: Queryable, caller: CallerOfRequest, props: { orgId: string; userId: string; reason: ProposerLoss }): Promise<DomainMove[]> {
   const cancelled: DomainMove[] = [];
   for (const livemode of [true, false]) {
-    const moves = await cancelPendingMovesOfProposer(tx, { livemode }, { orgId: props.orgId, proposedBy: props.userId, decidedBy: caller.principal.user.id });
+    const moves = await cancelPendingMovesOfProposer(tx, modeOf(livemode), { orgId: props.orgId, proposedBy: props.userId, decidedBy: caller.principal.user.id });
     for (const move of moves) {
       await auditCallerAction(tx, caller, {
         action: 'domain.move_cancelled',

@@ -21,6 +21,7 @@ import { asActivityFailure } from '../../temporal/activityFailures.js';
 import type { Money, Registrar, RegistrarTerms, TransferStatus } from '../../registrar/port.js';
 import type { Registrars } from '../../registrar/registrars.js';
 import type { RegisterDomainInput, RegistrarStep, RenewDomainInput, TransferDomainInput } from './operations.contract.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** Where a registrar's refusal of our account is told to the operator: an error log line and a counter. */
 export interface AccountProblemReport {
@@ -71,7 +72,7 @@ export async function callRegistrar<T>(report: AccountProblemReport, work: () =>
 
 /** The registrant's id at the registrar: stored, created once, or updated when the contact changed. */
 async function registrantRegistrarId(db: Db, registrar: Registrar, livemode: boolean, contactId: string): Promise<string> {
-  const synced = await ensureRegistrarContact({ db, registrar, mode: { livemode }, contactId });
+  const synced = await ensureRegistrarContact({ db, registrar, mode: modeOf(livemode), contactId });
   if (synced.status === 'current' || synced.status === 'synced') return synced.registrarContactId;
   throw ApplicationFailure.nonRetryable('The registrant contact no longer exists', 'REGISTRAR_REJECTED');
 }
@@ -126,7 +127,7 @@ export function createDomainActivities({ db, registrars, logger, metrics, tempor
   }
 
   async function registrant(input: { livemode: boolean; orgId: string; registrantContactId: string }): Promise<Contact> {
-    const contact = await findContact(db, { livemode: input.livemode }, { orgId: input.orgId, id: input.registrantContactId });
+    const contact = await findContact(db, modeOf(input.livemode), { orgId: input.orgId, id: input.registrantContactId });
     if (!contact) throw ApplicationFailure.nonRetryable('The registrant contact no longer exists', 'REGISTRAR_REJECTED');
     return contact;
   }
@@ -134,7 +135,7 @@ export function createDomainActivities({ db, registrars, logger, metrics, tempor
   return {
     /** False when the api abandoned the operation before this workflow could take it. */
     async markOperationRunning(input: { operationId: string; livemode: boolean }): Promise<boolean> {
-      return claimOperationForWorkflow(db, { livemode: input.livemode }, input.operationId);
+      return claimOperationForWorkflow(db, modeOf(input.livemode), input.operationId);
     },
 
     /**
@@ -251,7 +252,7 @@ export function createDomainActivities({ db, registrars, logger, metrics, tempor
       registrarReference: string | null;
       result: Record<string, unknown>;
     }): Promise<void> {
-      const mode = { livemode: input.livemode };
+      const mode = modeOf(input.livemode);
       try {
         await capture({ db, operationId: input.operationId });
       } catch (err) {
@@ -288,7 +289,7 @@ export function createDomainActivities({ db, registrars, logger, metrics, tempor
       code: string;
       detail: string;
     }): Promise<void> {
-      const mode = { livemode: input.livemode };
+      const mode = modeOf(input.livemode);
       await release({ db, operationId: input.operationId });
       const { domainStatus } = input;
       await endOperation({

@@ -21,6 +21,7 @@ import { startOperationWorkflow } from './operationWorkflows.js';
 import { emitOperationEnded } from './operationEvents.js';
 import { changeDomainStatus } from './domainStatus.js';
 import { DOMAIN_OPERATION_RETRIES, type OperationWorkflowInputs } from './operations.contract.js';
+import { modeOf, type Mode } from '../../db/modeScope.js';
 
 /** SQLSTATE of a unique index refusing a row: the name is held, or a twin wrote the operation first. */
 const UNIQUE_VIOLATION = '23505';
@@ -85,7 +86,7 @@ export async function beginOperation<T extends OperationType>(props: BeginOperat
   try {
     await startOperationWorkflow(deps, operation);
   } catch (err) {
-    return abandonUnstarted(deps, { livemode: props.livemode }, operation, err);
+    return abandonUnstarted(deps, modeOf(props.livemode), operation, err);
   }
   return operation;
 }
@@ -114,7 +115,7 @@ export async function quoteOperation<T extends OperationType>(props: BeginOperat
     const { terms, paidFor } = operationRows(props);
     await withTransaction(props.deps.db, async (tx) => {
       await reserve({ tx, ...terms }, paidFor);
-      const balance = await findBalance(tx, { livemode: props.livemode }, props.orgId);
+      const balance = await findBalance(tx, modeOf(props.livemode), props.orgId);
       throw new DryRunRollback({ amount: props.amount, currency: 'USD', availableAfter: balance.available });
     });
   } catch (err) {
@@ -150,7 +151,7 @@ function operationRows<T extends OperationType>(props: BeginOperationProps<T>): 
   requireWithinMaxPrice(props);
   const ids = operationIds(props);
   const { orgId, livemode, amount } = props;
-  const mode = { livemode };
+  const mode = modeOf(livemode);
   const terms = { orgId, livemode, operationId: ids.operationId, amount, description: props.description, apiKeyId: props.apiKeyId };
   const operation = { id: ids.operationId, orgId, type: props.type, domain: props.domainName, workflowId: props.workflowId, requestHash: props.requestHash, amount };
   const { newDomain, writeDomain } = props;
@@ -175,7 +176,7 @@ function operationRows<T extends OperationType>(props: BeginOperationProps<T>): 
  * names are held per organisation, migrations/1763803500000_test_names_per_org.sql) another org does.
  */
 async function nameConflict(props: BeginOperationProps<OperationType>): Promise<ConflictError> {
-  if (await findDomainOfOrg(props.deps.db, { livemode: props.livemode }, props.orgId, props.domainName)) {
+  if (await findDomainOfOrg(props.deps.db, modeOf(props.livemode), props.orgId, props.domainName)) {
     return new ConflictError('DOMAIN_STATE_CONFLICT', `${props.domainName} is already registered or being registered by this organisation`);
   }
   return new ConflictError('DOMAIN_NOT_AVAILABLE', `${props.domainName} is held by another organisation`);
@@ -188,7 +189,7 @@ async function nameConflict(props: BeginOperationProps<OperationType>): Promise<
  */
 async function abandonUnstarted(
   deps: BeginOperationProps<OperationType>['deps'],
-  mode: { livemode: boolean },
+  mode: Mode,
   operation: Operation,
   cause: unknown,
 ): Promise<Operation> {
@@ -211,7 +212,7 @@ export async function abandonOperation(
   operation: Operation,
   error: { code: string; detail: string },
 ): Promise<boolean> {
-  const mode = { livemode: operation.livemode };
+  const mode = modeOf(operation.livemode);
   // The operation's ending and its event are written together (src/features/domains/operationEvents.ts).
   const abandoned = await withTransaction(deps.db, async (tx) => {
     if (!(await abandonPendingOperation(tx, mode, operation.id, error))) return false;
@@ -243,7 +244,7 @@ export async function existingOperation(
   workflowId: string,
   requestHash: string,
 ): Promise<Operation | undefined> {
-  const existing = await findOperationByWorkflowId(deps.db, { livemode }, workflowId);
+  const existing = await findOperationByWorkflowId(deps.db, modeOf(livemode), workflowId);
   return existing && answerExisting(deps, existing, requestHash);
 }
 

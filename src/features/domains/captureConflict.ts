@@ -7,6 +7,7 @@ import { endOperation } from './operationEvents.js';
 import type { ApiError } from '../../errors.js';
 import { derivedId } from '../../ids.js';
 import { RESERVATION_STATE_CONFLICT } from '../billing/ledger.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /**
  * The registrar did the work but the operation's reservation cannot be captured (it was released,
@@ -18,7 +19,7 @@ export async function failUncapturable(
   deps: { db: Db; logger: Logger },
   input: { operationId: string; livemode: boolean; domainId: string; registrarReference: string | null; cause: ApiError },
 ): Promise<ApplicationFailure> {
-  const mode = { livemode: input.livemode };
+  const mode = modeOf(input.livemode);
   const detail = 'The work was done at the registrar but its price was not held; an operator has been alerted';
   const operation = await findOperationById(deps.db, mode, input.operationId);
   deps.logger.error(

@@ -10,6 +10,7 @@ import { withTransaction, type Queryable } from '../../db/pool.js';
 import { auditCallerAction, type CallerOfRequest } from '../../audit/auditEvents.js';
 import type { DomainName } from '../../domainName.js';
 import { watchDomain } from '../lifecycle/watch.js';
+import { modeOf } from '../../db/modeScope.js';
 
 type Deps = Pick<AppDeps, 'db' | 'registrars' | 'temporal' | 'config'>;
 
@@ -42,7 +43,7 @@ export interface UpdateDomainSettingsProps extends CallerOfRequest {
  */
 export async function updateDomainSettings(props: UpdateDomainSettingsProps): Promise<Domain> {
   const { deps, principal, changes } = props;
-  const domain = await activeDomainNamed(deps.db, principal, props.orgId, props.name, 'its settings can be changed');
+  const domain = await activeDomainNamed(deps.db, modeOf(principal.livemode), props.orgId, props.name, 'its settings can be changed');
   if (props.expectedVersion !== undefined && props.expectedVersion !== domain.version) {
     throw new VersionMismatchError({ resource: 'domain', current: domain.version, expected: props.expectedVersion });
   }
@@ -60,7 +61,7 @@ export async function updateDomainSettings(props: UpdateDomainSettingsProps): Pr
     throw withRetryAfter(err, REGISTRAR_RETRY_AFTER_SECONDS);
   }
   const updated = await withTransaction(deps.db, async (tx) => {
-    const row = await domainsRepo.updateDomainSettings(tx, principal, {
+    const row = await domainsRepo.updateDomainSettings(tx, modeOf(principal.livemode), {
       id: domain.id,
       expectedVersion: domain.version,
       changes: {
@@ -77,7 +78,7 @@ export async function updateDomainSettings(props: UpdateDomainSettingsProps): Pr
   if (!updated) {
     // Another change came first, but the registrar already switched privacy: our copy follows it.
     if (whoisPrivacy !== undefined) await recordWhoisPrivacy(deps.db, props, domain, whoisPrivacy);
-    const current = await domainsRepo.findDomainOfOrg(deps.db, principal, props.orgId, domain.name);
+    const current = await domainsRepo.findDomainOfOrg(deps.db, modeOf(principal.livemode), props.orgId, domain.name);
     throw new VersionMismatchError({ resource: 'domain', current: current?.version ?? domain.version, expected: domain.version });
   }
   // Auto-renew decides what the lifecycle does next (renew, or send notices): it looks again.
@@ -98,7 +99,7 @@ async function setWhoisPrivacyAtRegistrar(registrar: Registrar, name: string, en
 /** Stores the state the registrar confirmed whatever the version, with its audit entry. */
 async function recordWhoisPrivacy(db: Deps['db'], caller: UpdateDomainSettingsProps, domain: Domain, enabled: boolean): Promise<void> {
   await withTransaction(db, async (tx) => {
-    const row = await domainsRepo.updateDomainSettings(tx, caller.principal, { id: domain.id, expectedVersion: undefined, changes: { whois_privacy: enabled } });
+    const row = await domainsRepo.updateDomainSettings(tx, modeOf(caller.principal.livemode), { id: domain.id, expectedVersion: undefined, changes: { whois_privacy: enabled } });
     if (row) await auditWhoisPrivacy(tx, caller, row, domain.whoisPrivacy);
   });
 }
@@ -131,7 +132,7 @@ async function auditSettingsChanged(tx: Queryable, caller: CallerOfRequest & { o
  * read it is audited: the code lets anyone move the domain away.
  */
 export async function getAuthCode(props: { deps: Deps; principal: Principal; orgId: string; name: DomainName; requestId: string }): Promise<AuthCodeResult> {
-  const domain = await activeDomainNamed(props.deps.db, props.principal, props.orgId, props.name, 'its auth code can be read');
+  const domain = await activeDomainNamed(props.deps.db, modeOf(props.principal.livemode), props.orgId, props.name, 'its auth code can be read');
   if (domain.locked) throw new DomainLockedError(domain.name);
   const result = await (await props.deps.registrars.forMode(props.principal.livemode)).getAuthCode(domain.name);
   await auditCallerAction(props.deps.db, props, {

@@ -5,8 +5,9 @@ import { insertOrganization } from '../../auth/organizations.js';
 import { insertDomain } from './domains.repository.js';
 import { newId } from '../../ids.js';
 import { changeDomainStatus, DOMAIN_TRANSITIONS, statusesLeadingTo } from './domainStatus.js';
+import { modeOf } from '../../db/modeScope.js';
 
-const TEST = { livemode: false };
+const TEST = modeOf(false);
 let db: Db;
 let orgId: string;
 

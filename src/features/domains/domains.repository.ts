@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { ModeScopedTable, modeScopedParams, type Mode } from '../../db/modeScope.js';
+import { ModeScopedTable, modeScopedParams, type Mode, modeOf } from '../../db/modeScope.js';
 import { keyset, type PageRequest } from '../../db/keyset.js';
 
 export type DomainStatus = 'registering' | 'active' | 'transfer_pending' | 'expired' | 'failed' | 'deleted';
@@ -214,7 +214,7 @@ export async function updateDomainSettings(
 
 /** Every live domain that is ours or on its way to being ours (not failed), for reconciliation. */
 export function listLiveDomainsToReconcile(db: Queryable): Promise<Domain[]> {
-  return domains.select(db, { livemode: true }, `status NOT IN ('failed', 'deleted')`, [], 'ORDER BY name');
+  return domains.select(db, modeOf(true), `status NOT IN ('failed', 'deleted')`, [], 'ORDER BY name');
 }
 
 /** A deleted domain no longer uses its contacts, so they can be deleted (CONTACT_IN_USE reads these links). */

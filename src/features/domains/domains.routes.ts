@@ -26,6 +26,7 @@ import { getAuthCode, updateDomainSettings } from './domainSettings.js';
 import { IfMatchHeader, setETag } from '../../http/conditional.js';
 import { quoteTransfer, transferDomain } from './transferDomain.js';
 import { quoteRenewal, renewDomain } from './renewDomain.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** The 200 of a paid route sent `Dry-Run: true`. */
 const DRY_RUN_ANSWER = { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema };
@@ -156,7 +157,7 @@ export function domainRoutes(deps: AppDeps) {
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of domains', schema: pageSchema(DomainSchema) } },
       handler: async (ctx, { path, query, principal }) => {
-        const rows = await listDomainsOfOrg(deps.db, principal, { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
+        const rows = await listDomainsOfOrg(deps.db, modeOf(principal.livemode), { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
         ctx.body = toPage(rows, query.limit, (d) => ({ createdAt: d.createdAt, id: d.id }), presentDomain);
       },
     }),
@@ -170,7 +171,7 @@ export function domainRoutes(deps: AppDeps) {
       request: { path: DomainPath },
       responses: { 200: { description: 'The domain', schema: DomainSchema } },
       handler: async (ctx, { path, principal }) => {
-        const domain = await domainNamed(deps.db, principal, path.org_oid, path.domain);
+        const domain = await domainNamed(deps.db, modeOf(principal.livemode), path.org_oid, path.domain);
         setETag(ctx, domain.version);
         ctx.body = presentDomain(domain);
       },

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { ModeScopedTable, modeScopedParams, type Mode } from '../../db/modeScope.js';
+import { ModeScopedTable, modeScopedParams, type Mode, modeOf } from '../../db/modeScope.js';
 import { keyset, type PageRequest } from '../../db/keyset.js';
 import type { SealedJson } from '../../db/sealedJson.js';
 import { recordOperationFinished } from '../../metrics/record.js';
@@ -79,7 +79,7 @@ export function findOperationByWorkflowId(db: Queryable, mode: Mode, workflowId:
 export async function listStalePendingOperations(db: Queryable, props: { graceMs: number; limit: number }): Promise<Operation[]> {
   const both = await Promise.all(
     [false, true].map((livemode) =>
-      operations.select(db, { livemode }, `status = 'pending' AND created_at < now() - make_interval(secs => $2)`, [props.graceMs / 1000, props.limit], 'ORDER BY created_at LIMIT $3'),
+      operations.select(db, modeOf(livemode), `status = 'pending' AND created_at < now() - make_interval(secs => $2)`, [props.graceMs / 1000, props.limit], 'ORDER BY created_at LIMIT $3'),
     ),
   );
   return both.flat().sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).slice(0, props.limit);

@@ -7,6 +7,7 @@ import { OperationSchema, presentOperation } from './operation.presenter.js';
 import { OperationPath, OrgPath } from './schemas.js';
 import { cancelOperation } from './cancelOperation.js';
 import { operationOfCaller } from './operationOfCaller.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export function operationRoutes(deps: AppDeps) {
   return [
@@ -34,7 +35,7 @@ export function operationRoutes(deps: AppDeps) {
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of operations', schema: pageSchema(OperationSchema) } },
       handler: async (ctx, { path, query, principal }) => {
-        const rows = await listOperationsOfOrg(deps.db, principal, { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
+        const rows = await listOperationsOfOrg(deps.db, modeOf(principal.livemode), { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
         ctx.body = toPage(rows, query.limit, (op) => ({ createdAt: op.createdAt, id: op.id }), presentOperation);
       },
     }),

@@ -10,6 +10,7 @@ import { answerExisting, beginOperation, quoteOperation, type BeginOperationProp
 import { requireRegistrantState } from './registrantChecks.js';
 import { requireDomainAllowed } from '../../auth/authorize.js';
 import { parseDomainName } from '../../domainName.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** How often a pending registration is checked in test mode; live mode takes `config.registrarTiming`. */
 export const REGISTRATION_POLL_MS = { test: 1_000 };
@@ -34,7 +35,7 @@ export interface RegisterDomainProps {
 
 /** 422 for each contact the organisation does not have (in this mode), all at once. */
 async function checkContacts(props: RegisterDomainProps, facts: RegistrationFacts): Promise<void> {
-  const mode = { livemode: props.principal.livemode };
+  const mode = modeOf(props.principal.livemode);
   const errors: FieldError[] = [];
   for (const field of ['registrant_contact_id', 'admin_contact_id', 'tech_contact_id'] as const) {
     const id = props.body[field];
@@ -53,7 +54,7 @@ function readFacts(props: RegisterDomainProps, workflowId: string): Promise<Regi
   const contactIds = [body.registrant_contact_id, body.admin_contact_id, body.tech_contact_id].filter((id): id is string => id !== undefined);
   // An unparsable name holds nothing; the availability check answers its 422.
   const name = parsed.ok ? parsed.value.name : '';
-  return findRegistrationFacts(props.deps.db, { livemode: props.principal.livemode }, { workflowId, orgId: props.orgId, contactIds, name });
+  return findRegistrationFacts(props.deps.db, modeOf(props.principal.livemode), { workflowId, orgId: props.orgId, contactIds, name });
 }
 
 /** The workflow id and request hash of a registration; max_price is a guard, not part of what is asked. */
@@ -100,7 +101,7 @@ async function planRegistration(
   facts: RegistrationFacts,
 ): Promise<BeginOperationProps<'domain.register'>> {
   const { deps, principal, orgId, body } = props;
-  const mode = { livemode: principal.livemode };
+  const mode = modeOf(principal.livemode);
   // A restricted key is refused before the registrar is asked anything about the name.
   const parsed = parseDomainName(body.name);
   if (parsed.ok) requireDomainAllowed(principal, parsed.value.name);

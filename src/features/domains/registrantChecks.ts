@@ -1,6 +1,7 @@
 import type { Db } from '../../db/pool.js';
 import { findContact } from '../contacts/contacts.repository.js';
 import { ValidationError } from '../../errors.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /**
  * The live registrar (DNSimple) requires `state_province` on every contact: its contacts endpoint
@@ -9,7 +10,7 @@ import { ValidationError } from '../../errors.js';
  * customer must fill in instead of failing the operation after the money moved.
  */
 export async function requireRegistrantState(db: Db, contact: { orgId: string; id: string }): Promise<void> {
-  const found = await findContact(db, { livemode: true }, contact);
+  const found = await findContact(db, modeOf(true), contact);
   if (found && !found.state?.trim()) {
     throw new ValidationError([
       {

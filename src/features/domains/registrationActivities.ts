@@ -12,6 +12,7 @@ import type { Registrars } from '../../registrar/registrars.js';
 import { callRegistrar, type AccountProblemReport } from './activities.js';
 import type { Temporal } from '../../temporal/client.js';
 import type { Config } from '../../config.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface RegistrationActivityDeps extends AccountProblemReport {
   db: Db;
@@ -41,7 +42,7 @@ export function createRegistrationActivities({ db, logger, metrics, registrars, 
       if (confirmed.enabled !== input.enabled) {
         throw ApplicationFailure.nonRetryable(`The registrar left WHOIS privacy ${confirmed.enabled ? 'on' : 'off'} for ${input.name}`, 'REGISTRAR_REJECTED');
       }
-      await updateDomainSettings(db, { livemode: input.livemode }, { id: input.domainId, expectedVersion: undefined, changes: { whois_privacy: confirmed.enabled } });
+      await updateDomainSettings(db, modeOf(input.livemode), { id: input.domainId, expectedVersion: undefined, changes: { whois_privacy: confirmed.enabled } });
     },
 
     /**
@@ -63,7 +64,7 @@ export function createRegistrationActivities({ db, logger, metrics, registrars, 
       registrarReference: string | null;
       failure: { code: string; detail: string };
     }): Promise<void> {
-      const mode = { livemode: input.livemode };
+      const mode = modeOf(input.livemode);
       // The reservation is the one-year price times the years (src/features/domains/registerDomain.ts): the years done are its share.
       const reservation = await capture({ db, operationId: input.operationId, share: { done: input.yearsDone, of: input.years } }).catch((err: unknown) => {
         throw err instanceof NotFoundError ? ApplicationFailure.nonRetryable(`Operation ${input.operationId} has no reservation`, 'INTERNAL') : err;
@@ -110,7 +111,7 @@ export function createRegistrationActivities({ db, logger, metrics, registrars, 
     async syncContactToRegistrar(input: { livemode: boolean; contactId: string }): Promise<{ status: string; version?: number }> {
       return callRegistrar(report, async () => {
         const registrar = await registrars.forMode(input.livemode);
-        const synced = await ensureRegistrarContact({ db, registrar, mode: { livemode: input.livemode }, contactId: input.contactId, onlyIfKnown: true });
+        const synced = await ensureRegistrarContact({ db, registrar, mode: modeOf(input.livemode), contactId: input.contactId, onlyIfKnown: true });
         return 'version' in synced ? { status: synced.status, version: synced.version } : { status: synced.status };
       });
     },

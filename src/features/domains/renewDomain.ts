@@ -11,6 +11,7 @@ import { pricesFor } from '../../registrar/port.js';
 import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from './beginOperation.js';
 import { domainIn, RENEWABLE } from './lookup.js';
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** How long the api waits for a renewal to finish before answering 202 instead of 200. */
 export const RENEW_SYNC_WAIT_MS = 10_000;
@@ -37,7 +38,7 @@ export type RenewOutcome = { done: true; operation: Operation; domain: Domain } 
  */
 export async function renewDomain(props: RenewDomainProps): Promise<RenewOutcome> {
   const { deps, principal, orgId } = props;
-  const mode = { livemode: principal.livemode };
+  const mode = modeOf(principal.livemode);
   const workflowId = operationWorkflowId('renew', requester(props), () => randomBase62(16));
   const started = await beginRenewal(renewalByHand(props, workflowId));
 
@@ -117,7 +118,7 @@ export async function beginRenewal(props: BeginRenewalProps): Promise<Operation>
 /** Every check of a renewal, and what beginOperation writes for it (or quoteOperation rolls back). */
 async function planRenewal(props: BeginRenewalProps, requestHash: string): Promise<BeginOperationProps<'domain.renew'>> {
   const { deps, orgId, livemode } = props;
-  const mode = { livemode };
+  const mode = modeOf(livemode);
   const found = await findLatestDomainOfOrg(deps.db, mode, orgId, props.domainName);
   if (!found) throw new NotFoundError('Domain not found');
   const domain = domainIn(found, RENEWABLE, 'it can be renewed');

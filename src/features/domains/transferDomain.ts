@@ -11,6 +11,7 @@ import { beginOperation, existingOperation, quoteOperation, type BeginOperationP
 import { operationRequestHash, operationWorkflowId, requester } from './operationWorkflows.js';
 import { requireRegistrantState } from './registrantChecks.js';
 import { requireDomainAllowed } from '../../auth/authorize.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** Test-mode transfers finish in seconds; live ones wait for the registry (`config.registrarTiming`). */
 const TEST_TRANSFER_TIMING = { pollIntervalMs: 1_000, settleMs: 1_000, timeoutMs: 10 * 60_000 };
@@ -57,7 +58,7 @@ async function planTransfer(
   identity: { workflowId: string; requestHash: string },
 ): Promise<BeginOperationProps<'domain.transfer'>> {
   const { deps, principal, orgId, body } = props;
-  const mode = { livemode: principal.livemode };
+  const mode = modeOf(principal.livemode);
   const table = await deps.registrars.prices();
   const checked = checkRegistrableName(body.name, table, deps.config.acmeDns?.zone);
   if (!checked.ok) throw nameRefusal(checked, ['body', 'name']);

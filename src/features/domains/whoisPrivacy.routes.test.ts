@@ -7,6 +7,7 @@ import { listAuditEventsForTarget } from '../../audit/auditEvents.js';
 import { findDomainOfOrg } from './domains.repository.js';
 import { REGISTRAR_RETRY_AFTER_SECONDS } from './domainSettings.js';
 import { operationWorkflowId, recordHistory } from '../../../test/support/histories.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** WHOIS privacy in test mode: the synthetic registrar (docs/api-guide.md, WHOIS privacy). */
 let app: TestApp;
@@ -51,7 +52,7 @@ describe('WHOIS privacy on a domain (test mode)', () => {
     const off = await patch(c, url, { whois_privacy: false }, '"3"');
     expect(await off.json()).toMatchObject({ whois_privacy: false, version: 4 });
 
-    const domain = (await findDomainOfOrg(app.deps.db, { livemode: false }, c.org.id, name))!;
+    const domain = (await findDomainOfOrg(app.deps.db, modeOf(false), c.org.id, name))!;
     const audit = await listAuditEventsForTarget(app.deps.db, 'domain', domain.id);
     expect(audit.map((e) => [e.action, e.data])).toEqual([
       ['domain.whois_privacy_changed', { livemode: false, name, whois_privacy: true, previous: false, version: 2 }],

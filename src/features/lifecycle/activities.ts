@@ -7,6 +7,7 @@ import { MailRejectedError, type Mailer } from '../../mail/mailer.js';
 import { autoRenewDomain } from './autoRenew.js';
 import { deleteExpiredDomain, expireDomain, readLifecycleState, recordExpiringNotice } from './steps.js';
 import type { DomainLifecycleState, LifecycleStepOutcome, LifecycleStepResult } from './domainLifecycle.contract.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export type LifecycleActivityDeps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'> & { logger: Logger; mailer: Mailer };
 
@@ -21,11 +22,11 @@ export function createLifecycleActivities(deps: LifecycleActivityDeps) {
   const { db, logger, mailer } = deps;
   const withState = async (input: StepRef, outcome: LifecycleStepOutcome): Promise<LifecycleStepResult> => ({
     ...outcome,
-    state: await readLifecycleState(db, { livemode: input.livemode }, input.domainId),
+    state: await readLifecycleState(db, modeOf(input.livemode), input.domainId),
   });
   return {
     async readDomainLifecycle(input: { domainId: string; livemode: boolean }): Promise<DomainLifecycleState | null> {
-      return readLifecycleState(db, { livemode: input.livemode }, input.domainId);
+      return readLifecycleState(db, modeOf(input.livemode), input.domainId);
     },
 
     async autoRenewDomain(input: StepRef & { attemptAt: string }): Promise<LifecycleStepResult> {
@@ -52,7 +53,7 @@ export function createLifecycleActivities(deps: LifecycleActivityDeps) {
      * notice and the address), which mail systems recognise as one.
      */
     async mailDomainNotice(input: { noticeId: string; livemode: boolean }): Promise<{ sent: number }> {
-      const mode = { livemode: input.livemode };
+      const mode = modeOf(input.livemode);
       const notice = await findDomainNotice(db, mode, input.noticeId);
       if (!notice) throw ApplicationFailure.nonRetryable(`Notice ${input.noticeId} does not exist`, 'NOTICE_NOT_FOUND');
       if (notice.mailedAt) return { sent: 0 };

@@ -8,6 +8,7 @@ import { RENEWABLE } from '../domains/lookup.js';
 import { beginRenewal } from '../domains/renewDomain.js';
 import { recordNotice } from './notices.js';
 import { lifecycleNowOf } from './clock.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface AutoRenewProps {
   deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
@@ -35,7 +36,7 @@ export function autoRenewWorkflowId(domain: Pick<Domain, 'orgId' | 'livemode' | 
  */
 export async function autoRenewDomain(props: AutoRenewProps): Promise<LifecycleStepOutcome> {
   const { deps } = props;
-  const mode = { livemode: props.livemode };
+  const mode = modeOf(props.livemode);
   const domain = await findDomainById(deps.db, mode, props.domainId);
   if (!domain || !RENEWABLE.includes(domain.status)) return { outcome: 'skipped', noticeId: null, detail: `the domain is ${domain?.status ?? 'gone'}` };
   if (domain.expiresAt?.toISOString() !== props.cycleExpiresAt) return { outcome: 'skipped', noticeId: null, detail: 'the domain was renewed meanwhile' };

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { listWatchedDomains, type Domain } from '../domains/domains.repository.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface BackfillProps {
   db: Queryable;
@@ -20,7 +21,7 @@ export async function backfillLifecycles(props: BackfillProps): Promise<number> 
   let watched = 0;
   for (const livemode of [true, false]) {
     for (let afterId = ''; ; ) {
-      const page = await listWatchedDomains(props.db, { livemode }, { afterId, limit: pageSize });
+      const page = await listWatchedDomains(props.db, modeOf(livemode), { afterId, limit: pageSize });
       for (let i = 0; i < page.length; i += inFlight) await Promise.all(page.slice(i, i + inFlight).map(props.watch));
       watched += page.length;
       if (page.length < pageSize) break;

@@ -6,6 +6,7 @@ import { listOwnerAndAdminEmails } from '../../auth/memberships.js';
 import { derivedId } from '../../ids.js';
 import { presentDomain } from '../domains/operation.presenter.js';
 import { emitEvent } from '../webhooks/emitEvent.js';
+import { modeOf } from '../../db/modeScope.js';
 
 const EVENT_OF: Record<DomainNoticeKind, EventType> = {
   expiring: 'domain.expiring',
@@ -51,6 +52,6 @@ export async function recordNotice(props: RecordNoticeProps): Promise<string> {
     recipients: await listOwnerAndAdminEmails(props.tx, domain.orgId),
     ...props.facts,
   };
-  const { notice } = await recordDomainNoticeRow(props.tx, { livemode: domain.livemode }, { id: derivedId('ntc', seed), domainId: domain.id, kind: props.kind, eventId, facts });
+  const { notice } = await recordDomainNoticeRow(props.tx, modeOf(domain.livemode), { id: derivedId('ntc', seed), domainId: domain.id, kind: props.kind, eventId, facts });
   return notice.id;
 }

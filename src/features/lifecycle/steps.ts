@@ -8,6 +8,7 @@ import type { DomainLifecycleState, LifecycleStepOutcome } from './domainLifecyc
 import { changeDomainStatus } from '../domains/domainStatus.js';
 import { recordNotice } from './notices.js';
 import { lifecycleNowOf } from './clock.js';
+import { modeOf, type Mode } from '../../db/modeScope.js';
 
 
 export interface LifecycleStepProps {
@@ -18,7 +19,7 @@ export interface LifecycleStepProps {
   cycleExpiresAt: string;
 }
 
-export async function readLifecycleState(db: Db, mode: { livemode: boolean }, domainId: string): Promise<DomainLifecycleState | null> {
+export async function readLifecycleState(db: Db, mode: Mode, domainId: string): Promise<DomainLifecycleState | null> {
   const domain = await findDomainById(db, mode, domainId);
   if (!domain) return null;
   return {
@@ -41,7 +42,7 @@ async function onWatchedTerm(
   status: Domain['status'],
   work: (tx: pg.PoolClient, domain: Domain) => Promise<LifecycleStepOutcome>,
 ): Promise<LifecycleStepOutcome> {
-  const mode = { livemode: props.livemode };
+  const mode = modeOf(props.livemode);
   return withTransaction(props.db, async (tx) => {
     const domain = await lockDomain(tx, mode, props.domainId);
     if (!domain) return skipped('the domain is gone');
@@ -74,7 +75,7 @@ export function expireDomain(props: LifecycleStepProps & { graceMs: number }): P
   return onWatchedTerm(props, 'active', async (tx, domain) => {
     const now = lifecycleNowOf(domain);
     if (now.getTime() < Date.parse(props.cycleExpiresAt)) return { outcome: 'busy', noticeId: null, detail: 'not expired yet' };
-    const expired = await changeDomainStatus({ db: tx, mode: { livemode: props.livemode }, domainId: domain.id, to: 'expired' });
+    const expired = await changeDomainStatus({ db: tx, mode: modeOf(props.livemode), domainId: domain.id, to: 'expired' });
     const graceEndsAt = new Date(Date.parse(props.cycleExpiresAt) + props.graceMs).toISOString();
     const noticeId = await recordNotice({ tx, domain: expired, kind: 'expired', termExpiresAt: props.cycleExpiresAt, at: now, facts: { graceEndsAt } });
     return { outcome: 'done', noticeId };
@@ -90,7 +91,7 @@ export function deleteExpiredDomain(props: LifecycleStepProps & { graceMs: numbe
   return onWatchedTerm(props, 'expired', async (tx, domain) => {
     const now = lifecycleNowOf(domain);
     if (now.getTime() < Date.parse(props.cycleExpiresAt) + props.graceMs) return { outcome: 'busy', noticeId: null, detail: 'grace period not over' };
-    const mode = { livemode: props.livemode };
+    const mode = modeOf(props.livemode);
     const deleted = await changeDomainStatus({ db: tx, mode, domainId: domain.id, to: 'deleted' });
     await deleteDnsRecordsOfDomain(tx, mode, domain.id);
     await unlinkDomainContacts(tx, mode, domain.id);

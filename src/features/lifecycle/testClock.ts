@@ -6,6 +6,7 @@ import { NotFoundError } from '../../errors.js';
 import { domainNamed } from '../domains/lookup.js';
 import { lifecycleNowOf } from './clock.js';
 import { watchDomain } from './watch.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface AdvanceTestClockProps {
   deps: Pick<AppDeps, 'db' | 'temporal' | 'config'>;
@@ -23,8 +24,8 @@ export interface AdvanceTestClockProps {
 export async function advanceTestClock(props: AdvanceTestClockProps): Promise<{ domain: Domain; now: Date }> {
   const { deps, principal } = props;
   if (principal.livemode) throw new NotFoundError('Test clocks exist in test mode only');
-  const domain = await domainNamed(deps.db, principal, props.orgId, props.domainName);
-  const advanced = (await advanceDomainClock(deps.db, principal, domain.id, props.days)) ?? domain;
+  const domain = await domainNamed(deps.db, modeOf(principal.livemode), props.orgId, props.domainName);
+  const advanced = (await advanceDomainClock(deps.db, modeOf(principal.livemode), domain.id, props.days)) ?? domain;
   // A lifecycle started now watches from before the advance, so the days it skipped still happen.
   await watchDomain({ temporal: deps.temporal, config: deps.config, domain: advanced, reason: `test clock +${props.days}d`, clock: true, watchFrom: lifecycleNowOf(domain) });
   return { domain: advanced, now: lifecycleNowOf(advanced) };

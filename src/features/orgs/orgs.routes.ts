@@ -8,6 +8,7 @@ import { setOrgSpendLimit } from '../billing/spendLimits.js';
 import { createOrganizationWithin } from './createOrganization.js';
 import { answerInTransaction } from '../../http/idempotency.js';
 import { CreateOrganizationBody, OrganizationPage, OrgPath, UpdateOrganizationBody } from './schemas.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export function organizationRoutes(deps: AppDeps) {
   return [
@@ -59,7 +60,7 @@ export function organizationRoutes(deps: AppDeps) {
       responses: { 200: { description: "The organisation, with the caller's mode's spending limit", schema: OrganizationSettingsSchema } },
       handler: async (ctx, { principal }) => {
         const { org, role } = ctx.state.org!;
-        const balance = await findBalance(deps.db, { livemode: principal.livemode }, org.id);
+        const balance = await findBalance(deps.db, modeOf(principal.livemode), org.id);
         ctx.body = { ...presentOrganization({ ...org, role }), monthly_spend_limit: balance.monthlySpendLimit };
       },
     }),

@@ -12,6 +12,7 @@ import { release } from '../billing/ledger.js';
 import { abandonOperation } from '../domains/beginOperation.js';
 import { startOperationWorkflow } from '../domains/operationWorkflows.js';
 import type { ReconcileOperationsInput, ReconcileOperationsSummary } from './strandedOperations.contract.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface ReconcilerActivityDeps {
   config: Config;
@@ -74,7 +75,7 @@ export function createStrandedOperationActivities(deps: ReconcilerActivityDeps) 
           summary.hasWorkflow.push(operation.id);
           continue;
         }
-        const reservation = await findReservation(db, { livemode: operation.livemode }, operation.id);
+        const reservation = await findReservation(db, modeOf(operation.livemode), operation.id);
         const tooOld = Date.now() - operation.createdAt.getTime() > input.maxStartAgeMs;
         const held = operation.amount === 0 || reservation?.state === 'reserved';
         if (held && !tooOld) {

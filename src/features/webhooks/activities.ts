@@ -18,6 +18,7 @@ import type { Temporal } from '../../temporal/client.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
 import { systemResolver, type Resolver } from './sender.js';
 import type { DispatchEventsInput } from './webhooks.contract.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** Events are kept 30 days (docs/api-guide.md, Webhooks and events); their delivery attempts go with them. */
 export const EVENT_RETENTION_DAYS = 30;
@@ -124,7 +125,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
 
     /** The owners of an endpoint's organisation hear that it was disabled; a retried send is the same message. */
     async mailWebhookEndpointDisabled(input: { endpointId: string; livemode: boolean }): Promise<number> {
-      const endpoint = await findWebhookEndpointById(db, { livemode: input.livemode }, input.endpointId);
+      const endpoint = await findWebhookEndpointById(db, modeOf(input.livemode), input.endpointId);
       if (!endpoint || endpoint.enabled) return 0;
       const owners = await listOwnerEmails(db, endpoint.orgId);
       for (const to of owners) {

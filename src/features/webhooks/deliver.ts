@@ -21,6 +21,7 @@ import { sendWebhook, type Resolver } from './sender.js';
 import { signedDelivery } from './signing.js';
 import { emitEvent } from './emitEvent.js';
 import { deliveryNoLongerWaiting, endpointDeliveriesNoLongerWaiting } from './deliveriesWaiting.repository.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface AttemptProps {
   db: Db;
@@ -71,7 +72,7 @@ export function signingSecrets(payloadKeys: PayloadKeyring, endpoint: WebhookEnd
  * `webhook_endpoint.disabled` in the same transaction (`disabledNow`: the caller e-mails the owners).
  */
 export async function attemptDelivery(props: AttemptProps): Promise<AttemptOutcome> {
-  const mode = { livemode: props.livemode };
+  const mode = modeOf(props.livemode);
   const endpoint = await findWebhookEndpointById(props.db, mode, props.endpointId);
   if (!endpoint) return { outcome: 'endpoint_gone' };
   if (!endpoint.enabled) return { outcome: 'endpoint_disabled' };

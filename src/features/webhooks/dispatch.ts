@@ -6,6 +6,7 @@ import { startWorkflow } from '../../workflows.js';
 import { deliveryWorkflowId } from './timing.js';
 import type { WebhookDeliveryTiming } from './webhooks.contract.js';
 import { deliveryNoLongerWaiting, recordDeliveriesWaiting } from './deliveriesWaiting.repository.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface DispatchProps {
   db: Db;
@@ -26,7 +27,7 @@ function pingTarget(event: EventRow): string | null {
 async function endpointsOfBatch(tx: Queryable, events: EventRow[]): Promise<Map<string, WebhookEndpoint[]>> {
   const reads = [true, false].map((livemode) => {
     const orgIds = [...new Set(events.filter((event) => event.livemode === livemode).map((event) => event.orgId))];
-    return enabledEndpointsOfOrgs(tx, { livemode }, orgIds);
+    return enabledEndpointsOfOrgs(tx, modeOf(livemode), orgIds);
   });
   const byOrg = new Map<string, WebhookEndpoint[]>();
   for (const endpoint of (await Promise.all(reads)).flat()) {
@@ -77,7 +78,7 @@ export async function dispatchEvents(props: DispatchProps): Promise<number> {
         }
       }),
     );
-    for (const delivery of over.flat()) await deliveryNoLongerWaiting(tx, delivery, delivery);
+    for (const delivery of over.flat()) await deliveryNoLongerWaiting(tx, modeOf(delivery.livemode), delivery);
     await markEventsDispatched(
       tx,
       events.map((event) => event.id),

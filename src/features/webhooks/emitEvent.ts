@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/pool.js';
 import { insertEvent, type EventType } from './events.repository.js';
 import { derivedId, newId } from '../../ids.js';
 import { domainOfEvent } from './eventDomains.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface EmitEventProps {
   /** The transaction that makes the change the event describes (docs/api-guide.md, Webhooks and events). */
@@ -29,6 +30,6 @@ export interface EmitEventProps {
 export async function emitEvent({ db, orgId, livemode, type, object, previous, dedupeSeed }: EmitEventProps): Promise<string> {
   const id = dedupeSeed ? derivedId('evt', `event|${dedupeSeed}`) : newId('evt');
   const data = previous === undefined ? { object } : { object, previous };
-  await insertEvent(db, { livemode }, { id, orgId, type, data, domain: domainOfEvent(type, object) });
+  await insertEvent(db, modeOf(livemode), { id, orgId, type, data, domain: domainOfEvent(type, object) });
   return id;
 }

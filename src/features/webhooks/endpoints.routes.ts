@@ -18,6 +18,7 @@ import { retryDelivery, sendPing } from './resend.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS } from './eventBudget.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { CreateEndpointBody, DeliveryPage, DeliveryPath, EndpointPage, EndpointPath, RetryAccepted, UpdateEndpointBody } from './schemas.js';
+import { modeOf } from '../../db/modeScope.js';
 
 const BASE = '/api/v1/orgs/{org_oid}/webhook-endpoints';
 const WRITERS = ['owner', 'admin'] as const;
@@ -51,7 +52,7 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       handler: async (ctx, { path, body, principal, requestId }) => {
         await answerInTransaction(ctx, deps.db, async (tx) => {
           const { endpoint, secret } = await createWebhookEndpointWithin(tx, service, {
-            mode: principal,
+            mode: modeOf(principal.livemode),
             by: { principal, requestId },
             orgId: path.org_oid,
             url: body.url,
@@ -73,7 +74,7 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       request: { path: OrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of endpoints (never their secrets)', schema: EndpointPage } },
       handler: async (ctx, { path, query, principal }) => {
-        const rows = await listWebhookEndpoints(deps.db, principal, { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
+        const rows = await listWebhookEndpoints(deps.db, modeOf(principal.livemode), { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });
         ctx.body = toPage(rows, query.limit, (e) => ({ createdAt: e.createdAt, id: e.id }), presentWebhookEndpoint);
       },
     }),
@@ -88,7 +89,7 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       responses: { 200: { description: 'The endpoint', schema: WebhookEndpointSchema } },
       errors: { 404: NOT_FOUND },
       handler: async (ctx, { path, principal }) => {
-        const endpoint = await findWebhookEndpoint(deps.db, principal, { orgId: path.org_oid, id: path.endpoint_id });
+        const endpoint = await findWebhookEndpoint(deps.db, modeOf(principal.livemode), { orgId: path.org_oid, id: path.endpoint_id });
         if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
         ctx.body = presentWebhookEndpoint(endpoint);
       },
@@ -107,7 +108,7 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       errors: { 404: NOT_FOUND, 422: REFUSED_URL },
       handler: async (ctx, { path, body, principal, requestId }) => {
         const endpoint = await changeWebhookEndpoint(service, {
-          mode: principal,
+          mode: modeOf(principal.livemode),
           by: { principal, requestId },
           orgId: path.org_oid,
           id: path.endpoint_id,
@@ -133,7 +134,7 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       responses: { 204: { description: 'Deleted' } },
       errors: { 404: NOT_FOUND },
       handler: async (ctx, { path, principal, requestId }) => {
-        await removeWebhookEndpoint(deps.db, { mode: principal, by: { principal, requestId }, orgId: path.org_oid, id: path.endpoint_id });
+        await removeWebhookEndpoint(deps.db, { mode: modeOf(principal.livemode), by: { principal, requestId }, orgId: path.org_oid, id: path.endpoint_id });
         ctx.status = 204;
       },
     }),
@@ -152,7 +153,7 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       responses: { 200: { description: 'The endpoint with its new `secret`', schema: WebhookEndpointWithSecretSchema } },
       errors: { 404: NOT_FOUND },
       handler: async (ctx, { path, principal, requestId }) => {
-        const { endpoint, secret } = await rotateWebhookSecret(service, { mode: principal, by: { principal, requestId }, orgId: path.org_oid, id: path.endpoint_id });
+        const { endpoint, secret } = await rotateWebhookSecret(service, { mode: modeOf(principal.livemode), by: { principal, requestId }, orgId: path.org_oid, id: path.endpoint_id });
         ctx.body = { ...presentWebhookEndpoint(endpoint), secret };
       },
     }),
@@ -170,7 +171,7 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       errors: { 404: NOT_FOUND, 409: `The endpoint is disabled (\`WEBHOOK_ENDPOINT_DISABLED\`), or ${EVENT_BUDGET_ERRORS[409]}`, 429: EVENT_BUDGET_ERRORS[429] },
       handler: async (ctx, { path, principal }) => {
         await admitRequestEvents(deps, ctx.state);
-        const event = await sendPing(deps.db, { mode: principal, orgId: path.org_oid, endpointId: path.endpoint_id });
+        const event = await sendPing(deps.db, { mode: modeOf(principal.livemode), orgId: path.org_oid, endpointId: path.endpoint_id });
         ctx.status = 202;
         ctx.body = presentEvent(event);
       },
@@ -186,9 +187,9 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       responses: { 200: { description: 'A page of attempts', schema: DeliveryPage } },
       errors: { 404: NOT_FOUND },
       handler: async (ctx, { path, query, principal }) => {
-        const endpoint = await findWebhookEndpoint(deps.db, principal, { orgId: path.org_oid, id: path.endpoint_id });
+        const endpoint = await findWebhookEndpoint(deps.db, modeOf(principal.livemode), { orgId: path.org_oid, id: path.endpoint_id });
         if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
-        const rows = await listDeliveries(deps.db, principal, { endpointId: endpoint.id, limit: query.limit, after: decodeCursor(query.cursor) });
+        const rows = await listDeliveries(deps.db, modeOf(principal.livemode), { endpointId: endpoint.id, limit: query.limit, after: decodeCursor(query.cursor) });
         ctx.body = toPage(rows, query.limit, (d) => ({ createdAt: d.createdAt, id: d.id }), presentDelivery);
       },
     }),
@@ -207,7 +208,7 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       handler: async (ctx, { path, principal }) => {
         const queued = await retryDelivery(
           { db: deps.db, client: deps.temporal.client, config: deps.config },
-          { mode: principal, orgId: path.org_oid, endpointId: path.endpoint_id, deliveryId: path.delivery_id },
+          { mode: modeOf(principal.livemode), orgId: path.org_oid, endpointId: path.endpoint_id, deliveryId: path.delivery_id },
         );
         ctx.status = 202;
         ctx.body = { event_id: queued.eventId, endpoint_id: queued.endpointId, status: 'queued' as const };

@@ -6,6 +6,7 @@ import { planScaledCount } from '../../rateLimit/groups.js';
 import { requirePrincipal } from '../../auth/authorize.js';
 import { EventBudgetSpentError, WebhookBacklogLimitError } from '../../errors.js';
 import { countDeliveriesWaiting } from './deliveriesWaiting.repository.js';
+import { modeOf } from '../../db/modeScope.js';
 
 export interface EventBudgetDeps {
   db: Db;
@@ -25,7 +26,7 @@ export interface EventBudgetDeps {
 export async function admitRequestEvents(deps: EventBudgetDeps, state: AppState, events = 1): Promise<void> {
   if (!state.org) throw new Error('events are admitted on an organisation path only');
   const { id: orgId, plan } = state.org.org;
-  const mode = requirePrincipal(state);
+  const mode = modeOf(requirePrincipal(state).livemode);
   const { webhooks } = deps.config;
   const waitingLimit = planScaledCount(webhooks.deliveriesWaitingPerOrg, plan);
   if ((await countDeliveriesWaiting(deps.db, mode, { orgId, upTo: waitingLimit })) >= waitingLimit) throw new WebhookBacklogLimitError(waitingLimit);

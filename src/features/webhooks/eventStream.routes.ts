@@ -16,6 +16,7 @@ import { streamSigningSecret } from './signing.js';
 import { audienceOf } from './eventDomains.js';
 import { planScaledCount } from '../../rateLimit/groups.js';
 import type { Principal } from '../../auth/principal.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /** The restrictions that decide which events a key sees; a stream ends when they change. */
 const restrictionsOf = (principal: Principal) => JSON.stringify([principal.guards?.allowedDomains ?? [], principal.guards?.allowedRecords ?? []]);
@@ -63,7 +64,7 @@ export function eventStreamRoutes(deps: AppDeps) {
       handler: async (ctx, { path, query, header, principal }) => {
         const orgId = path.org_oid;
         const plan = ctx.state.org!.org.plan;
-        const owner = { orgId, userId: principal.user.id, mode: principal };
+        const owner = { orgId, userId: principal.user.id, mode: modeOf(principal.livemode) };
         const taken = await slots.take(owner, { perOrg: planScaledCount(webhooks.streamsPerOrg, plan), perUser: planScaledCount(webhooks.streamsPerUser, plan) });
         if ('refused' in taken) throw new EventStreamLimitError({ limit: taken.limit, whose: taken.refused });
         const { slot } = taken;
@@ -72,7 +73,7 @@ export function eventStreamRoutes(deps: AppDeps) {
         let after;
         try {
           const lastEventId = header['last-event-id'];
-          const resumed = lastEventId ? await findEvent(deps.db, principal, { orgId, id: lastEventId, audience }) : undefined;
+          const resumed = lastEventId ? await findEvent(deps.db, modeOf(principal.livemode), { orgId, id: lastEventId, audience }) : undefined;
           after = resumed ? { createdAt: resumed.createdAt, id: resumed.id } : await eventsStartingNow(deps.db);
         } catch (err) {
           await release();
@@ -100,7 +101,7 @@ export function eventStreamRoutes(deps: AppDeps) {
           hub: deps.eventStreams,
           logger: ctx.state.log,
           res: ctx.res,
-          mode: principal,
+          mode: modeOf(principal.livemode),
           orgId,
           types: query.types,
           audience,

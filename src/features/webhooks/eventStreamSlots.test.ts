@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createRedis, redisReady } from '../../redis.js';
 import { randomBase62 } from '../../ids.js';
 import { EventStreamSlots, type StreamSlotOwner } from './eventStreamSlots.js';
+import { modeOf } from '../../db/modeScope.js';
 
 let redis: Redis;
 
@@ -14,8 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => redis.disconnect());
 
-const TEST = { livemode: false };
-const LIVE = { livemode: true };
+const TEST = modeOf(false);
+const LIVE = modeOf(true);
 const owner = (orgId: string, userId: string, mode = TEST): StreamSlotOwner => ({ orgId, userId, mode });
 const newOrg = () => `org_slots_${randomBase62(10)}`;
 

@@ -8,6 +8,7 @@ import { OrgPath } from '../orgs/schemas.js';
 import { EventListQuery, EventPage, EventPath } from './schemas.js';
 import { eventStreamRoutes } from './eventStream.routes.js';
 import { audienceOf } from './eventDomains.js';
+import { modeOf } from '../../db/modeScope.js';
 
 const MODE_NOTE =
   'Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` or `allowed_records` sees only the events ' +
@@ -27,7 +28,7 @@ export function eventRoutes(deps: AppDeps) {
       request: { path: OrgPath, query: EventListQuery },
       responses: { 200: { description: 'A page of events', schema: EventPage } },
       handler: async (ctx, { path, query, principal }) => {
-        const rows = await listEvents(deps.db, principal, {
+        const rows = await listEvents(deps.db, modeOf(principal.livemode), {
           orgId: path.org_oid,
           type: query.type,
           audience: audienceOf(principal),
@@ -52,7 +53,7 @@ export function eventRoutes(deps: AppDeps) {
       responses: { 200: { description: 'The event', schema: EventSchema } },
       errors: { 404: 'No such event in this organisation and mode, one about a domain outside the key’s `allowed_domains` or `allowed_records`, or one older than 30 days (`NOT_FOUND`)' },
       handler: async (ctx, { path, principal }) => {
-        const event = await findEvent(deps.db, principal, { orgId: path.org_oid, id: path.event_id, audience: audienceOf(principal) });
+        const event = await findEvent(deps.db, modeOf(principal.livemode), { orgId: path.org_oid, id: path.event_id, audience: audienceOf(principal) });
         if (!event) throw new NotFoundError('Event not found');
         ctx.body = presentEvent(event);
       },
