@@ -121,6 +121,7 @@ function toConfig(env: Env) {
     /** Absent: test-mode DNS is synthetic (src/features/dns/provider/synthetic.ts). */
     dnsTestProvider: env.DNS_TEST_PROVIDER_URL ? { url: env.DNS_TEST_PROVIDER_URL, token: env.DNS_TEST_PROVIDER_TOKEN } : undefined,
     dnssec: { dsRemovalWaitMs: env.DNSSEC_DS_REMOVAL_WAIT },
+    recordChangesPerMinutePerOrg: env.RECORD_CHANGES_PER_MINUTE_PER_ORG,
     /** Absent: no ACME-DNS (src/features/acmeDns/). */
     acmeDns: env.ACME_DNS_ZONE
       ? { zone: env.ACME_DNS_ZONE, nameservers: env.ACME_DNS_NAMESERVERS ?? [], zoneUpdatesPerSecond: env.ACME_DNS_ZONE_UPDATES_PER_SECOND }

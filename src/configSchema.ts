@@ -94,7 +94,7 @@ export const configSections = {
     TRUST_PROXY: cidrList.optional()
       .describe('Comma-separated CIDRs or addresses of the proxies in front of the api (`10.0.0.0/8,::1`). Behind them the client is the first untrusted `X-Forwarded-For` hop from the right (per-address limits, keys\' `allowed_ips`); unset: `X-Forwarded-For` is ignored.'),
     RATE_LIMIT_SCALE: z.coerce.number().positive('must be a positive number such as 1, 0.5 or 1000').finite().default(1)
-      .describe('A positive number multiplying every per-key, per-session and per-user rate limit and burst, and EVENTS_PER_MINUTE_PER_ORG (never below 1 request); not the per-address pools nor REGISTRAR_CHECK_PER_MINUTE. A benchmark sets one that never binds (e.g. `1000`).'),
+      .describe('A positive number multiplying every per-key, per-session and per-user rate limit and burst, EVENTS_PER_MINUTE_PER_ORG and RECORD_CHANGES_PER_MINUTE_PER_ORG (never below 1 request); not the per-address pools nor REGISTRAR_CHECK_PER_MINUTE. A benchmark sets one that never binds (e.g. `1000`).'),
     DATA_DIR: z.string().min(1).default('.data')
       .describe('Where development keys are kept (the development identity provider\'s signing key, and KEY_HASH_SECRET or PAYLOAD_ENCRYPTION_KEYS when unset) and, without SMTP_URL, mail.'),
   },
@@ -217,6 +217,8 @@ export const configSections = {
       'A second PowerDNS API for test-mode zones (`npm run dev` starts one when PowerDNS is installed): test-mode records, ALIAS and DNSSEC signatures are then served over DNS, one zone per name (docs/api-guide.md, DNS). Never the live one: test names may equal live names. Unset: test-mode DNS is synthetic, served by no one.',
     ),
     DNS_TEST_PROVIDER_TOKEN: optionalString.describe('The test-mode DNS provider\'s API key.'),
+    RECORD_CHANGES_PER_MINUTE_PER_ORG: z.coerce.number().int().min(1).max(100_000_000).default(20_000)
+      .describe('DNS records one organisation\'s batches and zone imports may create, change or delete a minute in each mode, every key and member together, on the free plan (twice a free zone\'s 10,000, so a whole zone may be replaced at once); times the plan and RATE_LIMIT_SCALE. Past it, 429 `RATE_LIMITED` before anything changes: one tenant\'s bulk edits take a bounded share of the DNS host and the database.'),
     ACME_DNS_ZONE: z
       .string()
       .transform((value, ctx) => {

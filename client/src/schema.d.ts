@@ -12784,7 +12784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed; or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed; or the organisation’s batches and imports have changed as many records this minute in this mode as they may (`RATE_LIMITED`, with `Retry-After`); nothing was changed; or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -14425,7 +14425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed (not for a dry run); or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
+            /** @description the organisation’s requests have emitted as many events this minute in this mode as they may (`RATE_LIMITED`); nothing was changed (not for a dry run); or the organisation is already importing as many zone files on this api process as its plan allows (one at a time on the free plan; `RATE_LIMITED`, with `Retry-After`); or the organisation’s batches and imports have changed as many records this minute in this mode as they may (`RATE_LIMITED`, with `Retry-After`); nothing was changed; or Rate limit of the `write` group exceeded, for this key or session or for all of the user's together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Per-minute limit of the route’s group, after the plan multiplier */
@@ -14478,7 +14478,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
+            /** @description The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`), or too many zone files are being imported on this server at once (`ZONE_IMPORT_BUSY`, with `Retry-After`); nothing was changed, retry later; or The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     [name: string]: unknown;

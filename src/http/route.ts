@@ -112,6 +112,12 @@ export interface RouteSpec<R extends RequestSchemas = RequestSchemas, S extends 
    */
   verifyHeaders?: (ctx: AppContext) => Promise<void>;
   /**
+   * A slot the request holds from before its body is read until it is answered (a zone file import:
+   * a few at once per organisation, so one tenant's large bodies never fill a process's memory); the
+   * function takes it (or throws the refusal) and returns what gives it back.
+   */
+  holdsSlot?: (ctx: AppContext) => () => void;
+  /**
    * With `verifyHeaders` checking a credential: the route counts its own requests, failures per client
    * address (`auth_failure`) and verified ones per credential, so the per-address `public` pool is not
    * taken first (docs/api-guide.md, Rate limits).

@@ -64,7 +64,17 @@ function routeChain(
   if (route.scope !== 'public' && route.scope !== 'any' && !route.actsOnRecords && !route.filtersByKeyRestrictions) chain.push(refuseRecordRestrictedKeys());
   if (isOrgPath(route.path)) chain.push(requireOrgMember(deps, route.roles, shared.recordedKeyOrganizations));
   if (authenticated && route.path.includes('{domain}')) chain.push(requirePathDomainAllowed({ actsOnRecords: route.actsOnRecords === true }));
-  const { verifyRequest, verifyHeaders } = route;
+  const { verifyRequest, verifyHeaders, holdsSlot } = route;
+  if (holdsSlot) {
+    chain.push(async (ctx, next) => {
+      const release = holdsSlot(ctx);
+      try {
+        await next();
+      } finally {
+        release();
+      }
+    });
+  }
   if (verifyHeaders) {
     chain.push(async (ctx, next) => {
       await verifyHeaders(ctx);

@@ -14,6 +14,7 @@ import { applyRecordChanges, type RecordOperation, type RecordOperationResult } 
 import { BatchBody, BatchResultSchema, CreateRecordBody, DomainPath, RecordListQuery, RecordPage, RecordPath, UpdateRecordBody } from './schemas.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
 import { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
+import { admitRecordChanges, RECORD_CHANGE_BUDGET_REFUSAL } from './recordChangeBudget.js';
 import { modeOf } from '../../db/modeScope.js';
 
 const NOT_FOUND = 'No such domain, or no such record on it, in this organisation and mode (`NOT_FOUND`)';
@@ -124,13 +125,14 @@ export function dnsRecordRoutes(deps: AppDeps) {
       actsOnRecords: true,
       request: { path: DomainPath, body: BatchBody },
       responses: { 200: { description: 'Every operation applied', schema: BatchResultSchema } },
-      errors: { 404: 'No such domain in this organisation and mode (`NOT_FOUND`)', 409: `${NOT_ACTIVE}; ${STALE}; ${BACKLOG}; ${CONFLICT}; or ${ZONE_RECORD_LIMIT_REFUSAL}`, 429: EVENT_BUDGET_ERRORS[429], 502: PROVIDER, 503: PROVIDER_DOWN },
+      errors: { 404: 'No such domain in this organisation and mode (`NOT_FOUND`)', 409: `${NOT_ACTIVE}; ${STALE}; ${BACKLOG}; ${CONFLICT}; or ${ZONE_RECORD_LIMIT_REFUSAL}`, 429: `${EVENT_BUDGET_ERRORS[429]}; or ${RECORD_CHANGE_BUDGET_REFUSAL}`, 502: PROVIDER, 503: PROVIDER_DOWN },
       handler: async (ctx, input) => {
         const operations = input.body.operations.map((o): RecordOperation => {
           if (o.op === 'create') return { op: 'create', record: o.record };
           if (o.op === 'update') return { op: 'update', id: o.id, changes: o.changes, expectedVersion: o.if_match };
           return { op: 'delete', id: o.id, expectedVersion: o.if_match };
         });
+        await admitRecordChanges(deps, ctx.state, operations.length);
         const results = await apply(ctx.state, input, operations, 'batch');
         ctx.body = {
           results: results.map((r) => (r.op === 'delete' ? { op: r.op, id: r.id } : { op: r.op, record: presentDnsRecord(r.record) })),

@@ -9,11 +9,12 @@ import { DnsZoneNotFoundError } from './provider/errors.js';
 import { RECORD_TYPES } from './records.js';
 import { DomainPath } from './schemas.js';
 import { synthesizedApex, zoneFileHead, zoneFileLines } from './zoneFileExport.js';
-import { zoneExportSlots } from './zoneExportSlots.js';
+import { zoneExportSlots, zoneImportSlots } from './zoneExportSlots.js';
 import { isServed } from './zones.js';
 import { importZoneFile, ZONE_FILE_MAX_RECORDS } from './zoneFileImport.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
 import { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
+import { admitRecordChanges, RECORD_CHANGE_BUDGET_REFUSAL } from './recordChangeBudget.js';
 import { modeOf } from '../../db/modeScope.js';
 
 /** A zone file of 20,000 records of ~100 bytes, with room for long TXT (DKIM) records. */
@@ -76,6 +77,7 @@ const ZoneServedHeader = z.object({
 
 export function zoneFileRoutes(deps: AppDeps) {
   const exportSlots = zoneExportSlots();
+  const importSlots = zoneImportSlots();
   return [
     defineRoute({
       method: 'get',
@@ -144,6 +146,7 @@ export function zoneFileRoutes(deps: AppDeps) {
       actsOnRecords: true,
       request: { path: DomainPath, query: ImportQuery, header: ImportHeader, body: ZoneFileBody },
       textBody: { contentTypes: ZONE_CONTENT_TYPES, limitBytes: ZONE_FILE_LIMIT_BYTES },
+      holdsSlot: (ctx) => importSlots.slots.take(importSlots.holderOf(ctx.state.org!.org)),
       responses: { 200: { description: 'What changed (or, in a dry run, would change)', schema: ZoneImportResultSchema } },
       errors: {
         404: NOT_FOUND,
@@ -151,9 +154,9 @@ export function zoneFileRoutes(deps: AppDeps) {
           'The domain is not `active` (`DOMAIN_STATE_CONFLICT`); a record changed while the file was read (`VERSION_MISMATCH`); a CNAME would share its name (`RECORD_CONFLICT`); ' +
           `${EVENT_BUDGET_ERRORS[409]} (not for a dry run); ${ZONE_RECORD_LIMIT_REFUSAL}, counting what the import leaves (a file of more records is refused, the rest of it not read)`,
         422: 'The file cannot be read, or a record in it breaks its type’s rules (`ZONE_FILE_INVALID`, each problem with its line)',
-        429: `${EVENT_BUDGET_ERRORS[429]} (not for a dry run)`,
+        429: `${EVENT_BUDGET_ERRORS[429]} (not for a dry run); or the organisation is already importing as many zone files on this api process as its plan allows (one at a time on the free plan; \`RATE_LIMITED\`, with \`Retry-After\`); or ${RECORD_CHANGE_BUDGET_REFUSAL}`,
         502: 'The DNS provider refused the change (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed',
-        503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later',
+        503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`), or too many zone files are being imported on this server at once (`ZONE_IMPORT_BUSY`, with `Retry-After`); nothing was changed, retry later',
       },
       handler: async (ctx, { path, query, header, body, principal, requestId }) => {
         // The whole import is one event (`dns_zone.changed`); a dry run emits none.
@@ -170,6 +173,7 @@ export function zoneFileRoutes(deps: AppDeps) {
           requestId,
           createdIdOf: (index) => idempotentId(ctx.state, 'rec', String(index)),
           eventSeedOf: (part) => idempotentId(ctx.state, 'evt', `dns_record|${part}`),
+          admitChanges: (changes) => admitRecordChanges(deps, ctx.state, changes),
         });
       },
     }),

@@ -50,6 +50,8 @@ export interface ImportZoneFileProps {
   createdIdOf?: (index: number) => string | undefined;
   /** The events of the change, derived from the request so a re-run writes the same ones (applyRecordChanges). */
   eventSeedOf?: ApplyRecordChangesProps['eventSeedOf'];
+  /** Admits (or refuses) the number of records the import is about to change; not called for a dry run or a file that changes nothing. */
+  admitChanges?: (changes: number) => Promise<void>;
 }
 
 /** The file's records, read entry by entry until `maxRecords` are; a step ends after each, where a caller may pause. */
@@ -166,6 +168,7 @@ export async function importZoneFile(props: ImportZoneFileProps): Promise<ZoneIm
     ...plan.create.map((c): RecordOperation => ({ op: 'create', record: fieldsOf(c) })),
   ];
   if (operations.length === 0) return { ...plan, skipped };
+  if (!props.dryRun) await props.admitChanges?.(operations.length);
   const results = await applyRecordChanges({
     db: props.db,
     dnsProviders: props.dnsProviders,

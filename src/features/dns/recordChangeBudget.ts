@@ -1,0 +1,49 @@
+import type { Config } from '../../config.js';
+import type { AppState } from '../../http/context.js';
+import type { RateLimiter } from '../../rateLimit/limiter.js';
+import { planScaledCount } from '../../rateLimit/groups.js';
+import { requirePrincipal } from '../../auth/authorize.js';
+import { ApiError } from '../../errors.js';
+
+export interface RecordChangeBudgetDeps {
+  rateLimiter: RateLimiter;
+  config: Pick<Config, 'recordChangesPerMinutePerOrg' | 'rateLimitScale'>;
+}
+
+/** 429: the organisation's batches and imports have changed as many records this minute, in this mode, as they may. */
+export class RecordChangeBudgetSpentError extends ApiError {
+  constructor(props: { perMinute: number; retryAfterSeconds: number }) {
+    super(
+      429,
+      'RATE_LIMITED',
+      `This organisation's batches and zone imports have changed ${props.perMinute} records this minute in this mode, the most they may (every key and member together); ` +
+        `nothing was changed. Retry after ${props.retryAfterSeconds} s.`,
+      { 'Retry-After': String(props.retryAfterSeconds) },
+    );
+  }
+}
+
+/**
+ * Admits the record changes of a batch or an import on an organisation's path (how many records it
+ * creates, changes or deletes), before any is made, or refuses it with 429 `RATE_LIMITED` and
+ * Retry-After once the organisation's requests have changed RECORD_CHANGES_PER_MINUTE_PER_ORG this
+ * minute in this mode (times the plan): one tenant's bulk edits take a bounded share of the DNS host
+ * and the database, whatever its rate limits let it send (docs/api-guide.md, Limits). A minute's
+ * changes may come in one request, so a whole zone can be replaced at once.
+ */
+export async function admitRecordChanges(deps: RecordChangeBudgetDeps, state: AppState, changes: number): Promise<void> {
+  if (!state.org) throw new Error('record changes are admitted on an organisation path only');
+  const { id: orgId, plan } = state.org.org;
+  const perMinute = planScaledCount(deps.config.recordChangesPerMinutePerOrg, plan, deps.config.rateLimitScale);
+  const decision = await deps.rateLimiter.consumePool({
+    pool: 'record-changes',
+    subject: `org:${orgId}:${requirePrincipal(state).livemode ? 'live' : 'test'}`,
+    limits: { perMinute, perSecond: perMinute },
+    cost: Math.min(changes, perMinute),
+  });
+  if (!decision.allowed) throw new RecordChangeBudgetSpentError({ perMinute, retryAfterSeconds: decision.retryAfterSeconds ?? 1 });
+}
+
+/** What the reference says of the refusal, on the routes that admit their changes here. */
+export const RECORD_CHANGE_BUDGET_REFUSAL =
+  'the organisation’s batches and imports have changed as many records this minute in this mode as they may (`RATE_LIMITED`, with `Retry-After`); nothing was changed';
