@@ -1,5 +1,5 @@
 /**
- * One tenant's bulk edits take a bounded share (docs/api-guide.md, Zone files and Limits): a free
+ * One tenant's bulk edits take a bounded share (docs/api-guide.md, DNS and Zone files): a free
  * organisation imports one zone file at a time on an api process (the next is 429 while the first is
  * still being sent), and its batches and imports change at most RECORD_CHANGES_PER_MINUTE_PER_ORG
  * records a minute in each mode; another organisation is answered meanwhile.

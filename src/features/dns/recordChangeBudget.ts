@@ -28,7 +28,7 @@ export class RecordChangeBudgetSpentError extends ApiError {
  * creates, changes or deletes), before any is made, or refuses it with 429 `RATE_LIMITED` and
  * Retry-After once the organisation's requests have changed RECORD_CHANGES_PER_MINUTE_PER_ORG this
  * minute in this mode (times the plan): one tenant's bulk edits take a bounded share of the DNS host
- * and the database, whatever its rate limits let it send (docs/api-guide.md, Limits). A minute's
+ * and the database, whatever its rate limits let it send (docs/api-guide.md, DNS). A minute's
  * changes may come in one request, so a whole zone can be replaced at once.
  */
 export async function admitRecordChanges(deps: RecordChangeBudgetDeps, state: AppState, changes: number): Promise<void> {
