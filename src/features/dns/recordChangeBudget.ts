@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { AppState } from '../../http/context.js';
 import type { RateLimiter } from '../../rateLimit/limiter.js';
 import { planScaledCount } from '../../rateLimit/groups.js';
+import { spendOrganizationBudget } from '../../rateLimit/organizationBudget.js';
 import { requirePrincipal } from '../../auth/authorize.js';
 import { ApiError } from '../../errors.js';
 
@@ -28,20 +29,14 @@ export class RecordChangeBudgetSpentError extends ApiError {
  * creates, changes or deletes), before any is made, or refuses it with 429 `RATE_LIMITED` and
  * Retry-After once the organisation's requests have changed RECORD_CHANGES_PER_MINUTE_PER_ORG this
  * minute in this mode (times the plan): one tenant's bulk edits take a bounded share of the DNS host
- * and the database, whatever its rate limits let it send (docs/api-guide.md, DNS). A minute's
- * changes may come in one request, so a whole zone can be replaced at once.
+ * and the database, whatever its rate limits let it send (docs/api-guide.md, DNS).
  */
 export async function admitRecordChanges(deps: RecordChangeBudgetDeps, state: AppState, changes: number): Promise<void> {
   if (!state.org) throw new Error('record changes are admitted on an organisation path only');
   const { id: orgId, plan } = state.org.org;
   const perMinute = planScaledCount(deps.config.recordChangesPerMinutePerOrg, plan, deps.config.rateLimitScale);
-  const decision = await deps.rateLimiter.consumePool({
-    pool: 'record-changes',
-    subject: `org:${orgId}:${requirePrincipal(state).livemode ? 'live' : 'test'}`,
-    limits: { perMinute, perSecond: perMinute },
-    cost: Math.min(changes, perMinute),
-  });
-  if (!decision.allowed) throw new RecordChangeBudgetSpentError({ perMinute, retryAfterSeconds: decision.retryAfterSeconds ?? 1 });
+  const refused = await spendOrganizationBudget(deps.rateLimiter, { pool: 'record-changes', orgId, livemode: requirePrincipal(state).livemode, perMinute, cost: changes });
+  if (refused) throw new RecordChangeBudgetSpentError({ perMinute, ...refused });
 }
 
 /** What the reference says of the refusal, on the routes that admit their changes here. */

@@ -3,6 +3,7 @@ import type { Db } from '../../db/pool.js';
 import type { AppState } from '../../http/context.js';
 import type { RateLimiter } from '../../rateLimit/limiter.js';
 import { planScaledCount } from '../../rateLimit/groups.js';
+import { spendOrganizationBudget } from '../../rateLimit/organizationBudget.js';
 import { requirePrincipal } from '../../auth/authorize.js';
 import { EventBudgetSpentError, WebhookBacklogLimitError } from '../../errors.js';
 import { countDeliveriesWaiting } from './deliveriesWaiting.repository.js';
@@ -31,14 +32,8 @@ export async function admitRequestEvents(deps: EventBudgetDeps, state: AppState,
   const waitingLimit = planScaledCount(webhooks.deliveriesWaitingPerOrg, plan);
   if ((await countDeliveriesWaiting(deps.db, mode, { orgId, upTo: waitingLimit })) >= waitingLimit) throw new WebhookBacklogLimitError(waitingLimit);
   const perMinute = planScaledCount(webhooks.eventsPerMinutePerOrg, plan, deps.config.rateLimitScale);
-  const decision = await deps.rateLimiter.consumePool({
-    pool: 'events',
-    subject: `org:${orgId}:${mode.livemode ? 'live' : 'test'}`,
-    // A minute's events may come at once: a burst as large as the minute.
-    limits: { perMinute, perSecond: perMinute },
-    cost: events,
-  });
-  if (!decision.allowed) throw new EventBudgetSpentError({ perMinute, retryAfterSeconds: decision.retryAfterSeconds ?? 1 });
+  const refused = await spendOrganizationBudget(deps.rateLimiter, { pool: 'events', orgId, livemode: mode.livemode, perMinute, cost: events });
+  if (refused) throw new EventBudgetSpentError({ perMinute, ...refused });
 }
 
 /** What the reference says of the two refusals, on each route that admits its events here. */
