@@ -9,7 +9,7 @@ import { DnsZoneNotFoundError } from './provider/errors.js';
 import { RECORD_TYPES } from './records.js';
 import { DomainPath } from './schemas.js';
 import { synthesizedApex, zoneFileHead, zoneFileLines } from './zoneFileExport.js';
-import { zoneExportSlots, zoneImportSlots } from './zoneExportSlots.js';
+import { zoneExportSlots, zoneImportSlots } from './zoneFileSlots.js';
 import { isServed } from './zones.js';
 import { importZoneFile, ZONE_FILE_MAX_RECORDS } from './zoneFileImport.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
