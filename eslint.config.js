@@ -50,11 +50,23 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/features/**', '**/worker/**', '**/deps.js', '**/app.js', '**/routes.js', '**/startup.js', '**/workflows.js', '**/dashboard/**'],
+              group: ['**/features/**', '**/flows/**', '**/worker/**', '**/deps.js', '**/app.js', '**/routes.js', '**/startup.js', '**/workflows.js', '**/dashboard/**'],
               message: 'Shared plumbing never imports a feature or the code that wires them (docs/architecture.md).',
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // Features never import a flow: flows (src/flows/, the paid operations) build on features
+    // (docs/architecture.md). The base rule, so that the workflow files' own rule above still holds.
+    files: ['src/features/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/flows/**'], message: 'A feature never imports a flow (src/flows/): the flow calls the feature (docs/architecture.md).' }] },
       ],
     },
   },

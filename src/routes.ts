@@ -10,6 +10,11 @@ import { organizationRoutes } from './features/orgs/orgs.routes.js';
 import { memberRoutes } from './features/orgs/members.routes.js';
 import { availabilityRoutes } from './features/domains/availability.routes.js';
 import { domainRoutes } from './features/domains/domains.routes.js';
+import { registerDomainRoutes } from './flows/registerDomain/registerDomain.routes.js';
+import { transferDomainRoutes } from './flows/transferDomain/transferDomain.routes.js';
+import { renewDomainRoutes } from './flows/renewDomain/renewDomain.routes.js';
+import { testClockRoutes } from './features/lifecycle/testClock.routes.js';
+import { lifecycleWatcher } from './features/lifecycle/watch.js';
 import { domainMoveRoutes } from './features/domainMoves/domainMoves.routes.js';
 import { operationRoutes } from './features/domains/operations.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
@@ -36,7 +41,12 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...organizationRoutes(deps),
     ...memberRoutes(deps),
     ...availabilityRoutes(deps),
-    ...domainRoutes(deps),
+    // The domain routes keep the order they had as one list: it is the OpenAPI document's path order.
+    ...registerDomainRoutes(deps),
+    ...transferDomainRoutes(deps),
+    ...renewDomainRoutes(deps),
+    ...domainRoutes(deps, lifecycleWatcher(deps)),
+    ...testClockRoutes(deps),
     ...domainMoveRoutes(deps),
     ...operationRoutes(deps),
     ...billingRoutes(deps),

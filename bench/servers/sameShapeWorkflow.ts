@@ -1,6 +1,6 @@
 /**
  * The floor for a registration: a workflow of the same shape whose steps do nothing. A test-mode
- * registration (src/features/domains/registerDomain.workflow.ts behind `local-bookkeeping`) runs a local activity
+ * registration (src/flows/registerDomain/registerDomain.workflow.ts behind `local-bookkeeping`) runs a local activity
  * (markOperationRunning), an activity (registrarRegister), then two local ones (completeOperation,
  * createDnsZone): test/workflows/histories/register-succeeded-local-bookkeeping.json.
  * Deterministic code only; bundled by bench/servers/sameShapeWorker.ts.

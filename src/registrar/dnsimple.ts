@@ -106,7 +106,7 @@ interface SendOptions {
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export class DnsimpleRegistrar implements Registrar, RegistrarTerms, RegistrarAccount {
-  /** `registrations` takes no period: longer terms are renewed after (see src/features/domains/registerDomain.workflow.ts). */
+  /** `registrations` takes no period: longer terms are renewed after (see src/flows/registerDomain/registerDomain.workflow.ts). */
   readonly registrationTermYears = 1;
   private readonly root: string;
   private readonly timeoutMs: number;

@@ -8,12 +8,15 @@ import type { PayloadKeyring } from '../temporal/payloadKeys.js';
 import type { ApiKeyVerifier } from '../auth/apiKeyVerifier.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
 import type { Metrics } from '../metrics/registry.js';
-import { createDomainActivities } from '../features/domains/activities.js';
+import { createPaidOperationActivities } from '../flows/paidOperation/activities.js';
+import { createOperationActivities } from '../features/domains/operationActivities.js';
 import { createLeakActivities } from '../features/leaks/activities.js';
 import { createDnsActivities } from '../features/dns/activities.js';
 import { createDnssecActivities } from '../features/dns/dnssecActivities.js';
 import { createStrandedOperationActivities } from '../features/strandedOperations/activities.js';
-import { createRegistrationActivities } from '../features/domains/registrationActivities.js';
+import { createRegistrationActivities } from '../flows/registerDomain/registrationActivities.js';
+import { createContactSyncActivities } from '../features/domains/contactSyncActivities.js';
+import { createAutoRenewActivities } from '../flows/autoRenew/activities.js';
 import { createRegistrarDriftActivities } from '../features/registrarDrift/activities.js';
 import { createWebhookActivities } from '../features/webhooks/activities.js';
 import type { Resolver } from '../features/webhooks/sender.js';
@@ -51,13 +54,16 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   const mailer = deps.mailer ?? createMailer(deps.config, deps.logger);
   return {
-    ...createDomainActivities(deps),
+    ...createOperationActivities(deps),
+    ...createPaidOperationActivities(deps),
     ...createLeakActivities({ ...deps, mailer }),
     ...createLifecycleActivities({ ...deps, mailer }),
+    ...createAutoRenewActivities(deps),
     ...createDnsActivities(deps),
     ...createDnssecActivities(deps),
     ...createStrandedOperationActivities(deps),
     ...createRegistrationActivities(deps),
+    ...createContactSyncActivities(deps),
     ...createRegistrarDriftActivities(deps),
     ...createWebhookActivities({ ...deps, mailer }),
     ...createHousekeepingActivities(deps),

@@ -7,9 +7,9 @@
 import type { Workflows } from '../workflows.js';
 import { purgeIdempotencyKeysWorkflow } from '../features/housekeeping/purgeIdempotencyKeys.workflow.js';
 import { reconcileOperationsWorkflow } from '../features/strandedOperations/strandedOperations.workflow.js';
-import { registerDomainWorkflow } from '../features/domains/registerDomain.workflow.js';
-import { renewDomainWorkflow } from '../features/domains/renewDomain.workflow.js';
-import { transferDomainWorkflow } from '../features/domains/transferDomain.workflow.js';
+import { registerDomainWorkflow } from '../flows/registerDomain/registerDomain.workflow.js';
+import { renewDomainWorkflow } from '../flows/renewDomain/renewDomain.workflow.js';
+import { transferDomainWorkflow } from '../flows/transferDomain/transferDomain.workflow.js';
 import { leakScanWorkflow, revokeLeakedKeyWorkflow } from '../features/leaks/leaks.workflow.js';
 import { syncRegistrarContactWorkflow } from '../features/contacts/syncRegistrarContact.workflow.js';
 import { registrarReconcileWorkflow } from '../features/registrarDrift/registrarDrift.workflow.js';

@@ -68,7 +68,7 @@ describe('registering a domain (test mode)', () => {
     expect((await pollUntilFinished(c, res.headers.get('location')!)).status).toBe('succeeded');
     const history = await app.deps.temporal.client.workflow.getHandle(await registerWorkflowId(c, `flaky-${name}`)).fetchHistory();
     // Each 503 is retried; a retried paid attempt reads as an unknown outcome, so the workflow submits
-    // again after its settle delay (src/features/domains/activities.ts): three submissions, the first two retried.
+    // again after its settle delay (src/flows/paidOperation/activities.ts): three submissions, the first two retried.
     const events = history.events ?? [];
     const submissions = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'registrarRegister');
     expect(submissions).toHaveLength(3);

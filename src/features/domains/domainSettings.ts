@@ -9,10 +9,17 @@ import type { Principal } from '../../auth/principal.js';
 import { withTransaction, type Queryable } from '../../db/pool.js';
 import { auditCallerAction, type CallerOfRequest } from '../../audit/auditEvents.js';
 import type { DomainName } from '../../domainName.js';
-import { watchDomain } from '../lifecycle/watch.js';
 import { modeOf } from '../../db/modeScope.js';
 
-type Deps = Pick<AppDeps, 'db' | 'registrars' | 'temporal' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'registrars'>;
+
+/**
+ * Told when a domain changed in a way its lifecycle must look at again (src/features/lifecycle/:
+ * watchDomain). Passed in by the wiring, as the lifecycle builds on domains and not the other way.
+ */
+export interface DomainWatcher {
+  domainChanged(domain: Domain, reason: string): Promise<void>;
+}
 
 /**
  * How long a client waits before sending a setting again after a registrar outage that named no
@@ -23,6 +30,7 @@ export const REGISTRAR_RETRY_AFTER_SECONDS = 2;
 
 export interface UpdateDomainSettingsProps extends CallerOfRequest {
   deps: Deps;
+  watcher: DomainWatcher;
   orgId: string;
   name: DomainName;
   expectedVersion: number | undefined;
@@ -83,7 +91,7 @@ export async function updateDomainSettings(props: UpdateDomainSettingsProps): Pr
   }
   // Auto-renew decides what the lifecycle does next (renew, or send notices): it looks again.
   if (updated.autoRenew !== domain.autoRenew) {
-    await watchDomain({ temporal: deps.temporal, config: deps.config, domain: updated, reason: `auto-renew turned ${updated.autoRenew ? 'on' : 'off'}` });
+    await props.watcher.domainChanged(updated, `auto-renew turned ${updated.autoRenew ? 'on' : 'off'}`);
   }
   return updated;
 }

@@ -1,152 +1,25 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { answerAccepted } from './accepted.js';
 import type { AppDeps } from '../../deps.js';
 import { listDomainsOfOrg } from './domains.repository.js';
 import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
-import { DomainSchema, OperationSchema, presentDomain } from './operation.presenter.js';
-import { quoteRegistration, registerDomain } from './registerDomain.js';
-import { DryRunHeader } from '../../http/dryRun.js';
-import { DryRunSchema, presentDryRun } from './dryRun.presenter.js';
+import { DomainSchema, presentDomain } from './operation.presenter.js';
 import { domainNamed } from './lookup.js';
-import {
-  AuthCodeSchema,
-  DomainPath,
-  OrgPath,
-  RegisterDomainBody,
-  RenewDomainBody,
-  RenewedSchema,
-  TestClockBody,
-  TestClockSchema,
-  TransferDomainBody,
-  UpdateDomainBody,
-} from './schemas.js';
-import { advanceTestClock } from '../lifecycle/testClock.js';
-import { getAuthCode, updateDomainSettings } from './domainSettings.js';
+import { AuthCodeSchema, DomainPath, OrgPath, UpdateDomainBody } from './schemas.js';
+import { getAuthCode, updateDomainSettings, type DomainWatcher } from './domainSettings.js';
 import { IfMatchHeader, setETag } from '../../http/conditional.js';
-import { quoteTransfer, transferDomain } from './transferDomain.js';
-import { quoteRenewal, renewDomain } from './renewDomain.js';
 import { modeOf } from '../../db/modeScope.js';
 
-/** The 200 of a paid route sent `Dry-Run: true`. */
-const DRY_RUN_ANSWER = { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema };
 const NOT_ACTIVE = 'the domain is not `active` (`DOMAIN_STATE_CONFLICT`)';
-const notRenewable = 'The domain is neither `active` nor `expired` (in its grace period)';
 const REGISTRAR_REFUSED = 'The registrar refused the change (`REGISTRAR_REJECTED`)';
 const REGISTRAR_DOWN = 'The registrar is down or did not answer in time (`UPSTREAM_UNAVAILABLE`); nothing changed, retry later';
-const NOT_REGISTRABLE =
-  'The name is not one label below a sold suffix (`www.example.com`: register `example.com`), or is in the service’s own ACME-DNS zone (`DOMAIN_NAME_NOT_REGISTRABLE`, at `body.name`)';
 
-export function domainRoutes(deps: AppDeps) {
+/**
+ * A domain's reads and settings. Its paid operations (register, transfer, renew) are flows
+ * (src/flows/); `watcher` is told when a change concerns the domain's lifecycle (src/routes.ts
+ * passes the lifecycle's).
+ */
+export function domainRoutes(deps: AppDeps, watcher: DomainWatcher) {
   return [
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/orgs/{org_oid}/domains',
-      operationId: 'registerDomain',
-      summary: 'Register a domain: the price is reserved now, the registration completes asynchronously',
-      description:
-        'Answers 202 with an operation to poll (`Location`). Send an `Idempotency-Key`: the workflow id derives from it, ' +
-        'so a retried request never starts a second registration. 402 when the balance is short; 409 ' +
-        '`DOMAIN_NOT_AVAILABLE` or `DOMAIN_STATE_CONFLICT`; 409 `PRICE_EXCEEDS_MAX` above `max_price`. ' +
-        '`Dry-Run: true` answers 200 with the price after every check, and keeps nothing.',
-      tags: ['domains'],
-      scope: 'domains:write',
-      charges: true,
-      request: { path: OrgPath, header: DryRunHeader, body: RegisterDomainBody },
-      errors: {
-        409: 'The name is taken (`DOMAIN_NOT_AVAILABLE`) or already registered or being registered by this organisation (`DOMAIN_STATE_CONFLICT`)',
-        422: NOT_REGISTRABLE,
-      },
-      responses: {
-        200: DRY_RUN_ANSWER,
-        202: { description: 'Accepted; poll the operation', schema: OperationSchema },
-      },
-      handler: async (ctx, { path, header, body, principal }) => {
-        const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
-        if (header['dry-run']) {
-          ctx.body = presentDryRun(await quoteRegistration(props));
-          return;
-        }
-        const operation = await registerDomain(props);
-        answerAccepted(ctx, operation);
-      },
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/orgs/{org_oid}/domains/transfers',
-      operationId: 'transferDomain',
-      summary: 'Transfer a domain in: the transfer price is reserved now, the registry decides within days',
-      description:
-        'Answers 202 with an operation to poll; a pending transfer can be cancelled with `POST …/operations/{id}/cancel`. ' +
-        'Test mode: a first label ending in `-locked` fails with `DOMAIN_LOCKED`, `-fail` with `REGISTRAR_REJECTED`. ' +
-        '409 `PRICE_EXCEEDS_MAX` above `max_price`; `Dry-Run: true` answers 200 with the price after every check, and keeps nothing.',
-      tags: ['domains'],
-      scope: 'domains:write',
-      charges: true,
-      request: { path: OrgPath, header: DryRunHeader, body: TransferDomainBody },
-      errors: {
-        409: 'The domain is already in this organisation, or (live mode) held by another one (`DOMAIN_STATE_CONFLICT`, `DOMAIN_NOT_AVAILABLE`)',
-        422: NOT_REGISTRABLE,
-      },
-      responses: {
-        200: DRY_RUN_ANSWER,
-        202: { description: 'Accepted; poll the operation', schema: OperationSchema },
-      },
-      handler: async (ctx, { path, header, body, principal }) => {
-        const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
-        if (header['dry-run']) {
-          ctx.body = presentDryRun(await quoteTransfer(props));
-          return;
-        }
-        const operation = await transferDomain(props);
-        answerAccepted(ctx, operation);
-      },
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/orgs/{org_oid}/domains/{domain}/renew',
-      operationId: 'renewDomain',
-      summary: 'Renew a domain: 200 with the new expiry when done within 10 seconds, else 202 with the operation',
-      description:
-        'Send an `Idempotency-Key`: a retried renewal never charges twice. 409 `PRICE_EXCEEDS_MAX` above `max_price`; ' +
-        '`Dry-Run: true` answers 200 with the price (`dry_run: true`) after every check, and keeps nothing.',
-      tags: ['domains'],
-      scope: 'domains:write',
-      charges: true,
-      request: { path: DomainPath, header: DryRunHeader, body: RenewDomainBody },
-      errors: { 409: `${notRenewable}, or a renewal of it is already running (\`DOMAIN_STATE_CONFLICT\`)` },
-      responses: {
-        200: { description: 'Renewed, or (with `Dry-Run: true`) the price of renewing', schema: z.union([RenewedSchema, DryRunSchema]) },
-        202: { description: 'Still running; poll the operation', schema: OperationSchema },
-      },
-      handler: async (ctx, { path, header, body, principal }) => {
-        const props = {
-          deps,
-          principal,
-          orgId: path.org_oid,
-          domainName: path.domain,
-          years: body.years,
-          maxPrice: body.max_price,
-          idempotency: ctx.state.idempotency,
-        };
-        if (header['dry-run']) {
-          ctx.body = presentDryRun(await quoteRenewal(props));
-          return;
-        }
-        const outcome = await renewDomain(props);
-        if (outcome.done) {
-          ctx.body = {
-            domain: outcome.domain.name,
-            expires_at: outcome.domain.expiresAt?.toISOString() ?? null,
-            years: body.years,
-            charged: { amount: outcome.operation.amount, currency: 'USD' },
-            operation_id: outcome.operation.id,
-          };
-          return;
-        }
-        answerAccepted(ctx, outcome.operation);
-      },
-    }),
     defineRoute({
       method: 'get',
       path: '/api/v1/orgs/{org_oid}/domains',
@@ -192,6 +65,7 @@ export function domainRoutes(deps: AppDeps) {
       handler: async (ctx, { path, header, body, principal, requestId }) => {
         const domain = await updateDomainSettings({
           deps,
+          watcher,
           principal,
           requestId,
           orgId: path.org_oid,
@@ -217,30 +91,6 @@ export function domainRoutes(deps: AppDeps) {
         const result = await getAuthCode({ deps, principal: principal, orgId: path.org_oid, name: path.domain, requestId });
         ctx.set('Cache-Control', 'no-store');
         ctx.body = result.delivery === 'returned' ? { auth_code: result.authCode, delivery: 'returned' } : { auth_code: null, delivery: 'emailed' };
-      },
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/orgs/{org_oid}/domains/{domain}/test-clock',
-      operationId: 'advanceTestClock',
-      summary: "Test mode: move a domain's lifecycle forward by some days (404 in live mode)",
-      description:
-        'Auto-renewal, expiry notices, expiry and deletion that those days bring happen within seconds, with the same ' +
-        'e-mails, events and charges as in real time. Each domain has its own clock; it only moves forward.',
-      tags: ['domains'],
-      scope: 'domains:write',
-      request: { path: DomainPath, body: TestClockBody },
-      errors: { 404: 'No such domain in this organisation, or the caller is in live mode, where test clocks do not exist (`NOT_FOUND`)' },
-      responses: { 200: { description: 'The clock moved', schema: TestClockSchema } },
-      handler: async (ctx, { path, body, principal }) => {
-        const { domain, now } = await advanceTestClock({ deps, principal, orgId: path.org_oid, domainName: path.domain, days: body.advance_days });
-        ctx.body = {
-          domain: domain.name,
-          status: domain.status,
-          expires_at: domain.expiresAt?.toISOString() ?? null,
-          offset_days: domain.clockOffsetDays,
-          now: now.toISOString(),
-        };
       },
     }),
   ];

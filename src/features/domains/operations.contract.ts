@@ -20,7 +20,8 @@ export interface DomainOperationRetries {
   /**
    * Registrar reads and paid submissions, until they answer: 502, 503 and timeouts are waited
    * out (Retry-After honoured), and a retried paid attempt reads as an unknown outcome
-   * (src/features/domains/activities.ts), so a submission is never repeated blindly whatever this says.
+   * (src/flows/paidOperation/activities.ts), so a submission is never repeated blindly whatever
+   * this says.
    */
   registrar: RetryTiming;
   bookkeeping: RetryTiming;

@@ -1,38 +1,37 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { AppDeps } from '../../deps.js';
 import type { Logger } from '../../logger.js';
+import type { Db } from '../../db/pool.js';
 import { findDomainNotice, markDomainNoticeMailed } from './domainNotices.repository.js';
 import { domainNoticeMail } from './domainNotice.mail.js';
 import { MailRejectedError, type Mailer } from '../../mail/mailer.js';
-import { autoRenewDomain } from './autoRenew.js';
 import { deleteExpiredDomain, expireDomain, readLifecycleState, recordExpiringNotice } from './steps.js';
 import type { DomainLifecycleState, LifecycleStepOutcome, LifecycleStepResult } from './domainLifecycle.contract.js';
 import { modeOf } from '../../db/modeScope.js';
 
-export type LifecycleActivityDeps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'> & { logger: Logger; mailer: Mailer };
+export type LifecycleActivityDeps = Pick<AppDeps, 'db'> & { logger: Logger; mailer: Mailer };
 
-interface StepRef {
+export interface StepRef {
   domainId: string;
   livemode: boolean;
   cycleExpiresAt: string;
 }
 
-/** The steps of a domain's life (src/features/lifecycle/domainLifecycle.workflow.ts); each checks the domain again itself. */
+/** A step's outcome with the domain's lifecycle state as it is after the step. */
+export async function withLifecycleState(db: Db, input: StepRef, outcome: LifecycleStepOutcome): Promise<LifecycleStepResult> {
+  return { ...outcome, state: await readLifecycleState(db, modeOf(input.livemode), input.domainId) };
+}
+
+/**
+ * The steps of a domain's life (src/features/lifecycle/domainLifecycle.workflow.ts); each checks the
+ * domain again itself. Its auto-renewal is a paid operation: src/flows/autoRenew/activities.ts.
+ */
 export function createLifecycleActivities(deps: LifecycleActivityDeps) {
   const { db, logger, mailer } = deps;
-  const withState = async (input: StepRef, outcome: LifecycleStepOutcome): Promise<LifecycleStepResult> => ({
-    ...outcome,
-    state: await readLifecycleState(db, modeOf(input.livemode), input.domainId),
-  });
+  const withState = (input: StepRef, outcome: LifecycleStepOutcome) => withLifecycleState(db, input, outcome);
   return {
     async readDomainLifecycle(input: { domainId: string; livemode: boolean }): Promise<DomainLifecycleState | null> {
       return readLifecycleState(db, modeOf(input.livemode), input.domainId);
-    },
-
-    async autoRenewDomain(input: StepRef & { attemptAt: string }): Promise<LifecycleStepResult> {
-      const outcome = await autoRenewDomain({ deps, ...input });
-      logger.info({ domainId: input.domainId, ...outcome }, 'auto-renewal attempt');
-      return withState(input, outcome);
     },
 
     async recordExpiringNotice(input: StepRef & { at: string; daysLeft: number }): Promise<LifecycleStepResult> {

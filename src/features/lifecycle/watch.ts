@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../config.js';
 import type { Domain } from '../domains/domains.repository.js';
+import type { DomainWatcher } from '../domains/domainSettings.js';
 import { lifecycleNowOf } from './clock.js';
 import { DomainKey, LivemodeKey, OperationTypeKey, OrgIdKey } from '../../temporal/searchAttributes.js';
 import { domainChangedSignal, domainMovedSignal, testClockAdvancedSignal, type DomainLifecycleDurations } from './domainLifecycle.contract.js';
@@ -91,4 +92,9 @@ export async function watchDomain(props: WatchDomainProps): Promise<void> {
     signal: domainChangedSignal,
     signalArgs: [{ reason: props.reason }],
   });
+}
+
+/** watchDomain as the domains feature is handed it (its settings: auto-renew turned on or off). */
+export function lifecycleWatcher(deps: Pick<WatchDomainProps, 'temporal' | 'config'>): DomainWatcher {
+  return { domainChanged: (domain, reason) => watchDomain({ temporal: deps.temporal, config: deps.config, domain, reason }) };
 }

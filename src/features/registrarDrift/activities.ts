@@ -7,7 +7,7 @@ import type { RegistrarDomain } from '../../registrar/port.js';
 import { findDrift } from './registrarDrift.js';
 import type { RegistrarReconcileSummary } from './registrarDrift.contract.js';
 import type { Registrars } from '../../registrar/registrars.js';
-import { callRegistrar, type AccountProblemReport } from '../domains/activities.js';
+import { callRegistrar, type AccountProblemReport } from '../domains/registrarCalls.js';
 
 export interface ReconcileActivityDeps extends AccountProblemReport {
   db: Db;

@@ -1,73 +1,30 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../../db/pool.js';
 import { ApiError } from '../../errors.js';
-import { findContact, type Contact } from '../contacts/contacts.repository.js';
-import { contactDetails, ensureRegistrarContact } from '../contacts/registrarContact.js';
-import { claimOperationForWorkflow } from './operations.repository.js';
-import { endOperation } from './operationEvents.js';
-import { findDomainById, type Domain } from './domains.repository.js';
-import { activateDomain, changeDomainStatus } from './domainStatus.js';
-import { watchDomain } from '../lifecycle/watch.js';
-import { emitEvent } from '../webhooks/emitEvent.js';
-import { presentDomain } from './operation.presenter.js';
+import { findContact, type Contact } from '../../features/contacts/contacts.repository.js';
+import { contactDetails, ensureRegistrarContact } from '../../features/contacts/registrarContact.js';
+import { endOperation } from '../../features/domains/operationEvents.js';
+import { findDomainById, type Domain } from '../../features/domains/domains.repository.js';
+import { activateDomain, changeDomainStatus } from '../../features/domains/domainStatus.js';
+import { watchDomain } from '../../features/lifecycle/watch.js';
+import { emitEvent } from '../../features/webhooks/emitEvent.js';
+import { presentDomain } from '../../features/domains/operation.presenter.js';
 import type { Temporal } from '../../temporal/client.js';
 import type { Config } from '../../config.js';
-import { capture, release, RESERVATION_STATE_CONFLICT } from '../billing/ledger.js';
-import type { Logger } from '../../logger.js';
-import type { Metrics } from '../../metrics/registry.js';
+import { capture, release, RESERVATION_STATE_CONFLICT } from '../../features/billing/ledger.js';
 import { failUncapturable } from './captureConflict.js';
-import { RegistrarAccountError } from '../../registrar/errors.js';
-import { asActivityFailure } from '../../temporal/activityFailures.js';
+import { asRegistrarFailure, type AccountProblemReport } from '../../features/domains/registrarCalls.js';
 import type { Money, Registrar, RegistrarTerms, TransferStatus } from '../../registrar/port.js';
 import type { Registrars } from '../../registrar/registrars.js';
-import type { RegisterDomainInput, RegistrarStep, RenewDomainInput, TransferDomainInput } from './operations.contract.js';
+import type { RegisterDomainInput, RegistrarStep, RenewDomainInput, TransferDomainInput } from '../../features/domains/operations.contract.js';
 import { modeOf } from '../../db/modeScope.js';
 
-/** Where a registrar's refusal of our account is told to the operator: an error log line and a counter. */
-export interface AccountProblemReport {
-  logger: Logger;
-  metrics: Pick<Metrics, 'registrarAccountErrors'>;
-}
-
-export interface DomainActivityDeps extends AccountProblemReport {
+export interface PaidOperationActivityDeps extends AccountProblemReport {
   db: Db;
   registrars: Registrars;
   /** A domain that becomes ours, or whose renewal ends, tells its lifecycle workflow. */
   temporal: Pick<Temporal, 'client'>;
   config: Pick<Config, 'temporal'>;
-}
-
-/** Polls may go on while the operator fixes the registrar account; a minute between tries is plenty. */
-const ACCOUNT_PROBLEM_RETRY = '60s';
-
-/**
- * Registrar errors as Temporal sees them (see asActivityFailure in ./failures.ts), except that
- * credential, scope and billing refusals (RegistrarAccountError) are logged for the operator with
- * the upstream text; a submission then fails (nothing happened upstream), a poll keeps retrying
- * (the work upstream goes on whatever our token can see).
- */
-function asRegistrarFailure(err: unknown, { logger, metrics }: AccountProblemReport, during: 'submit' | 'poll'): unknown {
-  if (err instanceof RegistrarAccountError) {
-    metrics.registrarAccountErrors.inc({ adapter: err.adapter, status: String(err.upstreamStatus) });
-    logger.error({ upstreamStatus: err.upstreamStatus, upstream: err.operatorDetail, during }, 'registrar refused our account: credentials, scopes or billing need the operator');
-    const message = err.message;
-    return during === 'poll'
-      ? ApplicationFailure.create({ type: err.code, message, nextRetryDelay: ACCOUNT_PROBLEM_RETRY })
-      : ApplicationFailure.nonRetryable(message, err.code);
-  }
-  return asActivityFailure(err);
-}
-
-/**
- * A registrar call outside the paid path (delegation, contact changes, the account's domain list),
- * its errors turned into Temporal failures; an account problem is retried until the operator acts.
- */
-export async function callRegistrar<T>(report: AccountProblemReport, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw asRegistrarFailure(err, report, 'poll');
-  }
 }
 
 /** The registrant's id at the registrar: stored, created once, or updated when the contact changed. */
@@ -95,7 +52,7 @@ function stepOf(answer: { state: string; expiresAt?: string }, reference: string
   return DONE_STATES.has(answer.state) && answer.expiresAt ? { state: 'done', expiresAt: answer.expiresAt, reference } : { state: 'pending', reference };
 }
 
-export function createDomainActivities({ db, registrars, logger, metrics, temporal, config }: DomainActivityDeps) {
+export function createPaidOperationActivities({ db, registrars, logger, metrics, temporal, config }: PaidOperationActivityDeps) {
   async function call<T>(during: 'submit' | 'poll', livemode: boolean, work: (registrar: Registrar) => Promise<T>): Promise<T> {
     try {
       return await work(await registrars.forMode(livemode));
@@ -133,11 +90,6 @@ export function createDomainActivities({ db, registrars, logger, metrics, tempor
   }
 
   return {
-    /** False when the api abandoned the operation before this workflow could take it. */
-    async markOperationRunning(input: { operationId: string; livemode: boolean }): Promise<boolean> {
-      return claimOperationForWorkflow(db, modeOf(input.livemode), input.operationId);
-    },
-
     /**
      * Submits the registration for the term the registrar takes in one go (`termYears`; the workflow
      * renews the rest). The registrant's registrar id is stored on our contact, so retries and later

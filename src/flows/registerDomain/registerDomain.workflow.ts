@@ -1,5 +1,5 @@
 import { ApplicationFailure, log } from '@temporalio/workflow';
-import type { RegisterDomainInput, RegistrarStepDone, RegistrationResult } from './operations.contract.js';
+import type { RegisterDomainInput, RegistrarStepDone, RegistrationResult } from '../../features/domains/operations.contract.js';
 import {
   applyWhoisPrivacy,
   createZoneBestEffort,
@@ -8,7 +8,7 @@ import {
   untilDone,
   whoisPrivacyResult,
   type DomainOperationActivities,
-} from './operationSteps.workflow.js';
+} from '../paidOperation/operationSteps.workflow.js';
 import { failureOf } from '../../temporal/retries.workflow.js';
 
 /**
@@ -16,10 +16,10 @@ import { failureOf } from '../../temporal/retries.workflow.js';
  * A registrar that registers for one term only (DNSimple) gets the registration, then a renewal for
  * the remaining years, all one operation: one capture at the end. Each paid step reads the upstream
  * state before it POSTs, and an answer that was lost is read again after `settleMs`, never re-sent
- * blindly (see untilDone in ./shared.ts). A refused registration releases everything and fails the
- * domain; a refused renewal after a registration keeps what was done (see settleRegistrationInPart
- * in src/features/domains/registrationActivities.ts). Name servers and WHOIS privacy asked for are then
- * set at the registrar.
+ * blindly (see untilDone in ../paidOperation/operationSteps.workflow.ts). A refused registration
+ * releases everything and fails the domain; a refused renewal after a registration keeps what was
+ * done (see settleRegistrationInPart in ./registrationActivities.ts). Name servers and WHOIS privacy
+ * asked for are then set at the registrar.
  */
 export async function registerDomainWorkflow(input: RegisterDomainInput): Promise<RegistrationResult> {
   const operation = { operationId: input.operationId, livemode: input.livemode, domainId: input.domainId };

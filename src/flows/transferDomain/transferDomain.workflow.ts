@@ -1,5 +1,5 @@
 import { ApplicationFailure, condition, setHandler, sleep } from '@temporalio/workflow';
-import { cancelTransferSignal, type TransferDomainInput, type TransferResult } from './operations.contract.js';
+import { cancelTransferSignal, type TransferDomainInput, type TransferResult } from '../../features/domains/operations.contract.js';
 import type { TransferStatus } from '../../registrar/port.js';
 import {
   applyWhoisPrivacy,
@@ -8,7 +8,7 @@ import {
   takeOperation,
   whoisPrivacyResult,
   type DomainOperationActivities,
-} from './operationSteps.workflow.js';
+} from '../paidOperation/operationSteps.workflow.js';
 import { failureOf } from '../../temporal/retries.workflow.js';
 
 type Ending =

@@ -1,13 +1,13 @@
 import type { AppDeps } from '../../deps.js';
 import { withTransaction } from '../../db/pool.js';
-import { findDomainById, type Domain } from '../domains/domains.repository.js';
-import { findOpenRenewal } from '../domains/operations.repository.js';
+import { findDomainById, type Domain } from '../../features/domains/domains.repository.js';
+import { findOpenRenewal } from '../../features/domains/operations.repository.js';
 import { ApiError, ConflictError } from '../../errors.js';
-import type { LifecycleStepOutcome } from './domainLifecycle.contract.js';
-import { RENEWABLE } from '../domains/lookup.js';
-import { beginRenewal } from '../domains/renewDomain.js';
-import { recordNotice } from './notices.js';
-import { lifecycleNowOf } from './clock.js';
+import type { LifecycleStepOutcome } from '../../features/lifecycle/domainLifecycle.contract.js';
+import { RENEWABLE } from '../../features/domains/lookup.js';
+import { beginRenewal } from '../renewDomain/renewDomain.js';
+import { recordNotice } from '../../features/lifecycle/notices.js';
+import { lifecycleNowOf } from '../../features/lifecycle/clock.js';
 import { modeOf } from '../../db/modeScope.js';
 
 export interface AutoRenewProps {

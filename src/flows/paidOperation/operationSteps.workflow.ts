@@ -1,6 +1,6 @@
 import { ApplicationFailure, log, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../worker/activities.js';
-import { DOMAIN_OPERATION_RETRIES, type DomainOperationRetries, type RegistrarStep, type RegistrarStepDone } from './operations.contract.js';
+import { DOMAIN_OPERATION_RETRIES, type DomainOperationRetries, type RegistrarStep, type RegistrarStepDone } from '../../features/domains/operations.contract.js';
 import { failureOf, PERMANENT_REGISTRAR_CODES, retryPolicy } from '../../temporal/retries.workflow.js';
 
 /**
@@ -33,7 +33,7 @@ export function domainOperationActivities(input: { livemode: boolean; retries?: 
      */
     paidRegistrar: proxyActivities<Activities>({
       startToCloseTimeout: '3 minutes',
-      // A dead worker's attempt is noticed within seconds; the retry answers "unknown" (see src/features/domains/activities.ts).
+      // A dead worker's attempt is noticed within seconds; the retry answers "unknown" (see ./activities.ts).
       heartbeatTimeout: '10 seconds',
       retry: registrarRetry,
     }),

@@ -1,5 +1,5 @@
-import type { RegistrationResult, RenewDomainInput } from './operations.contract.js';
-import { domainOperationActivities, runPaidRegistrarStep } from './operationSteps.workflow.js';
+import type { RegistrationResult, RenewDomainInput } from '../../features/domains/operations.contract.js';
+import { domainOperationActivities, runPaidRegistrarStep } from '../paidOperation/operationSteps.workflow.js';
 
 /**
  * Renews a domain whose price the api has reserved: on success `expires_at` moves on and the

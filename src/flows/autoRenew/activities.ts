@@ -1,0 +1,19 @@
+import type { AppDeps } from '../../deps.js';
+import type { Logger } from '../../logger.js';
+import { withLifecycleState, type StepRef } from '../../features/lifecycle/activities.js';
+import type { LifecycleStepResult } from '../../features/lifecycle/domainLifecycle.contract.js';
+import { autoRenewDomain } from './autoRenew.js';
+
+export type AutoRenewActivityDeps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'> & { logger: Logger };
+
+/** The lifecycle's auto-renewal step (src/features/lifecycle/domainLifecycle.workflow.ts): a renewal, paid from the balance. */
+export function createAutoRenewActivities(deps: AutoRenewActivityDeps) {
+  const { db, logger } = deps;
+  return {
+    async autoRenewDomain(input: StepRef & { attemptAt: string }): Promise<LifecycleStepResult> {
+      const outcome = await autoRenewDomain({ deps, ...input });
+      logger.info({ domainId: input.domainId, ...outcome }, 'auto-renewal attempt');
+      return withLifecycleState(db, input, outcome);
+    },
+  };
+}
