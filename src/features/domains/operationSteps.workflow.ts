@@ -1,5 +1,7 @@
 import { ApplicationFailure, log, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
-import type { Activities } from '../../worker/activities.js';
+import type { DomainActivities } from './activities.js';
+import type { RegistrationActivities } from './registrationActivities.js';
+import type { DnsActivities } from '../dns/activities.js';
 import { DOMAIN_OPERATION_RETRIES, type DomainOperationRetries, type RegistrarStep, type RegistrarStepDone } from './operations.contract.js';
 import { failureOf, PERMANENT_REGISTRAR_CODES, retryPolicy } from '../../temporal/retries.workflow.js';
 
@@ -24,14 +26,14 @@ export function domainOperationActivities(input: { livemode: boolean; retries?: 
   const dns = { startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.dnsZone) } as const;
   return {
     /** Registrar calls: 502, 503 and timeouts retried with back-off (Retry-After honoured by the activity). */
-    registrar: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: registrarRetry }),
+    registrar: proxyActivities<DomainActivities>({ startToCloseTimeout: '30 seconds', retry: registrarRetry }),
     /**
      * Paid submissions (register, renew, transfer): each attempt reads the upstream state before it
      * POSTs, and the POST alone may take PAID_TIMEOUT_MS (src/registrar/dnsimple.ts, 45 s), so the
      * activity gets room for both; Temporal must not time out an attempt that is still waiting for the
      * registrar's answer and start another beside it.
      */
-    paidRegistrar: proxyActivities<Activities>({
+    paidRegistrar: proxyActivities<DomainActivities>({
       startToCloseTimeout: '3 minutes',
       // A dead worker's attempt is noticed within seconds; the retry answers "unknown" (see src/features/domains/activities.ts).
       heartbeatTimeout: '10 seconds',
@@ -41,10 +43,10 @@ export function domainOperationActivities(input: { livemode: boolean; retries?: 
      * Bookkeeping only touches our own database (and signals the domain's lifecycle): retried until
      * it answers. Each step is safe to repeat, as a local activity may be after a worker crash.
      */
-    bookkeeping: local ? proxyLocalActivities<Activities>(bookkeeping) : proxyActivities<Activities>(bookkeeping),
-    delegation: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.delegation) }),
+    bookkeeping: local ? proxyLocalActivities<DomainActivities & RegistrationActivities>(bookkeeping) : proxyActivities<DomainActivities & RegistrationActivities>(bookkeeping),
+    delegation: proxyActivities<RegistrationActivities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.delegation) }),
     /** A live zone is created at PowerDNS, which may be slow or down: a scheduled activity, whoever runs it. */
-    dns: local && !input.livemode ? proxyLocalActivities<Activities>(dns) : proxyActivities<Activities>(dns),
+    dns: local && !input.livemode ? proxyLocalActivities<Pick<DnsActivities, 'createDnsZone'>>(dns) : proxyActivities<Pick<DnsActivities, 'createDnsZone'>>(dns),
   };
 }
 

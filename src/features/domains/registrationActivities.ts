@@ -7,9 +7,8 @@ import { activateDomain } from './domainStatus.js';
 import { watchDomain } from '../lifecycle/watch.js';
 import { capture } from '../billing/ledger.js';
 import { NotFoundError } from '../../errors.js';
-import { ensureRegistrarContact } from '../contacts/registrarContact.js';
 import type { Registrars } from '../../registrar/registrars.js';
-import { callRegistrar, type AccountProblemReport } from './activities.js';
+import { callRegistrar, type AccountProblemReport } from '../../temporal/registrarFailures.js';
 import type { Temporal } from '../../temporal/client.js';
 import type { Config } from '../../config.js';
 import { modeOf } from '../../db/modeScope.js';
@@ -24,7 +23,7 @@ export interface RegistrationActivityDeps extends AccountProblemReport {
 /** The operation error of a registration done for fewer years than paid for. */
 export const PARTIALLY_REGISTERED = 'PARTIALLY_REGISTERED';
 
-/** The steps a live registration needs beside the paid call itself, and contact changes passed on upstream. */
+/** The steps a live registration needs beside the paid call itself. */
 export function createRegistrationActivities({ db, logger, metrics, registrars, temporal, config }: RegistrationActivityDeps) {
   const report = { logger, metrics };
   return {
@@ -102,35 +101,7 @@ export function createRegistrationActivities({ db, logger, metrics, registrars, 
       logger.error({ operationId: input.operationId, domain: input.name, failure: input.failure }, 'registration renewed for fewer years than paid');
       if (domain) await watchDomain({ temporal, config, domain, reason: `operation ${input.operationId} registered in part` });
     },
-
-    /**
-     * Passes a contact change on to the registrar, when the registrar holds the contact (it is
-     * created there only when a registration or transfer first uses it). An older change arriving
-     * after a newer one finds the contact current and does nothing.
-     */
-    async syncContactToRegistrar(input: { livemode: boolean; contactId: string }): Promise<{ status: string; version?: number }> {
-      return callRegistrar(report, async () => {
-        const registrar = await registrars.forMode(input.livemode);
-        const synced = await ensureRegistrarContact({ db, registrar, mode: modeOf(input.livemode), contactId: input.contactId, onlyIfKnown: true });
-        return 'version' in synced ? { status: synced.status, version: synced.version } : { status: synced.status };
-      });
-    },
-
-    /** A contact change the registrar refused for good: the operator hears of it; our copy keeps the change. */
-    async reportContactSyncFailure(input: { livemode: boolean; orgId: string; contactId: string; version: number; failure: { code: string; detail: string } }): Promise<void> {
-      await insertAuditEvent(db, {
-        id: `evt_contact_sync_${input.contactId}_v${input.version}`,
-        action: 'contact.registrar_sync_failed',
-        actorUserId: null,
-        actorKeyId: null,
-        orgId: input.orgId,
-        targetType: 'contact',
-        targetId: input.contactId,
-        livemode: input.livemode,
-        data: { livemode: input.livemode, version: input.version, failure: input.failure },
-        requestId: null,
-      });
-      logger.error({ contactId: input.contactId, version: input.version, failure: input.failure }, 'the registrar refused a contact change');
-    },
   };
 }
+
+export type RegistrationActivities = ReturnType<typeof createRegistrationActivities>;

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import type { Logger } from '../../logger.js';
 import { findDomainNotice, markDomainNoticeMailed } from './domainNotices.repository.js';
 import { domainNoticeMail } from './domainNotice.mail.js';
@@ -9,7 +9,7 @@ import { deleteExpiredDomain, expireDomain, readLifecycleState, recordExpiringNo
 import type { DomainLifecycleState, LifecycleStepOutcome, LifecycleStepResult } from './domainLifecycle.contract.js';
 import { modeOf } from '../../db/modeScope.js';
 
-export type LifecycleActivityDeps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'> & { logger: Logger; mailer: Mailer };
+export type LifecycleActivityDeps = Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'> & { logger: Logger; mailer: Mailer };
 
 interface StepRef {
   domainId: string;
@@ -74,3 +74,5 @@ export function createLifecycleActivities(deps: LifecycleActivityDeps) {
     },
   };
 }
+
+export type LifecycleActivities = ReturnType<typeof createLifecycleActivities>;
