@@ -5,6 +5,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src src
+COPY workflows workflows
+COPY activities activities
 COPY migrations migrations
 COPY client client
 COPY dashboard dashboard

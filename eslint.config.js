@@ -2,6 +2,9 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The worker's entry points and src/worker/: wiring, which features and plumbing never import. */
+const WIRING_OF_THE_WORKER = ['**/worker/**', '**/workflows/**', '**/activities/**'];
+
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_')).flatMap((name) => [name, `node:${name}`]);
 
 export default tseslint.config(
@@ -18,9 +21,28 @@ export default tseslint.config(
     },
   },
   {
+    // A feature's workflows proxy its own activities' type and its factories declare their own
+    // dependencies: no feature imports the worker's entry points (workflows/, activities/) or src/worker/.
+    files: ['src/features/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: WIRING_OF_THE_WORKER,
+              message: 'A feature never imports the worker wiring: its workflows proxy its own activities (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Workflow code must stay deterministic: no Node built-ins, and values only from the workflow SDK,
     // other workflow files and contracts; everything else (activities, services) as types only.
-    files: ['src/**/*.workflow.ts', 'src/**/*.contract.ts', 'src/worker/workflows.ts'],
+    files: ['src/**/*.workflow.ts', 'src/**/*.contract.ts', 'workflows/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -28,10 +50,12 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code runs in a deterministic sandbox: no Node built-ins.' })),
           patterns: [
             {
-              regex: '^\\.{1,2}/(?!.*\\.(workflow|contract)\\.js$)',
+              // The worker's wiring is left out, so that the pattern below refuses even its types.
+              regex: '^(?!.*/(worker|workflows|activities)/)\\.{1,2}/(?!.*\\.(workflow|contract)\\.js$)',
               allowTypeImports: true,
               message: 'Workflow code imports values only from *.workflow.ts and *.contract.ts files; call activities through proxyActivities.',
             },
+            { group: WIRING_OF_THE_WORKER, message: 'A workflow proxies its own feature\'s activities\' type, never the worker\'s composition (docs/architecture.md).' },
           ],
         },
       ],
@@ -50,7 +74,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/features/**', '**/flows/**', '**/worker/**', '**/deps.js', '**/app.js', '**/routes.js', '**/startup.js', '**/workflows.js', '**/dashboard/**'],
+              group: ['**/features/**', '**/flows/**', '**/deps.js', '**/app.js', '**/routes.js', '**/startup.js', '**/workflows.js', '**/dashboard/**', ...WIRING_OF_THE_WORKER],
               message: 'Shared plumbing never imports a feature or the code that wires them (docs/architecture.md).',
             },
           ],

@@ -1,6 +1,6 @@
 /**
  * Every workflow the worker runs, by its registered name (the exported function's name;
- * src/worker/workflows.ts checks that each implementation matches), and `startWorkflow`, which
+ * workflows/index.ts checks that each implementation matches), and `startWorkflow`, which
  * type-checks a start's name and input against it. Each feature's `*.contract.ts` holds its
  * workflows' inputs, results and signals (docs/architecture.md).
  */
@@ -17,7 +17,7 @@ import type { ScheduledRunInput } from './temporal/retries.contract.js';
 
 /**
  * The signature of every workflow the worker runs, by its registered name (the exported function's
- * name; src/worker/workflows.ts checks that each implementation matches). Starts go through
+ * name; workflows/index.ts checks that each implementation matches). Starts go through
  * `startWorkflow` (below), so the name and the arguments are both type-checked.
  */
 export interface Workflows {

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions, type WorkflowBundleOption } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from './activities.js';
+import { createActivities, type ActivityDeps } from '../../activities/index.js';
 import { temporalAddress, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import { encryptedDataConverter } from '../temporal/payloadCodec.js';
 import { workerTracingOptions } from '../telemetry/tracing.js';
 
-/** The bundle's one entry: `src/worker/workflows.ts` under tsx, `dist/src/worker/workflows.js` when compiled. */
-export const WORKFLOWS_PATH = fileURLToPath(new URL(`./workflows${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+/** The bundle's one entry: `workflows/index.ts` under tsx, `dist/workflows/index.js` when compiled. */
+export const WORKFLOWS_PATH = fileURLToPath(new URL(`../../workflows/index${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
 /** The concurrency and polling of WORKER_* (docs/configuration.md). */
 export function workerTuning(settings: Config['worker']): Partial<WorkerOptions> {

@@ -12,7 +12,7 @@ import type { RouteSpec } from '../../src/http/route.js';
 import { createWorker, type RunningWorker } from '../../src/worker/worker.js';
 import { randomBase62 } from '../../src/ids.js';
 import { forwardedFrom, simulatedClientAddress } from './http.js';
-import type { ActivityDeps } from '../../src/worker/activities.js';
+import type { ActivityDeps } from '../../activities/index.js';
 
 /** Configuration pointing at the test run's database, Redis and Temporal, with its own data dir and task queue. */
 export async function testConfig(env: Record<string, string> = {}): Promise<Config> {

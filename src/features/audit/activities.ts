@@ -1,11 +1,12 @@
-import type { Db } from '../../db/pool.js';
-import type { Logger } from '../../logger.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { purgeAuditEventsOlderThan } from './auditLog.repository.js';
 
 /** Audit entries are kept one year (docs/api-guide.md, Audit log). */
 export const AUDIT_RETENTION_DAYS = 365;
 
-export function createAuditActivities(deps: { db: Db; logger: Logger }) {
+export type AuditActivityDeps = Pick<PlatformDeps, 'db' | 'logger'>;
+
+export function createAuditActivities(deps: AuditActivityDeps) {
   return {
     async purgeOldAuditEvents(): Promise<number> {
       const purged = await purgeAuditEventsOlderThan(deps.db, AUDIT_RETENTION_DAYS);
@@ -14,3 +15,5 @@ export function createAuditActivities(deps: { db: Db; logger: Logger }) {
     },
   };
 }
+
+export type AuditActivities = ReturnType<typeof createAuditActivities>;

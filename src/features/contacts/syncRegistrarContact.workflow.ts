@@ -1,5 +1,5 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../worker/activities.js';
+import type { ContactActivities } from './activities.js';
 import { CONTACT_SYNC_RETRIES, type SyncRegistrarContactInput } from './contacts.contract.js';
 import { failureOf, PERMANENT_REGISTRAR_CODES, retryPolicy } from '../../temporal/retries.workflow.js';
 
@@ -10,8 +10,8 @@ import { failureOf, PERMANENT_REGISTRAR_CODES, retryPolicy } from '../../tempora
  */
 export async function syncRegistrarContactWorkflow(input: SyncRegistrarContactInput): Promise<{ status: string }> {
   const retries = { ...CONTACT_SYNC_RETRIES, ...input.retries };
-  const contactSync = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.registrar, PERMANENT_REGISTRAR_CODES) });
-  const bookkeeping = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.bookkeeping) });
+  const contactSync = proxyActivities<ContactActivities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.registrar, PERMANENT_REGISTRAR_CODES) });
+  const bookkeeping = proxyActivities<ContactActivities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.bookkeeping) });
   try {
     return await contactSync.syncContactToRegistrar({ livemode: input.livemode, contactId: input.contactId });
   } catch (err) {

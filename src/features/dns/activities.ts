@@ -46,3 +46,5 @@ export function createDnsActivities(deps: DnsActivityDeps) {
     },
   };
 }
+
+export type DnsActivities = ReturnType<typeof createDnsActivities>;

@@ -1,14 +1,15 @@
 import { ApplicationFailure, log, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
-import type { Activities } from '../../worker/activities.js';
+import type { DnssecActivities } from './dnssecActivities.js';
+import type { OperationActivities } from '../domains/operationActivities.js';
 import { DNSSEC_RETRIES, type DisableDnssecInput, type DnssecOperationInput, type DnssecResult, type EnableDnssecInput } from './dnssec.contract.js';
 import { failureOf, PERMANENT_REGISTRAR_CODES, retryPolicy } from '../../temporal/retries.workflow.js';
 
 function dnssecActivities(input: DnssecOperationInput) {
   const retries = { ...DNSSEC_RETRIES, ...input.retries };
   return {
-    provider: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.provider) }),
-    registrar: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.registrar, PERMANENT_REGISTRAR_CODES) }),
-    bookkeeping: proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.bookkeeping) }),
+    provider: proxyActivities<DnssecActivities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.provider) }),
+    registrar: proxyActivities<DnssecActivities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.registrar, PERMANENT_REGISTRAR_CODES) }),
+    bookkeeping: proxyLocalActivities<DnssecActivities & Pick<OperationActivities, 'markOperationRunning'>>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.bookkeeping) }),
   };
 }
 

@@ -160,3 +160,5 @@ export function createDnssecActivities(deps: DnssecActivityDeps) {
     },
   };
 }
+
+export type DnssecActivities = ReturnType<typeof createDnssecActivities>;

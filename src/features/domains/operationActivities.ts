@@ -11,3 +11,5 @@ export function createOperationActivities({ db }: { db: Db }) {
     },
   };
 }
+
+export type OperationActivities = ReturnType<typeof createOperationActivities>;

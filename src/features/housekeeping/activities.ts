@@ -1,9 +1,10 @@
-import type { Db } from '../../db/pool.js';
-import type { Logger } from '../../logger.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { purgeExpiredIdempotencyKeys } from '../../http/idempotencyKeys.js';
 
+export type HousekeepingActivityDeps = Pick<PlatformDeps, 'db' | 'logger'>;
+
 /** The scheduled clean-ups that belong to no other feature (docs/operations.md). */
-export function createHousekeepingActivities(deps: { db: Db; logger: Logger }) {
+export function createHousekeepingActivities(deps: HousekeepingActivityDeps) {
   return {
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       const purged = await purgeExpiredIdempotencyKeys(deps.db);
@@ -12,3 +13,5 @@ export function createHousekeepingActivities(deps: { db: Db; logger: Logger }) {
     },
   };
 }
+
+export type HousekeepingActivities = ReturnType<typeof createHousekeepingActivities>;

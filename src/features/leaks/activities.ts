@@ -211,3 +211,5 @@ export function createLeakActivities(deps: LeakActivityDeps) {
     },
   };
 }
+
+export type LeakActivities = ReturnType<typeof createLeakActivities>;

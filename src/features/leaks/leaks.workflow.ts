@@ -1,5 +1,5 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../worker/activities.js';
+import type { LeakActivities } from './activities.js';
 import { LEAK_RESPONSE_RETRIES, type LeakedKeyInput, type LeakedKeyResult, type LeakScanInput, type LeakScanSummary } from './leaks.contract.js';
 import { SCHEDULED_RETRIES } from '../../temporal/retries.contract.js';
 import { retryPolicy } from '../../temporal/retries.workflow.js';
@@ -13,9 +13,9 @@ import { retryPolicy } from '../../temporal/retries.workflow.js';
 export async function revokeLeakedKeyWorkflow(input: LeakedKeyInput): Promise<LeakedKeyResult> {
   const { workflowId } = workflowInfo();
   const retries = { ...LEAK_RESPONSE_RETRIES, ...input.retries };
-  const keys = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.keys) });
+  const keys = proxyActivities<LeakActivities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.keys) });
   // A 5xx refusal (bad address) is final.
-  const mail = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.mail, ['MAIL_REJECTED']) });
+  const mail = proxyActivities<LeakActivities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.mail, ['MAIL_REJECTED']) });
   const handled = await keys.handleLeakedKey({ keyId: input.keyId, sourceUrl: input.sourceUrl, source: input.source, workflowId });
   if (handled.outcome === 'gone' || !handled.notice) return { outcome: handled.outcome, notified: false, messageId: null };
   const sent = await mail.sendLeakedKeyNotice({
@@ -32,7 +32,7 @@ export async function revokeLeakedKeyWorkflow(input: LeakedKeyInput): Promise<Le
 /** Run by the `leak-scan` schedule: searches public code for live keys and hands each active one found to a leak workflow. */
 export async function leakScanWorkflow(input: LeakScanInput = {}): Promise<LeakScanSummary> {
   // One attempt pages through all results, heartbeating its place.
-  const scanner = proxyActivities<Activities>({
+  const scanner = proxyActivities<LeakActivities>({
     startToCloseTimeout: '30 minutes',
     heartbeatTimeout: '2 minutes',
     retry: retryPolicy(input.retry ?? SCHEDULED_RETRIES.leakScanWorkflow, ['GITHUB_REJECTED']),

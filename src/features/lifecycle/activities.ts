@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../db/pool.js';
 import { findDomainNotice, markDomainNoticeMailed } from './domainNotices.repository.js';
@@ -9,7 +9,7 @@ import { deleteExpiredDomain, expireDomain, readLifecycleState, recordExpiringNo
 import type { DomainLifecycleState, LifecycleStepOutcome, LifecycleStepResult } from './domainLifecycle.contract.js';
 import { modeOf } from '../../db/modeScope.js';
 
-export type LifecycleActivityDeps = Pick<AppDeps, 'db'> & { logger: Logger; mailer: Mailer };
+export type LifecycleActivityDeps = Pick<PlatformDeps, 'db'> & { logger: Logger; mailer: Mailer };
 
 export interface StepRef {
   domainId: string;
@@ -18,6 +18,14 @@ export interface StepRef {
 }
 
 /** A step's outcome with the domain's lifecycle state as it is after the step. */
+/**
+ * The auto-renewal step the lifecycle workflow runs: a paid renewal, so it is implemented by the
+ * auto-renew flow (src/flows/autoRenew/activities.ts), which the worker registers beside these.
+ */
+export interface AutoRenewStep {
+  autoRenewDomain(input: StepRef & { attemptAt: string }): Promise<LifecycleStepResult>;
+}
+
 export async function withLifecycleState(db: Db, input: StepRef, outcome: LifecycleStepOutcome): Promise<LifecycleStepResult> {
   return { ...outcome, state: await readLifecycleState(db, modeOf(input.livemode), input.domainId) };
 }
@@ -73,3 +81,5 @@ export function createLifecycleActivities(deps: LifecycleActivityDeps) {
     },
   };
 }
+
+export type LifecycleActivities = ReturnType<typeof createLifecycleActivities>;

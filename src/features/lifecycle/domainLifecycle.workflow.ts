@@ -1,5 +1,6 @@
 import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../worker/activities.js';
+import type { AutoRenewStep, LifecycleActivities } from './activities.js';
+import type { DnsActivities } from '../dns/activities.js';
 import { DOMAIN_LIFECYCLE_RETRIES, domainChangedSignal, domainMovedSignal, lifecycleProgressQuery, testClockAdvancedSignal, type DomainLifecycleInput, type DomainLifecycleResult, type DomainLifecycleState, type LifecycleStepResult } from './domainLifecycle.contract.js';
 import { lifecycleNow, lifecycleSteps, type LifecycleStep } from './lifecycleSteps.workflow.js';
 import { retryPolicy } from '../../temporal/retries.workflow.js';
@@ -25,11 +26,11 @@ function lifecycleActivities(input: DomainLifecycleInput) {
   const store = { startToCloseTimeout: '1 minute', retry: retryPolicy(retries.store) } as const;
   return {
     /** Our own database (and, for auto-renew, the start of a renewal workflow); each step is safe to repeat. */
-    lifecycle: patched(LOCAL_LIFECYCLE_STORE_PATCH) ? proxyLocalActivities<Activities>(store) : proxyActivities<Activities>(store),
+    lifecycle: patched(LOCAL_LIFECYCLE_STORE_PATCH) ? proxyLocalActivities<LifecycleActivities & AutoRenewStep>(store) : proxyActivities<LifecycleActivities & AutoRenewStep>(store),
     /** A 5xx refusal of one address is logged by the activity and does not hold up the others. */
-    mail: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.mail, ['MAIL_REJECTED']) }),
+    mail: proxyActivities<LifecycleActivities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.mail, ['MAIL_REJECTED']) }),
     /** The zone goes once the domain is deleted. */
-    dns: proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.dnsZone) }),
+    dns: proxyActivities<Pick<DnsActivities, 'deleteDnsZone'>>({ startToCloseTimeout: '1 minute', retry: retryPolicy(retries.dnsZone) }),
   };
 }
 

@@ -7,7 +7,7 @@ import type { RegistrarDomain } from '../../registrar/port.js';
 import { findDrift } from './registrarDrift.js';
 import type { RegistrarReconcileSummary } from './registrarDrift.contract.js';
 import type { Registrars } from '../../registrar/registrars.js';
-import { callRegistrar, type AccountProblemReport } from '../domains/registrarCalls.js';
+import { callRegistrar, type AccountProblemReport } from '../../temporal/registrarFailures.js';
 
 export interface ReconcileActivityDeps extends AccountProblemReport {
   db: Db;
@@ -75,3 +75,5 @@ export function createRegistrarDriftActivities({ db, logger, metrics, registrars
     },
   };
 }
+
+export type RegistrarDriftActivities = ReturnType<typeof createRegistrarDriftActivities>;

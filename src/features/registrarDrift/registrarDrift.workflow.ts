@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../worker/activities.js';
+import type { RegistrarDriftActivities } from './activities.js';
 import type { RegistrarReconcileInput, RegistrarReconcileSummary } from './registrarDrift.contract.js';
 import { SCHEDULED_RETRIES } from '../../temporal/retries.contract.js';
 import { retryPolicy } from '../../temporal/retries.workflow.js';
@@ -10,7 +10,7 @@ import { retryPolicy } from '../../temporal/retries.workflow.js';
  */
 export async function registrarReconcileWorkflow(input: RegistrarReconcileInput = {}): Promise<RegistrarReconcileSummary> {
   // One attempt pages through the whole list, heartbeating its place; retried on registrar faults.
-  const drift = proxyActivities<Activities>({
+  const drift = proxyActivities<RegistrarDriftActivities>({
     startToCloseTimeout: '30 minutes',
     heartbeatTimeout: '2 minutes',
     retry: retryPolicy(input.retry ?? SCHEDULED_RETRIES.registrarReconcileWorkflow, ['REGISTRAR_REJECTED', 'RECONCILE_TOO_LARGE']),

@@ -96,3 +96,5 @@ export function createStrandedOperationActivities(deps: ReconcilerActivityDeps) 
     },
   };
 }
+
+export type StrandedOperationActivities = ReturnType<typeof createStrandedOperationActivities>;

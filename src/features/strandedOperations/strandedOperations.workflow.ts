@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../worker/activities.js';
+import type { StrandedOperationActivities } from './activities.js';
 import type { ReconcileOperationsInput, ReconcileOperationsSummary } from './strandedOperations.contract.js';
 import { SCHEDULED_RETRIES } from '../../temporal/retries.contract.js';
 import { retryPolicy } from '../../temporal/retries.workflow.js';
@@ -9,7 +9,7 @@ import { retryPolicy } from '../../temporal/retries.workflow.js';
  * pending with no workflow. Its result lists what it did, per operation id.
  */
 export async function reconcileOperationsWorkflow(input: ReconcileOperationsInput): Promise<ReconcileOperationsSummary> {
-  const { reconcilePendingOperations } = proxyActivities<Activities>({
+  const { reconcilePendingOperations } = proxyActivities<StrandedOperationActivities>({
     startToCloseTimeout: '2 minutes',
     retry: retryPolicy(input.retry ?? SCHEDULED_RETRIES.reconcileOperationsWorkflow),
   });

@@ -147,3 +147,5 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     },
   };
 }
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

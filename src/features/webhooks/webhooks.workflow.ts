@@ -1,11 +1,11 @@
 import { continueAsNew, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../worker/activities.js';
+import type { WebhookActivities } from './activities.js';
 import type { DeliverWebhookInput, DeliverWebhookResult, DispatchEventsInput } from './webhooks.contract.js';
 import { SCHEDULED_RETRIES, type ScheduledRunInput } from '../../temporal/retries.contract.js';
 import { retryPolicy } from '../../temporal/retries.workflow.js';
 
 // Our own database and SMTP server: retried until they answer; a 5xx refusal of an address is final.
-const mail = proxyActivities<Activities>({
+const mail = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['MAIL_REJECTED'] },
 });
@@ -29,7 +29,7 @@ export async function deliverWebhookWorkflow(input: DeliverWebhookInput): Promis
   const { timing } = input;
   // The HTTP exchange is bounded by timeoutMs; the rest is our database. A retried attempt may POST
   // again: receivers deduplicate on `webhook-id`, as Standard Webhooks asks of them.
-  const delivery = proxyActivities<Activities>({
+  const delivery = proxyActivities<WebhookActivities>({
     startToCloseTimeout: timing.timeoutMs + 30_000,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
   });
@@ -73,7 +73,7 @@ export async function deliverWebhookWorkflow(input: DeliverWebhookInput): Promis
  * heartbeating activity run, then a fresh run of the workflow, so its history stays short forever.
  */
 export async function dispatchEventsWorkflow(input: DispatchEventsInput): Promise<never> {
-  const dispatcher = proxyActivities<Activities>({
+  const dispatcher = proxyActivities<WebhookActivities>({
     startToCloseTimeout: input.runForMs + 60_000,
     heartbeatTimeout: '30 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
@@ -84,7 +84,7 @@ export async function dispatchEventsWorkflow(input: DispatchEventsInput): Promis
 
 /** Run by the `events-purge` schedule: events older than 30 days go, with their delivery attempts. */
 export async function purgeEventsWorkflow(input: ScheduledRunInput = {}): Promise<{ purged: number }> {
-  const { purgeOldEvents } = proxyActivities<Activities>({
+  const { purgeOldEvents } = proxyActivities<WebhookActivities>({
     startToCloseTimeout: '5 minutes',
     retry: retryPolicy(input.retry ?? SCHEDULED_RETRIES.purgeEventsWorkflow),
   });

@@ -1,13 +1,13 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import type { Logger } from '../../logger.js';
-import { withLifecycleState, type StepRef } from '../../features/lifecycle/activities.js';
+import { withLifecycleState, type AutoRenewStep, type StepRef } from '../../features/lifecycle/activities.js';
 import type { LifecycleStepResult } from '../../features/lifecycle/domainLifecycle.contract.js';
 import { autoRenewDomain } from './autoRenew.js';
 
-export type AutoRenewActivityDeps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'> & { logger: Logger };
+export type AutoRenewActivityDeps = Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'> & { logger: Logger };
 
 /** The lifecycle's auto-renewal step (src/features/lifecycle/domainLifecycle.workflow.ts): a renewal, paid from the balance. */
-export function createAutoRenewActivities(deps: AutoRenewActivityDeps) {
+export function createAutoRenewActivities(deps: AutoRenewActivityDeps): AutoRenewStep {
   const { db, logger } = deps;
   return {
     async autoRenewDomain(input: StepRef & { attemptAt: string }): Promise<LifecycleStepResult> {

@@ -13,7 +13,7 @@ import type { Temporal } from '../../temporal/client.js';
 import type { Config } from '../../config.js';
 import { capture, release, RESERVATION_STATE_CONFLICT } from '../../features/billing/ledger.js';
 import { failUncapturable } from './captureConflict.js';
-import { asRegistrarFailure, type AccountProblemReport } from '../../features/domains/registrarCalls.js';
+import { asRegistrarFailure, type AccountProblemReport } from '../../temporal/registrarFailures.js';
 import type { Money, Registrar, RegistrarTerms, TransferStatus } from '../../registrar/port.js';
 import type { Registrars } from '../../registrar/registrars.js';
 import type { RegisterDomainInput, RegistrarStep, RenewDomainInput, TransferDomainInput } from '../../features/domains/operations.contract.js';
@@ -257,3 +257,5 @@ export function createPaidOperationActivities({ db, registrars, logger, metrics,
     },
   };
 }
+
+export type PaidOperationActivities = ReturnType<typeof createPaidOperationActivities>;

@@ -1,5 +1,8 @@
 import { ApplicationFailure, log, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
-import type { Activities } from '../../worker/activities.js';
+import type { PaidOperationActivities } from './activities.js';
+import type { OperationActivities } from '../../features/domains/operationActivities.js';
+import type { RegistrationActivities } from '../registerDomain/registrationActivities.js';
+import type { DnsActivities } from '../../features/dns/activities.js';
 import { DOMAIN_OPERATION_RETRIES, type DomainOperationRetries, type RegistrarStep, type RegistrarStepDone } from '../../features/domains/operations.contract.js';
 import { failureOf, PERMANENT_REGISTRAR_CODES, retryPolicy } from '../../temporal/retries.workflow.js';
 
@@ -24,14 +27,14 @@ export function domainOperationActivities(input: { livemode: boolean; retries?: 
   const dns = { startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.dnsZone) } as const;
   return {
     /** Registrar calls: 502, 503 and timeouts retried with back-off (Retry-After honoured by the activity). */
-    registrar: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: registrarRetry }),
+    registrar: proxyActivities<PaidOperationActivities>({ startToCloseTimeout: '30 seconds', retry: registrarRetry }),
     /**
      * Paid submissions (register, renew, transfer): each attempt reads the upstream state before it
      * POSTs, and the POST alone may take PAID_TIMEOUT_MS (src/registrar/dnsimple.ts, 45 s), so the
      * activity gets room for both; Temporal must not time out an attempt that is still waiting for the
      * registrar's answer and start another beside it.
      */
-    paidRegistrar: proxyActivities<Activities>({
+    paidRegistrar: proxyActivities<PaidOperationActivities>({
       startToCloseTimeout: '3 minutes',
       // A dead worker's attempt is noticed within seconds; the retry answers "unknown" (see ./activities.ts).
       heartbeatTimeout: '10 seconds',
@@ -41,10 +44,10 @@ export function domainOperationActivities(input: { livemode: boolean; retries?: 
      * Bookkeeping only touches our own database (and signals the domain's lifecycle): retried until
      * it answers. Each step is safe to repeat, as a local activity may be after a worker crash.
      */
-    bookkeeping: local ? proxyLocalActivities<Activities>(bookkeeping) : proxyActivities<Activities>(bookkeeping),
-    delegation: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.delegation) }),
+    bookkeeping: local ? proxyLocalActivities<PaidOperationActivities & OperationActivities & RegistrationActivities>(bookkeeping) : proxyActivities<PaidOperationActivities & OperationActivities & RegistrationActivities>(bookkeeping),
+    delegation: proxyActivities<RegistrationActivities>({ startToCloseTimeout: '30 seconds', retry: retryPolicy(retries.delegation) }),
     /** A live zone is created at PowerDNS, which may be slow or down: a scheduled activity, whoever runs it. */
-    dns: local && !input.livemode ? proxyLocalActivities<Activities>(dns) : proxyActivities<Activities>(dns),
+    dns: local && !input.livemode ? proxyLocalActivities<Pick<DnsActivities, 'createDnsZone'>>(dns) : proxyActivities<Pick<DnsActivities, 'createDnsZone'>>(dns),
   };
 }
 

@@ -8,7 +8,7 @@ import { watchDomain } from '../../features/lifecycle/watch.js';
 import { capture } from '../../features/billing/ledger.js';
 import { NotFoundError } from '../../errors.js';
 import type { Registrars } from '../../registrar/registrars.js';
-import { callRegistrar, type AccountProblemReport } from '../../features/domains/registrarCalls.js';
+import { callRegistrar, type AccountProblemReport } from '../../temporal/registrarFailures.js';
 import type { Temporal } from '../../temporal/client.js';
 import type { Config } from '../../config.js';
 import { modeOf } from '../../db/modeScope.js';
@@ -103,3 +103,5 @@ export function createRegistrationActivities({ db, logger, metrics, registrars, 
     },
   };
 }
+
+export type RegistrationActivities = ReturnType<typeof createRegistrationActivities>;

@@ -4,19 +4,19 @@
  * `@temporalio/workflow`, other `*.workflow.ts` files and the `*.contract.ts` files, types from
  * anywhere (eslint.config.js). Side effects live in each feature's activities (docs/architecture.md).
  */
-import type { Workflows } from '../workflows.js';
-import { purgeIdempotencyKeysWorkflow } from '../features/housekeeping/purgeIdempotencyKeys.workflow.js';
-import { reconcileOperationsWorkflow } from '../features/strandedOperations/strandedOperations.workflow.js';
-import { registerDomainWorkflow } from '../flows/registerDomain/registerDomain.workflow.js';
-import { renewDomainWorkflow } from '../flows/renewDomain/renewDomain.workflow.js';
-import { transferDomainWorkflow } from '../flows/transferDomain/transferDomain.workflow.js';
-import { leakScanWorkflow, revokeLeakedKeyWorkflow } from '../features/leaks/leaks.workflow.js';
-import { syncRegistrarContactWorkflow } from '../features/contacts/syncRegistrarContact.workflow.js';
-import { registrarReconcileWorkflow } from '../features/registrarDrift/registrarDrift.workflow.js';
-import { deliverWebhookWorkflow, dispatchEventsWorkflow, purgeEventsWorkflow } from '../features/webhooks/webhooks.workflow.js';
-import { domainLifecycleWorkflow } from '../features/lifecycle/domainLifecycle.workflow.js';
-import { disableDnssecWorkflow, enableDnssecWorkflow } from '../features/dns/dnssec.workflow.js';
-import { purgeAuditEventsWorkflow } from '../features/audit/purgeAuditEvents.workflow.js';
+import type { Workflows } from '../src/workflows.js';
+import { purgeIdempotencyKeysWorkflow } from '../src/features/housekeeping/purgeIdempotencyKeys.workflow.js';
+import { reconcileOperationsWorkflow } from '../src/features/strandedOperations/strandedOperations.workflow.js';
+import { registerDomainWorkflow } from '../src/flows/registerDomain/registerDomain.workflow.js';
+import { renewDomainWorkflow } from '../src/flows/renewDomain/renewDomain.workflow.js';
+import { transferDomainWorkflow } from '../src/flows/transferDomain/transferDomain.workflow.js';
+import { leakScanWorkflow, revokeLeakedKeyWorkflow } from '../src/features/leaks/leaks.workflow.js';
+import { syncRegistrarContactWorkflow } from '../src/features/contacts/syncRegistrarContact.workflow.js';
+import { registrarReconcileWorkflow } from '../src/features/registrarDrift/registrarDrift.workflow.js';
+import { deliverWebhookWorkflow, dispatchEventsWorkflow, purgeEventsWorkflow } from '../src/features/webhooks/webhooks.workflow.js';
+import { domainLifecycleWorkflow } from '../src/features/lifecycle/domainLifecycle.workflow.js';
+import { disableDnssecWorkflow, enableDnssecWorkflow } from '../src/features/dns/dnssec.workflow.js';
+import { purgeAuditEventsWorkflow } from '../src/features/audit/purgeAuditEvents.workflow.js';
 
 export {
   purgeIdempotencyKeysWorkflow,

@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Logger } from '../../logger.js';
-import type { Metrics } from '../../metrics/registry.js';
-import { RegistrarAccountError } from '../../registrar/errors.js';
-import { asActivityFailure } from '../../temporal/activityFailures.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics/registry.js';
+import { RegistrarAccountError } from '../registrar/errors.js';
+import { asActivityFailure } from './activityFailures.js';
 
 /** Where a registrar's refusal of our account is told to the operator: an error log line and a counter. */
 export interface AccountProblemReport {
@@ -14,10 +14,10 @@ export interface AccountProblemReport {
 const ACCOUNT_PROBLEM_RETRY = '60s';
 
 /**
- * Registrar errors as Temporal sees them (see asActivityFailure in src/temporal/activityFailures.ts),
- * except that credential, scope and billing refusals (RegistrarAccountError) are logged for the
- * operator with the upstream text; a submission then fails (nothing happened upstream), a poll keeps
- * retrying (the work upstream goes on whatever our token can see).
+ * Registrar errors as Temporal sees them (asActivityFailure, ./activityFailures.ts), except that
+ * credential, scope and billing refusals (RegistrarAccountError) are logged for the operator with
+ * the upstream text; a submission then fails (nothing happened upstream), a poll keeps retrying
+ * (the work upstream goes on whatever our token can see).
  */
 export function asRegistrarFailure(err: unknown, { logger, metrics }: AccountProblemReport, during: 'submit' | 'poll'): unknown {
   if (err instanceof RegistrarAccountError) {

@@ -1,17 +1,17 @@
 import type { Db } from '../../db/pool.js';
 import { insertAuditEvent } from '../../audit/auditEvents.js';
-import { ensureRegistrarContact } from '../contacts/registrarContact.js';
-import type { Registrars } from '../../registrar/registrars.js';
-import { callRegistrar, type AccountProblemReport } from './registrarCalls.js';
 import { modeOf } from '../../db/modeScope.js';
+import type { Registrars } from '../../registrar/registrars.js';
+import { callRegistrar, type AccountProblemReport } from '../../temporal/registrarFailures.js';
+import { ensureRegistrarContact } from './registrarContact.js';
 
-export interface ContactSyncActivityDeps extends AccountProblemReport {
+export interface ContactActivityDeps extends AccountProblemReport {
   db: Db;
-  registrars: Registrars;
+  registrars: Pick<Registrars, 'forMode'>;
 }
 
-/** Contact changes passed on upstream (src/features/contacts/syncRegistrarContact.workflow.ts). */
-export function createContactSyncActivities({ db, logger, metrics, registrars }: ContactSyncActivityDeps) {
+/** Contact changes passed on upstream (syncRegistrarContactWorkflow). */
+export function createContactActivities({ db, logger, metrics, registrars }: ContactActivityDeps) {
   const report = { logger, metrics };
   return {
     /**
@@ -45,3 +45,5 @@ export function createContactSyncActivities({ db, logger, metrics, registrars }:
     },
   };
 }
+
+export type ContactActivities = ReturnType<typeof createContactActivities>;
