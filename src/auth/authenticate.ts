@@ -9,6 +9,7 @@ import { InvalidTokenError, IpNotAllowedError, NotAuthenticatedError } from './e
 import { addressAllowed } from './keyRestrictions.js';
 import { clientAddress } from '../http/clientAddress.js';
 import type { Principal } from './principal.js';
+import { recordRequestPrincipal } from './requestPrincipal.js';
 import { sessionToken, type SessionToken } from './sessionPrincipals.js';
 import { isScope } from './scopes.js';
 
@@ -148,7 +149,7 @@ export function authenticate(deps: PlatformDeps, options: { basic: boolean } = {
   return async (ctx, next) => {
     try {
       const principal = await principalFrom(deps, credentialOf(deps, ctx.get('authorization'), options.basic));
-      ctx.state.auth = applyRequestedMode(principal, ctx.req.headers['x-mode'] === undefined ? undefined : ctx.get('x-mode'));
+      recordRequestPrincipal(ctx.state, applyRequestedMode(principal, ctx.req.headers['x-mode'] === undefined ? undefined : ctx.get('x-mode')));
       const address = clientAddress(ctx, deps.config.trustProxy);
       if (!addressAllowed(principal.guards?.allowedIps ?? [], address)) throw new IpNotAllowedError(address);
     } catch (err) {

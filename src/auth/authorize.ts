@@ -10,16 +10,12 @@ import { domainMatches } from './keyRestrictions.js';
 import { patternsNameDomain, recordMatches } from './recordPatterns.js';
 import { parseDomainName } from '../domainName.js';
 import type { Principal } from './principal.js';
+import { requestPrincipal } from './requestPrincipal.js';
 import type { Scope } from './scopes.js';
-
-export function requirePrincipal(state: AppState): Principal {
-  if (!state.auth) throw new Error('route declared no authentication but reads the principal');
-  return state.auth;
-}
 
 export function requireScope(scope: Scope): RouterMiddleware<AppState> {
   return async (ctx, next) => {
-    if (!requirePrincipal(ctx.state).scopes.has(scope)) throw new InsufficientScopeError(scope);
+    if (!requestPrincipal(ctx.state).scopes.has(scope)) throw new InsufficientScopeError(scope);
     await next();
   };
 }
@@ -38,7 +34,7 @@ export function requireOrgMember(
 ): RouterMiddleware<AppState> {
   return async (ctx, next) => {
     const orgId = ctx.params.org_oid ?? '';
-    const principal = requirePrincipal(ctx.state);
+    const principal = requestPrincipal(ctx.state);
     const keyId = principal.type === 'api_key' ? principal.keyId : undefined;
     const recording = keyId !== undefined && !recorded.has(keyId, orgId);
     // A key's first request in the organisation records it there; later ones may reuse a recent read.
@@ -72,7 +68,7 @@ export function requirePathDomainAllowed(options: { actsOnRecords: boolean }): R
     const raw = ctx.params.domain ?? '';
     const parsed = parseDomainName(raw);
     const name = parsed.ok ? parsed.value.name : raw.toLowerCase();
-    const principal = requirePrincipal(ctx.state);
+    const principal = requestPrincipal(ctx.state);
     requireDomainAllowed(principal, name);
     if (options.actsOnRecords) requireDomainNamedByRecords(principal, name);
     await next();
@@ -88,7 +84,7 @@ const recordPatternsOf = (principal: Principal): readonly string[] => principal.
  */
 export function refuseRecordRestrictedKeys(): RouterMiddleware<AppState> {
   return async (ctx, next) => {
-    if (recordPatternsOf(requirePrincipal(ctx.state)).length > 0) throw RecordNotAllowedError.forRoute();
+    if (recordPatternsOf(requestPrincipal(ctx.state)).length > 0) throw RecordNotAllowedError.forRoute();
     await next();
   };
 }

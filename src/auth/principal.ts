@@ -3,7 +3,7 @@ import type { ApiKeyGuards } from './apiKeys.js';
 import type { KeyMode } from './apiKeyFormat.js';
 import type { Scope } from './scopes.js';
 
-/** Who is calling and what they may do; set on `ctx.state.auth` by authenticate(). */
+/** Who is calling and what they may do; authenticate() finds it, and a handler receives it as its input's `principal`. */
 export interface Principal {
   user: User;
   type: 'session' | 'api_key';

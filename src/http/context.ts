@@ -1,6 +1,5 @@
 import type { RouterContext } from '@koa/router';
 import type { Logger } from '../logger.js';
-import type { Principal } from '../auth/principal.js';
 import type { Organization } from '../auth/organizations.js';
 import type { OrgRole } from '../auth/memberships.js';
 import type { IdempotencyIdentity } from './idempotencyKeys.js';
@@ -14,8 +13,6 @@ export interface AppState {
   rawBody?: Buffer;
   /** The parsed JSON body, for routes that read a body. */
   body?: unknown;
-  /** The authenticated caller, on every route that is not public. */
-  auth?: Principal;
   /** The organisation of an `/orgs/{org_oid}/…` path and the caller's role in it. */
   org?: { org: Organization; role: OrgRole };
   /**

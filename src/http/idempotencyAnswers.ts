@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { requirePrincipal } from '../auth/authorize.js';
+import { requestPrincipal } from '../auth/requestPrincipal.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import { recordIdempotency } from '../metrics/record.js';
 import type { AppContext, IdempotentAnswer } from './context.js';
@@ -33,7 +33,7 @@ export function idempotentRequest(ctx: AppContext): IdempotentRequest | undefine
       { loc: ['header', 'idempotency-key'], msg: 'Must be 1 to 255 printable ASCII characters', type: 'idempotency_key_invalid' },
     ]);
   }
-  const principal = requirePrincipal(ctx.state);
+  const principal = requestPrincipal(ctx.state);
   const identity = { userId: principal.user.id, livemode: principal.livemode, key, credential: principal.credential };
   return { identity, requestHash: requestHash(ctx.method, ctx.url, ctx.state.body) };
 }

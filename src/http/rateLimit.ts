@@ -2,7 +2,7 @@ import type { RouterMiddleware } from '@koa/router';
 import type { Db } from '../db/pool.js';
 import type { Config } from '../config.js';
 import { bestPlanOfUser, planOfMemberOrg, type Plan } from '../auth/organizations.js';
-import { requirePrincipal } from '../auth/authorize.js';
+import { requestPrincipal } from '../auth/requestPrincipal.js';
 import { RateLimitedError } from '../errors.js';
 import { limitsFor, userCeilingFor, USER_CEILING_FACTOR, type RateLimitGroup } from '../rateLimit/groups.js';
 import { setRateLimitHeaders } from '../rateLimit/addressLimits.js';
@@ -47,7 +47,7 @@ export function rateLimitMiddleware(deps: { rateLimiter: RateLimiter; db: Db; co
   const planFor = planResolver(deps.db);
   const scale = deps.config.rateLimitScale;
   return (group) => async (ctx, next) => {
-    const principal = requirePrincipal(ctx.state);
+    const principal = requestPrincipal(ctx.state);
     const plan = await planFor(principal.user.id, ctx.params.org_oid);
     const limits = limitsFor(group, plan, scale);
     const ceiling = userCeilingFor(group, plan, scale);

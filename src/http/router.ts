@@ -1,6 +1,7 @@
 import type { PlatformDeps } from '../platformDeps.js';
 import { authenticate } from '../auth/authenticate.js';
-import { refuseRecordRestrictedKeys, requireOrgMember, requirePathDomainAllowed, requirePrincipal, requireScope } from '../auth/authorize.js';
+import { refuseRecordRestrictedKeys, requireOrgMember, requirePathDomainAllowed, requireScope } from '../auth/authorize.js';
+import { requestPrincipal } from '../auth/requestPrincipal.js';
 import { jsonBody, textBody } from './jsonBody.js';
 import { koaPath, rateLimitGroupOf, type RequestSchemas, type RouteInput, type RouteSpec } from './route.js';
 import { refuseUnsafePath, validate, type InputState } from './validate.js';
@@ -22,7 +23,7 @@ const NO_INPUT = { path: undefined, query: undefined, header: undefined, body: u
 function handlerInput(ctx: AppContext, authenticated: boolean): RouteInput<RequestSchemas> & { principal?: Principal } {
   const { path, query, header, body } = (ctx.state as InputState).input ?? NO_INPUT;
   const { requestId } = ctx.state;
-  return authenticated ? { path, query, header, body, requestId, principal: requirePrincipal(ctx.state) } : { path, query, header, body, requestId };
+  return authenticated ? { path, query, header, body, requestId, principal: requestPrincipal(ctx.state) } : { path, query, header, body, requestId };
 }
 
 export function isOrgPath(path: string): boolean {

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import type { AppContext } from '../../http/context.js';
 import { CreatedHeaders } from '../../http/conditional.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
@@ -35,7 +35,9 @@ const ABOUT =
   'registration’s `fulldomain` with a CNAME, and give the credentials to cert-manager’s `acmeDNS` solver, lego’s ' +
   '`acme-dns` provider (`ACME_DNS_API_BASE=https://<this api>/api/v1/acme-dns`) or the certbot hook (docs/certificates.md).';
 
-export function acmeDnsRoutes(deps: AppDeps) {
+export type AcmeDnsRouteDeps = Pick<PlatformDeps, 'db' | 'config' | 'keyHashSecret' | 'redis' | 'rateLimiter'> & Pick<AcmeDnsUpdateDeps, 'dnsProviders'>;
+
+export function acmeDnsRoutes(deps: AcmeDnsRouteDeps) {
   const service: AcmeDnsUpdateDeps = {
     db: deps.db,
     dnsProviders: deps.dnsProviders,

@@ -1,9 +1,9 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { cleanupChallenge, presentChallenge, type ChallengeProps } from './challengeRecords.js';
 import { HttpreqBody, HttpreqResultSchema } from './schemas.js';
-import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
+import { admitRequestEvents, EVENT_BUDGET_ERRORS, type EventBudgetDeps } from '../webhooks/eventBudget.js';
+import { modeOf } from '../../db/modeScope.js';
 import { ZONE_RECORD_LIMIT_REFUSAL } from '../dns/zoneRecordLimit.js';
 
 const BASE = '/api/v1/orgs/{org_oid}/acme/httpreq';
@@ -21,7 +21,9 @@ const ERRORS = {
   503: 'The DNS provider is down (`DNS_PROVIDER_UNAVAILABLE`); nothing was changed, retry later',
 };
 
-export function httpreqRoutes(deps: AppDeps) {
+export type HttpreqRouteDeps = Pick<ChallengeProps, 'db' | 'dnsProviders'> & EventBudgetDeps;
+
+export function httpreqRoutes(deps: HttpreqRouteDeps) {
   const props = (input: { path: { org_oid: string }; body: { fqdn: string; value: string }; principal: ChallengeProps['principal']; requestId: string }): ChallengeProps => ({
     db: deps.db,
     dnsProviders: deps.dnsProviders,
@@ -69,7 +71,7 @@ export function httpreqRoutes(deps: AppDeps) {
       responses: { 200: { description: `The value is ${step.outcome === 'present' ? '' : 'not '}at the name`, schema: HttpreqResultSchema } },
       errors: ERRORS,
       handler: async (ctx, input) => {
-        await admitRequestEvents(deps, ctx.state);
+        await admitRequestEvents(deps, ctx.state, modeOf(input.principal.livemode));
         const { domain } = await step.apply(props(input));
         ctx.body = { fqdn: `${input.body.fqdn}.`, value: input.body.value, domain, status: step.outcome };
       },

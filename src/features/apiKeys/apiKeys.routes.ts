@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { KEY_PRESETS } from '../../auth/scopes.js';
 import { listApiKeysOfUser } from '../../auth/apiKeys.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
@@ -10,7 +10,9 @@ import { createApiKey } from './createApiKey.js';
 import { deleteApiKey } from './deleteApiKey.js';
 import { ApiKeyPage, ApiKeyPath, CreateApiKeyBody, PresetsSchema, UpdateApiKeyBody } from './schemas.js';
 
-export function apiKeyRoutes(deps: AppDeps) {
+export type ApiKeyRouteDeps = Pick<PlatformDeps, 'db' | 'keyHashSecret' | 'keyMisses' | 'apiKeys'>;
+
+export function apiKeyRoutes(deps: ApiKeyRouteDeps) {
   return [
     defineRoute({
       method: 'post',

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { decodeCursor, toPage } from '../../http/pagination.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { listAuditLog } from './auditLog.repository.js';
@@ -7,7 +7,9 @@ import { presentAuditLogEntry } from './auditLog.presenter.js';
 import { AuditLogPage, AuditLogQuery } from './schemas.js';
 import { modeOf } from '../../db/modeScope.js';
 
-export function auditLogRoutes(deps: AppDeps) {
+export type AuditLogRouteDeps = Pick<PlatformDeps, 'db'>;
+
+export function auditLogRoutes(deps: AuditLogRouteDeps) {
   return [
     defineRoute({
       method: 'get',

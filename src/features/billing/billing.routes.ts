@@ -1,5 +1,6 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type Stripe from 'stripe';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { findBalance } from './balances.repository.js';
 import { monthSpendingOfOrg } from './reservations.repository.js';
 import { listLedgerEntries } from './transactions.repository.js';
@@ -14,8 +15,13 @@ import { answerInTransaction, idempotentId } from '../../http/idempotency.js';
 import { LedgerEntryPage, OrgPath, TopUpBody, TopUpPage, TopUpPath } from './schemas.js';
 import { modeOf } from '../../db/modeScope.js';
 
+export type BillingRouteDeps = Pick<PlatformDeps, 'db' | 'config'> & {
+  /** The Stripe library for live top-ups; absent when STRIPE_API_KEY is unset (live top-ups refused). */
+  stripe: Stripe | undefined;
+};
+
 /** Balance, ledger and top-ups of an organisation, in the caller's mode: test keys see only test money. */
-export function billingRoutes(deps: AppDeps) {
+export function billingRoutes(deps: BillingRouteDeps) {
   return [
     defineRoute({
       method: 'get',

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import type { AppContext } from '../../http/context.js';
-import type { AppDeps } from '../../deps.js';
+import type { BillingRouteDeps } from './billing.routes.js';
 import { ApiError, NotFoundError } from '../../errors.js';
 import { settleStripeEvent } from './stripeTopUps.js';
 import { stripeKeyIsLive } from './stripe.js';
@@ -23,8 +23,10 @@ const StripeEventBody = z
 
 const Received = z.object({ received: z.literal(true), outcome: z.string() }).meta({ id: 'StripeEventReceived' });
 
+export type StripeWebhookRouteDeps = Pick<BillingRouteDeps, 'db' | 'config' | 'stripe'>;
+
 /** Stripe's webhook: the signed events that settle live top-ups (src/features/billing/stripeTopUps.ts). */
-export function stripeWebhookRoutes(deps: AppDeps) {
+export function stripeWebhookRoutes(deps: StripeWebhookRouteDeps) {
   // The event as verified, for the handler: verifyRequest runs on the raw body before validation.
   const verified = new WeakMap<AppContext, Stripe.Event>();
   return [

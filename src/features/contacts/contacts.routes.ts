@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { findContact, listContacts } from './contacts.repository.js';
 import { CreatedHeaders, ETagHeaders, etagOf, IfMatchHeader, setETag } from '../../http/conditional.js';
 import { answerInTransaction } from '../../http/idempotency.js';
@@ -8,7 +8,7 @@ import { NotFoundError } from '../../errors.js';
 import { ContactSchema, presentContact } from './contact.presenter.js';
 import { createContactWithin } from './createContact.js';
 import { updateContact } from './updateContact.js';
-import { startRegistrarContactSync } from './startRegistrarContactSync.js';
+import { startRegistrarContactSync, type StartRegistrarContactSyncProps } from './startRegistrarContactSync.js';
 import { deleteContact } from './deleteContact.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { ContactPage, ContactPath, CreateContactBody, UpdateContactBody } from './schemas.js';
@@ -21,7 +21,9 @@ const MODE_NOTE =
   'Test keys see and change only test-mode contacts; live keys and sessions only live ones. ' +
   "A contact of another organisation or mode answers 404 `NOT_FOUND`, like one that does not exist.";
 
-export function contactRoutes(deps: AppDeps) {
+export type ContactRouteDeps = Pick<PlatformDeps, 'db'> & StartRegistrarContactSyncProps['deps'];
+
+export function contactRoutes(deps: ContactRouteDeps) {
   return [
     defineRoute({
       method: 'get',

@@ -1,10 +1,10 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import type { Contact } from './contacts.repository.js';
 import { startWorkflow } from '../../workflows.js';
 import { CONTACT_SYNC_RETRIES, type SyncRegistrarContactInput } from './contacts.contract.js';
 
 export interface StartRegistrarContactSyncProps {
-  deps: Pick<AppDeps, 'temporal' | 'config' | 'logger'>;
+  deps: Pick<PlatformDeps, 'temporal' | 'config' | 'logger'>;
   livemode: boolean;
   contact: Contact;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { NotFoundError } from '../../errors.js';
 
 /** What the command line asks for: an e-mail and a name to show, and a refresh token to stay signed in. */
@@ -17,12 +17,14 @@ const DeviceSignInSchema = z
     example: { issuer: 'https://login.example.com/', client_id: 'domain-service-cli', scopes: SCOPES },
   });
 
+export type DeviceSignInRouteDeps = Pick<PlatformDeps, 'config' | 'devIdentity'>;
+
 /**
  * Where a command line signs in a person without a browser of its own: the device authorization grant
  * (RFC 8628) at the identity provider, as a public client. `domain-service login` reads this first, so
  * a user needs only the API's address.
  */
-export function deviceSignInRoutes(deps: AppDeps) {
+export function deviceSignInRoutes(deps: DeviceSignInRouteDeps) {
   return [
     defineRoute({
       method: 'get',

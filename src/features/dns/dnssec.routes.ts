@@ -1,9 +1,8 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
 import { OperationSchema } from '../domains/operation.presenter.js';
 import { answerAccepted } from '../domains/accepted.js';
 import { DnssecSchema } from './dnssec.presenter.js';
-import { changeDnssec, readDnssec, type DnssecChange } from './dnssec.js';
+import { changeDnssec, readDnssec, type DnssecChange, type DnssecDeps, type ReadDnssecDeps } from './dnssec.js';
 import { DomainPath } from './schemas.js';
 import type { AppContext } from '../../http/context.js';
 import type { HandlerInput } from '../../http/route.js';
@@ -17,7 +16,9 @@ const MODES =
 
 type ChangeInput = HandlerInput<{ path: typeof DomainPath }, 'dns:write'>;
 
-export function dnssecRoutes(deps: AppDeps) {
+export type DnssecRouteDeps = DnssecDeps & ReadDnssecDeps;
+
+export function dnssecRoutes(deps: DnssecRouteDeps) {
   const change = async (ctx: AppContext, { path, principal, requestId }: ChangeInput, which: DnssecChange) => {
     const operation = await changeDnssec({
       deps,

@@ -1,4 +1,5 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
+import type { DnsProviders } from './provider/index.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domainName.js';
 import type { IdempotencyIdentity } from '../../http/idempotencyKeys.js';
@@ -23,7 +24,7 @@ import { modeOf } from '../../db/modeScope.js';
  * has passed. Both are operations (202, polled like a registration) carried out by a workflow whose
  * id derives from the request, so a retried request finds its operation.
  */
-type DnssecDeps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'payloadKeys'>;
+export type DnssecDeps = Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'payloadKeys'>;
 
 /**
  * Test mode publishes no DS anywhere, so nothing needs to expire before unsigning; it still waits
@@ -50,7 +51,9 @@ export async function effectiveStatus(db: Queryable, zone: DnssecZone | undefine
   return zone.status === 'signing' ? 'off' : 'active';
 }
 
-export async function readDnssec(deps: Pick<AppDeps, 'db' | 'dnsProviders'>, principal: Principal, orgId: string, name: DomainName) {
+export type ReadDnssecDeps = Pick<PlatformDeps, 'db'> & { dnsProviders: DnsProviders };
+
+export async function readDnssec(deps: ReadDnssecDeps, principal: Principal, orgId: string, name: DomainName) {
   const domain = await domainNamed(deps.db, modeOf(principal.livemode), orgId, name);
   // A registration that ended took its zone with it (docs/api-guide.md, Operations and workflows).
   const zone = domain.status === 'deleted' || domain.status === 'failed' ? undefined : await findDnssecZone(deps.db, modeOf(principal.livemode), domain.id);

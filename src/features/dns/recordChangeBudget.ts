@@ -3,7 +3,7 @@ import type { AppState } from '../../http/context.js';
 import type { RateLimiter } from '../../rateLimit/limiter.js';
 import { planScaledCount } from '../../rateLimit/groups.js';
 import { spendOrganizationBudget } from '../../rateLimit/organizationBudget.js';
-import { requirePrincipal } from '../../auth/authorize.js';
+import type { Mode } from '../../db/modeScope.js';
 import { ApiError } from '../../errors.js';
 
 export interface RecordChangeBudgetDeps {
@@ -31,11 +31,11 @@ export class RecordChangeBudgetSpentError extends ApiError {
  * minute in this mode (times the plan): one tenant's bulk edits take a bounded share of the DNS host
  * and the database, whatever its rate limits let it send (docs/api-guide.md, DNS).
  */
-export async function admitRecordChanges(deps: RecordChangeBudgetDeps, state: AppState, changes: number): Promise<void> {
+export async function admitRecordChanges(deps: RecordChangeBudgetDeps, state: Pick<AppState, 'org'>, mode: Mode, changes: number): Promise<void> {
   if (!state.org) throw new Error('record changes are admitted on an organisation path only');
   const { id: orgId, plan } = state.org.org;
   const perMinute = planScaledCount(deps.config.recordChangesPerMinutePerOrg, plan, deps.config.rateLimitScale);
-  const refused = await spendOrganizationBudget(deps.rateLimiter, { pool: 'record-changes', orgId, livemode: requirePrincipal(state).livemode, perMinute, cost: changes });
+  const refused = await spendOrganizationBudget(deps.rateLimiter, { pool: 'record-changes', orgId, livemode: mode.livemode, perMinute, cost: changes });
   if (refused) throw new RecordChangeBudgetSpentError({ perMinute, ...refused });
 }
 

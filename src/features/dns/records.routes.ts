@@ -1,5 +1,6 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
+import type { DnsProviders } from './provider/index.js';
 import type { Principal } from '../../auth/principal.js';
 import { domainNamed } from '../domains/lookup.js';
 import { findDnsRecord, listDnsRecords } from './dnsRecords.repository.js';
@@ -12,9 +13,9 @@ import type { AppState } from '../../http/context.js';
 import { DnsRecordSchema, presentDnsRecord } from './dnsRecord.presenter.js';
 import { applyRecordChanges, type RecordOperation, type RecordOperationResult } from './applyRecordChanges.js';
 import { BatchBody, BatchResultSchema, CreateRecordBody, DomainPath, RecordListQuery, RecordPage, RecordPath, UpdateRecordBody } from './schemas.js';
-import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
+import { admitRequestEvents, EVENT_BUDGET_ERRORS, type EventBudgetDeps } from '../webhooks/eventBudget.js';
 import { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
-import { admitRecordChanges, RECORD_CHANGE_BUDGET_REFUSAL } from './recordChangeBudget.js';
+import { admitRecordChanges, RECORD_CHANGE_BUDGET_REFUSAL, type RecordChangeBudgetDeps } from './recordChangeBudget.js';
 import { modeOf } from '../../db/modeScope.js';
 
 const NOT_FOUND = 'No such domain, or no such record on it, in this organisation and mode (`NOT_FOUND`)';
@@ -42,7 +43,9 @@ function onlyRecord(results: RecordOperationResult[]) {
   return result.record;
 }
 
-export function dnsRecordRoutes(deps: AppDeps) {
+export type DnsRecordRouteDeps = Pick<PlatformDeps, 'db'> & { dnsProviders: DnsProviders } & EventBudgetDeps & RecordChangeBudgetDeps;
+
+export function dnsRecordRoutes(deps: DnsRecordRouteDeps) {
   const apply = async (
     state: AppState,
     { principal, requestId, path }: { principal: Principal; requestId: string; path: { org_oid: string; domain: DomainName } },
@@ -50,7 +53,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
     shape: 'single' | 'batch',
   ) => {
     // One event, whatever the number of records (a batch is one `dns_zone.changed`).
-    await admitRequestEvents(deps, state);
+    await admitRequestEvents(deps, state, modeOf(principal.livemode));
     return applyRecordChanges({
       db: deps.db,
       dnsProviders: deps.dnsProviders,
@@ -132,7 +135,7 @@ export function dnsRecordRoutes(deps: AppDeps) {
           if (o.op === 'update') return { op: 'update', id: o.id, changes: o.changes, expectedVersion: o.if_match };
           return { op: 'delete', id: o.id, expectedVersion: o.if_match };
         });
-        await admitRecordChanges(deps, ctx.state, operations.length);
+        await admitRecordChanges(deps, ctx.state, modeOf(input.principal.livemode), operations.length);
         const results = await apply(ctx.state, input, operations, 'batch');
         ctx.body = {
           results: results.map((r) => (r.op === 'delete' ? { op: r.op, id: r.id } : { op: r.op, record: presentDnsRecord(r.record) })),

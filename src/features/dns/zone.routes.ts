@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
+import type { DnsProviders } from './provider/index.js';
 import { idempotentId } from '../../http/idempotency.js';
 import { snapshotTextStream } from '../../db/snapshotStream.js';
 import { domainNamed } from '../domains/lookup.js';
@@ -12,9 +13,9 @@ import { synthesizedApex, zoneFileHead, zoneFileLines } from './zoneFileExport.j
 import { zoneExportSlots, zoneImportSlots } from './zoneFileSlots.js';
 import { isServed } from './zones.js';
 import { importZoneFile, ZONE_FILE_MAX_RECORDS } from './zoneFileImport.js';
-import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';
+import { admitRequestEvents, EVENT_BUDGET_ERRORS, type EventBudgetDeps } from '../webhooks/eventBudget.js';
 import { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
-import { admitRecordChanges, RECORD_CHANGE_BUDGET_REFUSAL } from './recordChangeBudget.js';
+import { admitRecordChanges, RECORD_CHANGE_BUDGET_REFUSAL, type RecordChangeBudgetDeps } from './recordChangeBudget.js';
 import { modeOf } from '../../db/modeScope.js';
 
 /** A zone file of 20,000 records of ~100 bytes, with room for long TXT (DKIM) records. */
@@ -75,7 +76,9 @@ const ZoneServedHeader = z.object({
   'Zone-Served': z.enum(['true', 'false']).describe('Whether a DNS server answers with these records (docs/api-guide.md, DNS)'),
 });
 
-export function zoneFileRoutes(deps: AppDeps) {
+export type ZoneFileRouteDeps = Pick<PlatformDeps, 'db'> & { dnsProviders: DnsProviders } & EventBudgetDeps & RecordChangeBudgetDeps;
+
+export function zoneFileRoutes(deps: ZoneFileRouteDeps) {
   const exportSlots = zoneExportSlots();
   const importSlots = zoneImportSlots();
   return [
@@ -160,7 +163,7 @@ export function zoneFileRoutes(deps: AppDeps) {
       },
       handler: async (ctx, { path, query, header, body, principal, requestId }) => {
         // The whole import is one event (`dns_zone.changed`); a dry run emits none.
-        if (!header['dry-run']) await admitRequestEvents(deps, ctx.state);
+        if (!header['dry-run']) await admitRequestEvents(deps, ctx.state, modeOf(principal.livemode));
         ctx.body = await importZoneFile({
           db: deps.db,
           dnsProviders: deps.dnsProviders,
@@ -173,7 +176,7 @@ export function zoneFileRoutes(deps: AppDeps) {
           requestId,
           createdIdOf: (index) => idempotentId(ctx.state, 'rec', String(index)),
           eventSeedOf: (part) => idempotentId(ctx.state, 'evt', `dns_record|${part}`),
-          admitChanges: (changes) => admitRecordChanges(deps, ctx.state, changes),
+          admitChanges: (changes) => admitRecordChanges(deps, ctx.state, modeOf(principal.livemode), changes),
         });
       },
     }),

@@ -1,9 +1,10 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
-import { checkReadiness } from './readiness.js';
+import { checkReadiness, type ReadinessDeps } from './readiness.js';
 import { LivenessSchema, ReadinessSchema } from './schemas.js';
 
-export function healthRoutes(deps: AppDeps) {
+export type HealthRouteDeps = ReadinessDeps;
+
+export function healthRoutes(deps: HealthRouteDeps) {
   return [
     defineRoute({
       method: 'get',

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { taskQueueHasPollers } from '../../temporal/client.js';
 import { pingDatabase } from '../../db/pool.js';
 
@@ -15,9 +15,9 @@ function withTimeout<T>(work: Promise<T>, name: string): Promise<T> {
   });
 }
 
-type Deps = Pick<AppDeps, 'db' | 'redis' | 'temporal' | 'config' | 'rateLimiter'>;
+export type ReadinessDeps = Pick<PlatformDeps, 'db' | 'redis' | 'temporal' | 'config' | 'rateLimiter'>;
 
-const CHECKS: Record<CheckName, (deps: Deps) => Promise<void>> = {
+const CHECKS: Record<CheckName, (deps: ReadinessDeps) => Promise<void>> = {
   postgres: ({ db }) => pingDatabase(db),
   redis: async ({ redis }) => {
     await redis.ping();
@@ -46,7 +46,7 @@ export interface Readiness {
 }
 
 /** Runs every dependency check in parallel, each bounded by a timeout. */
-export async function checkReadiness(deps: Deps): Promise<Readiness> {
+export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   const names = Object.keys(CHECKS) as CheckName[];
   const outcomes = await Promise.allSettled(names.map((name) => withTimeout(CHECKS[name](deps), name)));
   const checks = {} as Record<CheckName, CheckResult>;

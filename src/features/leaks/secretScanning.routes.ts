@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { InvalidSignatureError, ServiceUnavailableError } from '../../errors.js';
 import { GithubSecretScanningKeys } from './githubKeys.js';
 import { identifyTokens } from './identifyTokens.js';
@@ -9,7 +9,9 @@ import { GithubAlertAnswer, GithubAlertBody, GithubSignatureHeaders } from './sc
 
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
-export function secretScanningRoutes(deps: AppDeps) {
+export type SecretScanningRouteDeps = Pick<PlatformDeps, 'db' | 'config' | 'logger' | 'keyHashSecret' | 'temporal'>;
+
+export function secretScanningRoutes(deps: SecretScanningRouteDeps) {
   const githubKeys = new GithubSecretScanningKeys({ apiUrl: deps.config.github.apiUrl, token: deps.config.github.token, logger: deps.logger });
   return [
     defineRoute({

@@ -1,9 +1,11 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { OrgsOfUser } from './orgsOfUser.js';
 import { MeSchema } from './me.schemas.js';
-import { invitationRoutes } from './myInvitations.routes.js';
+import { invitationRoutes, type InvitationRouteDeps } from './myInvitations.routes.js';
 
-export function meRoutes(deps: AppDeps) {
+export type MeRouteDeps = InvitationRouteDeps & { orgsOfUser: OrgsOfUser };
+
+export function meRoutes(deps: MeRouteDeps) {
   return [
     defineRoute({
       method: 'get',

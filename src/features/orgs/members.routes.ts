@@ -1,5 +1,6 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
+import type { OrgsOfUser } from './orgsOfUser.js';
 import { listMembers } from '../../auth/memberships.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { MemberRoleSchema, presentMember, presentMemberRole } from './organization.presenter.js';
@@ -13,7 +14,9 @@ const MOVES_CANCELLED = (how: string) =>
   `A member ${how} loses the domain moves they proposed out of the organisation that are still pending: each is cancelled (\`cancelled_by: source\`) and both sides' owners are e-mailed.`;
 const LIVE_ONLY = 'A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations are shared by both modes.';
 
-export function memberRoutes(deps: AppDeps) {
+export type MemberRouteDeps = Pick<PlatformDeps, 'db' | 'config' | 'logger' | 'memberships'> & { orgsOfUser: OrgsOfUser };
+
+export function memberRoutes(deps: MemberRouteDeps) {
   const mailer = createMailer(deps.config, deps.logger);
   return [
     defineRoute({

@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
+import type { OrgsOfUser } from './orgsOfUser.js';
 import { AcceptedInvitationSchema, PendingInvitationSchema, presentPendingInvitation } from './invitation.presenter.js';
 import { acceptInvitation, listMyInvitations } from './invitations.js';
 
 const InvitationPath = z.object({ invitation_id: z.string().min(1).max(64).describe('Invitation id (`inv_…`)') });
 const MAX_LISTED = 100;
 
-export function invitationRoutes(deps: AppDeps) {
+export type InvitationRouteDeps = Pick<PlatformDeps, 'db'> & { orgsOfUser: OrgsOfUser };
+
+export function invitationRoutes(deps: InvitationRouteDeps) {
   return [
     defineRoute({
       method: 'get',

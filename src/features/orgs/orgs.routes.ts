@@ -1,5 +1,6 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
+import type { OrgsOfUser } from './orgsOfUser.js';
 import { listOrganizationsOfUser } from '../../auth/organizations.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { OrganizationSchema, OrganizationSettingsSchema, presentOrganization } from './organization.presenter.js';
@@ -10,7 +11,9 @@ import { answerInTransaction } from '../../http/idempotency.js';
 import { CreateOrganizationBody, OrganizationPage, OrgPath, UpdateOrganizationBody } from './schemas.js';
 import { modeOf } from '../../db/modeScope.js';
 
-export function organizationRoutes(deps: AppDeps) {
+export type OrganizationRouteDeps = Pick<PlatformDeps, 'db'> & { orgsOfUser: OrgsOfUser };
+
+export function organizationRoutes(deps: OrganizationRouteDeps) {
   return [
     defineRoute({
       method: 'post',

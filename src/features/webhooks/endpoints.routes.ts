@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { findWebhookEndpoint, listWebhookEndpoints } from './endpoints.repository.js';
 import { listDeliveries } from './deliveries.repository.js';
 import { CreatedHeaders } from '../../http/conditional.js';
@@ -15,7 +15,7 @@ import {
 import { answerInTransaction } from '../../http/idempotency.js';
 import { changeWebhookEndpoint, createWebhookEndpointWithin, MAX_ENDPOINTS_PER_ORG_AND_MODE, removeWebhookEndpoint, rotateWebhookSecret } from './endpoints.js';
 import { retryDelivery, sendPing } from './resend.js';
-import { admitRequestEvents, EVENT_BUDGET_ERRORS } from './eventBudget.js';
+import { admitRequestEvents, EVENT_BUDGET_ERRORS, type EventBudgetDeps } from './eventBudget.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { CreateEndpointBody, DeliveryPage, DeliveryPath, EndpointPage, EndpointPath, RetryAccepted, UpdateEndpointBody } from './schemas.js';
 import { modeOf } from '../../db/modeScope.js';
@@ -30,7 +30,9 @@ const REFUSED_URL =
 const ENDPOINT_LIMIT = `The organisation already has ${MAX_ENDPOINTS_PER_ORG_AND_MODE} endpoints in this mode (\`WEBHOOK_ENDPOINT_LIMIT\`); delete one first`;
 const MODE_NOTE = 'An endpoint belongs to the caller’s mode: a test-mode endpoint receives test-mode events only, a live one live events only.';
 
-export function webhookEndpointRoutes(deps: AppDeps) {
+export type WebhookEndpointRouteDeps = Pick<PlatformDeps, 'db' | 'config' | 'payloadKeys' | 'temporal'> & EventBudgetDeps;
+
+export function webhookEndpointRoutes(deps: WebhookEndpointRouteDeps) {
   const service = { db: deps.db, payloadKeys: deps.payloadKeys, destinations: deps.config.webhooks };
   return [
     defineRoute({
@@ -170,8 +172,9 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       responses: { 202: { description: 'The ping event, on its way', schema: EventSchema } },
       errors: { 404: NOT_FOUND, 409: `The endpoint is disabled (\`WEBHOOK_ENDPOINT_DISABLED\`), or ${EVENT_BUDGET_ERRORS[409]}`, 429: EVENT_BUDGET_ERRORS[429] },
       handler: async (ctx, { path, principal }) => {
-        await admitRequestEvents(deps, ctx.state);
-        const event = await sendPing(deps.db, { mode: modeOf(principal.livemode), orgId: path.org_oid, endpointId: path.endpoint_id });
+        const mode = modeOf(principal.livemode);
+        await admitRequestEvents(deps, ctx.state, mode);
+        const event = await sendPing(deps.db, { mode, orgId: path.org_oid, endpointId: path.endpoint_id });
         ctx.status = 202;
         ctx.body = presentEvent(event);
       },

@@ -4,10 +4,9 @@ import type { AppState } from '../../http/context.js';
 import type { RateLimiter } from '../../rateLimit/limiter.js';
 import { planScaledCount } from '../../rateLimit/groups.js';
 import { spendOrganizationBudget } from '../../rateLimit/organizationBudget.js';
-import { requirePrincipal } from '../../auth/authorize.js';
 import { EventBudgetSpentError, WebhookBacklogLimitError } from '../../errors.js';
 import { countDeliveriesWaiting } from './deliveriesWaiting.repository.js';
-import { modeOf } from '../../db/modeScope.js';
+import type { Mode } from '../../db/modeScope.js';
 
 export interface EventBudgetDeps {
   db: Db;
@@ -24,10 +23,9 @@ export interface EventBudgetDeps {
  * events the service emits itself (an operation ending, an expiry notice, a revoked key) never are,
  * so none is ever dropped. A request refused later (a 422) has still spent its events.
  */
-export async function admitRequestEvents(deps: EventBudgetDeps, state: AppState, events = 1): Promise<void> {
+export async function admitRequestEvents(deps: EventBudgetDeps, state: Pick<AppState, 'org'>, mode: Mode, events = 1): Promise<void> {
   if (!state.org) throw new Error('events are admitted on an organisation path only');
   const { id: orgId, plan } = state.org.org;
-  const mode = modeOf(requirePrincipal(state).livemode);
   const { webhooks } = deps.config;
   const waitingLimit = planScaledCount(webhooks.deliveriesWaitingPerOrg, plan);
   if ((await countDeliveriesWaiting(deps.db, mode, { orgId, upTo: waitingLimit })) >= waitingLimit) throw new WebhookBacklogLimitError(waitingLimit);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
+import type { EventStreamHub } from './eventStreamHub.js';
 import { ConflictError, EventStreamLimitError } from '../../errors.js';
 import { currentPrincipal } from '../../auth/authenticate.js';
 import { findMembershipWithOrganization } from '../../auth/organizations.js';
@@ -35,8 +36,13 @@ const EXAMPLE = [
   '',
 ].join('\n');
 
+export type EventStreamRouteDeps = PlatformDeps & {
+  /** Tells open event streams of new events (src/features/webhooks/eventStreamHub.ts). */
+  eventStreams: EventStreamHub;
+};
+
 /** `GET …/events/stream`: the organisation's events as they happen, for `domain-service webhooks listen`. */
-export function eventStreamRoutes(deps: AppDeps) {
+export function eventStreamRoutes(deps: EventStreamRouteDeps) {
   const { webhooks } = deps.config;
   const slots = new EventStreamSlots(deps.redis, webhooks.streamSlotTtlMs);
   return [

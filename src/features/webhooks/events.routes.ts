@@ -1,12 +1,11 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
 import { findEvent, listEvents } from './events.repository.js';
 import { decodeCursor, toPage } from '../../http/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import { EventSchema, presentEvent } from './event.presenter.js';
 import { OrgPath } from '../orgs/schemas.js';
 import { EventListQuery, EventPage, EventPath } from './schemas.js';
-import { eventStreamRoutes } from './eventStream.routes.js';
+import { eventStreamRoutes, type EventStreamRouteDeps } from './eventStream.routes.js';
 import { audienceOf } from './eventDomains.js';
 import { modeOf } from '../../db/modeScope.js';
 
@@ -14,7 +13,9 @@ const MODE_NOTE =
   'Events of the caller’s mode only (test keys see test-mode events); a key restricted with `allowed_domains` or `allowed_records` sees only the events ' +
   'of the domains those allow and those about no domain (pings, revoked keys, disabled endpoints). Kept 30 days.';
 
-export function eventRoutes(deps: AppDeps) {
+export type EventRouteDeps = EventStreamRouteDeps;
+
+export function eventRoutes(deps: EventRouteDeps) {
   return [
     defineRoute({
       method: 'get',
