@@ -1,6 +1,6 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { OrgPath } from '../orgs/schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { cleanupChallenge, presentChallenge, type ChallengeProps } from './challengeRecords.js';
 import { HttpreqBody, HttpreqResultSchema } from './schemas.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS } from '../webhooks/eventBudget.js';

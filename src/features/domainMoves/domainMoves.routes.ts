@@ -8,7 +8,8 @@ import { DomainMoveSchema, presentDomainMove } from './domainMove.presenter.js';
 import { listDomainMoves } from './domainMoves.repository.js';
 import { proposeMove, type MoveRequest } from './proposeMove.js';
 import { acceptMove, cancelMove, getMove } from './decideMove.js';
-import { DomainMovePage, DomainPath, ListMovesQuery, MovePath, OrgPath, ProposeMoveBody } from './schemas.js';
+import { DomainMovePage, ListMovesQuery, MovePath, ProposeMoveBody } from './schemas.js';
+import { TerseDomainPath, TerseOrgPath } from '../../http/pathParams.js';
 import { pendingMovesAllowed } from './moveChecks.js';
 import { modeOf } from '../../db/modeScope.js';
 
@@ -36,7 +37,7 @@ export function domainMoveRoutes(deps: AppDeps) {
       tags: ['domains'],
       scope: 'domains:write',
       roles: OWNERS_AND_ADMINS,
-      request: { path: DomainPath, body: ProposeMoveBody },
+      request: { path: TerseDomainPath, body: ProposeMoveBody },
       errors: {
         404: 'No such domain in this organisation and mode (`NOT_FOUND`)',
         409:
@@ -64,7 +65,7 @@ export function domainMoveRoutes(deps: AppDeps) {
       summary: "The organisation's outgoing or incoming domain moves of the caller's mode, newest first",
       tags: ['domains'],
       scope: 'domains:read',
-      request: { path: OrgPath, query: ListMovesQuery },
+      request: { path: TerseOrgPath, query: ListMovesQuery },
       responses: { 200: { description: 'A page of moves', schema: DomainMovePage } },
       handler: async (ctx, { path, query, principal }) => {
         const rows = await listDomainMoves(deps.db, modeOf(principal.livemode), { orgId: path.org_oid, direction: query.direction, limit: query.limit, after: decodeCursor(query.cursor) });

@@ -11,8 +11,6 @@ import { DryRunSchema, presentDryRun } from './dryRun.presenter.js';
 import { domainNamed } from './lookup.js';
 import {
   AuthCodeSchema,
-  DomainPath,
-  OrgPath,
   RegisterDomainBody,
   RenewDomainBody,
   RenewedSchema,
@@ -21,6 +19,8 @@ import {
   TransferDomainBody,
   UpdateDomainBody,
 } from './schemas.js';
+// The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
+import { TerseDomainPath as DomainPath, TerseOrgPath as OrgPath } from '../../http/pathParams.js';
 import { advanceTestClock } from '../lifecycle/testClock.js';
 import { getAuthCode, updateDomainSettings } from './domainSettings.js';
 import { IfMatchHeader, setETag } from '../../http/conditional.js';

@@ -7,7 +7,8 @@ import { InvitationSchema, presentInvitation } from './invitation.presenter.js';
 import { changeMemberRole, removeMember } from './members.js';
 import { inviteMember } from './invitations.js';
 import { createMailer } from '../../mail/mailer.js';
-import { ChangeRoleBody, InviteMemberBody, MemberPage, MemberPath, OrgPath } from './schemas.js';
+import { ChangeRoleBody, InviteMemberBody, MemberPage, MemberPath } from './schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 
 const MOVES_CANCELLED = (how: string) =>
   `A member ${how} loses the domain moves they proposed out of the organisation that are still pending: each is cancelled (\`cancelled_by: source\`) and both sides' owners are e-mailed.`;
