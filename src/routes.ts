@@ -11,6 +11,7 @@ import { memberRoutes } from './features/orgs/members.routes.js';
 import { availabilityRoutes } from './features/domains/availability.routes.js';
 import { domainRoutes } from './features/domains/domains.routes.js';
 import { domainMoveRoutes } from './features/domainMoves/domainMoves.routes.js';
+import { cancelMovesOfDepartingProposer } from './features/domainMoves/proposerMoves.js';
 import { operationRoutes } from './features/domains/operations.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { stripeWebhookRoutes } from './features/billing/stripeWebhook.routes.js';
@@ -34,7 +35,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...meRoutes(deps),
     ...apiKeyRoutes(deps),
     ...organizationRoutes(deps),
-    ...memberRoutes(deps),
+    ...memberRoutes(deps, cancelMovesOfDepartingProposer),
     ...availabilityRoutes(deps),
     ...domainRoutes(deps),
     ...domainMoveRoutes(deps),

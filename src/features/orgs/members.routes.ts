@@ -4,7 +4,7 @@ import { listMembers } from '../../auth/memberships.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { MemberRoleSchema, presentMember, presentMemberRole } from './organization.presenter.js';
 import { InvitationSchema, presentInvitation } from './invitation.presenter.js';
-import { changeMemberRole, removeMember } from './members.js';
+import { changeMemberRole, removeMember, type MemberChangeCascade } from './members.js';
 import { inviteMember } from './invitations.js';
 import { createMailer } from '../../mail/mailer.js';
 import { ChangeRoleBody, InviteMemberBody, MemberPage, MemberPath } from './schemas.js';
@@ -14,7 +14,8 @@ const MOVES_CANCELLED = (how: string) =>
   `A member ${how} loses the domain moves they proposed out of the organisation that are still pending: each is cancelled (\`cancelled_by: source\`) and both sides' owners are e-mailed.`;
 const LIVE_ONLY = 'A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations are shared by both modes.';
 
-export function memberRoutes(deps: AppDeps) {
+/** `cascade`: what a member's removal or change of role takes with it (src/routes.ts gives it). */
+export function memberRoutes(deps: AppDeps, cascade: MemberChangeCascade) {
   const mailer = createMailer(deps.config, deps.logger);
   return [
     defineRoute({
@@ -88,6 +89,7 @@ export function memberRoutes(deps: AppDeps) {
           userId: path.user_id,
           role: body.role,
           requestId,
+          cascade,
         });
         deps.orgsOfUser.forget(path.user_id);
         deps.memberships.forget(path.org_oid, path.user_id);
@@ -114,6 +116,7 @@ export function memberRoutes(deps: AppDeps) {
           callerRole: ctx.state.org!.role,
           userId: path.user_id,
           requestId,
+          cascade,
         });
         deps.orgsOfUser.forget(path.user_id);
         deps.memberships.forget(path.org_oid, path.user_id);
