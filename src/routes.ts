@@ -10,7 +10,8 @@ import { organizationRoutes } from './features/orgs/orgs.routes.js';
 import { memberRoutes } from './features/orgs/members.routes.js';
 import { availabilityRoutes } from './features/domains/availability.routes.js';
 import { domainRoutes } from './features/domains/domains.routes.js';
-import { domainMoveRoutes } from './features/domainMoves/domainMoves.routes.js';
+import { cancelDomainMoveRoutes, domainMoveRoutes } from './features/domainMoves/domainMoves.routes.js';
+import { acceptMoveRoutes } from './flows/moveDomain/acceptMove.routes.js';
 import { cancelMovesOfDepartingProposer } from './features/domainMoves/proposerMoves.js';
 import { operationRoutes } from './features/domains/operations.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
@@ -39,6 +40,9 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...availabilityRoutes(deps),
     ...domainRoutes(deps),
     ...domainMoveRoutes(deps),
+    // Between reading a move and cancelling one, as the OpenAPI document lists them.
+    ...acceptMoveRoutes(deps),
+    ...cancelDomainMoveRoutes(deps),
     ...operationRoutes(deps),
     ...billingRoutes(deps),
     ...stripeWebhookRoutes(deps),

@@ -20,7 +20,7 @@ export function losesProposerStanding(from: OrgRole, to: OrgRole): boolean {
 /**
  * Cancels, as the source, the pending moves `userId` proposed out of `orgId`, in both modes, in the
  * caller's transaction: call it after the membership row was deleted or changed there, so an
- * acceptance under way (which share-locks that row, decideMove.ts) is waited for first. Each gets
+ * acceptance under way (which share-locks that row, src/flows/moveDomain/acceptMove.ts) is waited for first. Each gets
  * the audit entry a cancellation gets; mail them with mailCancelledMoves once committed.
  */
 export async function cancelMovesOfProposer(tx: Queryable, caller: CallerOfRequest, props: { orgId: string; userId: string; reason: ProposerLoss }): Promise<DomainMove[]> {
