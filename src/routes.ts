@@ -15,7 +15,9 @@ import { transferDomainRoutes } from './flows/transferDomain/transferDomain.rout
 import { renewDomainRoutes } from './flows/renewDomain/renewDomain.routes.js';
 import { testClockRoutes } from './features/lifecycle/testClock.routes.js';
 import { lifecycleWatcher } from './features/lifecycle/watch.js';
-import { domainMoveRoutes } from './features/domainMoves/domainMoves.routes.js';
+import { cancelDomainMoveRoutes, domainMoveRoutes } from './features/domainMoves/domainMoves.routes.js';
+import { acceptMoveRoutes } from './flows/moveDomain/acceptMove.routes.js';
+import { cancelMovesOfDepartingProposer } from './features/domainMoves/proposerMoves.js';
 import { operationRoutes } from './features/domains/operations.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { stripeWebhookRoutes } from './features/billing/stripeWebhook.routes.js';
@@ -39,7 +41,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...meRoutes(deps),
     ...apiKeyRoutes(deps),
     ...organizationRoutes(deps),
-    ...memberRoutes(deps),
+    ...memberRoutes(deps, cancelMovesOfDepartingProposer),
     ...availabilityRoutes(deps),
     // The domain routes keep the order they had as one list: it is the OpenAPI document's path order.
     ...registerDomainRoutes(deps),
@@ -48,6 +50,9 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...domainRoutes(deps, lifecycleWatcher(deps)),
     ...testClockRoutes(deps),
     ...domainMoveRoutes(deps),
+    // Between reading a move and cancelling one, as the OpenAPI document lists them.
+    ...acceptMoveRoutes(deps),
+    ...cancelDomainMoveRoutes(deps),
     ...operationRoutes(deps),
     ...billingRoutes(deps),
     ...stripeWebhookRoutes(deps),

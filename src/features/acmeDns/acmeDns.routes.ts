@@ -8,7 +8,7 @@ import { consumeAddressPool } from '../../rateLimit/addressLimits.js';
 import { SharedCeilings } from '../../rateLimit/sharedCeiling.js';
 import { ApiError } from '../../errors.js';
 import { ForbiddenError } from '../../auth/errors.js';
-import { OrgPath } from '../orgs/schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { MAX_REGISTRATIONS_PER_ORG_AND_MODE, registerAcmeDns, removeAcmeDnsRegistration, verifyAcmeDnsCredential } from './acmeDns.js';
 import { AcmeDnsCredentialsSchema, presentAcmeDnsCredentials, presentAcmeDnsRegistration } from './acmeDns.presenter.js';
 import { registrationsCallerMaySee } from './callerRestrictions.js';

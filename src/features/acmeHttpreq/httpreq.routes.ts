@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/route.js';
-import { OrgPath } from '../orgs/schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { cleanupChallenge, presentChallenge, type ChallengeProps } from './challengeRecords.js';
 import { HttpreqBody, HttpreqResultSchema } from './schemas.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS, type EventBudgetDeps } from '../webhooks/eventBudget.js';

@@ -1,15 +1,18 @@
 import { z } from 'zod';
-import { exampleId } from '../../ids.js';
 import type { ApiKeyRecord } from '../../auth/apiKeys.js';
 import { SCOPES } from '../../auth/scopes.js';
+import { RevokedApiKeySchema } from '../webhooks/eventPayloads.js';
+
+/** The fields an `api_key.revoked` event shows too (RevokedApiKey), declared once in the event payload catalogue. */
+const { id, prefix, name } = RevokedApiKeySchema.shape;
 
 export const ApiKeySchema = z
   .object({
-    id: z.string().meta({ example: exampleId('key') }),
-    name: z.string().meta({ example: 'CI deploys' }),
+    id,
+    name,
     scopes: z.array(z.enum(SCOPES)),
     mode: z.enum(['live', 'test']),
-    prefix: z.string().meta({ example: 'svc_test_Q3x9' }).describe('`svc_<mode>_` and the next 4 characters, to recognise the key'),
+    prefix,
     status: z.enum(['active', 'revoked']),
     created_at: z.iso.datetime(),
     last_used_at: z.iso.datetime().nullable().describe('Updated within a minute of use'),
@@ -40,12 +43,7 @@ export const CreatedApiKeySchema = ApiKeySchema.pick({
   .extend({ key: z.string().describe('The full secret. Returned only here, once: store it in a secrets manager.') })
   .meta({ id: 'CreatedApiKey' });
 
-/**
- * A revoked key as its `api_key.revoked` event shows it to the organisations it acted in: enough to
- * recognise it, never its restrictions or limits (those are its owner's business).
- */
-export const RevokedApiKeySchema = ApiKeySchema.pick({ id: true, prefix: true, name: true }).meta({ id: 'RevokedApiKey' });
-
+/** A revoked key as its `api_key.revoked` event shows it (src/features/webhooks/eventPayloads.ts). */
 export function presentRevokedApiKey(key: ApiKeyRecord): z.infer<typeof RevokedApiKeySchema> {
   return { id: key.id, prefix: key.prefix, name: key.name };
 }

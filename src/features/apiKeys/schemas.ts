@@ -3,7 +3,7 @@ import { KEY_PRESETS, SCOPES } from '../../auth/scopes.js';
 import { canonicalCidr } from '../../http/cidr.js';
 import { canonicalDomainPattern } from '../../auth/keyRestrictions.js';
 import { parseRecordPattern } from '../../auth/recordPatterns.js';
-import { RECORD_TYPES } from '../dns/records.js';
+import { RECORD_TYPES } from '../../dnsRecordTypes.js';
 import { ApiKeySchema } from './apiKey.presenter.js';
 import { pageSchema } from '../../http/pagination.js';
 

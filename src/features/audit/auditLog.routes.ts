@@ -1,7 +1,7 @@
 import { defineRoute } from '../../http/route.js';
 import type { PlatformDeps } from '../../platformDeps.js';
 import { decodeCursor, toPage } from '../../http/pagination.js';
-import { OrgPath } from '../orgs/schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { listAuditLog } from './auditLog.repository.js';
 import { presentAuditLogEntry } from './auditLog.presenter.js';
 import { AuditLogPage, AuditLogQuery } from './schemas.js';

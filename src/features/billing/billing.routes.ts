@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { findTopUp, listTopUps } from './topUps.repository.js';
 import { startStripeTopUp } from './stripeTopUps.js';
 import { answerInTransaction, idempotentId } from '../../http/idempotency.js';
-import { LedgerEntryPage, OrgPath, TopUpBody, TopUpPage, TopUpPath } from './schemas.js';
+import { LedgerEntryPage, TopUpBody, TopUpPage, TopUpPath } from './schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { modeOf } from '../../db/modeScope.js';
 
 export type BillingRouteDeps = Pick<PlatformDeps, 'db' | 'config'> & {

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { pageSchema } from '../../http/pagination.js';
 import { LedgerEntrySchema, TopUpSchema } from './billing.presenter.js';
-import { OrgPath } from '../orgs/schemas.js';
-
-export { OrgPath };
+import { OrgPath } from '../../http/pathParams.js';
 
 /** The most one top-up may add, in minor units (100,000.00 USD). */
 export const MAX_TOP_UP = 10_000_000;

@@ -10,7 +10,7 @@ import { createContactWithin } from './createContact.js';
 import { updateContact } from './updateContact.js';
 import { startRegistrarContactSync, type StartRegistrarContactSyncProps } from './startRegistrarContactSync.js';
 import { deleteContact } from './deleteContact.js';
-import { OrgPath } from '../orgs/schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { ContactPage, ContactPath, CreateContactBody, UpdateContactBody } from './schemas.js';
 import { modeOf } from '../../db/modeScope.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageSchema } from '../../http/pagination.js';
 import type { ContactFields } from './contacts.repository.js';
 import { ContactSchema } from './contact.presenter.js';
-import { OrgPath } from '../orgs/schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { isCountryCode } from './countries.js';
 
 export const E164 = /^\+[1-9]\d{1,14}$/;

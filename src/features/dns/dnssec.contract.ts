@@ -1,44 +1,15 @@
 /** What the DNSSEC workflows (sign a zone, unsign it) are started with and answer (docs/api-guide.md, DNSSEC). */
-import { OWN_STORE_RETRY, type RetryTiming } from '../../temporal/retries.contract.js';
+import { OWN_STORE_RETRY } from '../../temporal/retries.contract.js';
+import type { DnssecRetries } from '../domains/dnssecOperations.contract.js';
 
-/** The activities of a DNSSEC operation, by what they call. */
-export interface DnssecRetries {
-  /** PowerDNS: adding or removing the key and rectifying; safe to repeat, retried until it answers. */
-  provider: RetryTiming;
-  /** The registrar's DS records: each step lists first, so a retry never adds a second DS. */
-  registrar: RetryTiming;
-  bookkeeping: RetryTiming;
-}
+// Their inputs are operation inputs, declared with the operations they are stored on.
+export type { DisableDnssecInput, DnssecOperationInput, DnssecRetries, EnableDnssecInput } from '../domains/dnssecOperations.contract.js';
 
 export const DNSSEC_RETRIES: DnssecRetries = {
   provider: { initialIntervalMs: 2_000, maximumIntervalMs: 5 * 60_000 },
   registrar: { initialIntervalMs: 2_000, maximumIntervalMs: 5 * 60_000 },
   bookkeeping: OWN_STORE_RETRY,
 };
-
-/**
- * What both DNSSEC workflows are started with: the operation and the domain, in the shape every
- * operation's input has (`orgId`, `livemode`, `name` name the run in Temporal).
- */
-export interface DnssecOperationInput {
-  operationId: string;
-  orgId: string;
-  livemode: boolean;
-  domainId: string;
-  name: string;
-  retries?: Partial<DnssecRetries>;
-}
-
-export type EnableDnssecInput = DnssecOperationInput;
-
-export interface DisableDnssecInput extends DnssecOperationInput {
-  /**
-   * After the DS is withdrawn at the registrar, how long the zone stays signed: the parent's DS
-   * TTL plus the registry's publication delay, so no resolver still holding the DS meets an
-   * unsigned zone (`DNSSEC_DS_REMOVAL_WAIT`; seconds in tests).
-   */
-  dsRemovalWaitMs: number;
-}
 
 /** One DS as the API answers it. */
 export interface DsRecordView {

@@ -3,7 +3,7 @@ import { OperationSchema } from '../domains/operation.presenter.js';
 import { answerAccepted } from '../domains/accepted.js';
 import { DnssecSchema } from './dnssec.presenter.js';
 import { changeDnssec, readDnssec, type DnssecChange, type DnssecDeps, type ReadDnssecDeps } from './dnssec.js';
-import { DomainPath } from './schemas.js';
+import { DomainPath } from '../../http/pathParams.js';
 import type { AppContext } from '../../http/context.js';
 import type { HandlerInput } from '../../http/route.js';
 

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
 import { emitEvent } from '../webhooks/emitEvent.js';
 import type { DnsRecord } from './dnsRecords.repository.js';
-import { presentDnsRecord, ZONE_CHANGE_RECORDS_INLINE, type DnsZoneChangeSchema } from './dnsRecord.presenter.js';
+import { presentDnsRecord } from './dnsRecord.presenter.js';
+import { ZONE_CHANGE_RECORDS_INLINE, type DnsZoneChangeSchema } from '../webhooks/eventPayloads.js';
 
 export type RecordChange =
   | { kind: 'create'; record: DnsRecord }

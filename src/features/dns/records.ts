@@ -4,15 +4,17 @@ import { checkSvcb, presentSvcb } from './svcbRecords.js';
 import { checkDs, checkSshfp, checkTlsa } from './digestRecords.js';
 import { checkNaptr, presentNaptr } from './naptrRecords.js';
 
+import type { RecordType } from '../../dnsRecordTypes.js';
+
 export type { RecordIssue } from './recordSyntax.js';
+export { RECORD_TYPES, type RecordType } from '../../dnsRecordTypes.js';
 
 /**
- * DNS record rules, in one place: what each type accepts, the normalised form that is stored, and
- * the zone-file (presentation) form a DNS provider is sent. Names are relative to the domain, lower
- * case, `@` for the apex; host names in content are stored without their trailing dot.
+ * DNS record rules, in one place: what each type accepts (of the types src/dnsRecordTypes.ts names),
+ * the normalised form that is stored, and the zone-file (presentation) form a DNS provider is sent.
+ * Names are relative to the domain, lower case, `@` for the apex; host names in content are stored
+ * without their trailing dot.
  */
-export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA', 'ALIAS', 'HTTPS', 'SVCB', 'TLSA', 'SSHFP', 'NAPTR', 'PTR', 'DS'] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
 
 export const TTL_MIN = 60;
 export const TTL_MAX = 86_400;

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { PaginationQuery, pageSchema } from '../../http/pagination.js';
 import { RECORD_TYPES, TTL_DEFAULT, TTL_MAX, TTL_MIN, TXT_MAX_LENGTH, type RecordFields } from './records.js';
-import { DnsRecordSchema } from './dnsRecord.presenter.js';
+import { DnsRecordSchema } from '../webhooks/eventPayloads.js';
 import type { RecordChanges } from './applyRecordChanges.js';
-import { OrgPath } from '../orgs/schemas.js';
-import { DomainNameSchema } from '../../domainName.js';
+import { DomainPath } from '../../http/pathParams.js';
 
 /**
  * Shapes only: the rules that depend on the type and the domain (addresses, host names, priorities,
@@ -63,7 +62,6 @@ export const UpdateRecordBody = z
   .transform((body): RecordChanges => body)
   .meta({ id: 'UpdateDnsRecordInput', example: { ttl: 600 }, description: 'The fields to change; the type cannot change (delete and create instead)' });
 
-export const DomainPath = OrgPath.extend({ domain: DomainNameSchema.describe('The domain name, e.g. `example.com`') });
 export const RecordPath = DomainPath.extend({ record_id: z.string().min(1).max(64).describe('Record id (`rec_…`)') });
 
 export const RecordListQuery = PaginationQuery.extend({

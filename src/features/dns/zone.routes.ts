@@ -8,7 +8,7 @@ import { domainNamed } from '../domains/lookup.js';
 import { dnsRecordsInZoneFileOrder, latestDnsRecordChange } from './dnsRecords.repository.js';
 import { DnsZoneNotFoundError } from './provider/errors.js';
 import { RECORD_TYPES } from './records.js';
-import { DomainPath } from './schemas.js';
+import { DomainPath } from '../../http/pathParams.js';
 import { synthesizedApex, zoneFileHead, zoneFileLines } from './zoneFileExport.js';
 import { zoneExportSlots, zoneImportSlots } from './zoneFileSlots.js';
 import { isServed } from './zones.js';

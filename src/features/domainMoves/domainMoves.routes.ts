@@ -7,18 +7,27 @@ import { decodeCursor, toPage } from '../../http/pagination.js';
 import { DomainMoveSchema, presentDomainMove } from './domainMove.presenter.js';
 import { listDomainMoves } from './domainMoves.repository.js';
 import { proposeMove, type MoveRequest } from './proposeMove.js';
-import { acceptMove, cancelMove, getMove } from './decideMove.js';
-import { DomainMovePage, DomainPath, ListMovesQuery, MovePath, OrgPath, ProposeMoveBody } from './schemas.js';
+import { getMove } from './moveOfCaller.js';
+import { cancelMove } from './cancelMove.js';
+import { DomainMovePage, ListMovesQuery, MovePath, ProposeMoveBody } from './schemas.js';
+import { TerseDomainPath, TerseOrgPath } from '../../http/pathParams.js';
 import { pendingMovesAllowed } from './moveChecks.js';
 import { modeOf } from '../../db/modeScope.js';
 
-const OWNERS_AND_ADMINS = ['owner', 'admin'] as const;
+/** Who acts on a move: owners and admins of a side. */
+export const OWNERS_AND_ADMINS = ['owner', 'admin'] as const;
 const NOT_PENDING = 'The move was accepted, cancelled or has expired (`MOVE_NOT_PENDING`)';
-const GUIDE = ' See the API guide, "Moving a domain".';
+export const MOVES_GUIDE = ' See the API guide, "Moving a domain".';
 
-export function domainMoveRoutes(deps: AppDeps) {
+/** The MoveRequest of a route's request: its caller, log and request id, with a mailer of the routes' own. */
+export function moveRequest(deps: AppDeps): (ctx: AppContext, principal: Principal, requestId: string) => MoveRequest {
   const mailer = createMailer(deps.config, deps.logger);
-  const request = (ctx: AppContext, principal: Principal, requestId: string): MoveRequest => ({ deps, mailer, log: ctx.state.log, principal, requestId });
+  return (ctx, principal, requestId) => ({ deps, mailer, log: ctx.state.log, principal, requestId });
+}
+
+/** Proposing a move and reading them; accepting one is a flow (src/flows/moveDomain/), cancelling one is cancelDomainMoveRoutes. */
+export function domainMoveRoutes(deps: AppDeps) {
+  const request = moveRequest(deps);
   return [
     defineRoute({
       method: 'post',
@@ -32,11 +41,11 @@ export function domainMoveRoutes(deps: AppDeps) {
         'a move to an id nobody has expires unanswered. It stays acceptable only while you are an owner or admin here: ' +
         `removing or demoting you cancels it. At most ${pendingMovesAllowed('free')} pending moves per organisation and mode on the free plan ` +
         `(${pendingMovesAllowed('pro')} pro, ${pendingMovesAllowed('enterprise')} enterprise).` +
-        GUIDE,
+        MOVES_GUIDE,
       tags: ['domains'],
       scope: 'domains:write',
       roles: OWNERS_AND_ADMINS,
-      request: { path: DomainPath, body: ProposeMoveBody },
+      request: { path: TerseDomainPath, body: ProposeMoveBody },
       errors: {
         404: 'No such domain in this organisation and mode (`NOT_FOUND`)',
         409:
@@ -64,7 +73,7 @@ export function domainMoveRoutes(deps: AppDeps) {
       summary: "The organisation's outgoing or incoming domain moves of the caller's mode, newest first",
       tags: ['domains'],
       scope: 'domains:read',
-      request: { path: OrgPath, query: ListMovesQuery },
+      request: { path: TerseOrgPath, query: ListMovesQuery },
       responses: { 200: { description: 'A page of moves', schema: DomainMovePage } },
       handler: async (ctx, { path, query, principal }) => {
         const rows = await listDomainMoves(deps.db, modeOf(principal.livemode), { orgId: path.org_oid, direction: query.direction, limit: query.limit, after: decodeCursor(query.cursor) });
@@ -85,31 +94,16 @@ export function domainMoveRoutes(deps: AppDeps) {
         ctx.body = presentDomainMove(await getMove({ ...request(ctx, principal, requestId), orgId: path.org_oid, moveId: path.move_id }), path.org_oid);
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/orgs/{org_oid}/domain-moves/{move_id}/accept',
-      operationId: 'acceptDomainMove',
-      summary: 'Accept a move into this organisation (owners and admins of the target)',
-      description:
-        'In one transaction the domain, its DNS records, contacts (copied), DNSSEC state, lifecycle, auto-renew setting and pending ' +
-        'notices become this organisation’s; events `domain.moved_out` and `domain.moved_in` are emitted. No charge. ' +
-        'Only while its proposer is still an owner or admin of the source: removing or demoting them cancels it.' +
-        GUIDE,
-      tags: ['domains'],
-      scope: 'domains:write',
-      roles: OWNERS_AND_ADMINS,
-      request: { path: MovePath },
-      errors: {
-        404: 'No such move into this organisation in this mode (`NOT_FOUND`)',
-        409:
-          'The move was accepted, cancelled (removing or demoting its proposer cancels it) or has expired, or its proposer is no longer an owner or admin of the source (`MOVE_NOT_PENDING`); ' +
-          'or a register, transfer or renewal of the domain is unfinished, named in the detail, or (test mode) this organisation holds a domain of that name (`DOMAIN_STATE_CONFLICT`)',
-      },
-      responses: { 200: { description: 'The accepted move', schema: DomainMoveSchema } },
-      handler: async (ctx, { path, principal, requestId }) => {
-        ctx.body = presentDomainMove(await acceptMove({ ...request(ctx, principal, requestId), orgId: path.org_oid, moveId: path.move_id }), path.org_oid);
-      },
-    }),
+  ];
+}
+
+/**
+ * Cancelling a move, from either side: listed after the acceptance (src/flows/moveDomain/), as the
+ * OpenAPI document has its paths in route order (src/routes.ts).
+ */
+export function cancelDomainMoveRoutes(deps: AppDeps) {
+  const request = moveRequest(deps);
+  return [
     defineRoute({
       method: 'post',
       path: '/api/v1/orgs/{org_oid}/domain-moves/{move_id}/cancel',

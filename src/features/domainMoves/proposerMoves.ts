@@ -7,6 +7,7 @@ import { cancelPendingMovesOfProposer, type DomainMove } from './domainMoves.rep
 import { PROPOSER_ROLES } from './moveChecks.js';
 import { mailBothSides } from './moveNotices.js';
 import { modeOf } from '../../db/modeScope.js';
+import type { MemberChange, MemberChangeCascade } from '../orgs/members.js';
 
 /** Why a proposer's moves were cancelled, as their audit entries say. */
 export type ProposerLoss = 'proposer_removed' | 'proposer_left' | 'proposer_demoted';
@@ -19,7 +20,7 @@ export function losesProposerStanding(from: OrgRole, to: OrgRole): boolean {
 /**
  * Cancels, as the source, the pending moves `userId` proposed out of `orgId`, in both modes, in the
  * caller's transaction: call it after the membership row was deleted or changed there, so an
- * acceptance under way (which share-locks that row, decideMove.ts) is waited for first. Each gets
+ * acceptance under way (which share-locks that row, src/flows/moveDomain/acceptMove.ts) is waited for first. Each gets
  * the audit entry a cancellation gets; mail them with mailCancelledMoves once committed.
  */
 export async function cancelMovesOfProposer(tx: Queryable, caller: CallerOfRequest, props: { orgId: string; userId: string; reason: ProposerLoss }): Promise<DomainMove[]> {
@@ -45,3 +46,21 @@ export async function cancelMovesOfProposer(tx: Queryable, caller: CallerOfReque
 export async function mailCancelledMoves(props: { db: Db; mailer: Mailer; log: Logger; moves: DomainMove[] }): Promise<void> {
   await Promise.all(props.moves.map((move) => mailBothSides({ db: props.db, mailer: props.mailer, log: props.log, move, kind: 'cancelled' })));
 }
+
+/** Why a membership change ends the member's standing to propose moves, or null when it does not. */
+function proposerLoss(change: MemberChange): ProposerLoss | null {
+  if (change.kind === 'removed') return 'proposer_removed';
+  if (change.kind === 'left') return 'proposer_left';
+  return losesProposerStanding(change.from, change.to) ? 'proposer_demoted' : null;
+}
+
+/**
+ * A member removed, leaving or demoted loses the moves they proposed out of the organisation that
+ * are still pending: cancelled in the membership change's transaction, both sides' owners mailed
+ * once it has committed. What the wiring gives orgs' member routes (src/routes.ts).
+ */
+export const cancelMovesOfDepartingProposer: MemberChangeCascade = async (tx, request, change) => {
+  const reason = proposerLoss(change);
+  const moves = reason ? await cancelMovesOfProposer(tx, request, { orgId: change.orgId, userId: change.userId, reason }) : [];
+  return () => mailCancelledMoves({ db: request.db, mailer: request.mailer, log: request.log, moves });
+};

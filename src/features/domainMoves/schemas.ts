@@ -3,8 +3,6 @@ import { exampleId } from '../../ids.js';
 import { PaginationQuery, pageSchema } from '../../http/pagination.js';
 import { DomainMoveSchema } from './domainMove.presenter.js';
 
-export { DomainPath, OrgPath } from '../domains/schemas.js';
-
 /** An organisation's id as newId('org') makes it (src/ids.ts). */
 const ORG_ID = /^org_[0-9A-Za-z]{22}$/;
 

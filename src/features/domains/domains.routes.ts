@@ -4,7 +4,9 @@ import { listDomainsOfOrg } from './domains.repository.js';
 import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
 import { DomainSchema, presentDomain } from './operation.presenter.js';
 import { domainNamed } from './lookup.js';
-import { AuthCodeSchema, DomainPath, OrgPath, UpdateDomainBody } from './schemas.js';
+import { AuthCodeSchema, UpdateDomainBody } from './schemas.js';
+// The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
+import { TerseDomainPath as DomainPath, TerseOrgPath as OrgPath } from '../../http/pathParams.js';
 import { getAuthCode, updateDomainSettings, type DomainWatcher } from './domainSettings.js';
 import { IfMatchHeader, setETag } from '../../http/conditional.js';
 import { modeOf } from '../../db/modeScope.js';

@@ -1,7 +1,7 @@
 /** What the paid domain operations' workflows (register, renew, transfer) are started with and answer. */
 import { defineSignal } from '@temporalio/workflow';
 import { OWN_STORE_RETRY, type RetryTiming } from '../../temporal/retries.contract.js';
-import type { DisableDnssecInput, EnableDnssecInput } from '../dns/dnssec.contract.js';
+import type { DisableDnssecInput, EnableDnssecInput } from './dnssecOperations.contract.js';
 
 /**
  * Where a paid registrar action stands. `reference` is the registrar's id of the registration,

@@ -4,7 +4,8 @@ import type { AppDeps } from '../../deps.js';
 import { listOperationsOfOrg } from './operations.repository.js';
 import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
 import { OperationSchema, presentOperation } from './operation.presenter.js';
-import { OperationPath, OrgPath } from './schemas.js';
+import { OperationPath } from './schemas.js';
+import { TerseOrgPath } from '../../http/pathParams.js';
 import { cancelOperation } from './cancelOperation.js';
 import { operationOfCaller } from './operationOfCaller.js';
 import { modeOf } from '../../db/modeScope.js';
@@ -32,7 +33,7 @@ export function operationRoutes(deps: AppDeps) {
       summary: "The organisation's operations of the caller's mode, newest first",
       tags: ['operations'],
       scope: 'domains:read',
-      request: { path: OrgPath, query: PaginationQuery },
+      request: { path: TerseOrgPath, query: PaginationQuery },
       responses: { 200: { description: 'A page of operations', schema: pageSchema(OperationSchema) } },
       handler: async (ctx, { path, query, principal }) => {
         const rows = await listOperationsOfOrg(deps.db, modeOf(principal.livemode), { orgId: path.org_oid, limit: query.limit, after: decodeCursor(query.cursor) });

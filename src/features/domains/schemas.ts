@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { exampleId } from '../../ids.js';
-import { DomainNameSchema } from '../../domainName.js';
+import { TerseOrgPath } from '../../http/pathParams.js';
 
 const MoneySchema = z.object({ amount: z.number().int().describe('Integer minor units (cents)'), currency: z.literal('USD') });
 
@@ -45,9 +45,7 @@ export const TldListSchema = z
   })
   .meta({ id: 'TldPrices' });
 
-export const OrgPath = z.object({ org_oid: z.string() });
-export const DomainPath = OrgPath.extend({ domain: DomainNameSchema.describe('The domain name') });
-export const OperationPath = OrgPath.extend({ operation_id: z.string().min(1).max(64) });
+export const OperationPath = TerseOrgPath.extend({ operation_id: z.string().min(1).max(64) });
 
 const ContactId = z.string().min(1).max(64).meta({ example: exampleId('ct') });
 

@@ -1,6 +1,8 @@
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { DomainPath, TestClockBody, TestClockSchema } from '../domains/schemas.js';
+import { TestClockBody, TestClockSchema } from '../domains/schemas.js';
+// The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
+import { TerseDomainPath as DomainPath } from '../../http/pathParams.js';
 import { advanceTestClock } from './testClock.js';
 
 /** `POST …/domains/{domain}/test-clock`: a test-mode domain's lifecycle moved forward. */

@@ -5,10 +5,11 @@ import { listMembers } from '../../auth/memberships.js';
 import { decodeCursor, PaginationQuery, toPage } from '../../http/pagination.js';
 import { MemberRoleSchema, presentMember, presentMemberRole } from './organization.presenter.js';
 import { InvitationSchema, presentInvitation } from './invitation.presenter.js';
-import { changeMemberRole, removeMember } from './members.js';
+import { changeMemberRole, removeMember, type MemberChangeCascade } from './members.js';
 import { inviteMember } from './invitations.js';
 import { createMailer } from '../../mail/mailer.js';
-import { ChangeRoleBody, InviteMemberBody, MemberPage, MemberPath, OrgPath } from './schemas.js';
+import { ChangeRoleBody, InviteMemberBody, MemberPage, MemberPath } from './schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 
 const MOVES_CANCELLED = (how: string) =>
   `A member ${how} loses the domain moves they proposed out of the organisation that are still pending: each is cancelled (\`cancelled_by: source\`) and both sides' owners are e-mailed.`;
@@ -16,7 +17,8 @@ const LIVE_ONLY = 'A test key gets 403 `LIVE_CREDENTIAL_REQUIRED`: organisations
 
 export type MemberRouteDeps = Pick<PlatformDeps, 'db' | 'config' | 'logger' | 'memberships'> & { orgsOfUser: OrgsOfUser };
 
-export function memberRoutes(deps: MemberRouteDeps) {
+/** `cascade`: what a member's removal or change of role takes with it (src/routes.ts gives it). */
+export function memberRoutes(deps: MemberRouteDeps, cascade: MemberChangeCascade) {
   const mailer = createMailer(deps.config, deps.logger);
   return [
     defineRoute({
@@ -90,6 +92,7 @@ export function memberRoutes(deps: MemberRouteDeps) {
           userId: path.user_id,
           role: body.role,
           requestId,
+          cascade,
         });
         deps.orgsOfUser.forget(path.user_id);
         deps.memberships.forget(path.org_oid, path.user_id);
@@ -116,6 +119,7 @@ export function memberRoutes(deps: MemberRouteDeps) {
           callerRole: ctx.state.org!.role,
           userId: path.user_id,
           requestId,
+          cascade,
         });
         deps.orgsOfUser.forget(path.user_id);
         deps.memberships.forget(path.org_oid, path.user_id);

@@ -1,4 +1,4 @@
-import { withTransaction, type Db } from '../../db/pool.js';
+import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
 import { deleteMembership, findMembership, lockOwners, updateMembershipRole, type OrgRole } from '../../auth/memberships.js';
 import { findUserById } from '../../auth/users.js';
 import { auditCallerAction } from '../../audit/auditEvents.js';
@@ -7,28 +7,39 @@ import type { Principal } from '../../auth/principal.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { cancelMovesOfProposer, losesProposerStanding, mailCancelledMoves } from '../domainMoves/proposerMoves.js';
 import { requireLiveCredential } from './liveCredential.js';
 
-/** Who is told when a change of members cancels domain moves (their proposer lost the standing). */
-interface MoveMail {
+/** A member removed, leaving, or given another role (`from` and `to` the same when it did not change). */
+export type MemberChange = { orgId: string; userId: string } & ({ kind: 'removed' } | { kind: 'left' } | { kind: 'role_changed'; from: OrgRole; to: OrgRole });
+
+/** The request a membership change is made in: the caller (for audit), and what mails and logs. */
+export interface MemberChangeRequest {
+  db: Db;
   mailer: Mailer;
   log: Logger;
+  principal: Principal;
+  requestId: string;
 }
 
-export interface RemoveMemberProps extends MoveMail {
-  db: Db;
-  principal: Principal;
+/**
+ * What else a membership change takes with it, given by the wiring (src/routes.ts: the domain moves
+ * the member proposed are cancelled, src/features/domainMoves/proposerMoves.ts). It runs in the
+ * transaction that changed the membership row, after the change; what it returns runs once that
+ * transaction has committed (mail).
+ */
+export type MemberChangeCascade = (tx: Queryable, request: MemberChangeRequest, change: MemberChange) => Promise<() => Promise<void>>;
+
+export interface RemoveMemberProps extends MemberChangeRequest {
   orgId: string;
   callerRole: OrgRole;
   userId: string;
-  requestId: string;
+  cascade: MemberChangeCascade;
 }
 
 /**
  * Removes a member, or lets a member leave. Owners and admins remove others; admins cannot remove
  * an owner; the last owner cannot leave (owner rows are locked, so two owners cannot both go at once).
- * The domain moves they proposed out of the organisation and still pending are cancelled with it.
+ * What the change takes with it (the domain moves they proposed) is the cascade's.
  */
 export async function removeMember(props: RemoveMemberProps): Promise<void> {
   requireLiveCredential(props.principal);
@@ -36,7 +47,7 @@ export async function removeMember(props: RemoveMemberProps): Promise<void> {
   if (!leaving && props.callerRole === 'member') {
     throw new ForbiddenError('Only owners and admins can remove other members');
   }
-  const cancelledMoves = await withTransaction(props.db, async (tx) => {
+  const afterCommit = await withTransaction(props.db, async (tx) => {
     const owners = await lockOwners(tx, props.orgId);
     const target = await findMembership(tx, props.orgId, props.userId);
     if (!target) throw new NotFoundError('Member not found');
@@ -54,29 +65,27 @@ export async function removeMember(props: RemoveMemberProps): Promise<void> {
       targetId: props.userId,
       data: { role: target.role, left: leaving },
     });
-    return cancelMovesOfProposer(tx, props, { orgId: props.orgId, userId: props.userId, reason: leaving ? 'proposer_left' : 'proposer_removed' });
+    return props.cascade(tx, props, { orgId: props.orgId, userId: props.userId, kind: leaving ? 'left' : 'removed' });
   });
-  await mailCancelledMoves({ db: props.db, mailer: props.mailer, log: props.log, moves: cancelledMoves });
+  await afterCommit();
 }
 
-export interface ChangeMemberRoleProps extends MoveMail {
-  db: Db;
-  principal: Principal;
+export interface ChangeMemberRoleProps extends MemberChangeRequest {
   orgId: string;
   callerRole: OrgRole;
   userId: string;
   role: OrgRole;
-  requestId: string;
+  cascade: MemberChangeCascade;
 }
 
 /**
  * Changes a member's role (owners and admins, checked on the route). Only an owner grants or takes
- * `owner`; the last owner cannot step down (owner rows are locked, as for removal). A member made
- * `member` loses their pending domain moves out of the organisation, as on removal.
+ * `owner`; the last owner cannot step down (owner rows are locked, as for removal). What the change
+ * takes with it (a member made `member` loses their pending domain moves) is the cascade's.
  */
 export async function changeMemberRole(props: ChangeMemberRoleProps): Promise<{ userId: string; email: string | null; role: OrgRole }> {
   requireLiveCredential(props.principal);
-  const { member, cancelledMoves } = await withTransaction(props.db, async (tx) => {
+  const { member, afterCommit } = await withTransaction(props.db, async (tx) => {
     const owners = await lockOwners(tx, props.orgId);
     const target = await findMembership(tx, props.orgId, props.userId);
     if (!target) throw new NotFoundError('Member not found');
@@ -97,11 +106,9 @@ export async function changeMemberRole(props: ChangeMemberRoleProps): Promise<{ 
         data: { from: target.role, to: props.role },
       });
     }
-    const cancelled = losesProposerStanding(target.role, props.role)
-      ? await cancelMovesOfProposer(tx, props, { orgId: props.orgId, userId: props.userId, reason: 'proposer_demoted' })
-      : [];
-    return { member: { userId: props.userId, email: user?.email ?? null, role: props.role }, cancelledMoves: cancelled };
+    const cascaded = await props.cascade(tx, props, { orgId: props.orgId, userId: props.userId, kind: 'role_changed', from: target.role, to: props.role });
+    return { member: { userId: props.userId, email: user?.email ?? null, role: props.role }, afterCommit: cascaded };
   });
-  await mailCancelledMoves({ db: props.db, mailer: props.mailer, log: props.log, moves: cancelledMoves });
+  await afterCommit();
   return member;
 }

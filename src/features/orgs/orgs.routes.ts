@@ -8,7 +8,8 @@ import { findBalance } from '../billing/balances.repository.js';
 import { setOrgSpendLimit } from '../billing/spendLimits.js';
 import { createOrganizationWithin } from './createOrganization.js';
 import { answerInTransaction } from '../../http/idempotency.js';
-import { CreateOrganizationBody, OrganizationPage, OrgPath, UpdateOrganizationBody } from './schemas.js';
+import { CreateOrganizationBody, OrganizationPage, UpdateOrganizationBody } from './schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { modeOf } from '../../db/modeScope.js';
 
 export type OrganizationRouteDeps = Pick<PlatformDeps, 'db'> & { orgsOfUser: OrgsOfUser };

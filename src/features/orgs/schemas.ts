@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageSchema } from '../../http/pagination.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { MemberSchema, OrganizationSchema } from './organization.presenter.js';
 
 export const CreateOrganizationBody = z
@@ -7,7 +8,6 @@ export const CreateOrganizationBody = z
   .strict()
   .meta({ id: 'CreateOrganizationInput' });
 
-export const OrgPath = z.object({ org_oid: z.string().describe('Organisation id (`org_…`)') });
 export const MemberPath = OrgPath.extend({ user_id: z.string().min(1).max(64) });
 
 export const InviteMemberBody = z

@@ -16,7 +16,7 @@ import { answerInTransaction } from '../../http/idempotency.js';
 import { changeWebhookEndpoint, createWebhookEndpointWithin, MAX_ENDPOINTS_PER_ORG_AND_MODE, removeWebhookEndpoint, rotateWebhookSecret } from './endpoints.js';
 import { retryDelivery, sendPing } from './resend.js';
 import { admitRequestEvents, EVENT_BUDGET_ERRORS, type EventBudgetDeps } from './eventBudget.js';
-import { OrgPath } from '../orgs/schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { CreateEndpointBody, DeliveryPage, DeliveryPath, EndpointPage, EndpointPath, RetryAccepted, UpdateEndpointBody } from './schemas.js';
 import { modeOf } from '../../db/modeScope.js';
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { exampleId } from '../../ids.js';
 import { EVENT_TYPES, type EventRow } from './events.repository.js';
-import { RevokedApiKeySchema } from '../apiKeys/apiKey.presenter.js';
-import { DnsZoneChangeSchema } from '../dns/dnsRecord.presenter.js';
+import { DnsZoneChangeSchema, RevokedApiKeySchema } from './eventPayloads.js';
 
 /** What `data.object` holds: the resource as the API renders it, except a revoked key (RevokedApiKey) and a zone's change (DnsZoneChange). */
 const EventObject = z

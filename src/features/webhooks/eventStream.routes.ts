@@ -8,7 +8,7 @@ import { findMembershipWithOrganization } from '../../auth/organizations.js';
 import { addressAllowed } from '../../auth/keyRestrictions.js';
 import { InsufficientScopeError, IpNotAllowedError, NotOrgMemberError } from '../../auth/errors.js';
 import { clientAddress } from '../../http/clientAddress.js';
-import { OrgPath } from '../orgs/schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { EventStreamQuery, EventStreamHeader } from './schemas.js';
 import { eventsStartingNow, findEvent } from './events.repository.js';
 import { EventStream, HEARTBEAT_MS, RECHECK_MS } from './eventStream.js';

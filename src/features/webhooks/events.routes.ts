@@ -3,7 +3,7 @@ import { findEvent, listEvents } from './events.repository.js';
 import { decodeCursor, toPage } from '../../http/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import { EventSchema, presentEvent } from './event.presenter.js';
-import { OrgPath } from '../orgs/schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 import { EventListQuery, EventPage, EventPath } from './schemas.js';
 import { eventStreamRoutes, type EventStreamRouteDeps } from './eventStream.routes.js';
 import { audienceOf } from './eventDomains.js';

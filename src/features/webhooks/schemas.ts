@@ -3,7 +3,7 @@ import { pageSchema, PaginationQuery } from '../../http/pagination.js';
 import { EVENT_TYPES, type EventType } from './events.repository.js';
 import { EventSchema } from './event.presenter.js';
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './endpoint.presenter.js';
-import { OrgPath } from '../orgs/schemas.js';
+import { OrgPath } from '../../http/pathParams.js';
 
 const id = (what: string) => z.string().min(1).max(64).describe(what);
 

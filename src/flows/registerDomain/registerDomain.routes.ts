@@ -3,7 +3,9 @@ import type { AppDeps } from '../../deps.js';
 import { answerAccepted } from '../../features/domains/accepted.js';
 import { OperationSchema } from '../../features/domains/operation.presenter.js';
 import { presentDryRun } from '../../features/domains/dryRun.presenter.js';
-import { OrgPath, RegisterDomainBody } from '../../features/domains/schemas.js';
+import { RegisterDomainBody } from '../../features/domains/schemas.js';
+// The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
+import { TerseOrgPath as OrgPath } from '../../http/pathParams.js';
 import { DryRunHeader } from '../../http/dryRun.js';
 import { DRY_RUN_ANSWER, NOT_REGISTRABLE } from '../paidOperation/routeAnswers.js';
 import { quoteRegistration, registerDomain } from './registerDomain.js';

@@ -4,7 +4,9 @@ import type { AppDeps } from '../../deps.js';
 import { answerAccepted } from '../../features/domains/accepted.js';
 import { OperationSchema } from '../../features/domains/operation.presenter.js';
 import { DryRunSchema, presentDryRun } from '../../features/domains/dryRun.presenter.js';
-import { DomainPath, RenewDomainBody, RenewedSchema } from '../../features/domains/schemas.js';
+import { RenewDomainBody, RenewedSchema } from '../../features/domains/schemas.js';
+// The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
+import { TerseDomainPath as DomainPath } from '../../http/pathParams.js';
 import { DryRunHeader } from '../../http/dryRun.js';
 import { quoteRenewal, renewDomain } from './renewDomain.js';
 

@@ -1,35 +1,28 @@
 import type pg from 'pg';
 import { withTransaction } from '../../db/pool.js';
 import { type Mode, modeOf } from '../../db/modeScope.js';
-import { requireDomainAllowed } from '../../auth/authorize.js';
 import { listOwnerAndAdminEmails, lockMembershipRole } from '../../auth/memberships.js';
 import { auditCallerAction } from '../../audit/auditEvents.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { findDomainById, linkDomainContacts, lockDomain, unlinkDomainContacts, type Domain } from '../domains/domains.repository.js';
-import { CONTACT_COLUMNS, findContact, insertContact, type ContactFields } from '../contacts/contacts.repository.js';
-import { emitEvent } from '../webhooks/emitEvent.js';
-import { watchDomain } from '../lifecycle/watch.js';
-import { decideDomainMove, effectiveStatus, findDomainMove, type DomainMove } from './domainMoves.repository.js';
-import { handDomainOver, handRecordsOver, readdressUnmailedNotices, handDnssecOver } from './handOver.repository.js';
-import { presentDomainMove } from './domainMove.presenter.js';
-import { MoveNotPendingError, MoveProposerGoneError } from './errors.js';
-import { checkMovable, checkTargetFree, PROPOSER_ROLES } from './moveChecks.js';
-import { mailBothSides } from './moveNotices.js';
-import type { MoveRequest } from './proposeMove.js';
+import { findDomainById, linkDomainContacts, lockDomain, unlinkDomainContacts, type Domain } from '../../features/domains/domains.repository.js';
+import { CONTACT_COLUMNS, findContact, insertContact, type ContactFields } from '../../features/contacts/contacts.repository.js';
+import { emitEvent } from '../../features/webhooks/emitEvent.js';
+import { watchDomain } from '../../features/lifecycle/watch.js';
+import { decideDomainMove, effectiveStatus, findDomainMove, type DomainMove } from '../../features/domainMoves/domainMoves.repository.js';
+import { handDomainOver, handRecordsOver, readdressUnmailedNotices, handDnssecOver } from '../../features/domainMoves/handOver.repository.js';
+import { presentDomainMove } from '../../features/domainMoves/domainMove.presenter.js';
+import { MoveNotPendingError, MoveProposerGoneError } from '../../features/domainMoves/errors.js';
+import { checkMovable, checkTargetFree, PROPOSER_ROLES } from '../../features/domainMoves/moveChecks.js';
+import { mailBothSides } from '../../features/domainMoves/moveNotices.js';
+import { moveOfCaller } from '../../features/domainMoves/moveOfCaller.js';
+import type { MoveRequest } from '../../features/domainMoves/proposeMove.js';
 
-/** A move the organisation is a side of, seen by a key that may act on its domain; else 404 or 403 as for the domain's own routes. */
-async function moveOfCaller(props: MoveRequest & { orgId: string; moveId: string }, side: 'to' | 'either'): Promise<DomainMove> {
-  const move = await findDomainMove(props.deps.db, modeOf(props.principal.livemode), { orgId: props.orgId, id: props.moveId, side });
-  if (!move) throw new NotFoundError('Domain move not found');
-  requireDomainAllowed(props.principal, move.domainName);
-  return move;
-}
-
-/** One move of either side of it, for reading. */
-export function getMove(props: MoveRequest & { orgId: string; moveId: string }): Promise<DomainMove> {
-  return moveOfCaller(props, 'either');
-}
+/**
+ * Moving a domain between organisations, the step that crosses features: a proposal is
+ * domainMoves' record (src/features/domainMoves/), its acceptance hands over what domains, contacts,
+ * DNS and the lifecycle hold of the domain, with webhooks' events.
+ */
 
 /**
  * The target accepts (owners and admins, checked on the route): in one transaction the domain, its
@@ -45,7 +38,7 @@ export async function acceptMove(props: MoveRequest & { orgId: string; moveId: s
   const { move, domain } = await withTransaction(deps.db, async (tx) => {
     // The domain's lock first, as renewals and proposals take it; then the proposer's membership,
     // shared: a removal or demotion of the proposer has either committed first, cancelling the move
-    // (proposerMoves.ts), or waits until this acceptance has committed; the move's lock last.
+    // (src/features/domainMoves/proposerMoves.ts), or waits until this acceptance has committed; the move's lock last.
     const locked = await lockDomain(tx, mode, seen.domainId);
     const proposerRole = await lockMembershipRole(tx, seen.fromOrgId, seen.proposedBy);
     const current = await findDomainMove(tx, mode, { orgId: props.orgId, id: seen.id, side: 'to', forUpdate: true });
@@ -122,29 +115,4 @@ async function tellLifecycle(props: MoveRequest, domain: Domain): Promise<void> 
   } catch (err) {
     props.log.warn({ err, domainId: domain.id }, 'could not tell the lifecycle of a moved domain; its steps act for the new organisation all the same');
   }
-}
-
-/** Either side cancels a pending move (owners and admins, checked on the route). */
-export async function cancelMove(props: MoveRequest & { orgId: string; moveId: string }): Promise<DomainMove> {
-  const { deps, principal } = props;
-  const mode = modeOf(principal.livemode);
-  const seen = await moveOfCaller(props, 'either');
-  const move = await withTransaction(deps.db, async (tx) => {
-    const current = await findDomainMove(tx, mode, { orgId: props.orgId, id: seen.id, side: 'either', forUpdate: true });
-    if (!current) throw new NotFoundError('Domain move not found');
-    const status = effectiveStatus(current);
-    if (status !== 'pending') throw new MoveNotPendingError(current.id, status);
-    const cancelled = await decideDomainMove(tx, mode, { id: current.id, status: 'cancelled', decidedBy: principal.user.id, cancelledByOrgId: props.orgId });
-    if (!cancelled) throw new MoveNotPendingError(current.id, 'cancelled');
-    await auditCallerAction(tx, props, {
-      action: 'domain.move_cancelled',
-      orgId: props.orgId,
-      targetType: 'domain_move',
-      targetId: cancelled.id,
-      data: { domain: cancelled.domainName, from_org_id: cancelled.fromOrgId, to_org_id: cancelled.toOrgId, livemode: mode.livemode },
-    });
-    return cancelled;
-  });
-  await mailBothSides({ db: deps.db, mailer: props.mailer, log: props.log, move, kind: 'cancelled' });
-  return move;
 }
