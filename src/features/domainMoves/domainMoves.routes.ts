@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import type { AppContext } from '../../http/context.js';
 import type { Principal } from '../../auth/principal.js';
 import { createMailer } from '../../mail/mailer.js';
@@ -20,13 +20,15 @@ const NOT_PENDING = 'The move was accepted, cancelled or has expired (`MOVE_NOT_
 export const MOVES_GUIDE = ' See the API guide, "Moving a domain".';
 
 /** The MoveRequest of a route's request: its caller, log and request id, with a mailer of the routes' own. */
-export function moveRequest(deps: AppDeps): (ctx: AppContext, principal: Principal, requestId: string) => MoveRequest {
+export function moveRequest(deps: DomainMoveRouteDeps): (ctx: AppContext, principal: Principal, requestId: string) => MoveRequest {
   const mailer = createMailer(deps.config, deps.logger);
   return (ctx, principal, requestId) => ({ deps, mailer, log: ctx.state.log, principal, requestId });
 }
 
+export type DomainMoveRouteDeps = Pick<PlatformDeps, 'db' | 'config' | 'logger' | 'temporal'>;
+
 /** Proposing a move and reading them; accepting one is a flow (src/flows/moveDomain/), cancelling one is cancelDomainMoveRoutes. */
-export function domainMoveRoutes(deps: AppDeps) {
+export function domainMoveRoutes(deps: DomainMoveRouteDeps) {
   const request = moveRequest(deps);
   return [
     defineRoute({
@@ -101,7 +103,7 @@ export function domainMoveRoutes(deps: AppDeps) {
  * Cancelling a move, from either side: listed after the acceptance (src/flows/moveDomain/), as the
  * OpenAPI document has its paths in route order (src/routes.ts).
  */
-export function cancelDomainMoveRoutes(deps: AppDeps) {
+export function cancelDomainMoveRoutes(deps: DomainMoveRouteDeps) {
   const request = moveRequest(deps);
   return [
     defineRoute({

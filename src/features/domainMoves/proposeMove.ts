@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { withTransaction } from '../../db/pool.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Plan } from '../../auth/organizations.js';
@@ -20,7 +20,7 @@ import { modeOf } from '../../db/modeScope.js';
 
 /** What every move action needs: its dependencies, the caller, and the request (for audit). */
 export interface MoveRequest {
-  deps: Pick<AppDeps, 'db' | 'temporal' | 'config'>;
+  deps: Pick<PlatformDeps, 'db' | 'temporal' | 'config'>;
   mailer: Mailer;
   log: Logger;
   principal: Principal;

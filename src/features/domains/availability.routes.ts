@@ -1,5 +1,6 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
+import type { AvailabilityService } from './availability.js';
 import { chargeRegistrarBudget } from '../../rateLimit/registrarBudget.js';
 import { AvailabilityQuery, AvailabilitySchema, BulkAvailabilityBody, BulkAvailabilitySchema, TldListSchema } from './schemas.js';
 
@@ -11,7 +12,9 @@ const LIVE_LIMITS =
 const TEST_NAMES =
   'Test keys get synthetic answers: a first label ending in `-taken` is unavailable, `-premium` costs 10x.';
 
-export function availabilityRoutes(deps: AppDeps) {
+export type AvailabilityRouteDeps = Pick<PlatformDeps, 'db' | 'config' | 'rateLimiter' | 'registrars'> & { availability: AvailabilityService };
+
+export function availabilityRoutes(deps: AvailabilityRouteDeps) {
   return [
     defineRoute({
       method: 'get',

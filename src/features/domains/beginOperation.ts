@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { withTransaction } from '../../db/pool.js';
 import {
   abandonPendingOperation,
@@ -27,7 +27,7 @@ import { modeOf, type Mode } from '../../db/modeScope.js';
 const UNIQUE_VIOLATION = '23505';
 
 interface OperationBasics<T extends OperationType> {
-  deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'payloadKeys'>;
+  deps: Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'payloadKeys'>;
   livemode: boolean;
   orgId: string;
   type: T;
@@ -208,7 +208,7 @@ async function abandonUnstarted(
  * reads its state back from the ended operation). False, touching nothing, when a workflow took it first. Safe to repeat.
  */
 export async function abandonOperation(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<PlatformDeps, 'db'>,
   operation: Operation,
   error: { code: string; detail: string },
 ): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import type { Operation } from './operations.repository.js';
 import { ConflictError } from '../../errors.js';
 import type { Principal } from '../../auth/principal.js';
@@ -10,7 +10,7 @@ import { cancelTransferSignal } from './operations.contract.js';
  * A key restricted to other domains is refused before anything is asked (operationOfCaller.ts).
  */
 export async function cancelOperation(props: {
-  deps: Pick<AppDeps, 'db' | 'temporal'>;
+  deps: Pick<PlatformDeps, 'db' | 'temporal'>;
   principal: Principal;
   orgId: string;
   operationId: string;

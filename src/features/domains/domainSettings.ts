@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import * as domainsRepo from './domains.repository.js';
 import type { Domain } from './domains.repository.js';
 import { VersionMismatchError } from '../../errors.js';
@@ -11,7 +11,7 @@ import { auditCallerAction, type CallerOfRequest } from '../../audit/auditEvents
 import type { DomainName } from '../../domainName.js';
 import { modeOf } from '../../db/modeScope.js';
 
-type Deps = Pick<AppDeps, 'db' | 'registrars'>;
+type Deps = Pick<PlatformDeps, 'db' | 'registrars'>;
 
 /**
  * Told when a domain changed in a way its lifecycle must look at again (src/features/lifecycle/:

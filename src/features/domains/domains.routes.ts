@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { listDomainsOfOrg } from './domains.repository.js';
 import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
 import { DomainSchema, presentDomain } from './operation.presenter.js';
@@ -15,12 +15,14 @@ const NOT_ACTIVE = 'the domain is not `active` (`DOMAIN_STATE_CONFLICT`)';
 const REGISTRAR_REFUSED = 'The registrar refused the change (`REGISTRAR_REJECTED`)';
 const REGISTRAR_DOWN = 'The registrar is down or did not answer in time (`UPSTREAM_UNAVAILABLE`); nothing changed, retry later';
 
+export type DomainRouteDeps = Pick<PlatformDeps, 'db' | 'registrars' | 'temporal'>;
+
 /**
  * A domain's reads and settings. Its paid operations (register, transfer, renew) are flows
  * (src/flows/); `watcher` is told when a change concerns the domain's lifecycle (src/routes.ts
  * passes the lifecycle's).
  */
-export function domainRoutes(deps: AppDeps, watcher: DomainWatcher) {
+export function domainRoutes(deps: DomainRouteDeps, watcher: DomainWatcher) {
   return [
     defineRoute({
       method: 'get',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import type { Principal } from '../../auth/principal.js';
 import { WORKFLOW_INPUT_PURPOSE, type Operation, type OperationType } from './operations.repository.js';
 import { openJson } from '../../db/sealedJson.js';
@@ -22,7 +22,7 @@ const VERBS: Record<OperationType, string> = {
  * running (USE_EXISTING) or finished (REJECT_DUPLICATE). Calling it twice, or after a crash between
  * writing the operation and starting, never starts the work a second time.
  */
-export async function startOperationWorkflow(deps: Pick<AppDeps, 'temporal' | 'config' | 'payloadKeys'>, operation: Operation): Promise<void> {
+export async function startOperationWorkflow(deps: Pick<PlatformDeps, 'temporal' | 'config' | 'payloadKeys'>, operation: Operation): Promise<void> {
   const input = openJson<OperationWorkflowInputs[OperationType]>(deps.payloadKeys, WORKFLOW_INPUT_PURPOSE, operation.workflowInput);
   try {
     await startWorkflow(deps.temporal.client, OPERATION_WORKFLOWS[operation.type], {

@@ -1,6 +1,6 @@
 import { defineRoute } from '../../http/route.js';
 import { answerAccepted } from './accepted.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { listOperationsOfOrg } from './operations.repository.js';
 import { decodeCursor, PaginationQuery, pageSchema, toPage } from '../../http/pagination.js';
 import { OperationSchema, presentOperation } from './operation.presenter.js';
@@ -10,7 +10,9 @@ import { cancelOperation } from './cancelOperation.js';
 import { operationOfCaller } from './operationOfCaller.js';
 import { modeOf } from '../../db/modeScope.js';
 
-export function operationRoutes(deps: AppDeps) {
+export type OperationRouteDeps = Pick<PlatformDeps, 'db' | 'temporal'>;
+
+export function operationRoutes(deps: OperationRouteDeps) {
   return [
     defineRoute({
       method: 'post',

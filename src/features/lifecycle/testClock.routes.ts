@@ -1,12 +1,14 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { TestClockBody, TestClockSchema } from '../domains/schemas.js';
 // The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
 import { TerseDomainPath as DomainPath } from '../../http/pathParams.js';
 import { advanceTestClock } from './testClock.js';
 
+export type TestClockRouteDeps = Pick<PlatformDeps, 'db' | 'temporal' | 'config'>;
+
 /** `POST …/domains/{domain}/test-clock`: a test-mode domain's lifecycle moved forward. */
-export function testClockRoutes(deps: AppDeps) {
+export function testClockRoutes(deps: TestClockRouteDeps) {
   return [
     defineRoute({
       method: 'post',

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domainName.js';
 import { advanceDomainClock, type Domain } from '../domains/domains.repository.js';
@@ -9,7 +9,7 @@ import { watchDomain } from './watch.js';
 import { modeOf } from '../../db/modeScope.js';
 
 export interface AdvanceTestClockProps {
-  deps: Pick<AppDeps, 'db' | 'temporal' | 'config'>;
+  deps: Pick<PlatformDeps, 'db' | 'temporal' | 'config'>;
   principal: Principal;
   orgId: string;
   domainName: DomainName;

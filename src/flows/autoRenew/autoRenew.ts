@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { withTransaction } from '../../db/pool.js';
 import { findDomainById, type Domain } from '../../features/domains/domains.repository.js';
 import { findOpenRenewal } from '../../features/domains/operations.repository.js';
@@ -11,7 +11,7 @@ import { lifecycleNowOf } from '../../features/lifecycle/clock.js';
 import { modeOf } from '../../db/modeScope.js';
 
 export interface AutoRenewProps {
-  deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
+  deps: Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
   domainId: string;
   livemode: boolean;
   /** The term due for renewal. */

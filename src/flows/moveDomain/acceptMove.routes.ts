@@ -1,12 +1,14 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { DomainMoveSchema, presentDomainMove } from '../../features/domainMoves/domainMove.presenter.js';
 import { MovePath } from '../../features/domainMoves/schemas.js';
 import { moveRequest, MOVES_GUIDE, OWNERS_AND_ADMINS } from '../../features/domainMoves/domainMoves.routes.js';
 import { acceptMove } from './acceptMove.js';
 
+export type AcceptMoveRouteDeps = Pick<PlatformDeps, 'db' | 'config' | 'logger' | 'temporal'>;
+
 /** Accepting a domain move: the target takes the domain (acceptMove.ts). */
-export function acceptMoveRoutes(deps: AppDeps) {
+export function acceptMoveRoutes(deps: AcceptMoveRouteDeps) {
   const request = moveRequest(deps);
   return [
     defineRoute({

@@ -1,5 +1,6 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
+import type { AvailabilityService } from '../../features/domains/availability.js';
 import { answerAccepted } from '../../features/domains/accepted.js';
 import { OperationSchema } from '../../features/domains/operation.presenter.js';
 import { presentDryRun } from '../../features/domains/dryRun.presenter.js';
@@ -10,8 +11,10 @@ import { DryRunHeader } from '../../http/dryRun.js';
 import { DRY_RUN_ANSWER, NOT_REGISTRABLE } from '../paidOperation/routeAnswers.js';
 import { quoteRegistration, registerDomain } from './registerDomain.js';
 
+export type RegisterDomainRouteDeps = Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'payloadKeys' | 'registrars'> & { availability: AvailabilityService };
+
 /** `POST …/domains`: a registration, paid from the balance. */
-export function registerDomainRoutes(deps: AppDeps) {
+export function registerDomainRoutes(deps: RegisterDomainRouteDeps) {
   return [
     defineRoute({
       method: 'post',

@@ -1,4 +1,5 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
+import type { AvailabilityService } from '../../features/domains/availability.js';
 import { findRegistrationFacts, type RegistrationFacts } from '../../features/domains/registration.repository.js';
 import type { Operation } from '../../features/domains/operations.repository.js';
 import { ConflictError, ValidationError, type FieldError } from '../../errors.js';
@@ -16,7 +17,7 @@ import { modeOf } from '../../db/modeScope.js';
 export const REGISTRATION_POLL_MS = { test: 1_000 };
 
 export interface RegisterDomainProps {
-  deps: Pick<AppDeps, 'db' | 'availability' | 'temporal' | 'config' | 'payloadKeys'>;
+  deps: Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'payloadKeys'> & { availability: AvailabilityService };
   principal: Principal;
   orgId: string;
   idempotency: IdempotencyIdentity | undefined;

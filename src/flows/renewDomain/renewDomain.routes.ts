@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { answerAccepted } from '../../features/domains/accepted.js';
 import { OperationSchema } from '../../features/domains/operation.presenter.js';
 import { DryRunSchema, presentDryRun } from '../../features/domains/dryRun.presenter.js';
@@ -12,8 +12,10 @@ import { quoteRenewal, renewDomain } from './renewDomain.js';
 
 const notRenewable = 'The domain is neither `active` nor `expired` (in its grace period)';
 
+export type RenewDomainRouteDeps = Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'payloadKeys' | 'registrars'>;
+
 /** `POST …/domains/{domain}/renew`: a renewal by hand, paid from the balance. */
-export function renewDomainRoutes(deps: AppDeps) {
+export function renewDomainRoutes(deps: RenewDomainRouteDeps) {
   return [
     defineRoute({
       method: 'post',

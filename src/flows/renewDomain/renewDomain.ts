@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { findDomainOfOrg, findLatestDomainOfOrg, lockDomain, type Domain } from '../../features/domains/domains.repository.js';
 import { findOpenRenewal, findOperation, type Operation } from '../../features/domains/operations.repository.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
@@ -16,7 +16,7 @@ import { modeOf } from '../../db/modeScope.js';
 /** How long the api waits for a renewal to finish before answering 202 instead of 200. */
 export const RENEW_SYNC_WAIT_MS = 10_000;
 
-type RenewalDeps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
+type RenewalDeps = Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
 
 export interface RenewDomainProps {
   deps: RenewalDeps;

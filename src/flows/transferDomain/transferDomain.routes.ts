@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/route.js';
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { answerAccepted } from '../../features/domains/accepted.js';
 import { OperationSchema } from '../../features/domains/operation.presenter.js';
 import { presentDryRun } from '../../features/domains/dryRun.presenter.js';
@@ -10,8 +10,10 @@ import { DryRunHeader } from '../../http/dryRun.js';
 import { DRY_RUN_ANSWER, NOT_REGISTRABLE } from '../paidOperation/routeAnswers.js';
 import { quoteTransfer, transferDomain } from './transferDomain.js';
 
+export type TransferDomainRouteDeps = Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'payloadKeys' | 'registrars'>;
+
 /** `POST …/domains/transfers`: a transfer in, paid from the balance. */
-export function transferDomainRoutes(deps: AppDeps) {
+export function transferDomainRoutes(deps: TransferDomainRouteDeps) {
   return [
     defineRoute({
       method: 'post',

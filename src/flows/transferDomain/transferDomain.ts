@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.js';
+import type { PlatformDeps } from '../../platformDeps.js';
 import { findContact } from '../../features/contacts/contacts.repository.js';
 import { findDomainOfOrg } from '../../features/domains/domains.repository.js';
 import type { Operation } from '../../features/domains/operations.repository.js';
@@ -17,7 +17,7 @@ import { modeOf } from '../../db/modeScope.js';
 const TEST_TRANSFER_TIMING = { pollIntervalMs: 1_000, settleMs: 1_000, timeoutMs: 10 * 60_000 };
 
 export interface TransferDomainProps {
-  deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
+  deps: Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'>;
   principal: Principal;
   orgId: string;
   idempotency: IdempotencyIdentity | undefined;
