@@ -256,7 +256,7 @@ export function createDomainActivities({ db, registrars, logger, metrics, tempor
       try {
         await capture({ db, operationId: input.operationId });
       } catch (err) {
-        if (err instanceof ApiError && (err.code === RESERVATION_STATE_CONFLICT || err.status === 404)) {
+        if (err instanceof ApiError && (err.code === RESERVATION_STATE_CONFLICT || err.code === 'NOT_FOUND')) {
           throw await failUncapturable({ db, logger }, { ...input, cause: err });
         }
         throw err;

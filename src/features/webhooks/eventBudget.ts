@@ -5,7 +5,7 @@ import type { RateLimiter } from '../../rateLimit/limiter.js';
 import { planScaledCount } from '../../rateLimit/groups.js';
 import { spendOrganizationBudget } from '../../rateLimit/organizationBudget.js';
 import { requirePrincipal } from '../../auth/authorize.js';
-import { EventBudgetSpentError, WebhookBacklogLimitError } from '../../errors.js';
+import { EventBudgetSpentError, WebhookBacklogLimitError } from './errors.js';
 import { countDeliveriesWaiting } from './deliveriesWaiting.repository.js';
 import { modeOf } from '../../db/modeScope.js';
 

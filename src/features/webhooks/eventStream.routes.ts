@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import type { AppDeps } from '../../deps.js';
-import { ConflictError, EventStreamLimitError } from '../../errors.js';
+import { ConflictError } from '../../errors.js';
+import { EventStreamLimitError } from './errors.js';
 import { currentPrincipal } from '../../auth/authenticate.js';
 import { findMembershipWithOrganization } from '../../auth/organizations.js';
 import { addressAllowed } from '../../auth/keyRestrictions.js';
