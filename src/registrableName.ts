@@ -44,7 +44,7 @@ export function checkRegistrableName(input: string, prices: PriceTable, reserved
 /** 422 DOMAIN_NAME_NOT_REGISTRABLE: the name parses and its TLD is sold, but it is not one a customer may hold. */
 export class DomainNameNotRegistrableError extends ApiError {
   constructor(loc: string[], msg: string) {
-    super(422, 'DOMAIN_NAME_NOT_REGISTRABLE', [{ loc, msg, type: 'domain_name_not_registrable' }]);
+    super('DOMAIN_NAME_NOT_REGISTRABLE', [{ loc, msg, type: 'domain_name_not_registrable' }]);
   }
 }
 

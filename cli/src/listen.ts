@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError } from '../../client/src/index.js';
+import { ApiError, type ErrorCode, type KnownErrorCode } from '../../client/src/index.js';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
 
@@ -25,7 +25,7 @@ export interface ListenProps {
 }
 
 /** Stream endings that no reconnection mends: the credential or its rights are gone. */
-const FINAL: Record<string, 'unauthenticated' | 'forbidden'> = {
+const FINAL: Partial<Record<ErrorCode, 'unauthenticated' | 'forbidden'>> = {
   INVALID_TOKEN: 'unauthenticated',
   API_KEY_REVOKED: 'unauthenticated',
   NOT_AUTHENTICATED: 'unauthenticated',
@@ -33,7 +33,7 @@ const FINAL: Record<string, 'unauthenticated' | 'forbidden'> = {
   NOT_ORG_MEMBER: 'forbidden',
   IP_NOT_ALLOWED: 'forbidden',
   FORBIDDEN: 'forbidden',
-};
+} satisfies Partial<Record<KnownErrorCode, 'unauthenticated' | 'forbidden'>>;
 const FORWARD_TIMEOUT_MS = 10_000;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -93,7 +93,7 @@ export async function listen(ctx: Context, props: ListenProps): Promise<void> {
   };
 
   for (;;) {
-    let ended: { code: string; detail: string } | undefined;
+    let ended: { code: ErrorCode; detail: string } | undefined;
     try {
       const header = lastEventId ? { 'last-event-id': lastEventId } : {};
       const query = props.types ? { types: props.types.join(',') } : {};
@@ -116,13 +116,13 @@ export async function listen(ctx: Context, props: ListenProps): Promise<void> {
           await forward(delivery);
           lastEventId = value.id ?? delivery.event_id;
         } else if (value.event === 'end') {
-          ended = JSON.parse(value.data) as { code: string; detail: string };
+          ended = JSON.parse(value.data) as { code: ErrorCode; detail: string };
         }
       }
     } catch (err) {
       if (signal.aborted) return io.hint('Stopped.');
       if (err instanceof ApiError && err.status !== 429 && err.status < 500) {
-        if (err.code !== 'TOKEN_EXPIRED' || session.credentialKind !== 'login') throw err;
+        if (!err.is('TOKEN_EXPIRED') || session.credentialKind !== 'login') throw err;
         ended = { code: err.code, detail: typeof err.detail === 'string' ? err.detail : err.message };
       } else if (err instanceof ApiError || err instanceof TypeError || (err as Error).name === 'AbortError' || (err as Error).name === 'TypeError') {
         io.hint(`${clock()}  the stream dropped (${err instanceof ApiError ? err.code : (err as Error).message}); reconnecting`);
@@ -131,7 +131,7 @@ export async function listen(ctx: Context, props: ListenProps): Promise<void> {
     if (ended) {
       const final = FINAL[ended.code];
       if (final) throw new CliError(ended.detail, final, ended.code);
-      if (ended.code === 'TOKEN_EXPIRED') {
+      if (ended.code === ('TOKEN_EXPIRED' satisfies KnownErrorCode)) {
         await session.refresh();
         continue;
       }

@@ -1,5 +1,6 @@
 /**
- * Regenerates client/src/schema.d.ts and client/src/operations.ts.
+ * Regenerates client/src/schema.d.ts, client/src/operations.ts and client/src/errorCodes.ts (from
+ * src/http/errorCodes.ts, whichever document is read).
  *   npm run client:generate                      from the route table (no server needed)
  *   npm run client:generate -- --from <url>      from a running api's /api/v1/openapi.json
  */

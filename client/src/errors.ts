@@ -1,63 +1,14 @@
 import type { components } from './schema.js';
 import { parseRetryAfterMs } from './retryAfter.js';
+import { errorCodes } from './errorCodes.js';
 
 /**
- * The codes the API documents for its error bodies. The OpenAPI document types `code` as a plain
- * string, so this list is kept by hand beside it; any other string still type-checks, so a code
- * the API adds later reaches callers unchanged.
+ * The codes the API's error bodies carry: its one list, generated into ./errorCodes.ts. The OpenAPI
+ * document types `code` as a plain string, so any other string still type-checks, and a code the
+ * API adds later reaches callers unchanged. `UNEXPECTED_RESPONSE` is the SDK's own for an answer
+ * without a JSON error body (a proxy's HTML page, say).
  */
-export const KNOWN_ERROR_CODES = [
-  'NOT_AUTHENTICATED',
-  'INVALID_TOKEN',
-  'TOKEN_EXPIRED',
-  'API_KEY_REVOKED',
-  'INSUFFICIENT_SCOPE',
-  'NOT_ORG_MEMBER',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'METHOD_NOT_ALLOWED',
-  'INVALID_JSON',
-  'VALIDATION_ERROR',
-  'PAYLOAD_TOO_LARGE',
-  'REQUEST_TIMEOUT',
-  'INVALID_REQUEST',
-  'INSUFFICIENT_FUNDS',
-  'SPEND_LIMIT_REACHED',
-  'PRICE_EXCEEDS_MAX',
-  'PAYMENT_REQUIRED_FOR_LIVE_TOP_UP',
-  'DOMAIN_LOCKED',
-  'DOMAIN_NOT_AVAILABLE',
-  'DOMAIN_NAME_NOT_REGISTRABLE',
-  'DOMAIN_STATE_CONFLICT',
-  'DOMAIN_NOT_ALLOWED',
-  'IP_NOT_ALLOWED',
-  'LIVE_CREDENTIAL_REQUIRED',
-  'KEY_LIMIT_REACHED',
-  'LAST_OWNER',
-  'CSRF_FAILED',
-  'VERSION_MISMATCH',
-  'RECORD_CONFLICT',
-  'ZONE_FILE_INVALID',
-  'ZONE_RECORD_LIMIT',
-  'CONTACT_IN_USE',
-  'DUPLICATE',
-  'OPERATION_NOT_CANCELLABLE',
-  'WEBHOOK_ENDPOINT_DISABLED',
-  'WEBHOOK_ENDPOINT_LIMIT',
-  'EVENT_STREAM_LIMIT',
-  'WEBHOOK_BACKLOG_LIMIT',
-  'IDEMPOTENCY_KEY_REUSED',
-  'IDEMPOTENCY_KEY_IN_USE',
-  'RATE_LIMITED',
-  'REGISTRAR_REJECTED',
-  'UPSTREAM_UNAVAILABLE',
-  'DNS_PROVIDER_UNAVAILABLE',
-  'WORKFLOW_ENGINE_UNAVAILABLE',
-  'PAYMENT_PROVIDER_UNAVAILABLE',
-  'INTERNAL',
-  /** Not from the API: an answer without a JSON error body (a proxy's HTML page, say). */
-  'UNEXPECTED_RESPONSE',
-] as const;
+export const KNOWN_ERROR_CODES = errorCodes;
 
 export type KnownErrorCode = (typeof KNOWN_ERROR_CODES)[number];
 // `string & {}` keeps editor completion for the known codes while accepting new ones.

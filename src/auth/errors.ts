@@ -5,7 +5,7 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 /** No Authorization header: exactly `{"detail": "Not authenticated"}` (interface, Authentication 9). */
 export class NotAuthenticatedError extends ApiError {
   constructor() {
-    super(401, 'NOT_AUTHENTICATED', 'Not authenticated', CHALLENGE);
+    super('NOT_AUTHENTICATED', 'Not authenticated', { headers: CHALLENGE });
   }
 
   override toBody(): { detail: string } {
@@ -15,41 +15,41 @@ export class NotAuthenticatedError extends ApiError {
 
 export class InvalidTokenError extends ApiError {
   constructor(detail = 'The bearer token is not valid') {
-    super(401, 'INVALID_TOKEN', detail, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    super('INVALID_TOKEN', detail, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
   }
 }
 
 export class TokenExpiredError extends ApiError {
   constructor() {
-    super(401, 'TOKEN_EXPIRED', 'The session token has expired; sign in again', {
-      'WWW-Authenticate': 'Bearer error="invalid_token", error_description="expired"',
+    super('TOKEN_EXPIRED', 'The session token has expired; sign in again', {
+      headers: { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="expired"' },
     });
   }
 }
 
 export class ApiKeyRevokedError extends ApiError {
   constructor(reason: string | null) {
-    super(401, 'API_KEY_REVOKED', `This API key was revoked${reason ? ` (${reason})` : ''}; create a new one`, {
-      'WWW-Authenticate': 'Bearer error="invalid_token", error_description="revoked"',
+    super('API_KEY_REVOKED', `This API key was revoked${reason ? ` (${reason})` : ''}; create a new one`, {
+      headers: { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="revoked"' },
     });
   }
 }
 
 export class InsufficientScopeError extends ApiError {
   constructor(scope: string) {
-    super(403, 'INSUFFICIENT_SCOPE', `This API key lacks the scope ${scope}`);
+    super('INSUFFICIENT_SCOPE', `This API key lacks the scope ${scope}`);
   }
 }
 
 export class NotOrgMemberError extends ApiError {
   constructor() {
-    super(403, 'NOT_ORG_MEMBER', 'You are not a member of this organisation');
+    super('NOT_ORG_MEMBER', 'You are not a member of this organisation');
   }
 }
 
 export class ForbiddenError extends ApiError {
   constructor(detail: string) {
-    super(403, 'FORBIDDEN', detail);
+    super('FORBIDDEN', detail);
   }
 }
 
@@ -59,7 +59,7 @@ export class ForbiddenError extends ApiError {
  */
 export class LiveCredentialRequiredError extends ApiError {
   constructor() {
-    super(403, 'LIVE_CREDENTIAL_REQUIRED', 'Organisation and membership changes need a live API key or a session; test keys can only read them');
+    super('LIVE_CREDENTIAL_REQUIRED', 'Organisation and membership changes need a live API key or a session; test keys can only read them');
   }
 }
 
@@ -70,7 +70,6 @@ export class LiveCredentialRequiredError extends ApiError {
 export class EmailNotVerifiedError extends ApiError {
   constructor(claim: boolean | null) {
     super(
-      403,
       'EMAIL_NOT_VERIFIED',
       claim === false
         ? 'Your identity provider has not verified your e-mail address; verify it and sign in again'
@@ -82,14 +81,14 @@ export class EmailNotVerifiedError extends ApiError {
 /** 403: the API key is restricted to other client addresses (`allowed_ips`). */
 export class IpNotAllowedError extends ApiError {
   constructor(address: string) {
-    super(403, 'IP_NOT_ALLOWED', `This API key may not be used from ${address}; see its allowed_ips`);
+    super('IP_NOT_ALLOWED', `This API key may not be used from ${address}; see its allowed_ips`);
   }
 }
 
 /** 403: the API key is restricted to other domains (`allowed_domains`). */
 export class DomainNotAllowedError extends ApiError {
   constructor(name: string) {
-    super(403, 'DOMAIN_NOT_ALLOWED', `This API key may not act on ${name}; see its allowed_domains`);
+    super('DOMAIN_NOT_ALLOWED', `This API key may not act on ${name}; see its allowed_domains`);
   }
 }
 
@@ -99,7 +98,7 @@ export class DomainNotAllowedError extends ApiError {
  */
 export class RecordNotAllowedError extends ApiError {
   constructor(detail: string) {
-    super(403, 'RECORD_NOT_ALLOWED', detail);
+    super('RECORD_NOT_ALLOWED', detail);
   }
 
   /** A record (or a domain's records) outside the patterns. */
@@ -118,7 +117,7 @@ export class RecordNotAllowedError extends ApiError {
 /** 401 from the dashboard's server side (src/dashboard/): no session cookie, or its session has ended. */
 export class NotSignedInError extends ApiError {
   constructor(detail = 'Not signed in; sign in at /dashboard/login') {
-    super(401, 'NOT_SIGNED_IN', detail);
+    super('NOT_SIGNED_IN', detail);
   }
 }
 
@@ -128,6 +127,6 @@ export class NotSignedInError extends ApiError {
  */
 export class CsrfFailedError extends ApiError {
   constructor(detail: string) {
-    super(403, 'CSRF_FAILED', detail);
+    super('CSRF_FAILED', detail);
   }
 }

@@ -25,9 +25,9 @@ const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 const mediaType: Middleware<AppState> = async (ctx, next) => {
   const accept = ctx.get('Accept');
   const acceptable = accept === '' || accept.split(',').some((range) => [WEBHOOK_MEDIA_TYPE, '*/*', 'application/*'].includes(range.trim()));
-  if (!acceptable) throw new ApiError(406, 'NOT_ACCEPTABLE', `This provider answers ${WEBHOOK_MEDIA_TYPE} only`);
+  if (!acceptable) throw new ApiError('NOT_ACCEPTABLE', `This provider answers ${WEBHOOK_MEDIA_TYPE} only`);
   if (ctx.method === 'POST' && ctx.get('Content-Type') !== WEBHOOK_MEDIA_TYPE) {
-    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as ${WEBHOOK_MEDIA_TYPE}`);
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the body as ${WEBHOOK_MEDIA_TYPE}`);
   }
   await next();
 };

@@ -1,4 +1,4 @@
-import { ApiError, createClient, type DomainClient } from '../../client/src/index.js';
+import { ApiError, createClient, type DomainClient, type KnownErrorCode } from '../../client/src/index.js';
 import type { StoredRecord } from './endpointRecords.js';
 import type { BatchOperation } from './zoneBatches.js';
 
@@ -22,7 +22,7 @@ export interface DnsApi {
 }
 
 /** The refusals that mean "not this key's domain" (allowed_domains, and record patterns that name other domains). */
-const NOT_ALLOWED_CODES = new Set(['DOMAIN_NOT_ALLOWED', 'RECORD_NOT_ALLOWED']);
+const NOT_ALLOWED_CODES: ReadonlySet<string> = new Set(['DOMAIN_NOT_ALLOWED', 'RECORD_NOT_ALLOWED'] satisfies KnownErrorCode[]);
 const PAGE = 100;
 
 export function createDnsApi(props: { url: string; key: string; orgId: string; zones?: readonly string[] }): DnsApi {

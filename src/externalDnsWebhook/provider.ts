@@ -98,7 +98,7 @@ export class ExternalDnsProvider {
     const issues = [];
     for (const [zone, zoneChanges] of [...byZone].sort(([a], [b]) => a.localeCompare(b))) {
       const current = await this.api.records(zone, signal);
-      if (current === 'not-allowed') throw new ApiError(403, 'DOMAIN_NOT_ALLOWED', `The API key may not change records of ${zone}; restart external-dns to read its zones again`);
+      if (current === 'not-allowed') throw new ApiError('DOMAIN_NOT_ALLOWED', `The API key may not change records of ${zone}; restart external-dns to read its zones again`);
       const planned = zoneBatches(zone, current, zoneChanges);
       if ('issues' in planned) issues.push(...planned.issues);
       else plans.push({ zone, batches: planned.batches });

@@ -1,10 +1,11 @@
 import type { Middleware, ParameterizedContext } from 'koa';
-import { ApiError, InternalError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../errors.js';
+import { ApiError, ApiErrorWithStatus, InternalError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../errors.js';
 import { ServiceError } from '@temporalio/client';
 import { apiErrorFromPg } from '../db/pgErrors.js';
 import type { AppState } from './context.js';
+import type { ErrorCode } from './errorCodes.js';
 
-const HTTP_ERROR_CODES: Record<number, string> = {
+const HTTP_ERROR_CODES: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
@@ -20,14 +21,14 @@ function fromHttpError(err: unknown): ApiError | undefined {
   if (status === 413) return new PayloadTooLargeError(1024 * 1024);
   if (status < 400 || status >= 500) return undefined;
   const message = 'expose' in err && err.expose && err instanceof Error ? err.message : 'Bad request';
-  return new ApiError(status, HTTP_ERROR_CODES[status] ?? 'BAD_REQUEST', message);
+  return new ApiErrorWithStatus(status, HTTP_ERROR_CODES[status] ?? 'BAD_REQUEST', message);
 }
 
 /** Routes nobody matched: 404, or 405 with `Allow` when the path exists under another method. */
 function unmatchedRoute(status: number, allow: string): ApiError | undefined {
   if (status === 404) return new NotFoundError();
   if (status === 405) return new MethodNotAllowedError(allow.split(/,\s*/).filter(Boolean));
-  if (status === 501) return new ApiError(501, 'NOT_IMPLEMENTED', 'Method not implemented');
+  if (status === 501) return new ApiError('NOT_IMPLEMENTED', 'Method not implemented');
   return undefined;
 }
 

@@ -26,8 +26,8 @@ export function newLease(): IdempotencyLease {
 /** 409 while the key's first request still runs; `Retry-After` is when its lease runs out unless renewed. */
 export class IdempotencyKeyInUseError extends ApiError {
   constructor(retryAfterSeconds: number) {
-    super(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry shortly', {
-      'Retry-After': String(retryAfterSeconds),
+    super('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry shortly', {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
     });
   }
 }

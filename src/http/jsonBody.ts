@@ -113,7 +113,7 @@ export function textBody(options: { contentTypes: readonly string[]; limitBytes:
     const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
     if (encoding !== '' && encoding !== 'identity') throw new UnsupportedEncodingError(encoding);
     if (!ctx.is(...options.contentTypes)) {
-      throw new ApiError(400, 'BAD_REQUEST', [
+      throw new ApiError('BAD_REQUEST', [
         { loc: ['header', 'content-type'], msg: `Content-Type must be ${options.contentTypes.join(' or ')}`, type: 'content_type_invalid' },
       ]);
     }

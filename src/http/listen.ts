@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
+import type { ErrorCode } from './errorCodes.js';
 
 export interface ListeningServer {
   server: Server;
@@ -40,7 +41,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     socket.destroy();
     return;
   }
-  const [status, reason, body] =
+  const [status, reason, body]: [number, string, { detail: string; code: ErrorCode }] =
     err.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large', { detail: 'The request line and headers must fit in 16 KB', code: 'PAYLOAD_TOO_LARGE' }]
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import type { ErrorCode } from '../http/errorCodes.js';
+
+/** A code of the one list (src/http/errorCodes.ts), as a description names it: in backticks. */
+export const code = (name: ErrorCode) => `\`${name}\``;
 
 export const FieldErrorSchema = z
   .object({
@@ -11,7 +15,7 @@ export const FieldErrorSchema = z
 export const ErrorSchema = z
   .object({
     detail: z.union([z.string(), z.array(FieldErrorSchema)]).describe('Human-readable message, or field errors for 400 and 422'),
-    code: z.string().describe('Stable machine token, e.g. `VALIDATION_ERROR`, `NOT_FOUND`'),
+    code: z.string().describe(`Stable machine token, e.g. ${code('VALIDATION_ERROR')}, ${code('NOT_FOUND')}`),
   })
   .meta({ id: 'Error' });
 

@@ -1,14 +1,14 @@
 import { sample } from 'openapi-sampler';
+import type { ErrorCode } from '../http/errorCodes.js';
 
 type JSONSchema7 = Parameters<typeof sample>[0];
 
 /** Codes for statuses whose description names none. */
-const DEFAULT_CODES: Record<number, string> = {
+const DEFAULT_CODES: Partial<Record<number, ErrorCode>> = {
   400: 'INVALID_JSON',
   401: 'INVALID_TOKEN',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
-  409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'INVALID_JSON',
   422: 'VALIDATION_ERROR',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { rateLimitGroupOf, type RouteSpec } from '../http/route.js';
 import { isOrgPath } from '../http/router.js';
-import { ErrorSchema, NotAuthenticatedSchema } from './errorSchemas.js';
+import { code, ErrorSchema, NotAuthenticatedSchema } from './errorSchemas.js';
 import { errorExample } from './examples.js';
 
 /** A response written out in full (never a `$ref`). */
@@ -53,33 +53,33 @@ function notFound(route: RouteSpec): string | undefined {
   if (unknown.length > 0) {
     throw new Error(`${route.operationId}: say in src/openapi/statuses.ts (or its errors[404]) what {${unknown.join('}, {')}} looks up`);
   }
-  return `No such ${names.map((name) => PATH_RESOURCES[name]).join(', or no such ')} in this organisation and mode (\`NOT_FOUND\`)`;
+  return `No such ${names.map((name) => PATH_RESOURCES[name]).join(', or no such ')} in this organisation and mode (${code('NOT_FOUND')})`;
 }
 
 /** What a key restricted to `allowed_records` meets on this route (src/auth/authorize.ts). */
 function recordReasons(route: RouteSpec): string[] {
   if (route.scope === 'any' || route.filtersByKeyRestrictions) return [];
-  if (!route.actsOnRecords) return ['the API key is restricted to `allowed_records`, and this route does not act on DNS records (`RECORD_NOT_ALLOWED`)'];
+  if (!route.actsOnRecords) return [`the API key is restricted to \`allowed_records\`, and this route does not act on DNS records (${code('RECORD_NOT_ALLOWED')})`];
   return [
-    `the API key's \`allowed_records\` do not match a record this would change${route.path.includes('{domain}') ? ', or name no record of the domain' : ''} (\`RECORD_NOT_ALLOWED\`)`,
+    `the API key's \`allowed_records\` do not match a record this would change${route.path.includes('{domain}') ? ', or name no record of the domain' : ''} (${code('RECORD_NOT_ALLOWED')})`,
   ];
 }
 
 function forbiddenReasons(route: RouteSpec): string[] {
   return [
-    ...(route.scope !== 'any' ? [`the key lacks \`${route.scope}\` (\`INSUFFICIENT_SCOPE\`)`] : []),
-    ...(isOrgPath(route.path) ? ['the caller is not a member of the organisation, or it does not exist (`NOT_ORG_MEMBER`)'] : []),
-    ...(route.roles ? [`the caller's role is not ${route.roles.join(' or ')} (\`FORBIDDEN\`)`] : []),
+    ...(route.scope !== 'any' ? [`the key lacks \`${route.scope}\` (${code('INSUFFICIENT_SCOPE')})`] : []),
+    ...(isOrgPath(route.path) ? [`the caller is not a member of the organisation, or it does not exist (${code('NOT_ORG_MEMBER')})`] : []),
+    ...(route.roles ? [`the caller's role is not ${route.roles.join(' or ')} (${code('FORBIDDEN')})`] : []),
     // An operation is its domain's: polling or cancelling it is refused as the domain's routes are.
-    ...(/\{domain\}|\{operation_id\}/.test(route.path) || route.charges ? ['the domain is outside the key’s `allowed_domains` (`DOMAIN_NOT_ALLOWED`)'] : []),
+    ...(/\{domain\}|\{operation_id\}/.test(route.path) || route.charges ? [`the domain is outside the key’s \`allowed_domains\` (${code('DOMAIN_NOT_ALLOWED')})`] : []),
     ...recordReasons(route),
-    'the API key is used from an address outside its `allowed_ips` (`IP_NOT_ALLOWED`)',
+    `the API key is used from an address outside its \`allowed_ips\` (${code('IP_NOT_ALLOWED')})`,
   ];
 }
 
 const RETRY_AFTER = RateLimitHeaders.extend({ 'Retry-After': z.number().int().describe('Seconds to wait') });
 const IN_USE_RETRY_AFTER = z.object({
-  'Retry-After': z.number().int().optional().describe('With `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request’s lease runs out (at most 10)'),
+  'Retry-After': z.number().int().optional().describe(`With ${code('IDEMPOTENCY_KEY_IN_USE')}: seconds until the first request’s lease runs out (at most 10)`),
 });
 
 /**
@@ -96,7 +96,7 @@ export function routeStatuses(route: RouteSpec): Record<string, ResponseConfig> 
   if (authenticated) {
     add(
       401,
-      'Missing, malformed, expired or revoked token (`INVALID_TOKEN`, `TOKEN_EXPIRED`, `API_KEY_REVOKED`); ' +
+      `Missing, malformed, expired or revoked token (${code('INVALID_TOKEN')}, ${code('TOKEN_EXPIRED')}, ${code('API_KEY_REVOKED')}); ` +
         'without an Authorization header the body is exactly `{"detail": "Not authenticated"}`',
     );
     add(403, `Forbidden: ${forbiddenReasons(route).join('; ')}`);
@@ -104,18 +104,18 @@ export function routeStatuses(route: RouteSpec): Record<string, ResponseConfig> 
   if (route.charges) {
     add(
       402,
-      'The balance’s `available` is short of the price (`INSUFFICIENT_FUNDS`), or the charge would pass a monthly ' +
-        'spending limit of the organisation or the key (`SPEND_LIMIT_REACHED`); nothing was reserved',
+      `The balance’s \`available\` is short of the price (${code('INSUFFICIENT_FUNDS')}), or the charge would pass a monthly ` +
+        `spending limit of the organisation or the key (${code('SPEND_LIMIT_REACHED')}); nothing was reserved`,
     );
   }
   const missing = notFound(route);
   if (missing) add(404, missing);
-  if (route.charges) add(409, 'The price is above `max_price` (`PRICE_EXCEEDS_MAX`)');
+  if (route.charges) add(409, `The price is above \`max_price\` (${code('PRICE_EXCEEDS_MAX')})`);
   if (idempotent) {
     add(
       409,
-      'Idempotency-Key reused with a different request or by another API key or session (`IDEMPOTENCY_KEY_REUSED`), ' +
-        'or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`)',
+      `Idempotency-Key reused with a different request or by another API key or session (${code('IDEMPOTENCY_KEY_REUSED')}), ` +
+        `or its first request is still running (${code('IDEMPOTENCY_KEY_IN_USE')}, with \`Retry-After\`)`,
     );
   }
   if (request.body) {
@@ -129,18 +129,18 @@ export function routeStatuses(route: RouteSpec): Record<string, ResponseConfig> 
   if (request.body || request.path || request.query || request.header) {
     add(422, 'Schema validation failed: one field error per problem (a string holding NUL or an unpaired surrogate is `string_unsafe`)');
   }
-  if (idempotent) add(422, 'An empty `Idempotency-Key` (`VALIDATION_ERROR`)');
+  if (idempotent) add(422, `An empty \`Idempotency-Key\` (${code('VALIDATION_ERROR')})`);
   add(
     429,
     authenticated
       ? `Rate limit of the \`${rateLimitGroupOf(route)}\` group exceeded, for this key or session or for all of the user's ` +
-          'together (3x), or too many failed authentications from this client address (`RATE_LIMITED`); wait `Retry-After` seconds'
+          `together (3x), or too many failed authentications from this client address (${code('RATE_LIMITED')}); wait \`Retry-After\` seconds`
       : route.countsOwnRequests
-        ? 'Too many failed credentials from this client address, or too many requests with this credential (`RATE_LIMITED`); wait `Retry-After` seconds'
-        : 'Too many requests from this client address to routes without a token (`RATE_LIMITED`); wait `Retry-After` seconds',
+        ? `Too many failed credentials from this client address, or too many requests with this credential (${code('RATE_LIMITED')}); wait \`Retry-After\` seconds`
+        : `Too many requests from this client address to routes without a token (${code('RATE_LIMITED')}); wait \`Retry-After\` seconds`,
   );
   add(500, 'Server fault; the body carries the request id, never internals');
-  if (authenticated) add(503, 'The database is unreachable (`DATABASE_UNAVAILABLE`); retry after `Retry-After` seconds');
+  if (authenticated) add(503, `The database is unreachable (${code('DATABASE_UNAVAILABLE')}); retry after \`Retry-After\` seconds`);
   // The route's own reasons come first: they are what a caller of this route meets most.
   for (const [status, description] of Object.entries(route.errors ?? {})) {
     if (status === '404' && missing) continue;

@@ -11,7 +11,7 @@ export class RegistrarUnavailableError extends UpstreamError {
     options: { retryAfterSeconds?: number; upstreamStatus?: number; transient?: boolean; cause?: unknown } = {},
   ) {
     const retryAfter = options.retryAfterSeconds;
-    super(503, 'UPSTREAM_UNAVAILABLE', detail, {
+    super('UPSTREAM_UNAVAILABLE', detail, {
       ...options,
       transient: options.transient ?? true,
       headers: retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {},
@@ -52,7 +52,7 @@ export class RegistrarRejectedError extends ApiError {
   readonly upstreamErrors: unknown;
 
   constructor(detail: string, options: { status?: 409 | 422; upstreamStatus?: number; upstreamErrors?: unknown } = {}) {
-    super(options.status ?? 422, 'REGISTRAR_REJECTED', detail);
+    super('REGISTRAR_REJECTED', detail, { status: options.status ?? 422 });
     this.upstreamStatus = options.upstreamStatus;
     this.upstreamErrors = options.upstreamErrors;
   }
@@ -61,14 +61,14 @@ export class RegistrarRejectedError extends ApiError {
 /** 409 DOMAIN_LOCKED: locked at the registry; transfers and auth codes are refused until unlocked. */
 export class DomainLockedError extends ApiError {
   constructor(name: string) {
-    super(409, 'DOMAIN_LOCKED', `${name} is locked at the registry; transfers and auth codes are refused while it is locked`);
+    super('DOMAIN_LOCKED', `${name} is locked at the registry; transfers and auth codes are refused while it is locked`);
   }
 }
 
 /** 409 DOMAIN_NOT_AVAILABLE: the name cannot be registered. */
 export class DomainNotAvailableError extends ApiError {
   constructor(name: string) {
-    super(409, 'DOMAIN_NOT_AVAILABLE', `${name} is not available for registration`);
+    super('DOMAIN_NOT_AVAILABLE', `${name} is not available for registration`);
   }
 }
 

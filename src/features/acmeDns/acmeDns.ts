@@ -59,7 +59,7 @@ export class AcmeDnsRegistrationLimitError extends ConflictError {
 /** 401 for an update whose X-Api-User and X-Api-Key name no registration. */
 export class AcmeDnsCredentialError extends ApiError {
   constructor() {
-    super(401, 'INVALID_TOKEN', 'X-Api-User and X-Api-Key do not name an ACME-DNS registration');
+    super('INVALID_TOKEN', 'X-Api-User and X-Api-Key do not name an ACME-DNS registration');
   }
 }
 
@@ -141,7 +141,7 @@ export async function verifyAcmeDnsCredential(
   const given = passwordHash(deps.keyHashSecret, props.password);
   if (!registration || !timingSafeEqual(given, registration.passwordHash)) throw new AcmeDnsCredentialError();
   if (!addressAllowed(registration.allowfrom, props.address)) {
-    throw new ApiError(403, 'IP_NOT_ALLOWED', `This ACME-DNS registration may not be updated from ${props.address}; see its allowfrom`);
+    throw new ApiError('IP_NOT_ALLOWED', `This ACME-DNS registration may not be updated from ${props.address}; see its allowfrom`);
   }
   if (!registration.creatorIsMember) throw new AcmeDnsCreatorGoneError();
   return registration;

@@ -6,7 +6,8 @@ import { insertOrganization } from '../../auth/organizations.js';
 import { findBalance } from './balances.repository.js';
 import { findReservation } from './reservations.repository.js';
 import { listLedgerEntries, listLedgerEntriesOfOperation } from './transactions.repository.js';
-import { ApiError, InsufficientFundsError } from '../../errors.js';
+import { ApiError } from '../../errors.js';
+import { InsufficientFundsError } from './errors.js';
 import { capture, release, reserve, topUp } from './ledger.js';
 import { modeOf } from '../../db/modeScope.js';
 

@@ -16,7 +16,9 @@ import {
 import { findLedgerEntry, insertLedgerEntry, listLedgerEntriesOfOperation, type LedgerEntry } from './transactions.repository.js';
 import { enforceMonthlyLimits } from './spendLimits.js';
 import type { AuditEvent } from '../../audit/auditEvents.js';
-import { ConflictError, InsufficientFundsError, NotFoundError } from '../../errors.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
+import { InsufficientFundsError } from './errors.js';
+import type { ErrorCode } from '../../http/errorCodes.js';
 import { lockApiKeyLineage } from '../../auth/apiKeys.js';
 import { newId } from '../../ids.js';
 import { recordLedgerEntry } from '../../metrics/record.js';
@@ -49,9 +51,9 @@ import { recordLedgerEntry } from '../../metrics/record.js';
  */
 
 /** A second reserve for an operation id with another amount (or organisation, or mode). 409. */
-export const RESERVATION_MISMATCH = 'RESERVATION_MISMATCH';
+export const RESERVATION_MISMATCH = 'RESERVATION_MISMATCH' satisfies ErrorCode;
 /** Capture of a released reservation, release of a captured one, or reserving a settled one again. 409. */
-export const RESERVATION_STATE_CONFLICT = 'RESERVATION_STATE_CONFLICT';
+export const RESERVATION_STATE_CONFLICT = 'RESERVATION_STATE_CONFLICT' satisfies ErrorCode;
 
 /** Who moved money, for the ledger entry: a caller's user and key (see actorOf), or nobody (the system). */
 export type LedgerActor = Pick<AuditEvent, 'actorUserId' | 'actorKeyId'>;

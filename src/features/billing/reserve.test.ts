@@ -11,7 +11,7 @@ import { insertOrganization } from '../../auth/organizations.js';
 import { findBalance } from './balances.repository.js';
 import { findReservation } from './reservations.repository.js';
 import { listLedgerEntriesOfOperation } from './transactions.repository.js';
-import { InsufficientFundsError } from '../../errors.js';
+import { InsufficientFundsError } from './errors.js';
 import { reserve, topUp, type PaidFor, type ReservationTerms } from './ledger.js';
 import { statementsOf } from '../../../test/support/statements.js';
 import { modeOf } from '../../db/modeScope.js';

@@ -6,7 +6,7 @@ import { monthSpendingOfKeyLineages, monthSpendingOfOrg } from './reservations.r
 import { auditCallerAction } from '../../audit/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import type { KeyLineageLimits } from '../../auth/apiKeys.js';
-import { SpendLimitReachedError } from '../../errors.js';
+import { SpendLimitReachedError } from './errors.js';
 
 export interface SetOrgSpendLimitProps {
   db: Db;

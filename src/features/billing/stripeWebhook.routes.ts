@@ -10,7 +10,7 @@ import { stripeKeyIsLive } from './stripe.js';
 /** 400: the `Stripe-Signature` header is missing, stale, or does not sign this body with our secret. */
 class StripeSignatureError extends ApiError {
   constructor(detail: string) {
-    super(400, 'INVALID_SIGNATURE', detail);
+    super('INVALID_SIGNATURE', detail, { status: 400 });
   }
 }
 

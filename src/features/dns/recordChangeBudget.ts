@@ -15,11 +15,10 @@ export interface RecordChangeBudgetDeps {
 export class RecordChangeBudgetSpentError extends ApiError {
   constructor(props: { perMinute: number; retryAfterSeconds: number }) {
     super(
-      429,
       'RATE_LIMITED',
       `This organisation's batches and zone imports have changed ${props.perMinute} records this minute in this mode, the most they may (every key and member together); ` +
         `nothing was changed. Retry after ${props.retryAfterSeconds} s.`,
-      { 'Retry-After': String(props.retryAfterSeconds) },
+      { headers: { 'Retry-After': String(props.retryAfterSeconds) } },
     );
   }
 }

@@ -24,7 +24,7 @@ const READ_SLICE_MS = 10;
 export class ZoneFileInvalidError extends ApiError {
   constructor(problems: ZoneFileProblem[]) {
     const detail: FieldError[] = problems.map((p) => ({ loc: ['body', 'line', String(p.line)], msg: `Line ${p.line}: ${p.message}`, type: p.type }));
-    super(422, 'ZONE_FILE_INVALID', detail);
+    super('ZONE_FILE_INVALID', detail);
   }
 }
 

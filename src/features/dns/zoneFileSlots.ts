@@ -20,10 +20,9 @@ const RETRY_AFTER_SECONDS = 5;
 export class ZoneFileSlotLimitError extends ApiError {
   constructor(limit: number, what: 'reading large zone files from' | 'importing zone files into') {
     super(
-      429,
       'RATE_LIMITED',
       `This organisation is already ${what} this server ${limit === 1 ? 'one at a time' : `${limit} at once`}, the most its plan allows; retry once one has been answered`,
-      { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
     );
   }
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { ApiError, UpstreamRateLimitedError } from '../../errors.js';
+import { ApiError } from '../../errors.js';
+import { UpstreamRateLimitedError } from './errors.js';
 import type { Logger } from '../../logger.js';
 import type { AvailabilityResult } from '../../registrar/port.js';
 import { checkRegistrableName, nameRefusal } from '../../registrableName.js';

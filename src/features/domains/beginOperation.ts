@@ -13,7 +13,8 @@ import {
 import { sealJson, type SealedJson } from '../../db/sealedJson.js';
 import { findDomainOfOrg, type NewDomain } from './domains.repository.js';
 import { newDomainOperationRows } from './reservedOperation.repository.js';
-import { ConflictError, NotFoundError, PriceExceedsMaxError, ServiceUnavailableError } from '../../errors.js';
+import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import { PriceExceedsMaxError } from './errors.js';
 import { findBalance } from '../billing/balances.repository.js';
 import { derivedId } from '../../ids.js';
 import { release, reserve, type PaidFor, type ReservationTerms } from '../billing/ledger.js';

@@ -12,7 +12,8 @@ import {
   type WebhookEndpoint,
 } from './endpoints.repository.js';
 import { openJson, sealJson } from '../../db/sealedJson.js';
-import { NotFoundError, ValidationError, WebhookEndpointLimitError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import { WebhookEndpointLimitError } from './errors.js';
 import { newId } from '../../ids.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
 import { addressPolicy, urlProblem, type DestinationSettings } from './addressPolicy.js';

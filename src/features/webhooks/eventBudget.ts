@@ -4,7 +4,7 @@ import type { AppState } from '../../http/context.js';
 import type { RateLimiter } from '../../rateLimit/limiter.js';
 import { planScaledCount } from '../../rateLimit/groups.js';
 import { spendOrganizationBudget } from '../../rateLimit/organizationBudget.js';
-import { EventBudgetSpentError, WebhookBacklogLimitError } from '../../errors.js';
+import { EventBudgetSpentError, WebhookBacklogLimitError } from './errors.js';
 import { countDeliveriesWaiting } from './deliveriesWaiting.repository.js';
 import type { Mode } from '../../db/modeScope.js';
 

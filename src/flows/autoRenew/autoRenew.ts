@@ -61,7 +61,7 @@ export async function autoRenewDomain(props: AutoRenewProps): Promise<LifecycleS
       const running = await findOpenRenewal(deps.db, mode, domain.id);
       return { outcome: running ? 'busy' : 'skipped', noticeId: null, detail: err.message };
     }
-    if (!(err instanceof ApiError) || err.status !== 402) throw err;
+    if (!(err instanceof ApiError) || (err.code !== 'INSUFFICIENT_FUNDS' && err.code !== 'SPEND_LIMIT_REACHED')) throw err;
     reason = err.message;
   }
   const noticeId = await withTransaction(deps.db, (tx) =>

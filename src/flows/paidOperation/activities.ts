@@ -208,7 +208,7 @@ export function createPaidOperationActivities({ db, registrars, logger, metrics,
       try {
         await capture({ db, operationId: input.operationId });
       } catch (err) {
-        if (err instanceof ApiError && (err.code === RESERVATION_STATE_CONFLICT || err.status === 404)) {
+        if (err instanceof ApiError && (err.code === RESERVATION_STATE_CONFLICT || err.code === 'NOT_FOUND')) {
           throw await failUncapturable({ db, logger }, { ...input, cause: err });
         }
         throw err;

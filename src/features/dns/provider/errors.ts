@@ -8,7 +8,7 @@ import { UpstreamError } from '../../../errors.js';
  */
 export class DnsProviderUnavailableError extends UpstreamError {
   constructor(detail: string, options: { status?: 502 | 503; transient?: boolean; upstreamStatus?: number; cause?: unknown } = {}) {
-    super(options.status ?? 503, 'DNS_PROVIDER_UNAVAILABLE', detail, { ...options, transient: options.transient ?? (options.status ?? 503) === 503 });
+    super('DNS_PROVIDER_UNAVAILABLE', detail, { ...options, status: options.status ?? 503, transient: options.transient ?? (options.status ?? 503) === 503 });
   }
 }
 
