@@ -9,20 +9,18 @@ import type { ApiKeyVerifier } from '../src/auth/apiKeyVerifier.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import type { Metrics } from '../src/metrics/registry.js';
 import { createPaidOperationActivities } from '../src/flows/paidOperation/activities.js';
-import { createOperationActivities } from '../src/features/domains/operationActivities.js';
-import { createLeakActivities } from '../src/features/leaks/activities.js';
-import { createDnsActivities } from '../src/features/dns/activities.js';
-import { createDnssecActivities } from '../src/features/dns/dnssecActivities.js';
-import { createStrandedOperationActivities } from '../src/features/strandedOperations/activities.js';
+import { createOperationActivities } from '../src/features/domains/index.js';
+import { createLeakActivities } from '../src/features/leaks/index.js';
+import { createDnsActivities, createDnssecActivities } from '../src/features/dns/index.js';
+import { createStrandedOperationActivities } from '../src/features/strandedOperations/index.js';
 import { createRegistrationActivities } from '../src/flows/registerDomain/registrationActivities.js';
 import { createAutoRenewActivities } from '../src/flows/autoRenew/activities.js';
-import { createContactActivities } from '../src/features/contacts/activities.js';
-import { createRegistrarDriftActivities } from '../src/features/registrarDrift/activities.js';
-import { createWebhookActivities } from '../src/features/webhooks/activities.js';
-import type { Resolver } from '../src/features/webhooks/sender.js';
-import { createLifecycleActivities } from '../src/features/lifecycle/activities.js';
-import { createHousekeepingActivities } from '../src/features/housekeeping/activities.js';
-import { createAuditActivities } from '../src/features/audit/activities.js';
+import { createContactActivities } from '../src/features/contacts/index.js';
+import { createRegistrarDriftActivities } from '../src/features/registrarDrift/index.js';
+import { createWebhookActivities, type Resolver } from '../src/features/webhooks/index.js';
+import { createLifecycleActivities } from '../src/features/lifecycle/index.js';
+import { createHousekeepingActivities } from '../src/features/housekeeping/index.js';
+import { createAuditActivities } from '../src/features/audit/index.js';
 
 /**
  * The worker's activities, every feature's composed in one object: the one list the worker

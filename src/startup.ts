@@ -9,7 +9,7 @@ import type { RunningWorker } from './worker/worker.js';
 import { ensureSearchAttributes } from './temporal/client.js';
 import { isTemporalBusy, retryWhileTemporalBusy, type BusyRetryOptions } from './temporal/busyRetry.js';
 import { ensureSchedules } from './worker/schedules.js';
-import { startEventDispatcher } from './features/webhooks/startDispatcher.js';
+import { startEventDispatcher } from './features/webhooks/index.js';
 import { startMetricsServer } from './metrics/server.js';
 
 export type Role = 'api' | 'worker' | 'all';

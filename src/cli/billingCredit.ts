@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createPool } from '../db/pool.js';
 import { ApiError } from '../errors.js';
-import { creditByOperator } from '../features/billing/operatorCredit.js';
+import { creditByOperator } from '../features/billing/index.js';
 
 const MAX_REASON_LENGTH = 500;
 

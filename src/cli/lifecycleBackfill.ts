@@ -7,8 +7,7 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { closeDeps, createDeps } from '../deps.js';
-import { backfillLifecycles } from '../features/lifecycle/backfill.js';
-import { watchDomain } from '../features/lifecycle/watch.js';
+import { backfillLifecycles, watchDomain } from '../features/lifecycle/index.js';
 
 try {
   const config = loadConfig();

@@ -1,7 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import type { components } from '../../client/src/index.js';
-import { checkRecord, TTL_DEFAULT, TTL_MAX, TTL_MIN, type RecordFields, type RecordIssue, type RecordType } from '../features/dns/records.js';
-import { parseZoneFile } from '../features/dns/zoneFileParser.js';
+import { checkRecord, TTL_DEFAULT, TTL_MAX, TTL_MIN, type RecordFields, type RecordIssue, type RecordType, parseZoneFile } from '../features/dns/index.js';
 import type { Endpoint } from './protocol.js';
 import { addToGroup } from '../grouping.js';
 

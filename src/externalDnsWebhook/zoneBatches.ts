@@ -1,6 +1,6 @@
 import type { components } from '../../client/src/index.js';
 import type { FieldError } from '../errors.js';
-import type { RecordFields, RecordIssue } from '../features/dns/records.js';
+import type { RecordFields, RecordIssue } from '../features/dns/index.js';
 import type { Changes, Endpoint } from './protocol.js';
 import { clampTtl, fqdn, recordOfTarget, rrsetOf, valueKey, zoneOf, type StoredRecord } from './endpointRecords.js';
 import { addToGroup, groupBy } from '../grouping.js';

@@ -6,9 +6,7 @@ import { ApiError, ConflictError, NotFoundError } from '../../errors.js';
 import { ForbiddenError } from '../../auth/errors.js';
 import { newId, randomBase62 } from '../../ids.js';
 import { addressAllowed } from '../../auth/keyRestrictions.js';
-import type { DnsProvider, DnsProviders, RRsetChange } from '../dns/provider/index.js';
-import { DnsZoneNotFoundError } from '../dns/provider/errors.js';
-import { zoneHost } from '../dns/zones.js';
+import { type DnsProvider, type DnsProviders, type RRsetChange, DnsZoneNotFoundError, zoneHost } from '../dns/index.js';
 import { allowfromOfCaller, registrationsCallerMaySee } from './callerRestrictions.js';
 import {
   deleteAcmeDnsRegistration,

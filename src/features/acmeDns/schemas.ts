@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { canonicalCidr } from '../../http/cidr.js';
 import { pageSchema } from '../../http/pagination.js';
 import { OrgPath } from '../../http/pathParams.js';
-import { ACME_DIGEST, ACME_DIGEST_HINT } from '../acmeHttpreq/schemas.js';
+import { ACME_DIGEST, ACME_DIGEST_HINT } from '../acmeHttpreq/index.js';
 import { AcmeDnsRegistrationSchema } from './acmeDns.presenter.js';
 
 /**

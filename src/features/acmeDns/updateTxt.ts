@@ -2,7 +2,7 @@ import { withTransaction } from '../../db/pool.js';
 import { insertAuditEvent } from '../../audit/auditEvents.js';
 import { RateLimitedError } from '../../errors.js';
 import type { Ceiling, SharedCeilings } from '../../rateLimit/sharedCeiling.js';
-import { zoneHost } from '../dns/zones.js';
+import { zoneHost } from '../dns/index.js';
 import { AcmeDnsCredentialError, applyAtHost, fulldomainOf, type AcmeDnsDeps } from './acmeDns.js';
 import { lockAcmeDnsRegistrationById, setAcmeDnsTxtValues, type AcmeDnsRegistrationOfUpdate } from './registrations.repository.js';
 import { modeOf } from '../../db/modeScope.js';

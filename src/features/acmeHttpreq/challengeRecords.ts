@@ -3,11 +3,8 @@ import type { Principal } from '../../auth/principal.js';
 import { requireDomainAllowed, requireRecordAllowed } from '../../auth/authorize.js';
 import { parseDomainName, type DomainName } from '../../domainName.js';
 import { ApiError, NotFoundError } from '../../errors.js';
-import { findDomainOfOrgAmong } from '../domains/domains.repository.js';
-import { applyRecordChanges, type RecordOperation } from '../dns/applyRecordChanges.js';
-import { dnsRecordsAtNames, type DnsRecord } from '../dns/dnsRecords.repository.js';
-import type { DnsProviders } from '../dns/provider/index.js';
-import { TTL_MIN } from '../dns/records.js';
+import { findDomainOfOrgAmong } from '../domains/index.js';
+import { applyRecordChanges, type RecordOperation, dnsRecordsAtNames, type DnsRecord, type DnsProviders, TTL_MIN } from '../dns/index.js';
 import { modeOf } from '../../db/modeScope.js';
 
 /**

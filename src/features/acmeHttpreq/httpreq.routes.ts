@@ -2,9 +2,9 @@ import { defineRoute } from '../../http/route.js';
 import { OrgPath } from '../../http/pathParams.js';
 import { cleanupChallenge, presentChallenge, type ChallengeProps } from './challengeRecords.js';
 import { HttpreqBody, HttpreqResultSchema } from './schemas.js';
-import { admitRequestEvents, EVENT_BUDGET_ERRORS, type EventBudgetDeps } from '../webhooks/eventBudget.js';
+import { admitRequestEvents, EVENT_BUDGET_ERRORS, type EventBudgetDeps } from '../webhooks/index.js';
 import { modeOf } from '../../db/modeScope.js';
-import { ZONE_RECORD_LIMIT_REFUSAL } from '../dns/zoneRecordLimit.js';
+import { ZONE_RECORD_LIMIT_REFUSAL } from '../dns/index.js';
 
 const BASE = '/api/v1/orgs/{org_oid}/acme/httpreq';
 const AUTH_NOTE =

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hostName } from '../dns/recordSyntax.js';
+import { hostName } from '../dns/index.js';
 
 /** An ACME DNS-01 value: base64url of a SHA-256 digest, without padding (RFC 8555, 8.4). */
 export const ACME_DIGEST = /^[A-Za-z0-9_-]{43}$/;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiKeyRecord } from '../../auth/apiKeys.js';
 import { SCOPES } from '../../auth/scopes.js';
-import { RevokedApiKeySchema } from '../webhooks/eventPayloads.js';
+import { RevokedApiKeySchema } from '../webhooks/index.js';
 
 /** The fields an `api_key.revoked` event shows too (RevokedApiKey), declared once in the event payload catalogue. */
 const { id, prefix, name } = RevokedApiKeySchema.shape;

@@ -4,7 +4,7 @@ import { insertAuditEvent } from '../../audit/auditEvents.js';
 import type { ApiKeyVerifier } from '../../auth/apiKeyVerifier.js';
 import { listOrgIdsKeyActedIn } from '../../auth/apiKeyOrganizations.js';
 import { presentRevokedApiKey } from './apiKey.presenter.js';
-import { emitEvent } from '../webhooks/emitEvent.js';
+import { emitEvent } from '../webhooks/index.js';
 
 export interface RevokeApiKeyProps {
   db: Db;

@@ -1,7 +1,6 @@
 import type pg from 'pg';
-import { activeDomainNamed } from '../domains/lookup.js';
+import { activeDomainNamed, type Domain } from '../domains/index.js';
 import { withTransaction, type Db } from '../../db/pool.js';
-import type { Domain } from '../domains/domains.repository.js';
 import {
   deleteDnsRecords,
   dnsRecordsAtNames,

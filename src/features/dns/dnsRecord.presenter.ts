@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { DnsRecord } from './dnsRecords.repository.js';
-import type { DnsRecordSchema } from '../webhooks/eventPayloads.js';
+import type { DnsRecordSchema } from '../webhooks/index.js';
 
 /** The domain, org and mode stay internal. */
 export function presentDnsRecord(record: DnsRecord): z.infer<typeof DnsRecordSchema> {

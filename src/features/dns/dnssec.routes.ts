@@ -1,6 +1,5 @@
 import { defineRoute } from '../../http/route.js';
-import { OperationSchema } from '../domains/operation.presenter.js';
-import { answerAccepted } from '../domains/accepted.js';
+import { OperationSchema, answerAccepted } from '../domains/index.js';
 import { DnssecSchema } from './dnssec.presenter.js';
 import { changeDnssec, readDnssec, type DnssecChange, type DnssecDeps, type ReadDnssecDeps } from './dnssec.js';
 import { DomainPath } from '../../http/pathParams.js';

@@ -1,6 +1,6 @@
 import { ApplicationFailure, log, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { DnssecActivities } from './dnssecActivities.js';
-import type { OperationActivities } from '../domains/operationActivities.js';
+import type { OperationActivities } from '../domains/index.js';
 import { DNSSEC_RETRIES, type DisableDnssecInput, type DnssecOperationInput, type DnssecResult, type EnableDnssecInput } from './dnssec.contract.js';
 import { failureOf, PERMANENT_REGISTRAR_CODES, retryPolicy } from '../../temporal/retries.workflow.js';
 

@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
-import { emitEvent } from '../webhooks/emitEvent.js';
+import { emitEvent, ZONE_CHANGE_RECORDS_INLINE, type DnsZoneChangeSchema } from '../webhooks/index.js';
 import type { DnsRecord } from './dnsRecords.repository.js';
 import { presentDnsRecord } from './dnsRecord.presenter.js';
-import { ZONE_CHANGE_RECORDS_INLINE, type DnsZoneChangeSchema } from '../webhooks/eventPayloads.js';
 
 export type RecordChange =
   | { kind: 'create'; record: DnsRecord }

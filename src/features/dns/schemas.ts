@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PaginationQuery, pageSchema } from '../../http/pagination.js';
 import { RECORD_TYPES, TTL_DEFAULT, TTL_MAX, TTL_MIN, TXT_MAX_LENGTH, type RecordFields } from './records.js';
-import { DnsRecordSchema } from '../webhooks/eventPayloads.js';
+import { DnsRecordSchema } from '../webhooks/index.js';
 import type { RecordChanges } from './applyRecordChanges.js';
 import { DomainPath } from '../../http/pathParams.js';
 

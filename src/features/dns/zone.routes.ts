@@ -4,7 +4,7 @@ import type { PlatformDeps } from '../../platformDeps.js';
 import type { DnsProviders } from './provider/index.js';
 import { idempotentId } from '../../http/idempotency.js';
 import { snapshotTextStream } from '../../db/snapshotStream.js';
-import { domainNamed } from '../domains/lookup.js';
+import { domainNamed } from '../domains/index.js';
 import { dnsRecordsInZoneFileOrder, latestDnsRecordChange } from './dnsRecords.repository.js';
 import { DnsZoneNotFoundError } from './provider/errors.js';
 import { RECORD_TYPES } from './records.js';
@@ -13,7 +13,7 @@ import { synthesizedApex, zoneFileHead, zoneFileLines } from './zoneFileExport.j
 import { zoneExportSlots, zoneImportSlots } from './zoneFileSlots.js';
 import { isServed } from './zones.js';
 import { importZoneFile, ZONE_FILE_MAX_RECORDS } from './zoneFileImport.js';
-import { admitRequestEvents, EVENT_BUDGET_ERRORS, type EventBudgetDeps } from '../webhooks/eventBudget.js';
+import { admitRequestEvents, EVENT_BUDGET_ERRORS, type EventBudgetDeps } from '../webhooks/index.js';
 import { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
 import { admitRecordChanges, RECORD_CHANGE_BUDGET_REFUSAL, type RecordChangeBudgetDeps } from './recordChangeBudget.js';
 import { modeOf } from '../../db/modeScope.js';

@@ -2,7 +2,7 @@ import type { Db } from '../../db/pool.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domainName.js';
 import { ApiError, type FieldError } from '../../errors.js';
-import { activeDomainNamed } from '../domains/lookup.js';
+import { activeDomainNamed } from '../domains/index.js';
 import { applyRecordChanges, type ApplyRecordChangesProps, type RecordOperation } from './applyRecordChanges.js';
 import { dnsRecordsAtNames, dnsRecordsOfDomain, type VersionedRecord } from './dnsRecords.repository.js';
 import type { DnsProviders } from './provider/index.js';

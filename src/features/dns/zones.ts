@@ -1,6 +1,6 @@
 import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
 import { type Mode, modeOf } from '../../db/modeScope.js';
-import { findDomainById, findFirstActiveDomainNamed, type Domain } from '../domains/domains.repository.js';
+import { findDomainById, findFirstActiveDomainNamed, type Domain } from '../domains/index.js';
 import { findEnclosingZoneOwners, findZoneOwner, forgetZoneOwner, lockZone, recordZoneOwner } from './dnsZones.repository.js';
 import { dnsRecordsByRRset } from './dnsRecords.repository.js';
 import { findDnssecZone, updateDnssecZone } from './dnssec.repository.js';

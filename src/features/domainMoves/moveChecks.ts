@@ -4,8 +4,7 @@ import type { OrgRole } from '../../auth/memberships.js';
 import type { Plan } from '../../auth/organizations.js';
 import { PLAN_MULTIPLIERS } from '../../rateLimit/groups.js';
 import { ConflictError } from '../../errors.js';
-import { findDomainOfOrg, type Domain, type DomainStatus } from '../domains/domains.repository.js';
-import { domainIn } from '../domains/lookup.js';
+import { findDomainOfOrg, type Domain, type DomainStatus, domainIn } from '../domains/index.js';
 import { findOpenOperationOfDomain } from './handOver.repository.js';
 
 /** A domain that is ours, active or in its grace period, can move; its lifecycle goes with it. */

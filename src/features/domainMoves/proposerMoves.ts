@@ -7,7 +7,7 @@ import { cancelPendingMovesOfProposer, type DomainMove } from './domainMoves.rep
 import { PROPOSER_ROLES } from './moveChecks.js';
 import { mailBothSides } from './moveNotices.js';
 import { modeOf } from '../../db/modeScope.js';
-import type { MemberChange, MemberChangeCascade } from '../orgs/members.js';
+import type { MemberChange, MemberChangeCascade } from '../orgs/index.js';
 
 /** Why a proposer's moves were cancelled, as their audit entries say. */
 export type ProposerLoss = 'proposer_removed' | 'proposer_left' | 'proposer_demoted';

@@ -3,7 +3,7 @@ import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
 import type { Mode } from '../../db/modeScope.js';
 import { updateOperation, type Operation } from './operations.repository.js';
 import { presentOperation } from './operation.presenter.js';
-import { emitEvent } from '../webhooks/emitEvent.js';
+import { emitEvent } from '../webhooks/index.js';
 
 export type OperationEnding = {
   status: 'succeeded' | 'failed' | 'cancelled';

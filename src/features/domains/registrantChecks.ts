@@ -1,5 +1,5 @@
 import type { Db } from '../../db/pool.js';
-import { findContact } from '../contacts/contacts.repository.js';
+import { findContact } from '../contacts/index.js';
 import { ValidationError } from '../../errors.js';
 import { modeOf } from '../../db/modeScope.js';
 

@@ -1,5 +1,5 @@
 import type { Mode } from '../../db/modeScope.js';
-import type { PaidFor } from '../billing/ledger.js';
+import type { PaidFor } from '../billing/index.js';
 import { insertDomainWithContacts, newDomainCtes, newDomainParams, type NewDomain } from './domains.repository.js';
 import { insertOperation, OPERATION_COLUMNS, type Operation, type OperationType } from './operations.repository.js';
 

@@ -12,7 +12,7 @@ import { findUserById } from '../../auth/users.js';
 import { derivedId } from '../../ids.js';
 import { leakNotice, type LeakNoticeProps } from './leakNotice.mail.js';
 import { createMailer, MailRejectedError, type Mailer } from '../../mail/mailer.js';
-import { revokeApiKey } from '../apiKeys/revokeApiKey.js';
+import { revokeApiKey } from '../apiKeys/index.js';
 import { identifyTokens } from './identifyTokens.js';
 import { startLeakResponse } from './startLeakResponse.js';
 import { recordLeakedKey, recordLeakScanCompleted } from '../../metrics/record.js';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { listWatchedDomains, type Domain } from '../domains/domains.repository.js';
+import { listWatchedDomains, type Domain } from '../domains/index.js';
 import { modeOf } from '../../db/modeScope.js';
 
 export interface BackfillProps {

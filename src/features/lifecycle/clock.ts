@@ -1,4 +1,4 @@
-import type { Domain } from '../domains/domains.repository.js';
+import type { Domain } from '../domains/index.js';
 
 const DAY_MS = 86_400_000;
 

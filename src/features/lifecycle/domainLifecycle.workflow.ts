@@ -1,6 +1,6 @@
 import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AutoRenewStep, LifecycleActivities } from './activities.js';
-import type { DnsActivities } from '../dns/activities.js';
+import type { DnsActivities } from '../dns/index.js';
 import { DOMAIN_LIFECYCLE_RETRIES, domainChangedSignal, domainMovedSignal, lifecycleProgressQuery, testClockAdvancedSignal, type DomainLifecycleInput, type DomainLifecycleResult, type DomainLifecycleState, type LifecycleStepResult } from './domainLifecycle.contract.js';
 import { lifecycleNow, lifecycleSteps, type LifecycleStep } from './lifecycleSteps.workflow.js';
 import { retryPolicy } from '../../temporal/retries.workflow.js';

@@ -1,11 +1,9 @@
 import type { Queryable } from '../../db/pool.js';
-import type { Domain } from '../domains/domains.repository.js';
+import { type Domain, presentDomain } from '../domains/index.js';
 import { recordDomainNoticeRow, type DomainNoticeFacts, type DomainNoticeKind } from './domainNotices.repository.js';
-import type { EventType } from '../webhooks/events.repository.js';
+import { type EventType, emitEvent } from '../webhooks/index.js';
 import { listOwnerAndAdminEmails } from '../../auth/memberships.js';
 import { derivedId } from '../../ids.js';
-import { presentDomain } from '../domains/operation.presenter.js';
-import { emitEvent } from '../webhooks/emitEvent.js';
 import { modeOf } from '../../db/modeScope.js';
 
 const EVENT_OF: Record<DomainNoticeKind, EventType> = {

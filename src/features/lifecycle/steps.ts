@@ -1,11 +1,9 @@
 import type pg from 'pg';
 import type { Db } from '../../db/pool.js';
 import { withTransaction } from '../../db/pool.js';
-import { deleteDnsRecordsOfDomain } from '../dns/dnsRecords.repository.js';
-import { findDomainById, lockDomain, unlinkDomainContacts, type Domain } from '../domains/domains.repository.js';
-import { findOpenRenewal } from '../domains/operations.repository.js';
+import { deleteDnsRecordsOfDomain } from '../dns/index.js';
+import { findDomainById, lockDomain, unlinkDomainContacts, type Domain, findOpenRenewal, changeDomainStatus } from '../domains/index.js';
 import type { DomainLifecycleState, LifecycleStepOutcome } from './domainLifecycle.contract.js';
-import { changeDomainStatus } from '../domains/domainStatus.js';
 import { recordNotice } from './notices.js';
 import { lifecycleNowOf } from './clock.js';
 import { modeOf, type Mode } from '../../db/modeScope.js';

@@ -1,6 +1,6 @@
 import { defineRoute } from '../../http/route.js';
 import type { PlatformDeps } from '../../platformDeps.js';
-import { TestClockBody, TestClockSchema } from '../domains/schemas.js';
+import { TestClockBody, TestClockSchema } from '../domains/index.js';
 // The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
 import { TerseDomainPath as DomainPath } from '../../http/pathParams.js';
 import { advanceTestClock } from './testClock.js';

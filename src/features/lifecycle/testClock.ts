@@ -1,9 +1,8 @@
 import type { PlatformDeps } from '../../platformDeps.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domainName.js';
-import { advanceDomainClock, type Domain } from '../domains/domains.repository.js';
+import { advanceDomainClock, type Domain, domainNamed } from '../domains/index.js';
 import { NotFoundError } from '../../errors.js';
-import { domainNamed } from '../domains/lookup.js';
 import { lifecycleNowOf } from './clock.js';
 import { watchDomain } from './watch.js';
 import { modeOf } from '../../db/modeScope.js';

@@ -1,7 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../config.js';
-import type { Domain } from '../domains/domains.repository.js';
-import type { DomainWatcher } from '../domains/domainSettings.js';
+import type { Domain, DomainWatcher } from '../domains/index.js';
 import { lifecycleNowOf } from './clock.js';
 import { DomainKey, LivemodeKey, OperationTypeKey, OrgIdKey } from '../../temporal/searchAttributes.js';
 import { domainChangedSignal, domainMovedSignal, testClockAdvancedSignal, type DomainLifecycleDurations } from './domainLifecycle.contract.js';

@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../../db/pool.js';
 import type { Metrics } from '../../metrics/registry.js';
 import { insertAuditEvent } from '../../audit/auditEvents.js';
-import { listLiveDomainsToReconcile } from '../domains/domains.repository.js';
+import { listLiveDomainsToReconcile } from '../domains/index.js';
 import type { RegistrarDomain } from '../../registrar/port.js';
 import { findDrift } from './registrarDrift.js';
 import type { RegistrarReconcileSummary } from './registrarDrift.contract.js';

@@ -1,4 +1,4 @@
-import type { Domain } from '../domains/domains.repository.js';
+import type { Domain } from '../domains/index.js';
 import type { RegistrarDomain } from '../../registrar/port.js';
 
 import type { DriftKind } from './registrarDrift.contract.js';

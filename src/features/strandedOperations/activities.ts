@@ -5,12 +5,9 @@ import type { Logger } from '../../logger.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
 import type { Temporal } from '../../temporal/client.js';
 import { insertAuditEvent } from '../../audit/auditEvents.js';
-import { findReservation, listReservedOfFinishedOperations } from '../billing/reservations.repository.js';
-import { listStalePendingOperations, type Operation } from '../domains/operations.repository.js';
+import { findReservation, listReservedOfFinishedOperations, release } from '../billing/index.js';
+import { listStalePendingOperations, type Operation, abandonOperation, startOperationWorkflow } from '../domains/index.js';
 import { derivedId } from '../../ids.js';
-import { release } from '../billing/ledger.js';
-import { abandonOperation } from '../domains/beginOperation.js';
-import { startOperationWorkflow } from '../domains/operationWorkflows.js';
 import type { ReconcileOperationsInput, ReconcileOperationsSummary } from './strandedOperations.contract.js';
 import { modeOf } from '../../db/modeScope.js';
 

@@ -1,7 +1,6 @@
 import type { PlatformDeps } from '../../platformDeps.js';
 import type { Logger } from '../../logger.js';
-import { withLifecycleState, type AutoRenewStep, type StepRef } from '../../features/lifecycle/activities.js';
-import type { LifecycleStepResult } from '../../features/lifecycle/domainLifecycle.contract.js';
+import { withLifecycleState, type AutoRenewStep, type StepRef, type LifecycleStepResult } from '../../features/lifecycle/index.js';
 import { autoRenewDomain } from './autoRenew.js';
 
 export type AutoRenewActivityDeps = Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'registrars' | 'payloadKeys'> & { logger: Logger };

@@ -1,13 +1,9 @@
 import type { PlatformDeps } from '../../platformDeps.js';
 import { withTransaction } from '../../db/pool.js';
-import { findDomainById, type Domain } from '../../features/domains/domains.repository.js';
-import { findOpenRenewal } from '../../features/domains/operations.repository.js';
+import { findDomainById, type Domain, findOpenRenewal, RENEWABLE } from '../../features/domains/index.js';
 import { ApiError, ConflictError } from '../../errors.js';
-import type { LifecycleStepOutcome } from '../../features/lifecycle/domainLifecycle.contract.js';
-import { RENEWABLE } from '../../features/domains/lookup.js';
+import { type LifecycleStepOutcome, recordNotice, lifecycleNowOf } from '../../features/lifecycle/index.js';
 import { beginRenewal } from '../renewDomain/renewDomain.js';
-import { recordNotice } from '../../features/lifecycle/notices.js';
-import { lifecycleNowOf } from '../../features/lifecycle/clock.js';
 import { modeOf } from '../../db/modeScope.js';
 
 export interface AutoRenewProps {

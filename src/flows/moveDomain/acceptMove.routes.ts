@@ -1,8 +1,6 @@
 import { defineRoute } from '../../http/route.js';
 import type { PlatformDeps } from '../../platformDeps.js';
-import { DomainMoveSchema, presentDomainMove } from '../../features/domainMoves/domainMove.presenter.js';
-import { MovePath } from '../../features/domainMoves/schemas.js';
-import { moveRequest, MOVES_GUIDE, OWNERS_AND_ADMINS } from '../../features/domainMoves/domainMoves.routes.js';
+import { DomainMoveSchema, presentDomainMove, MovePath, moveRequest, MOVES_GUIDE, OWNERS_AND_ADMINS } from '../../features/domainMoves/index.js';
 import { acceptMove } from './acceptMove.js';
 
 export type AcceptMoveRouteDeps = Pick<PlatformDeps, 'db' | 'config' | 'logger' | 'temporal'>;

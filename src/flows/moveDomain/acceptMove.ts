@@ -5,18 +5,11 @@ import { listOwnerAndAdminEmails, lockMembershipRole } from '../../auth/membersh
 import { auditCallerAction } from '../../audit/auditEvents.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { findDomainById, linkDomainContacts, lockDomain, unlinkDomainContacts, type Domain } from '../../features/domains/domains.repository.js';
-import { CONTACT_COLUMNS, findContact, insertContact, type ContactFields } from '../../features/contacts/contacts.repository.js';
-import { emitEvent } from '../../features/webhooks/emitEvent.js';
-import { watchDomain } from '../../features/lifecycle/watch.js';
-import { decideDomainMove, effectiveStatus, findDomainMove, type DomainMove } from '../../features/domainMoves/domainMoves.repository.js';
-import { handDomainOver, handRecordsOver, readdressUnmailedNotices, handDnssecOver } from '../../features/domainMoves/handOver.repository.js';
-import { presentDomainMove } from '../../features/domainMoves/domainMove.presenter.js';
-import { MoveNotPendingError, MoveProposerGoneError } from '../../features/domainMoves/errors.js';
-import { checkMovable, checkTargetFree, PROPOSER_ROLES } from '../../features/domainMoves/moveChecks.js';
-import { mailBothSides } from '../../features/domainMoves/moveNotices.js';
-import { moveOfCaller } from '../../features/domainMoves/moveOfCaller.js';
-import type { MoveRequest } from '../../features/domainMoves/proposeMove.js';
+import { findDomainById, linkDomainContacts, lockDomain, unlinkDomainContacts, type Domain } from '../../features/domains/index.js';
+import { CONTACT_COLUMNS, findContact, insertContact, type ContactFields } from '../../features/contacts/index.js';
+import { emitEvent } from '../../features/webhooks/index.js';
+import { watchDomain } from '../../features/lifecycle/index.js';
+import { decideDomainMove, effectiveStatus, findDomainMove, type DomainMove, handDomainOver, handRecordsOver, readdressUnmailedNotices, handDnssecOver, presentDomainMove, MoveNotPendingError, MoveProposerGoneError, checkMovable, checkTargetFree, PROPOSER_ROLES, mailBothSides, moveOfCaller, type MoveRequest } from '../../features/domainMoves/index.js';
 
 /**
  * Moving a domain between organisations, the step that crosses features: a proposal is

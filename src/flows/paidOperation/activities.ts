@@ -1,22 +1,17 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../../db/pool.js';
 import { ApiError } from '../../errors.js';
-import { findContact, type Contact } from '../../features/contacts/contacts.repository.js';
-import { contactDetails, ensureRegistrarContact } from '../../features/contacts/registrarContact.js';
-import { endOperation } from '../../features/domains/operationEvents.js';
-import { findDomainById, type Domain } from '../../features/domains/domains.repository.js';
-import { activateDomain, changeDomainStatus } from '../../features/domains/domainStatus.js';
-import { watchDomain } from '../../features/lifecycle/watch.js';
-import { emitEvent } from '../../features/webhooks/emitEvent.js';
-import { presentDomain } from '../../features/domains/operation.presenter.js';
+import { findContact, type Contact, contactDetails, ensureRegistrarContact } from '../../features/contacts/index.js';
+import { endOperation, findDomainById, type Domain, activateDomain, changeDomainStatus, presentDomain, type RegisterDomainInput, type RegistrarStep, type RenewDomainInput, type TransferDomainInput } from '../../features/domains/index.js';
+import { watchDomain } from '../../features/lifecycle/index.js';
+import { emitEvent } from '../../features/webhooks/index.js';
 import type { Temporal } from '../../temporal/client.js';
 import type { Config } from '../../config.js';
-import { capture, release, RESERVATION_STATE_CONFLICT } from '../../features/billing/ledger.js';
+import { capture, release, RESERVATION_STATE_CONFLICT } from '../../features/billing/index.js';
 import { failUncapturable } from './captureConflict.js';
 import { asRegistrarFailure, type AccountProblemReport } from '../../temporal/registrarFailures.js';
 import type { Money, Registrar, RegistrarTerms, TransferStatus } from '../../registrar/port.js';
 import type { Registrars } from '../../registrar/registrars.js';
-import type { RegisterDomainInput, RegistrarStep, RenewDomainInput, TransferDomainInput } from '../../features/domains/operations.contract.js';
 import { modeOf } from '../../db/modeScope.js';
 
 export interface PaidOperationActivityDeps extends AccountProblemReport {

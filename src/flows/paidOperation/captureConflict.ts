@@ -2,11 +2,10 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../../db/pool.js';
 import type { Logger } from '../../logger.js';
 import { insertAuditEvent } from '../../audit/auditEvents.js';
-import { findOperationById } from '../../features/domains/operations.repository.js';
-import { endOperation } from '../../features/domains/operationEvents.js';
+import { findOperationById, endOperation } from '../../features/domains/index.js';
 import type { ApiError } from '../../errors.js';
 import { derivedId } from '../../ids.js';
-import { RESERVATION_STATE_CONFLICT } from '../../features/billing/ledger.js';
+import { RESERVATION_STATE_CONFLICT } from '../../features/billing/index.js';
 import { modeOf } from '../../db/modeScope.js';
 
 /**

@@ -1,8 +1,8 @@
 import { ApplicationFailure, log, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { PaidOperationActivities } from './activities.js';
-import type { OperationActivities } from '../../features/domains/operationActivities.js';
+import type { OperationActivities } from '../../features/domains/index.js';
 import type { RegistrationActivities } from '../registerDomain/registrationActivities.js';
-import type { DnsActivities } from '../../features/dns/activities.js';
+import type { DnsActivities } from '../../features/dns/index.js';
 import { DOMAIN_OPERATION_RETRIES, type DomainOperationRetries, type RegistrarStep, type RegistrarStepDone } from '../../features/domains/operations.contract.js';
 import { failureOf, PERMANENT_REGISTRAR_CODES, retryPolicy } from '../../temporal/retries.workflow.js';
 

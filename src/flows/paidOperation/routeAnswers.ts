@@ -1,4 +1,4 @@
-import { DryRunSchema } from '../../features/domains/dryRun.presenter.js';
+import { DryRunSchema } from '../../features/domains/index.js';
 
 /** The 200 of a paid route sent `Dry-Run: true`. */
 export const DRY_RUN_ANSWER = { description: 'Dry run: every check passed; nothing was reserved or started', schema: DryRunSchema };

@@ -1,10 +1,6 @@
 import { defineRoute } from '../../http/route.js';
 import type { PlatformDeps } from '../../platformDeps.js';
-import type { AvailabilityService } from '../../features/domains/availability.js';
-import { answerAccepted } from '../../features/domains/accepted.js';
-import { OperationSchema } from '../../features/domains/operation.presenter.js';
-import { presentDryRun } from '../../features/domains/dryRun.presenter.js';
-import { RegisterDomainBody } from '../../features/domains/schemas.js';
+import { type AvailabilityService, answerAccepted, OperationSchema, presentDryRun, RegisterDomainBody } from '../../features/domains/index.js';
 // The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
 import { TerseOrgPath as OrgPath } from '../../http/pathParams.js';
 import { DryRunHeader } from '../../http/dryRun.js';

@@ -1,14 +1,9 @@
 import type { PlatformDeps } from '../../platformDeps.js';
-import type { AvailabilityService } from '../../features/domains/availability.js';
-import { findRegistrationFacts, type RegistrationFacts } from '../../features/domains/registration.repository.js';
-import type { Operation } from '../../features/domains/operations.repository.js';
+import { type AvailabilityService, findRegistrationFacts, type RegistrationFacts, type Operation, operationRequestHash, operationWorkflowId, requester, answerExisting, beginOperation, quoteOperation, type BeginOperationProps, type OperationQuote, requireRegistrantState } from '../../features/domains/index.js';
 import { ConflictError, ValidationError, type FieldError } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../http/idempotencyKeys.js';
-import { operationRequestHash, operationWorkflowId, requester } from '../../features/domains/operationWorkflows.js';
-import { answerExisting, beginOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from '../../features/domains/beginOperation.js';
-import { requireRegistrantState } from '../../features/domains/registrantChecks.js';
 import { requireDomainAllowed } from '../../auth/authorize.js';
 import { parseDomainName } from '../../domainName.js';
 import { modeOf } from '../../db/modeScope.js';

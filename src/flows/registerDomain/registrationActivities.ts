@@ -1,11 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../../db/pool.js';
 import { insertAuditEvent } from '../../audit/auditEvents.js';
-import { updateDomainSettings, type Domain } from '../../features/domains/domains.repository.js';
-import { endOperation } from '../../features/domains/operationEvents.js';
-import { activateDomain } from '../../features/domains/domainStatus.js';
-import { watchDomain } from '../../features/lifecycle/watch.js';
-import { capture } from '../../features/billing/ledger.js';
+import { updateDomainSettings, type Domain, endOperation, activateDomain } from '../../features/domains/index.js';
+import { watchDomain } from '../../features/lifecycle/index.js';
+import { capture } from '../../features/billing/index.js';
 import { NotFoundError } from '../../errors.js';
 import type { Registrars } from '../../registrar/registrars.js';
 import { callRegistrar, type AccountProblemReport } from '../../temporal/registrarFailures.js';

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import type { PlatformDeps } from '../../platformDeps.js';
-import { answerAccepted } from '../../features/domains/accepted.js';
-import { OperationSchema } from '../../features/domains/operation.presenter.js';
-import { DryRunSchema, presentDryRun } from '../../features/domains/dryRun.presenter.js';
-import { RenewDomainBody, RenewedSchema } from '../../features/domains/schemas.js';
+import { answerAccepted, OperationSchema, DryRunSchema, presentDryRun, RenewDomainBody, RenewedSchema } from '../../features/domains/index.js';
 // The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
 import { TerseDomainPath as DomainPath } from '../../http/pathParams.js';
 import { DryRunHeader } from '../../http/dryRun.js';

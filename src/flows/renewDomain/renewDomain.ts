@@ -1,6 +1,5 @@
 import type { PlatformDeps } from '../../platformDeps.js';
-import { findDomainOfOrg, findLatestDomainOfOrg, lockDomain, type Domain } from '../../features/domains/domains.repository.js';
-import { findOpenRenewal, findOperation, type Operation } from '../../features/domains/operations.repository.js';
+import { findDomainOfOrg, findLatestDomainOfOrg, lockDomain, type Domain, findOpenRenewal, findOperation, type Operation, beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote, domainIn, RENEWABLE, operationRequestHash, operationWorkflowId, requester } from '../../features/domains/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { MAX_RENEWAL_PERIOD } from '../../registrar/dnsimple.js';
 import { randomBase62 } from '../../ids.js';
@@ -8,9 +7,6 @@ import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domainName.js';
 import type { IdempotencyIdentity } from '../../http/idempotencyKeys.js';
 import { pricesFor } from '../../registrar/port.js';
-import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from '../../features/domains/beginOperation.js';
-import { domainIn, RENEWABLE } from '../../features/domains/lookup.js';
-import { operationRequestHash, operationWorkflowId, requester } from '../../features/domains/operationWorkflows.js';
 import { modeOf } from '../../db/modeScope.js';
 
 /** How long the api waits for a renewal to finish before answering 202 instead of 200. */

@@ -1,9 +1,6 @@
 import { defineRoute } from '../../http/route.js';
 import type { PlatformDeps } from '../../platformDeps.js';
-import { answerAccepted } from '../../features/domains/accepted.js';
-import { OperationSchema } from '../../features/domains/operation.presenter.js';
-import { presentDryRun } from '../../features/domains/dryRun.presenter.js';
-import { TransferDomainBody } from '../../features/domains/schemas.js';
+import { answerAccepted, OperationSchema, presentDryRun, TransferDomainBody } from '../../features/domains/index.js';
 // The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
 import { TerseOrgPath as OrgPath } from '../../http/pathParams.js';
 import { DryRunHeader } from '../../http/dryRun.js';

@@ -1,15 +1,11 @@
 import type { PlatformDeps } from '../../platformDeps.js';
-import { findContact } from '../../features/contacts/contacts.repository.js';
-import { findDomainOfOrg } from '../../features/domains/domains.repository.js';
-import type { Operation } from '../../features/domains/operations.repository.js';
+import { findContact } from '../../features/contacts/index.js';
+import { findDomainOfOrg, type Operation, beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote, operationRequestHash, operationWorkflowId, requester, requireRegistrantState } from '../../features/domains/index.js';
 import { ConflictError, ValidationError } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { IdempotencyIdentity } from '../../http/idempotencyKeys.js';
 import { checkRegistrableName, nameRefusal } from '../../registrableName.js';
-import { beginOperation, existingOperation, quoteOperation, type BeginOperationProps, type OperationQuote } from '../../features/domains/beginOperation.js';
-import { operationRequestHash, operationWorkflowId, requester } from '../../features/domains/operationWorkflows.js';
-import { requireRegistrantState } from '../../features/domains/registrantChecks.js';
 import { requireDomainAllowed } from '../../auth/authorize.js';
 import { modeOf } from '../../db/modeScope.js';
 

@@ -1,0 +1,6 @@
+/**
+ * The audit feature's public face: what other features, the flows and the wiring may use.
+ * Everything else in this folder is its own (docs/architecture.md, "The house").
+ */
+export { createAuditActivities } from './activities.js';
+export { auditLogRoutes } from './auditLog.routes.js';

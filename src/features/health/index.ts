@@ -1,0 +1,5 @@
+/**
+ * The health feature's public face: what other features, the flows and the wiring may use.
+ * Everything else in this folder is its own (docs/architecture.md, "The house").
+ */
+export { healthRoutes } from './health.routes.js';
