@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { recordsFromYaml, zoneFileOf, type RecordEntry } from './recordsFile.js';
 import { readZoneFile } from '../../src/features/dns/zoneFileImport.js';
+import { RECORD_TYPES } from '../../src/features/dns/recordTypes.js';
 
 const HEX = 'a'.repeat(64);
 const LONG_TEXT = `v=DKIM1; k=rsa; p=${'M'.repeat(300)} "quoted" and \\ a backslash`;
@@ -28,6 +29,7 @@ const RECORDS: RecordEntry[] = [
 
 describe('records files', () => {
   it('turn YAML into a zone file the import reads back as the same records, every type', () => {
+    expect(RECORDS.map((r) => r.type).sort(), 'a record of each type the API takes (src/features/dns/recordTypes.ts)').toEqual([...RECORD_TYPES].sort());
     const file = zoneFileOf('example.com', RECORDS);
     const { records, skipped } = readZoneFile(file.zoneFile, 'example.com');
     expect(skipped).toEqual([]);

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import type { components } from '../../client/src/index.js';
-import { checkRecord, TTL_DEFAULT, TTL_MAX, TTL_MIN, type RecordFields, type RecordIssue, type RecordType, parseZoneFile } from '../features/dns/index.js';
+import { checkRecord, TTL_DEFAULT, TTL_MAX, TTL_MIN, type RecordFields, type RecordIssue, type RecordType, parseZoneFile, RECORD_TYPE_SPECS, RECORD_TYPES } from '../features/dns/index.js';
 import type { Endpoint } from './protocol.js';
 import { addToGroup } from '../grouping.js';
 
@@ -11,8 +11,13 @@ import { addToGroup } from '../grouping.js';
  * normalised here exactly as the api will store it, and read back in the same form.
  */
 
-/** external-dns's record types that our records hold (its known types less DNAME, plus CAA). */
-export const ENDPOINT_TYPES = ['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'SRV', 'NS', 'PTR', 'NAPTR', 'TLSA', 'CAA'] as const;
+/**
+ * external-dns's record types that our records hold (its known types less DNAME, plus CAA), in its
+ * order: the types declared with an `externalDns` place (src/features/dns/recordTypes.ts).
+ */
+export const ENDPOINT_TYPES: readonly RecordType[] = RECORD_TYPES.filter((type) => RECORD_TYPE_SPECS[type].externalDns !== undefined).sort(
+  (a, b) => RECORD_TYPE_SPECS[a].externalDns! - RECORD_TYPE_SPECS[b].externalDns!,
+);
 const ENDPOINT_TYPE_SET: ReadonlySet<string> = new Set(ENDPOINT_TYPES);
 
 /** A record as the api answers it (the fields used here). */
@@ -59,7 +64,7 @@ export function txtText(target: string): string {
 /** One value of an RRset as external-dns writes it: MX and SRV with their priority in front, TXT quoted. */
 function targetOf(record: Pick<StoredRecord, 'type' | 'content' | 'priority'>): string {
   if (record.type === 'TXT') return quoteTxt(record.content);
-  if (record.type === 'MX' || record.type === 'SRV') return `${record.priority ?? 0} ${record.content}`;
+  if (RECORD_TYPE_SPECS[record.type].priority) return `${record.priority ?? 0} ${record.content}`;
   return record.content;
 }
 
@@ -114,7 +119,7 @@ export function recordOfTarget(zone: string, endpoint: Pick<Endpoint, 'dnsName' 
   const { type, name } = rrset.value;
   let content = target;
   let priority: number | null = null;
-  if (type === 'MX' || type === 'SRV') {
+  if (RECORD_TYPE_SPECS[type].priority) {
     const match = /^\s*(\d{1,5})\s+(\S.*)$/.exec(target);
     if (!match || Number(match[1]) > 65_535) return refused(`A ${type} target starts with its priority (0–65535), e.g. "10 ${type === 'MX' ? 'mail.example.com' : '5 5060 sip.example.com'}"`, 'priority_required');
     priority = Number(match[1]);

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { components } from '../../../client/src/index.js';
 import type { Command } from '@commander-js/extra-typings';
 import { Option } from '@commander-js/extra-typings';
 import { contextOf } from '../context.js';
@@ -8,7 +9,8 @@ import { table } from '../io.js';
 import { readRecordsFile } from '../recordsFile.js';
 import { applyRecords } from '../applyRecords.js';
 
-type RecordType = 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'NS' | 'SRV' | 'CAA' | 'ALIAS' | 'HTTPS' | 'SVCB' | 'TLSA' | 'SSHFP' | 'NAPTR' | 'PTR' | 'DS';
+/** The API's record types, as the SDK generated from the OpenAPI document has them (src/features/dns/recordTypes.ts). */
+type RecordType = components['schemas']['DnsRecord']['type'];
 
 /** Reads a file named on the command line, or says which and why not. */
 export async function readGivenFile(file: string): Promise<string> {

@@ -26,3 +26,6 @@ export const RECORD_HINTS: Record<RecordType, string> = {
 };
 
 export const RECORD_TYPES = Object.keys(RECORD_HINTS) as RecordType[];
+
+/** The types whose priority is a column of its own (the others hold theirs, if any, in the content). */
+export const TAKES_PRIORITY: ReadonlySet<RecordType> = new Set<RecordType>(['MX', 'SRV']);

@@ -5,13 +5,12 @@ import { useDashboard } from '../context.js';
 import { ErrorNote } from '../errors.js';
 import { useAction, useLoad } from '../hooks.js';
 import { Empty, TableScroll } from '../components/ui.js';
-import { RECORD_HINTS, RECORD_TYPES } from './recordHints.js';
+import { RECORD_HINTS, RECORD_TYPES, TAKES_PRIORITY } from './recordHints.js';
 
 type DnsRecord = components['schemas']['DnsRecord'];
 type RecordType = DnsRecord['type'];
 type BatchOperation = components['schemas']['DnsRecordBatchInput']['operations'][number];
 
-const WITH_PRIORITY = new Set<RecordType>(['MX', 'SRV']);
 
 /** One row of the editor: an existing record (maybe changed or marked for deletion) or a new one. */
 interface Row {
@@ -49,7 +48,7 @@ function toOperations(rows: Row[]): { operations: BatchOperation[]; rowKeys: str
       if (!changes) continue;
       operations.push({ op: 'update', id: row.original.id, changes, if_match: row.original.version });
     } else if (!row.remove) {
-      operations.push({ op: 'create', record: { type: row.type, name: row.name, content: row.content, ttl: row.ttl, ...(WITH_PRIORITY.has(row.type) ? { priority: row.priority ?? 10 } : {}) } });
+      operations.push({ op: 'create', record: { type: row.type, name: row.name, content: row.content, ttl: row.ttl, ...(TAKES_PRIORITY.has(row.type) ? { priority: row.priority ?? 10 } : {}) } });
     } else continue;
     rowKeys.push(row.key);
   }
@@ -162,7 +161,7 @@ export function RecordsEditor({ orgId, domain }: { orgId: string; domain: string
                         <input aria-label={`TTL of row ${index + 1}`} type="number" min={60} max={86400} value={row.ttl} onInput={(e) => update(row.key, { ttl: Number(e.currentTarget.value) })} />
                       </td>
                       <td>
-                        {WITH_PRIORITY.has(row.type) ? (
+                        {TAKES_PRIORITY.has(row.type) ? (
                           <input
                             aria-label={`Priority of row ${index + 1}`}
                             type="number"

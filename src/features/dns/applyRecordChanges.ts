@@ -14,6 +14,7 @@ import { auditCallerActions } from '../../audit/auditEvents.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DomainName } from '../../domainName.js';
 import { absoluteName, checkRecord, normalizeRecordName, type RecordFields } from './records.js';
+import { RECORD_TYPE_SPECS, RECORD_TYPES } from './recordTypes.js';
 import type { DnsProviders, RRsetChange } from './provider/index.js';
 import { DnsZoneNotFoundError } from './provider/errors.js';
 import { ConflictError, NotFoundError, ValidationError, VersionMismatchError, type FieldError } from '../../errors.js';
@@ -265,28 +266,13 @@ function checkVersions(props: ApplyRecordChangesProps, rows: Map<string, DnsReco
 }
 
 /**
- * A CNAME shares its name with nothing (RFC 1034 3.6.2); an ALIAS is one target and stands in for
- * the name's addresses (PowerDNS ignores it beside A or AAAA records); a DS sits where a child is
- * delegated, beside NS records; and an RRset holds each record once.
+ * What each type may share its name with, as declared (recordTypes.ts: a CNAME nothing, an ALIAS no
+ * addresses, a DS needs NS records), and an RRset holds each record once.
  */
 function checkName(name: string, records: RecordFields[]): void {
-  const cnames = records.filter((r) => r.type === 'CNAME').length;
-  if (cnames > 0 && records.length > 1) {
-    const others = [...new Set(records.filter((r) => r.type !== 'CNAME').map((r) => r.type))];
-    throw new ConflictError(
-      'RECORD_CONFLICT',
-      others.length === 0
-        ? `"${name}" can have only one CNAME record`
-        : `"${name}" cannot have both a CNAME and ${others.join(', ')} records: a CNAME shares its name with nothing`,
-    );
-  }
-  const count = (...types: string[]) => records.filter((r) => types.includes(r.type)).length;
-  if (count('ALIAS') > 1) throw new ConflictError('RECORD_CONFLICT', `"${name}" can have only one ALIAS record`);
-  if (count('ALIAS') > 0 && count('A', 'AAAA') > 0) {
-    throw new ConflictError('RECORD_CONFLICT', `"${name}" cannot have both an ALIAS and A or AAAA records: the ALIAS answers with its target's addresses`);
-  }
-  if (count('DS') > 0 && count('NS') === 0) {
-    throw new ConflictError('RECORD_CONFLICT', `"${name}" needs NS records for its DS records: a DS record belongs where a child zone is delegated`);
+  for (const type of RECORD_TYPES) {
+    const conflict = RECORD_TYPE_SPECS[type].sharesName?.(name, records);
+    if (conflict) throw new ConflictError('RECORD_CONFLICT', conflict);
   }
   const seen = new Set<string>();
   for (const r of records) {

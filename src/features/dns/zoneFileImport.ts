@@ -7,6 +7,7 @@ import { applyRecordChanges, type ApplyRecordChangesProps, type RecordOperation 
 import { dnsRecordsAtNames, dnsRecordsOfDomain, type VersionedRecord } from './dnsRecords.repository.js';
 import type { DnsProviders } from './provider/index.js';
 import type { RecordFields } from './records.js';
+import { RECORD_TYPE_SPECS, RECORD_TYPES } from './recordTypes.js';
 import { inLineOrder, MAX_PROBLEMS, zoneEntries, type ZoneFileProblem } from './zoneFileParser.js';
 import { FileRecords, recordKey, type FileRecord, type SkippedEntry } from './zoneFileRecords.js';
 import { groupBy } from '../../grouping.js';
@@ -101,8 +102,8 @@ export async function readZoneFileInSlices(text: string, zone: string, maxRecord
 
 const fieldsOf = (r: RecordFields): RecordFields => ({ type: r.type, name: r.name, content: r.content, ttl: r.ttl, priority: r.priority });
 const rrsetKey = (r: Pick<RecordFields, 'name' | 'type'>) => `${r.name}\n${r.type}`;
-/** Types of which a name holds one record at most: a different one in the file replaces it, even in a merge. */
-const SINGLE_VALUED: ReadonlySet<string> = new Set(['CNAME', 'ALIAS']);
+/** Types of which a name holds one record at most (CNAME, ALIAS): a different one in the file replaces it, even in a merge. */
+const SINGLE_VALUED: ReadonlySet<string> = new Set(RECORD_TYPES.filter((type) => RECORD_TYPE_SPECS[type].singleValued));
 
 /**
  * What makes the domain's records hold the file's: per RRset (name and type), a record in both

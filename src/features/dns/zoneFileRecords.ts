@@ -1,4 +1,5 @@
-import { RECORD_TYPES, checkRecord, type RecordFields, type RecordType } from './records.js';
+import { RECORD_TYPES, checkRecord, type RecordFields } from './records.js';
+import { RECORD_TYPE_SPECS, isRecordType, quoted, type RecordType } from './recordTypes.js';
 import { ALIAS_GENERIC_TYPE, aliasTargetOfGeneric } from './aliasGenericForm.js';
 import { absolutize, inZone, MAX_PROBLEMS, moveName, shown, type ZoneEntry, type ZoneFileProblem, type ZoneToken } from './zoneFileParser.js';
 
@@ -19,22 +20,7 @@ export interface SkippedEntry {
   reason: string;
 }
 
-/** Where the data holds a domain name, by type (RFC 1035, 2782, 2915/3403, 9460): relative names there are relative to the origin. */
-const NAME_FIELDS: Record<string, number> = { CNAME: 0, NS: 0, PTR: 0, ALIAS: 0, DNAME: 0, MX: 1, SRV: 3, HTTPS: 1, SVCB: 1, NAPTR: 5 };
 const DNSSEC_TYPES = new Set(['RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'DNSKEY', 'CDS', 'CDNSKEY']);
-const SERVED: ReadonlySet<string> = new Set(RECORD_TYPES);
-/** Fields each of our older types takes, for a message naming the line rather than a validator's guess. */
-const SHAPES: Partial<Record<RecordType, { count: number; example: string }>> = {
-  A: { count: 1, example: '192.0.2.1' },
-  AAAA: { count: 1, example: '2001:db8::1' },
-  CNAME: { count: 1, example: 'target.example.net.' },
-  NS: { count: 1, example: 'ns1.example.net.' },
-  MX: { count: 2, example: '10 mail.example.net.' },
-  SRV: { count: 4, example: '10 5 5060 sip.example.net.' },
-  CAA: { count: 3, example: '0 issue "letsencrypt.org"' },
-};
-
-const quote = (value: string) => `"${/[\\"]/.test(value) ? value.replace(/[\\"]/g, '\\$&') : value}"`;
 
 /** A name from the data, absolute with its trailing dot (`.` stays the root); one in the zone a file was copied from is moved onto ours. */
 function dataName(token: ZoneToken, entry: ZoneEntry, zone: string): string {
@@ -43,29 +29,26 @@ function dataName(token: ZoneToken, entry: ZoneEntry, zone: string): string {
   return name === '' ? '.' : `${name}.`;
 }
 
-/** The data as the record validator takes it: our stored form for the older types, presentation form for the rest. */
-function fieldsOf(entry: ZoneEntry, zone: string): { content: string; priority: number | null } | string {
+/**
+ * The data as the record validator takes it, as each type's declaration reads it (recordTypes.ts):
+ * the field count checked where declared, the priority apart, names in the data made absolute.
+ */
+function fieldsOf(entry: ZoneEntry & { type: RecordType }, zone: string): { content: string; priority: number | null } | string {
   const { type, rdata } = entry;
-  const shape = SHAPES[type as RecordType];
+  const { priority: priorityWord, zoneFile } = RECORD_TYPE_SPECS[type];
+  const shape = zoneFile.fields;
   if (shape && rdata.length !== shape.count) return `${type} takes ${shape.count === 1 ? 'one field' : `${shape.count} fields`}, e.g. "${type} ${shape.example}"; found ${rdata.length}`;
-  if (type === 'TXT') {
-    if (rdata.length === 0) return 'TXT needs at least one string, e.g. TXT "v=spf1 -all"';
-    return { content: rdata.map((t) => t.value).join(''), priority: null };
+  if (zoneFile.read) {
+    const read = zoneFile.read(rdata);
+    return typeof read === 'string' ? read : { content: read.content, priority: null };
   }
-  const nameAt = NAME_FIELDS[type];
-  const tokens = rdata.map((t, i) => (i === nameAt && !t.quoted ? dataName(t, entry, zone) : t.quoted ? quote(t.value) : t.raw));
-  switch (type) {
-    case 'MX':
-    case 'SRV': {
-      const priority = /^\d{1,5}$/.test(rdata[0]!.raw) ? Number(rdata[0]!.raw) : NaN;
-      if (!(priority <= 65_535)) return `The ${type === 'MX' ? 'preference' : 'priority'} must be 0–65535, not "${rdata[0]!.raw.slice(0, 20)}"`;
-      return { content: tokens.slice(1).join(' '), priority };
-    }
-    case 'CAA':
-      return { content: `${rdata[0]!.raw} ${rdata[1]!.raw} ${quote(rdata[2]!.value)}`, priority: null };
-    default:
-      return { content: tokens.join(' '), priority: null };
+  const tokens = rdata.map((t, i) => (i === zoneFile.nameAt && !t.quoted ? dataName(t, entry, zone) : t.quoted ? quoted(t.value) : t.raw));
+  if (priorityWord) {
+    const priority = /^\d{1,5}$/.test(rdata[0]!.raw) ? Number(rdata[0]!.raw) : NaN;
+    if (!(priority <= 65_535)) return `The ${priorityWord} must be 0–65535, not "${rdata[0]!.raw.slice(0, 20)}"`;
+    return { content: tokens.slice(1).join(' '), priority };
   }
+  return { content: tokens.join(' '), priority: null };
 }
 
 const relative = (name: string, zone: string) => (name === zone ? '@' : name.slice(0, -(zone.length + 1)));
@@ -75,7 +58,7 @@ function skipReason(entry: ZoneEntry, zone: string): string | undefined {
   if (entry.type === 'SOA') return 'The SOA record is the host’s own; it is not imported';
   if (entry.type === 'NS' && entry.name === zone) return 'The apex NS records are the domain’s name servers, set on the domain; they are not imported';
   if (DNSSEC_TYPES.has(entry.type)) return `${entry.type} records are made by the signer: turn DNSSEC on for the domain instead`;
-  if (!SERVED.has(entry.type)) return `${entry.type} records are not served here (served: ${RECORD_TYPES.join(', ')})`;
+  if (!isRecordType(entry.type)) return `${entry.type} records are not served here (served: ${RECORD_TYPES.join(', ')})`;
   return undefined;
 }
 
@@ -117,12 +100,14 @@ export class FileRecords {
       this.skipped.push({ line: entry.line, type: entry.type, name, reason });
       return;
     }
-    const fields = fieldsOf(entry, zone);
+    // skipReason lets only the types we serve through.
+    const ours = entry as ZoneEntry & { type: RecordType };
+    const fields = fieldsOf(ours, zone);
     if (typeof fields === 'string') {
       problems.push({ line: entry.line, message: fields, type: 'record_invalid' });
       return;
     }
-    const checked = checkRecord({ type: entry.type as RecordType, name, ttl: entry.ttl, ...fields }, zone);
+    const checked = checkRecord({ type: ours.type, name, ttl: entry.ttl, ...fields }, zone);
     if (!checked.ok) {
       for (const issue of checked.issues) problems.push({ line: entry.line, message: `${entry.type} ${shown(name)}: ${issue.message}`, type: issue.type });
       return;

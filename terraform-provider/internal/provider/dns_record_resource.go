@@ -18,7 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// The record types the API serves (docs/api-guide.md, DNS).
+// The record types the API serves (docs/api-guide.md, DNS), in its order; TestRecordTypesOfTheAPI
+// checks them against the API's declaration (testdata/record_types.json).
 var recordTypes = []string{"A", "AAAA", "CNAME", "MX", "TXT", "NS", "SRV", "CAA", "ALIAS", "HTTPS", "SVCB", "TLSA", "SSHFP", "NAPTR", "PTR", "DS"}
 
 const contentDescription = "The record data in zone-file form without the priority: an address for A and AAAA, a host name for CNAME, " +
