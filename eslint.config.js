@@ -1,6 +1,7 @@
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import localRules from './eslint-rules/featureBoundaries.js';
 
 /** The worker's entry points and src/worker/: wiring, which features and plumbing never import. */
 const WIRING_OF_THE_WORKER = ['**/worker/**', '**/workflows/**', '**/activities/**'];
@@ -21,23 +22,12 @@ export default tseslint.config(
     },
   },
   {
-    // A feature's workflows proxy its own activities' type and its factories declare their own
-    // dependencies: no feature imports the worker's entry points (workflows/, activities/) or src/worker/.
-    files: ['src/features/**/*.ts'],
+    // A feature's index.ts is its only door; features never import a flow, the wiring or the worker's
+    // entry points (workflows/, activities/), whose workflows proxy their own activities' type.
+    files: ['src/features/**/*.ts', 'src/flows/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: WIRING_OF_THE_WORKER,
-              message: 'A feature never imports the worker wiring: its workflows proxy its own activities (docs/architecture.md).',
-            },
-          ],
-        },
-      ],
-    },
+    plugins: { local: localRules },
+    rules: { 'local/feature-boundaries': 'error' },
   },
   {
     // Workflow code must stay deterministic: no Node built-ins, and values only from the workflow SDK,
@@ -65,7 +55,7 @@ export default tseslint.config(
     // Shared plumbing never imports a feature, the worker or the composition root (docs/architecture.md).
     files: [
       'src/{audit,auth,db,http,mail,metrics,openapi,rateLimit,registrar,telemetry,temporal,upstream}/**/*.ts',
-      'src/{config,configSchema,dataDir,domainName,errors,ids,logger,platformDeps,redis}.ts',
+      'src/{config,configSchema,dataDir,dnsRecordTypes,domainName,errors,ids,logger,platformDeps,redis,registrableName}.ts',
     ],
     ignores: ['**/*.test.ts'],
     rules: {
@@ -79,18 +69,6 @@ export default tseslint.config(
             },
           ],
         },
-      ],
-    },
-  },
-  {
-    // Features never import a flow: flows (src/flows/, the paid operations) build on features
-    // (docs/architecture.md). The base rule, so that the workflow files' own rule above still holds.
-    files: ['src/features/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/flows/**'], message: 'A feature never imports a flow (src/flows/): the flow calls the feature (docs/architecture.md).' }] },
       ],
     },
   },
@@ -113,7 +91,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
     },
   },
-  { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+  { files: ['eslint.config.js', 'eslint-rules/*.js'], ...tseslint.configs.disableTypeChecked },
   // The command line's launcher is plain JavaScript for Node, outside every tsconfig.
   {
     files: ['cli/bin/*.js'],

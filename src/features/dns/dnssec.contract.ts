@@ -1,9 +1,9 @@
 /** What the DNSSEC workflows (sign a zone, unsign it) are started with and answer (docs/api-guide.md, DNSSEC). */
 import { OWN_STORE_RETRY } from '../../temporal/retries.contract.js';
-import type { DnssecRetries } from '../domains/dnssecOperations.contract.js';
+import type { DnssecRetries } from '../domains/index.js';
 
 // Their inputs are operation inputs, declared with the operations they are stored on.
-export type { DisableDnssecInput, DnssecOperationInput, DnssecRetries, EnableDnssecInput } from '../domains/dnssecOperations.contract.js';
+export type { DisableDnssecInput, DnssecOperationInput, DnssecRetries, EnableDnssecInput } from '../domains/index.js';
 
 export const DNSSEC_RETRIES: DnssecRetries = {
   provider: { initialIntervalMs: 2_000, maximumIntervalMs: 5 * 60_000 },

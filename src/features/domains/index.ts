@@ -22,3 +22,4 @@ export { operationRoutes } from './operations.routes.js';
 export { requireRegistrantState } from './registrantChecks.js';
 export { findRegistrationFacts, type RegistrationFacts } from './registration.repository.js';
 export { RegisterDomainBody, RenewDomainBody, RenewedSchema, TestClockBody, TestClockSchema, TransferDomainBody } from './schemas.js';
+export type { DisableDnssecInput, DnssecOperationInput, DnssecRetries, EnableDnssecInput } from './dnssecOperations.contract.js';
