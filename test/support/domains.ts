@@ -1,6 +1,6 @@
 /**
  * Customers with domains, for the DNS tests: an org, keys, and an active domain, either through the
- * real register workflow (test mode, as test/workflows/registerDomain.test.ts does it) or inserted
+ * real register workflow (test mode, as src/flows/registerDomain/registerDomain.test.ts does it) or inserted
  * directly through the repository (a live domain: registering one would need a live registrar).
  * Customers, contacts and money are written straight to the database (factories.ts).
  */

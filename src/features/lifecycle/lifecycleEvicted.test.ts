@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { customerFactory } from '../support/customers.js';
-import { COM_YEAR_PRICE, lifecycleActions, type LifecycleCustomer } from '../support/lifecycle.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { customerFactory } from '../../../test/support/customers.js';
+import { COM_YEAR_PRICE, lifecycleActions, type LifecycleCustomer } from '../../../test/support/lifecycle.js';
 
 const CACHE = 2;
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Worker } from '@temporalio/worker';
-import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
-import { bearer } from '../support/actors.js';
-import { customerFactory, type OperationBody } from '../support/customers.js';
-import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
-import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
-import { recordHistory } from '../support/histories.js';
+import { startTestApp, sharedWorkflowBundle, type TestApp } from '../../../test/support/testApp.js';
+import { bearer } from '../../../test/support/actors.js';
+import { customerFactory, type OperationBody } from '../../../test/support/customers.js';
+import { readJson, type FieldErrorBody, type MessageErrorBody } from '../../../test/support/http.js';
+import { encryptedDataConverter } from '../../temporal/payloadCodec.js';
+import { recordHistory } from '../../../test/support/histories.js';
 
 let app: TestApp;
 let customer: ReturnType<typeof customerFactory>['customer'];

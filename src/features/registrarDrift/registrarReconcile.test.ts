@@ -4,19 +4,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Worker } from '@temporalio/worker';
-import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
-import { createOrg, sessionToken, uniqueEmail } from '../support/actors.js';
-import { insertActiveDomain } from '../support/domains.js';
-import { FakeDnsimple, registrarEnv } from '../support/fakeDnsimple.js';
-import { findDomainOfOrg, updateDomain } from '../../src/features/domains/domains.repository.js';
-import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
-import { ensureTestSchedules } from '../support/schedules.js';
-import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/worker/schedules.js';
-import type { RegistrarReconcileSummary as ReconcileSummary } from '../../src/features/registrarDrift/registrarDrift.contract.js';
-import { randomBase62 } from '../../src/ids.js';
-import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
-import { recordHistory } from '../support/histories.js';
-import { modeOf } from '../../src/db/modeScope.js';
+import { startTestApp, sharedWorkflowBundle, type TestApp } from '../../../test/support/testApp.js';
+import { createOrg, sessionToken, uniqueEmail } from '../../../test/support/actors.js';
+import { insertActiveDomain } from '../../../test/support/domains.js';
+import { FakeDnsimple, registrarEnv } from '../../../test/support/fakeDnsimple.js';
+import { findDomainOfOrg, updateDomain } from '../domains/domains.repository.js';
+import { listAuditEventsForTarget } from '../../audit/auditEvents.js';
+import { ensureTestSchedules } from '../../../test/support/schedules.js';
+import { ensureSchedules, scheduleId as scheduleIdOf } from '../../worker/schedules.js';
+import type { RegistrarReconcileSummary as ReconcileSummary } from './registrarDrift.contract.js';
+import { randomBase62 } from '../../ids.js';
+import { encryptedDataConverter } from '../../temporal/payloadCodec.js';
+import { recordHistory } from '../../../test/support/histories.js';
+import { modeOf } from '../../db/modeScope.js';
 
 let dnsimple: FakeDnsimple;
 let app: TestApp;

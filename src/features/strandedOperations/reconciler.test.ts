@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Worker } from '@temporalio/worker';
-import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
-import { bearer } from '../support/actors.js';
-import { customerFactory, type OperationBody } from '../support/customers.js';
-import { readJson } from '../support/http.js';
-import { listAuditEventsForTarget } from '../../src/audit/auditEvents.js';
-import { randomBase62 } from '../../src/ids.js';
-import { insertPendingRegistration } from '../support/factories.js';
-import { ensureTestSchedules } from '../support/schedules.js';
-import { ensureSchedules, scheduleId as scheduleIdOf } from '../../src/worker/schedules.js';
-import type { ReconcileOperationsSummary as ReconcileSummary } from '../../src/features/strandedOperations/strandedOperations.contract.js';
-import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
-import { recordHistory } from '../support/histories.js';
+import { startTestApp, sharedWorkflowBundle, type TestApp } from '../../../test/support/testApp.js';
+import { bearer } from '../../../test/support/actors.js';
+import { customerFactory, type OperationBody } from '../../../test/support/customers.js';
+import { readJson } from '../../../test/support/http.js';
+import { listAuditEventsForTarget } from '../../audit/auditEvents.js';
+import { randomBase62 } from '../../ids.js';
+import { insertPendingRegistration } from '../../../test/support/factories.js';
+import { ensureTestSchedules } from '../../../test/support/schedules.js';
+import { ensureSchedules, scheduleId as scheduleIdOf } from '../../worker/schedules.js';
+import type { ReconcileOperationsSummary as ReconcileSummary } from './strandedOperations.contract.js';
+import { encryptedDataConverter } from '../../temporal/payloadCodec.js';
+import { recordHistory } from '../../../test/support/histories.js';
 
 let app: TestApp;
 beforeAll(async () => {

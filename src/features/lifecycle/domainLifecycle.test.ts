@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Worker } from '@temporalio/worker';
-import { startTestApp, sharedWorkflowBundle, type TestApp } from '../support/testApp.js';
-import { joinOrg, jsonHeaders, uniqueEmail } from '../support/actors.js';
-import { customerFactory } from '../support/customers.js';
-import { readJson, type MessageErrorBody } from '../support/http.js';
-import { startSmtpSink, type SmtpSink } from '../support/smtpSink.js';
-import { recordHistory } from '../support/histories.js';
-import { findDomainOfOrg, findLatestDomainOfOrg } from '../../src/features/domains/domains.repository.js';
-import { lifecycleWorkflowId } from '../../src/features/lifecycle/watch.js';
-import { lifecycleProgressQuery } from '../../src/features/lifecycle/domainLifecycle.contract.js';
-import { COM_YEAR_PRICE as RENEW_PRICE, lifecycleActions, type LifecycleCustomer as Customer } from '../support/lifecycle.js';
-import { modeOf } from '../../src/db/modeScope.js';
+import { startTestApp, sharedWorkflowBundle, type TestApp } from '../../../test/support/testApp.js';
+import { joinOrg, jsonHeaders, uniqueEmail } from '../../../test/support/actors.js';
+import { customerFactory } from '../../../test/support/customers.js';
+import { readJson, type MessageErrorBody } from '../../../test/support/http.js';
+import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.js';
+import { recordHistory } from '../../../test/support/histories.js';
+import { findDomainOfOrg, findLatestDomainOfOrg } from '../domains/domains.repository.js';
+import { lifecycleWorkflowId } from './watch.js';
+import { lifecycleProgressQuery } from './domainLifecycle.contract.js';
+import { COM_YEAR_PRICE as RENEW_PRICE, lifecycleActions, type LifecycleCustomer as Customer } from '../../../test/support/lifecycle.js';
+import { modeOf } from '../../db/modeScope.js';
 
 let app: TestApp;
 let smtp: SmtpSink;

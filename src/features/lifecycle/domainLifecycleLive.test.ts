@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { startPowerDns, type PowerDns } from '../support/powerdns.js';
-import { startSmtpSink, type SmtpSink } from '../support/smtpSink.js';
-import { dnsCustomer, insertActiveDomain } from '../support/domains.js';
-import { jsonHeaders } from '../support/actors.js';
-import { findDomainOfOrg, findLatestDomainOfOrg, updateDomain } from '../../src/features/domains/domains.repository.js';
-import { LIFECYCLE_DURATIONS, watchDomain } from '../../src/features/lifecycle/watch.js';
-import { modeOf } from '../../src/db/modeScope.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { startPowerDns, type PowerDns } from '../../../test/support/powerdns.js';
+import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.js';
+import { dnsCustomer, insertActiveDomain } from '../../../test/support/domains.js';
+import { jsonHeaders } from '../../../test/support/actors.js';
+import { findDomainOfOrg, findLatestDomainOfOrg, updateDomain } from '../domains/domains.repository.js';
+import { LIFECYCLE_DURATIONS, watchDomain } from './watch.js';
+import { modeOf } from '../../db/modeScope.js';
 
 /**
  * A live domain's end, with the durations short (they are workflow inputs; live mode has no test

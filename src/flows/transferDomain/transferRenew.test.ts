@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, jsonHeaders } from '../support/actors.js';
-import { customerFactory, type OperationBody } from '../support/customers.js';
-import { readJson, type MessageErrorBody } from '../support/http.js';
-import { operationWorkflowId, recordHistory } from '../support/histories.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { bearer, jsonHeaders } from '../../../test/support/actors.js';
+import { customerFactory, type OperationBody } from '../../../test/support/customers.js';
+import { readJson, type MessageErrorBody } from '../../../test/support/http.js';
+import { operationWorkflowId, recordHistory } from '../../../test/support/histories.js';
 
 let app: TestApp;
 let f: ReturnType<typeof customerFactory>;
