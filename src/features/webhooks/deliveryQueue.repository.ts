@@ -119,16 +119,17 @@ export async function rescheduleDelivery(
 }
 
 /**
- * Endpoints whose queue's head has been due for longer than `overdueMs`, in both modes: their
+ * Endpoints whose queue's oldest delivery has been due for longer than `overdueMs`, in both modes: their
  * workflow was not woken (a wake lost between the dispatcher's commit and its signal) or has ended.
- * Woken again by the dispatcher's sweep; waking a busy one only costs a signal.
+ * Woken again by the dispatcher's sweep; waking a busy one only costs a signal and a drain.
  */
 export async function endpointsOverdue(db: Queryable, props: { overdueMs: number; limit: number }): Promise<{ endpointId: string; livemode: boolean }[]> {
   const { rows } = await db.query<{ endpointId: string; livemode: boolean }>(
-    `SELECT endpoint_id AS "endpointId", bool_or(livemode) AS livemode
-       FROM webhook_deliveries_waiting
-      WHERE state = 'queued' AND next_attempt_at < now() - make_interval(secs => $1)
-      GROUP BY endpoint_id LIMIT $2`,
+    `SELECT "endpointId", livemode FROM (
+       SELECT DISTINCT ON (endpoint_id) endpoint_id AS "endpointId", livemode, next_attempt_at
+         FROM webhook_deliveries_waiting WHERE state = 'queued' ORDER BY endpoint_id, seq
+     ) heads
+     WHERE next_attempt_at < now() - make_interval(secs => $1) LIMIT $2`,
     [props.overdueMs / 1000, props.limit],
   );
   return rows;

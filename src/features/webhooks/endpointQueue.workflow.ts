@@ -1,4 +1,4 @@
-import { condition, continueAsNew, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { createWebhookActivities } from './activities.js';
 import { DRAIN_RUN_MS, deliveriesQueuedSignal, type EndpointQueueInput, type EndpointQueueResult } from './webhooks.contract.js';
 
@@ -50,8 +50,9 @@ export async function deliverEndpointWebhooksWorkflow(input: EndpointQueueInput)
       if (!(await condition(() => woken, input.idleMs)) && !woken) return { outcome: 'idle', sent };
       continue;
     }
-    // `waiting` (the head's retry) or `paced` (the host's turn): what is queued behind waits too.
-    await sleep(Math.max(1, result.nextInMs ?? 1_000));
+    // `waiting` (the head's retry) or `paced` (the host's turn): what is queued behind waits too. A wake
+    // cuts it short (the queue was emptied meanwhile, by disabling the endpoint, and filled again).
+    await condition(() => woken, Math.max(1, result.nextInMs ?? 1_000));
   }
   return continueAsNew<typeof deliverEndpointWebhooksWorkflow>(input);
 }
