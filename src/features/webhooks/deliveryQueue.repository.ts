@@ -88,6 +88,23 @@ export async function logAttempts(db: Queryable, mode: Mode, endpointId: string,
   );
 }
 
+/** Accepted deliveries: their attempts logged (as logAttempts) and their rows out of the queue, in one statement. */
+export async function recordAccepted(db: Queryable, mode: Mode, endpointId: string, attempts: AttemptRecord[]): Promise<void> {
+  if (attempts.length === 0) return;
+  await db.query(
+    `WITH logged AS (
+       INSERT INTO webhook_deliveries (livemode, id, endpoint_id, event_id, attempt, status_code, duration_ms, error)
+       SELECT $1, a.id, $2, a.event_id,
+              (SELECT coalesce(max(attempt), 0) + 1 FROM webhook_deliveries d WHERE d.endpoint_id = $2 AND d.event_id = a.event_id),
+              a.status_code, a.duration_ms, NULL
+         FROM unnest($3::text[], $4::text[], $5::int[], $6::int[]) AS a (id, event_id, status_code, duration_ms)
+       ON CONFLICT (id) DO NOTHING
+     )
+     DELETE FROM webhook_deliveries_waiting WHERE livemode = $1 AND endpoint_id = $2 AND event_id = ANY($4) AND state = 'queued'`,
+    [mode.livemode, endpointId, attempts.map((a) => a.id), attempts.map((a) => a.eventId), attempts.map((a) => a.statusCode), attempts.map((a) => a.durationMs)],
+  );
+}
+
 /** Deliveries that are over (accepted, given up, or their event purged): out of the queue. */
 export async function dequeueDeliveries(db: Queryable, mode: Mode, props: { endpointId: string; eventIds: string[] }): Promise<void> {
   if (props.eventIds.length === 0) return;

@@ -6,7 +6,7 @@ import type { KeyedPacer } from '../../rateLimit/upstreamPacer.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
 import { addressPolicy, type DestinationSettings } from './addressPolicy.js';
 import { endpointFailed, signingSecrets } from './deliver.js';
-import { dequeueDeliveries, logAttempts, markQueueAsleep, queueHead, rescheduleDelivery, type AttemptRecord, type QueuedDelivery } from './deliveryQueue.repository.js';
+import { dequeueDeliveries, logAttempts, markQueueAsleep, queueHead, recordAccepted, rescheduleDelivery, type AttemptRecord, type QueuedDelivery } from './deliveryQueue.repository.js';
 import { findWebhookEndpointById, markEndpointHealthy, type WebhookEndpoint } from './endpoints.repository.js';
 import { eventsByIds, type EventRow } from './events.repository.js';
 import { LONGEST_WAIT_IN_ATTEMPT_MS, paceKey } from './pacing.js';
@@ -58,10 +58,13 @@ class Accepted {
   async flush(): Promise<void> {
     const attempts = this.attempts.splice(0);
     if (attempts.length === 0) return;
+    if (!this.endpoint.failingSince) {
+      await recordAccepted(this.db, this.mode, this.endpoint.id, attempts);
+      return;
+    }
     await withTransaction(this.db, async (tx) => {
-      await logAttempts(tx, this.mode, this.endpoint.id, attempts);
-      await dequeueDeliveries(tx, this.mode, { endpointId: this.endpoint.id, eventIds: attempts.map((a) => a.eventId) });
-      if (this.endpoint.failingSince) await markEndpointHealthy(tx, this.mode, this.endpoint.id);
+      await recordAccepted(tx, this.mode, this.endpoint.id, attempts);
+      await markEndpointHealthy(tx, this.mode, this.endpoint.id);
     });
     this.endpoint.failingSince = null;
   }
@@ -135,6 +138,11 @@ export async function drainEndpointQueue(props: DrainProps): Promise<DrainEndpoi
       }
       // The batch went: flushed before the next head is read, so it is not read again.
       await accepted.flush();
+      if (head.length < props.batch && !asleep) {
+        // The queue held no more than this when read: asleep now, then one more read (as above).
+        await markQueueAsleep(props.db, endpoint.id);
+        asleep = true;
+      }
     }
   } finally {
     await accepted.flush();
