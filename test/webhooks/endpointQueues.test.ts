@@ -15,8 +15,9 @@ import { withTransaction } from '../../src/db/pool.js';
 import { emitEvent } from '../../src/features/webhooks/emitEvent.js';
 import { createWebhookEndpoint } from '../../src/features/webhooks/endpoints.js';
 import { markEventsDispatched } from '../../src/features/webhooks/events.repository.js';
-import { deliveryTiming, deliveryWorkflowId } from '../../src/features/webhooks/timing.js';
-import { startWorkflow } from '../../src/workflows.js';
+import { deliveryTiming, deliveryWorkflowId, endpointQueueWorkflowId } from '../../src/features/webhooks/timing.js';
+import { startWorkflow, type Workflows } from '../../src/workflows.js';
+import { deliveriesQueuedSignal } from '../../src/features/webhooks/webhooks.contract.js';
 import { modeOf } from '../../src/db/modeScope.js';
 
 let database: OwnDatabase;
@@ -138,6 +139,26 @@ describe('endpoint delivery queues', () => {
     expect(Math.max(...latencies)).toBeLessThan(1_000);
     expect(dead.received.length).toBeLessThanOrEqual(6);
     expect(new Set(idsOf(dead)).size).toBe(1);
+  });
+
+  it('an endpoint workflow that continues as new keeps draining where it was', { timeout: 60_000 }, async () => {
+    const c = await customers.customer(0);
+    const hooks = await receiver((n) => (n <= 2 ? 500 : 200));
+    const endpointId = await endpointOf(c.org.id, hooks.url);
+    // Started here, before any dispatch, with two drains a run: the dispatcher's wakes go to it.
+    const handle = await app.deps.temporal.client.workflow.signalWithStart<Workflows['deliverEndpointWebhooksWorkflow'], []>('deliverEndpointWebhooksWorkflow', {
+      workflowId: endpointQueueWorkflowId(endpointId),
+      taskQueue: app.deps.config.temporal.taskQueue,
+      args: [{ endpointId, livemode: false, timing: deliveryTiming(app.deps.config), idleMs: 60_000, drainsPerRun: 2 }],
+      signal: deliveriesQueuedSignal,
+      signalArgs: [],
+    });
+    const ids = await emitInOrder(c.org.id, 5, 1, 'renewed');
+    await hooks.waitForCount(7, 30_000);
+    expect(idsOf(hooks)).toEqual([ids[0], ids[0], ...ids]);
+    const firstRun = await app.deps.temporal.client.workflow.getHandle(handle.workflowId, handle.signaledRunId, { followRuns: false }).fetchHistory();
+    expect(firstRun.events?.some((e) => e.workflowExecutionContinuedAsNewEventAttributes)).toBe(true);
+    await handle.terminate('test over');
   });
 
   it('a delivery started as its own workflow before the queues finishes, and the queue does not send it again', { timeout: 60_000 }, async () => {

@@ -36,7 +36,8 @@ export async function deliverEndpointWebhooksWorkflow(input: EndpointQueueInput)
     woken = true;
   });
   let sent = 0;
-  for (let drains = 0; drains < DRAINS_PER_RUN && !workflowInfo().continueAsNewSuggested; drains += 1) {
+  const drainsPerRun = input.drainsPerRun ?? DRAINS_PER_RUN;
+  for (let drains = 0; drains < drainsPerRun && !workflowInfo().continueAsNewSuggested; drains += 1) {
     woken = false;
     const result = await queue.drainEndpointQueue({ endpointId: input.endpointId, livemode: input.livemode, timing });
     sent += result.sent;

@@ -45,6 +45,8 @@ export interface EndpointQueueInput {
   timing: WebhookDeliveryTiming;
   /** How long the workflow waits for a wake with its queue empty before it ends (the next dispatch starts it again). */
   idleMs: number;
+  /** Drains per run before it continues as new (DRAINS_PER_RUN, src/features/webhooks/endpointQueue.workflow.ts; tests pass fewer). */
+  drainsPerRun?: number;
 }
 
 export interface DrainEndpointResult {
