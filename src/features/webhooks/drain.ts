@@ -47,12 +47,16 @@ class Accepted {
     private readonly endpoint: WebhookEndpoint,
   ) {}
 
+  private firstAt = 0;
+
   add(attempt: AttemptRecord): void {
+    if (this.attempts.length === 0) this.firstAt = Date.now();
     this.attempts.push(attempt);
   }
 
-  get size(): number {
-    return this.attempts.length;
+  /** Time to record: FLUSH_EVERY deliveries, or the oldest unrecorded one FLUSH_AFTER_MS old. */
+  get due(): boolean {
+    return this.attempts.length >= FLUSH_EVERY || (this.attempts.length > 0 && Date.now() - this.firstAt >= FLUSH_AFTER_MS);
   }
 
   async flush(): Promise<void> {
@@ -70,8 +74,10 @@ class Accepted {
   }
 }
 
-/** Sends flushed together at most: a crash resends at most this many accepted deliveries (at-least-once). */
+/** Sends recorded together at most: a crash resends at most this many accepted deliveries (at-least-once). */
 const FLUSH_EVERY = 20;
+/** And none waits longer than this to be recorded, so a crash resends only the last moment's. */
+const FLUSH_AFTER_MS = 250;
 
 /**
  * Drains an endpoint's queue from its head, oldest first, one delivery after the other so the
@@ -125,7 +131,7 @@ export async function drainEndpointQueue(props: DrainProps): Promise<DrainEndpoi
         props.onAttempt?.(attempt.error === null ? 'delivered' : 'failed', attempt.durationMs / 1_000);
         if (attempt.error === null) {
           accepted.add(attempt);
-          if (accepted.size >= FLUSH_EVERY) await accepted.flush();
+          if (accepted.due) await accepted.flush();
           continue;
         }
         await accepted.flush();
