@@ -84,6 +84,8 @@ async function main(): Promise<void> {
           lifecycleMax: number('BENCH_SCALE_LIFECYCLE_MAX', 10_000),
           webhookEndpoints: number('BENCH_SCALE_WEBHOOK_ENDPOINTS', 1_000),
           webhookEvents: number('BENCH_SCALE_WEBHOOK_EVENTS', 10_000),
+          webhookBurstEvents: number('BENCH_SCALE_WEBHOOK_BURST_EVENTS', 100_000),
+          webhookIdleEvents: number('BENCH_SCALE_WEBHOOK_IDLE_EVENTS', 50),
           backlogEvents: number('BENCH_SCALE_BACKLOG_EVENTS', 20_000),
           parts: (process.env.BENCH_SCALE_PARTS ?? 'zone,org,webhooks').split(','),
         },

@@ -12,7 +12,7 @@ import type { LeakScanInput, LeakScanSummary, LeakedKeyInput, LeakedKeyResult } 
 import type { DomainLifecycleInput, DomainLifecycleResult } from './features/lifecycle/domainLifecycle.contract.js';
 import type { RegistrarReconcileInput, RegistrarReconcileSummary } from './features/registrarDrift/registrarDrift.contract.js';
 import type { ReconcileOperationsInput, ReconcileOperationsSummary } from './features/strandedOperations/strandedOperations.contract.js';
-import type { DeliverWebhookInput, DeliverWebhookResult, DispatchEventsInput } from './features/webhooks/webhooks.contract.js';
+import type { DeliverWebhookInput, DeliverWebhookResult, DispatchEventsInput, EndpointQueueInput, EndpointQueueResult } from './features/webhooks/webhooks.contract.js';
 import type { ScheduledRunInput } from './temporal/retries.contract.js';
 
 /**
@@ -31,6 +31,7 @@ export interface Workflows {
   registrarReconcileWorkflow(input?: RegistrarReconcileInput): Promise<RegistrarReconcileSummary>;
   purgeIdempotencyKeysWorkflow(input?: ScheduledRunInput): Promise<{ purged: number }>;
   deliverWebhookWorkflow(input: DeliverWebhookInput): Promise<DeliverWebhookResult>;
+  deliverEndpointWebhooksWorkflow(input: EndpointQueueInput): Promise<EndpointQueueResult>;
   dispatchEventsWorkflow(input: DispatchEventsInput): Promise<never>;
   purgeEventsWorkflow(input?: ScheduledRunInput): Promise<{ purged: number }>;
   purgeAuditEventsWorkflow(input?: ScheduledRunInput): Promise<{ purged: number }>;

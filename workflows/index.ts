@@ -14,6 +14,7 @@ import { leakScanWorkflow, revokeLeakedKeyWorkflow } from '../src/features/leaks
 import { syncRegistrarContactWorkflow } from '../src/features/contacts/syncRegistrarContact.workflow.js';
 import { registrarReconcileWorkflow } from '../src/features/registrarDrift/registrarDrift.workflow.js';
 import { deliverWebhookWorkflow, dispatchEventsWorkflow, purgeEventsWorkflow } from '../src/features/webhooks/webhooks.workflow.js';
+import { deliverEndpointWebhooksWorkflow } from '../src/features/webhooks/endpointQueue.workflow.js';
 import { domainLifecycleWorkflow } from '../src/features/lifecycle/domainLifecycle.workflow.js';
 import { disableDnssecWorkflow, enableDnssecWorkflow } from '../src/features/dns/dnssec.workflow.js';
 import { purgeAuditEventsWorkflow } from '../src/features/audit/purgeAuditEvents.workflow.js';
@@ -29,6 +30,7 @@ export {
   syncRegistrarContactWorkflow,
   registrarReconcileWorkflow,
   deliverWebhookWorkflow,
+  deliverEndpointWebhooksWorkflow,
   dispatchEventsWorkflow,
   purgeEventsWorkflow,
   domainLifecycleWorkflow,
@@ -50,6 +52,7 @@ type Exported = {
   syncRegistrarContactWorkflow: typeof syncRegistrarContactWorkflow;
   registrarReconcileWorkflow: typeof registrarReconcileWorkflow;
   deliverWebhookWorkflow: typeof deliverWebhookWorkflow;
+  deliverEndpointWebhooksWorkflow: typeof deliverEndpointWebhooksWorkflow;
   dispatchEventsWorkflow: typeof dispatchEventsWorkflow;
   purgeEventsWorkflow: typeof purgeEventsWorkflow;
   domainLifecycleWorkflow: typeof domainLifecycleWorkflow;

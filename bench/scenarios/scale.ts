@@ -13,7 +13,7 @@ import type { BenchRow } from '../lib/report.js';
 import type { Stack } from '../lib/stack.js';
 import { zoneAtSize } from './scaleZone.js';
 import { backfill, bigOrg, dayOfNotices, orgAtSize } from './scaleOrg.js';
-import { dispatcherBacklog, webhookBurst } from './scaleWebhooks.js';
+import { benchScaleWebhooks } from './scaleWebhookRows.js';
 import { scaleSvg, type Curve } from './scaleSvg.js';
 import type { CurvePoint } from './scaleMeasure.js';
 
@@ -26,6 +26,10 @@ export interface ScaleOptions {
   lifecycleMax: number;
   webhookEndpoints: number;
   webhookEvents: number;
+  /** The burst row's events, to the same endpoints (BENCH_SCALE_WEBHOOK_BURST_EVENTS; 0: not run). */
+  webhookBurstEvents: number;
+  /** Events sent one at a time to an idle endpoint, for the latency from commit to first attempt. */
+  webhookIdleEvents: number;
   /** A backlog of events no endpoint wants, for the dispatcher to go through (BENCH_SCALE_BACKLOG_EVENTS). */
   backlogEvents: number;
   /** Which of zone, org, webhooks to run (BENCH_SCALE_PARTS). */
@@ -106,26 +110,7 @@ export async function benchScale(stack: Stack, o: ScaleOptions, emit: (rows: Ben
   );
   printCurves('One organisation of N domains', orgPoints);
 
-  const burst = o.parts.includes('webhooks') ? await webhookBurst(stack, { endpoints: o.webhookEndpoints, events: o.webhookEvents }) : undefined;
-  if (burst) {
-  const section = `Scale: ${o.webhookEndpoints.toLocaleString('en-GB')} webhook endpoints (one per organisation), a burst of ${o.webhookEvents.toLocaleString('en-GB')} events`;
-  emit([
-    { section, name: 'burst start → last delivery', value: burst.lastDeliveryMs, unit: 'ms', detail: `events committed in ${burst.emitMs.toFixed(0)} ms; ${((burst.delivered / burst.lastDeliveryMs) * 1_000).toFixed(0)} deliveries/s` },
-    { section, name: 'delivered', value: burst.delivered, unit: `of ${o.webhookEvents}`, target: { text: 'all', met: burst.delivered === o.webhookEvents } },
-    { section, name: 'worker CPU for the burst', value: burst.workerCpuSeconds, unit: 's', detail: `${((burst.workerCpuSeconds / burst.delivered) * 1_000).toFixed(2)} ms per delivery` },
-    { section, name: 'worker peak RSS during the burst', value: burst.workerPeakRssMb, unit: 'MB' },
-  ]);
-  const backlog = await dispatcherBacklog(stack, { orgIds: burst.orgIds, events: o.backlogEvents });
-  emit([
-    {
-      section,
-      name: `a backlog of ${o.backlogEvents.toLocaleString('en-GB')} events no endpoint wants, handed on`,
-      value: backlog.handedOnMs,
-      unit: 'ms',
-      detail: `${((o.backlogEvents / backlog.handedOnMs) * 1_000).toFixed(0)} events/s; worker CPU ${backlog.workerCpuSeconds.toFixed(2)} s`,
-    },
-  ]);
-  }
+  if (o.parts.includes('webhooks')) await benchScaleWebhooks(stack, o, emit);
 
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)} at the end, ${new Date().toISOString().slice(0, 10)}`;
   const file = process.env.BENCH_SCALE_SVG ?? path.join(REPO_ROOT, 'docs/bench-scale.svg');

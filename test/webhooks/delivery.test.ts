@@ -20,7 +20,7 @@ import { withTransaction } from '../../src/db/pool.js';
 import { emitEvent } from '../../src/features/webhooks/emitEvent.js';
 import { createWebhookEndpoint } from '../../src/features/webhooks/endpoints.js';
 import { encryptedDataConverter } from '../../src/temporal/payloadCodec.js';
-import { deliveryWorkflowId } from '../../src/features/webhooks/timing.js';
+import { endpointQueueWorkflowId } from '../../src/features/webhooks/timing.js';
 import { recordHistory } from '../support/histories.js';
 import { createOwnDatabase, type OwnDatabase } from '../support/ownDatabase.js';
 import type { Resolver } from '../../src/features/webhooks/sender.js';
@@ -145,6 +145,27 @@ async function undispatchedEventIds(orgId: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** The endpoint's queued deliveries, oldest first (src/features/webhooks/deliveryQueue.repository.ts). */
+async function queued(endpointId: string): Promise<string[]> {
+  const { rows } = await app.deps.db.query<{ eventId: string }>(`SELECT event_id AS "eventId" FROM webhook_deliveries_waiting WHERE endpoint_id = $1 ORDER BY seq`, [endpointId]);
+  return rows.map((r) => r.eventId);
+}
+
+/**
+ * The endpoint's workflow, ended here if it has not ended (it waits minutes for more), recorded
+ * under `name` and replayed on today's code.
+ */
+async function expectEndpointHistoryReplays(endpointId: string, name: string): Promise<void> {
+  const workflowId = endpointQueueWorkflowId(endpointId);
+  const handle = app.deps.temporal.client.workflow.getHandle(workflowId);
+  if ((await handle.describe()).status.name === 'RUNNING') await handle.terminate('recorded by the test');
+  await recordHistory(app, workflowId, name);
+  const history = await handle.fetchHistory();
+  await expect(
+    Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId),
+  ).resolves.toBeUndefined();
+}
+
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -218,18 +239,13 @@ describe('webhook delivery', () => {
       [1, 500, 'Answered 500'],
     ]);
 
-    const workflowId = deliveryWorkflowId(endpoint.id, event.id);
-    const handle = app.deps.temporal.client.workflow.getHandle(workflowId);
-    expect(await handle.result()).toEqual({ outcome: 'delivered', attempts: 4 });
     // Operators see the three failures and the delivery (webhook_delivery_attempt_duration_seconds).
     const now = await counted();
     expect(now.attempts('failed') - before.attempts('failed')).toBe(3);
     expect(now.attempts('delivered') - before.attempts('delivered')).toBeGreaterThanOrEqual(1);
-    await recordHistory(app, workflowId, 'webhook-delivered-after-retries');
-    const history = await handle.fetchHistory();
-    await expect(
-      Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId),
-    ).resolves.toBeUndefined();
+    // One workflow for the endpoint, not one per delivery; its queue is empty once the event is accepted.
+    expect(await queued(endpoint.id)).toEqual([]);
+    await expectEndpointHistoryReplays(endpoint.id, 'webhook-endpoint-queue-retries');
 
     // Retry of one delivery: sent once more, logged as attempt 5.
     const retried = await app.fetch(`/api/v1/orgs/${c.org.id}/webhook-endpoints/${endpoint.id}/deliveries/${log[3]!.id}/retry`, { method: 'POST', headers: testMode(c.session) });
@@ -277,9 +293,11 @@ describe('webhook delivery', () => {
     const refused = await app.fetch(`/api/v1/orgs/${c.org.id}/webhook-endpoints/${endpoint.id}/test`, { method: 'POST', headers: testMode(c.session) });
     expect(refused.status).toBe(409);
     expect(await pingEventIds(c.org.id)).toEqual([pinged.id]);
-    const ended = await app.deps.temporal.client.workflow.getHandle(deliveryWorkflowId(endpoint.id, pinged.id)).result();
-    expect(ended).toEqual({ outcome: 'endpoint_disabled', attempts: hooks.received.length });
+    const ended = await app.deps.temporal.client.workflow.getHandle(endpointQueueWorkflowId(endpoint.id)).result();
+    expect(ended).toEqual({ outcome: 'endpoint_disabled', sent: hooks.received.length });
     expect(await deliveries(c.session, c.org.id, endpoint.id)).toHaveLength(hooks.received.length);
+    expect(await queued(endpoint.id)).toEqual([]);
+    await expectEndpointHistoryReplays(endpoint.id, 'webhook-endpoint-queue-disabled');
   });
 
   // 16 endpoints made through the API, then 16 deliveries one turn at a time: 12 s in a cold CI run.
@@ -308,10 +326,7 @@ describe('webhook delivery', () => {
     for (const span of threeGaps) expect(span).toBeGreaterThanOrEqual(interval);
 
     // Each delivered at its first attempt: the turns waited for (some on the workflow's timer, past
-    // the 1 s an attempt waits itself) are neither attempts nor failures.
-    const client = app.deps.temporal.client;
-    const results = await Promise.all(endpoints.map((e) => client.workflow.getHandle(deliveryWorkflowId(e.id, eventId)).result()));
-    expect(results).toEqual(endpoints.map(() => ({ outcome: 'delivered', attempts: 1 })));
+    // the 1 s a drain waits itself) are neither attempts nor failures.
     for (const endpoint of endpoints) {
       const log = await deliveries(c.session, c.org.id, endpoint.id);
       expect(log.map((d) => [d.attempt, d.status_code, d.error])).toEqual([[1, 200, null]]);
@@ -319,19 +334,13 @@ describe('webhook delivery', () => {
     const { rows } = await app.deps.db.query<{ failing: number }>('SELECT count(*)::int AS failing FROM webhook_endpoints WHERE org_id = $1 AND failing_since IS NOT NULL', [c.org.id]);
     expect(rows[0]!.failing).toBe(0);
 
-    // The latest turns were waited for on a timer of their workflow. Arrivals may lag their turns (see
-    // above), so the last to arrive need not be the last turn: the latest arrival that did is taken.
-    const byArrival = received.map((h) => endpoints[Number(h.path.split('/').pop())]!).reverse();
-    const histories = await Promise.all(byArrival.map((e) => client.workflow.getHandle(deliveryWorkflowId(e.id, eventId)).fetchHistory()));
-    const timed = histories.findIndex((h) => h.events?.some((e) => e.timerStartedEventAttributes));
-    expect(timed).toBeGreaterThanOrEqual(0);
-    const workflowId = deliveryWorkflowId(byArrival[timed]!.id, eventId);
-    await recordHistory(app, workflowId, 'webhook-delivery-paced');
-    const history = histories[timed]!;
+    // The last to arrive waited on its workflow's timer for a turn (a drain told `paced`).
+    const last = endpoints[Number(received[15]!.path.split('/').pop())]!;
+    const history = await app.deps.temporal.client.workflow.getHandle(endpointQueueWorkflowId(last.id)).fetchHistory();
+    const drains = history.events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'drainEndpointQueue').length ?? 0;
+    expect(drains).toBeGreaterThanOrEqual(2);
     expect(history.events?.some((e) => e.timerStartedEventAttributes)).toBe(true);
-    await expect(
-      Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter: encryptedDataConverter(app.deps.payloadKeys) }, history, workflowId),
-    ).resolves.toBeUndefined();
+    await expectEndpointHistoryReplays(last.id, 'webhook-endpoint-queue-paced');
   });
 
   it('after a rotation both secrets verify for 24 hours; then only the new one signs', async () => {
@@ -381,7 +390,8 @@ describe('webhook delivery', () => {
     // The outbox holds only the committed event, dispatched, and its one delivery has ended: nothing else can arrive.
     await expect.poll(() => undispatchedEventIds(c.org.id)).toEqual([]);
     expect((await app.deps.db.query<{ id: string }>('SELECT id FROM events WHERE org_id = $1', [c.org.id])).rows.map((r) => r.id)).toEqual([committed.id]);
-    expect(await app.deps.temporal.client.workflow.getHandle(deliveryWorkflowId(endpoint.id, committed.id)).result()).toEqual({ outcome: 'delivered', attempts: 1 });
+    await expect.poll(() => queued(endpoint.id)).toEqual([]);
+    expect((await deliveries(c.session, c.org.id, endpoint.id)).map((d) => d.event_id)).toEqual([committed.id]);
     expect(hooks.received.map((h) => h.headers['webhook-id'])).toEqual([committed.id]);
     expect(rolledBackId).toMatch(/^evt_/);
     const stored = await app.deps.db.query('SELECT 1 FROM events WHERE id = $1', [rolledBackId]);

@@ -2,7 +2,7 @@
  * The outbox dispatcher's cost per batch (src/features/webhooks/dispatch.ts): the endpoints of a
  * batch's organisations are read once per mode, whatever the batch holds, and each event still
  * reaches exactly the endpoints that want it. Its own database (a dispatcher takes every undispatched
- * event) and a task queue no worker polls, so the deliveries it starts are only looked at. The outbox's
+ * event) and a task queue no worker polls, so the deliveries it queues are only looked at. The outbox's
  * gauges are read before and after.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { withTransaction } from '../../src/db/pool.js';
 import { emitEvent } from '../../src/features/webhooks/emitEvent.js';
 import { createWebhookEndpoint } from '../../src/features/webhooks/endpoints.js';
 import { dispatchEvents } from '../../src/features/webhooks/dispatch.js';
-import { deliveryTiming, deliveryWorkflowId } from '../../src/features/webhooks/timing.js';
+import { deliveryTiming, deliveryWorkflowId, endpointQueueWorkflowId } from '../../src/features/webhooks/timing.js';
 import { randomBase62 } from '../../src/ids.js';
 import type { EventType } from '../../src/features/webhooks/events.repository.js';
 import { modeOf } from '../../src/db/modeScope.js';
@@ -56,7 +56,7 @@ async function outboxGauges(): Promise<{ count: number | undefined; oldestAge: n
 }
 
 describe('the outbox dispatcher, a batch at a time', () => {
-  it('reads endpoints once per mode per batch and starts a delivery for each event and endpoint that wants it, and no other', async () => {
+  it('reads endpoints once per mode per batch and queues a delivery for each event and endpoint that wants it, and no other, in order', async () => {
     const customers = customerFactory(app);
     const [everything, records, none] = [await customers.customer(0), await customers.customer(0), await customers.customer(0)];
     const service = { db: app.deps.db, payloadKeys: app.deps.payloadKeys, destinations: app.deps.config.webhooks };
@@ -107,16 +107,28 @@ describe('the outbox dispatcher, a batch at a time', () => {
     expect(handled).toEqual([100, 20, 0]);
     expect(await outboxGauges()).toEqual({ count: 0, oldestAge: 0 });
 
-    const wantedIds = new Set(wanted.map(([endpointId, eventId]) => deliveryWorkflowId(endpointId, eventId)));
-    started.push(...wantedIds);
-    // Every pair of endpoint and event: a delivery exactly where one is wanted.
+    // Every pair of endpoint and event: a queued delivery exactly where one is wanted, each endpoint's
+    // in the order its events were written (one transaction: their `seq`).
+    const queued = await app.deps.db.query<{ endpointId: string; eventId: string }>(
+      `SELECT endpoint_id AS "endpointId", event_id AS "eventId" FROM webhook_deliveries_waiting WHERE state = 'queued' AND endpoint_id = ANY($1) ORDER BY seq`,
+      [[all, created]],
+    );
     for (const endpointId of [all, created]) {
-      for (const eventId of eventIds) {
-        const id = deliveryWorkflowId(endpointId, eventId);
-        expect(await exists(id), id).toBe(wantedIds.has(id));
-      }
+      expect(queued.rows.filter((r) => r.endpointId === endpointId).map((r) => r.eventId)).toEqual(wanted.filter(([e]) => e === endpointId).map(([, eventId]) => eventId));
     }
-    expect(wantedIds.size).toBe(60);
+    expect(queued.rows).toHaveLength(60);
+
+    // One workflow per endpoint, not per delivery, woken once: its queue stays awake while it holds deliveries.
+    const workflowIds = [all, created].map((id) => endpointQueueWorkflowId(id));
+    started.push(...workflowIds);
+    for (const id of workflowIds) expect(await exists(id), id).toBe(true);
+    for (const eventId of eventIds.slice(0, 3)) expect(await exists(deliveryWorkflowId(all, eventId))).toBe(false);
+    await withTransaction(app.deps.db, (tx) => emitEvent({ db: tx, orgId: everything.org.id, livemode: false, type: 'operation.succeeded', object: { id: 'op_later' } }));
+    expect(await dispatchEvents(props)).toBe(1);
+    for (const id of workflowIds) {
+      const history = await app.deps.temporal.client.workflow.getHandle(id).fetchHistory();
+      expect(history.events?.filter((e) => e.workflowExecutionSignaledEventAttributes).length, id).toBe(1);
+    }
     const { rows } = await app.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE dispatched_at IS NULL');
     expect(rows[0]!.n).toBe(0);
   });

@@ -19,6 +19,7 @@ const WORKFLOW_TYPES: Record<keyof Workflows, true> = {
   registrarReconcileWorkflow: true,
   purgeIdempotencyKeysWorkflow: true,
   deliverWebhookWorkflow: true,
+  deliverEndpointWebhooksWorkflow: true,
   dispatchEventsWorkflow: true,
   purgeEventsWorkflow: true,
   domainLifecycleWorkflow: true,

@@ -11,17 +11,24 @@ import { modeLabel, type Metrics, type WebhookAttemptOutcome } from '../../metri
 import { MailRejectedError, type Mailer } from '../../mail/mailer.js';
 import { webhookDisabledNotice } from './endpointDisabled.mail.js';
 import { attemptDelivery, type AttemptOutcome } from './deliver.js';
-import { dispatchEvents } from './dispatch.js';
+import { dispatchEvents, wakeOverdueQueues } from './dispatch.js';
 import { purgeDeliveriesGivenUp } from './deliveriesWaiting.repository.js';
 import { createKeyedPacer } from '../../rateLimit/upstreamPacer.js';
 import type { Temporal } from '../../temporal/client.js';
 import type { PayloadKeyring } from '../../temporal/payloadKeys.js';
 import { systemResolver, type Resolver } from './sender.js';
-import type { DispatchEventsInput } from './webhooks.contract.js';
+import { DRAIN_RUN_MS, type DispatchEventsInput, type DrainEndpointResult, type WebhookDeliveryTiming } from './webhooks.contract.js';
+import { drainEndpointQueue } from './drain.js';
 import { modeOf } from '../../db/modeScope.js';
 
 /** Events are kept 30 days (docs/api-guide.md, Webhooks and events); their delivery attempts go with them. */
 export const EVENT_RETENTION_DAYS = 30;
+
+/** How often the dispatcher wakes endpoint queues whose deliveries have been due this long (a lost wake). */
+const QUEUE_SWEEP_MS = 60_000;
+
+/** Deliveries read from an endpoint queue's head at a time. */
+const DRAIN_BATCH = 100;
 
 export interface WebhookActivityDeps {
   config: Config;
@@ -77,14 +84,28 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       try {
         await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
         const deadline = Date.now() + input.runForMs;
+        const props = {
+          db,
+          client: deps.temporal.client,
+          taskQueue: deps.config.temporal.taskQueue,
+          timing: input.timing,
+          batch: input.batch,
+          onWakeFailed: (err: unknown) => logger.warn({ err }, 'an endpoint queue was not woken; the dispatcher wakes it when its deliveries are overdue'),
+        };
+        let sweptAt = 0;
         while (Date.now() < deadline && !context.cancellationSignal.aborted) {
           wake.pending = false;
           let handled: number;
           do {
-            handled = await dispatchEvents({ db, client: deps.temporal.client, taskQueue: deps.config.temporal.taskQueue, timing: input.timing, batch: input.batch });
+            handled = await dispatchEvents(props);
             dispatched += handled;
             context.heartbeat();
           } while (handled === input.batch);
+          if (Date.now() - sweptAt >= QUEUE_SWEEP_MS) {
+            sweptAt = Date.now();
+            const woken = await wakeOverdueQueues({ ...props, overdueMs: QUEUE_SWEEP_MS });
+            if (woken > 0) logger.info({ woken }, 'woke endpoint queues with deliveries overdue');
+          }
           await nextWake(Math.min(input.pollMs, Math.max(0, deadline - Date.now())), wake, context.cancellationSignal);
         }
       } finally {
@@ -93,7 +114,30 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       return dispatched;
     },
 
-    /** One attempt of one delivery (src/features/webhooks/deliver.ts); HTTP failures are results, not errors. */
+    /**
+     * Sends an endpoint's queued deliveries from its head, oldest first, for up to DRAIN_RUN_MS
+     * (src/features/webhooks/drain.ts); heartbeats after each send. HTTP failures are results, not errors.
+     */
+    async drainEndpointQueue(input: { endpointId: string; livemode: boolean; timing: WebhookDeliveryTiming }): Promise<DrainEndpointResult> {
+      const context = Context.current();
+      const mode = modeLabel(input.livemode);
+      const result = await drainEndpointQueue({
+        ...input,
+        db,
+        payloadKeys: deps.payloadKeys,
+        resolver,
+        destinations: deps.config.webhooks,
+        pacer,
+        batch: DRAIN_BATCH,
+        runForMs: DRAIN_RUN_MS,
+        onProgress: () => context.heartbeat(),
+        onAttempt: (outcome, seconds) => deps.metrics.webhookAttempts.observe({ outcome, mode }, seconds),
+      });
+      if (result.disabledNow) deps.metrics.webhookEndpointsDisabled.inc({ mode });
+      return result;
+    },
+
+    /** One attempt of one delivery of a deliverWebhookWorkflow run (src/features/webhooks/deliver.ts); HTTP failures are results, not errors. */
     async attemptWebhookDelivery(input: {
       endpointId: string;
       eventId: string;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { withTransaction, type Db } from '../../db/pool.js';
+import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
 import { findEventById } from './events.repository.js';
 import { insertDelivery } from './deliveries.repository.js';
 import {
@@ -21,7 +21,7 @@ import { sendWebhook, type Resolver } from './sender.js';
 import { signedDelivery } from './signing.js';
 import { emitEvent } from './emitEvent.js';
 import { deliveryNoLongerWaiting, endpointDeliveriesNoLongerWaiting } from './deliveriesWaiting.repository.js';
-import { modeOf } from '../../db/modeScope.js';
+import { modeOf, type Mode } from '../../db/modeScope.js';
 
 export interface AttemptProps {
   db: Db;
@@ -64,7 +64,33 @@ export function signingSecrets(payloadKeys: PayloadKeyring, endpoint: WebhookEnd
 }
 
 /**
- * One delivery attempt: first a turn at the destination host (waited for here when it is near, else
+ * A failed attempt's consequence for its endpoint: the failure streak starts or goes on; a streak older
+ * than `disableAfterMs` disables the endpoint, ends its deliveries' waiting and emits
+ * `webhook_endpoint.disabled`, in the caller's transaction. True when this call disabled it (the
+ * caller e-mails the owners).
+ */
+export async function endpointFailed(tx: Queryable, mode: Mode, props: { endpoint: Pick<WebhookEndpoint, 'id'>; disableAfterMs: number; error: string }): Promise<boolean> {
+  const disabled = await recordEndpointFailure(tx, mode, {
+    id: props.endpoint.id,
+    disableAfterMs: props.disableAfterMs,
+    reason: `every delivery failed for ${spoken(props.disableAfterMs)}; the last: ${props.error}`,
+  });
+  if (!disabled) return false;
+  await endpointDeliveriesNoLongerWaiting(tx, mode, disabled.id);
+  await emitEvent({
+    db: tx,
+    orgId: disabled.orgId,
+    livemode: disabled.livemode,
+    type: 'webhook_endpoint.disabled',
+    object: presentWebhookEndpoint(disabled),
+    dedupeSeed: `endpoint-disabled|${disabled.id}|${disabled.updatedAt.toISOString()}`,
+  });
+  return true;
+}
+
+/**
+ * One delivery attempt of a deliverWebhookWorkflow run (deliveries dispatched before the endpoint
+ * queues; new ones go through drain.ts): first a turn at the destination host (waited for here when it is near, else
  * `paced`: nothing sent, nothing recorded, no failure counted), then the event POSTed, signed, to the
  * endpoint as it is now (a changed URL or a rotated secret applies to the next attempt), and the
  * attempt recorded. A failure starts or extends
@@ -94,22 +120,7 @@ export async function attemptDelivery(props: AttemptProps): Promise<AttemptOutco
       await deliveryNoLongerWaiting(tx, mode, { endpointId: endpoint.id, eventId: event.id });
       return false;
     }
-    const disabled = await recordEndpointFailure(tx, mode, {
-      id: endpoint.id,
-      disableAfterMs: props.disableAfterMs,
-      reason: `every delivery failed for ${spoken(props.disableAfterMs)}; the last: ${sent.error}`,
-    });
-    if (!disabled) return false;
-    await endpointDeliveriesNoLongerWaiting(tx, mode, disabled.id);
-    await emitEvent({
-      db: tx,
-      orgId: disabled.orgId,
-      livemode: disabled.livemode,
-      type: 'webhook_endpoint.disabled',
-      object: presentWebhookEndpoint(disabled),
-      dedupeSeed: `endpoint-disabled|${disabled.id}|${disabled.updatedAt.toISOString()}`,
-    });
-    return true;
+    return endpointFailed(tx, mode, { endpoint, disableAfterMs: props.disableAfterMs, error: sent.error! });
   });
   return { outcome: delivered ? 'delivered' : 'failed', deliveryId, disabledNow };
 }

@@ -2,31 +2,12 @@ import type { Queryable } from '../../db/pool.js';
 import { ModeScopedTable, type Mode } from '../../db/modeScope.js';
 
 /**
- * Deliveries handed to a workflow and not yet accepted nor given up, one row per (endpoint, event)
- * (migrations/1765210100000_webhook_deliveries_waiting.sql): what bounds an organisation's backlog
- * (src/features/webhooks/eventBudget.ts).
+ * Deliveries handed on and not yet accepted nor given up, one row per (endpoint, event)
+ * (migrations/1765210100000_webhook_deliveries_waiting.sql): each endpoint's queue
+ * (src/features/webhooks/deliveryQueue.repository.ts), and the deliveries of workflows started before
+ * the queues; what bounds an organisation's backlog (src/features/webhooks/eventBudget.ts).
  */
 const waiting = new ModeScopedTable<{ endpointId: string }>('webhook_deliveries_waiting', 'endpoint_id AS "endpointId"');
-
-/**
- * The deliveries a dispatch is about to start, in both modes (the system's own outbox sweep, like
- * lockUndispatchedEvents): each stops counting `givesUpAfterMs` from now, when its workflow gives up.
- * One recorded already (an earlier dispatch that could not mark its event) keeps its time.
- */
-export async function recordDeliveriesWaiting(
-  db: Queryable,
-  deliveries: { endpointId: string; eventId: string; orgId: string; livemode: boolean }[],
-  givesUpAfterMs: number,
-): Promise<void> {
-  if (deliveries.length === 0) return;
-  await db.query(
-    `INSERT INTO webhook_deliveries_waiting (endpoint_id, event_id, org_id, livemode, gives_up_at)
-     SELECT endpoint_id, event_id, org_id, livemode, now() + make_interval(secs => $5)
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[]) AS d (endpoint_id, event_id, org_id, livemode)
-     ON CONFLICT DO NOTHING`,
-    [deliveries.map((d) => d.endpointId), deliveries.map((d) => d.eventId), deliveries.map((d) => d.orgId), deliveries.map((d) => d.livemode), givesUpAfterMs / 1000],
-  );
-}
 
 /** The endpoint accepted the event: that delivery waits no more. */
 export async function deliveryNoLongerWaiting(db: Queryable, mode: Mode, props: { endpointId: string; eventId: string }): Promise<void> {
@@ -42,15 +23,18 @@ export async function endpointDeliveriesNoLongerWaiting(db: Queryable, mode: Mod
 export async function countDeliveriesWaiting(db: Queryable, mode: Mode, props: { orgId: string; upTo: number }): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM (
-       SELECT 1 FROM webhook_deliveries_waiting WHERE livemode = $1 AND org_id = $2 AND gives_up_at > now() LIMIT $3
+       SELECT 1 FROM webhook_deliveries_waiting WHERE livemode = $1 AND org_id = $2 AND (state = 'queued' OR gives_up_at > now()) LIMIT $3
      ) w`,
     [mode.livemode, props.orgId, props.upTo],
   );
   return rows[0]!.n;
 }
 
-/** Rows of deliveries whose workflows have given up, in both modes (the events purge). */
+/**
+ * Rows of deliveries whose workflows have given up, in both modes (the events purge). A queued
+ * delivery is its endpoint queue's to end (src/features/webhooks/drain.ts).
+ */
 export async function purgeDeliveriesGivenUp(db: Queryable): Promise<number> {
-  const { rowCount } = await db.query('DELETE FROM webhook_deliveries_waiting WHERE gives_up_at < now()');
+  const { rowCount } = await db.query(`DELETE FROM webhook_deliveries_waiting WHERE state = 'workflow' AND gives_up_at < now()`);
   return rowCount ?? 0;
 }

@@ -1,11 +1,11 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { withTransaction, type Db, type Queryable } from '../../db/pool.js';
 import { lockUndispatchedEvents, markEventsDispatched, type EventRow } from './events.repository.js';
 import { enabledEndpointsOfOrgs, endpointWantsEvent, type WebhookEndpoint } from './endpoints.repository.js';
-import { startWorkflow } from '../../workflows.js';
-import { deliveryWorkflowId } from './timing.js';
-import type { WebhookDeliveryTiming } from './webhooks.contract.js';
-import { deliveryNoLongerWaiting, recordDeliveriesWaiting } from './deliveriesWaiting.repository.js';
+import type { Workflows } from '../../workflows.js';
+import { ENDPOINT_QUEUE_IDLE_MS, endpointQueueWorkflowId } from './timing.js';
+import { deliveriesQueuedSignal, type WebhookDeliveryTiming } from './webhooks.contract.js';
+import { endpointsOverdue, markQueuesAwake, queueDeliveries } from './deliveryQueue.repository.js';
 import { modeOf } from '../../db/modeScope.js';
 
 export interface DispatchProps {
@@ -14,6 +14,8 @@ export interface DispatchProps {
   taskQueue: string;
   timing: WebhookDeliveryTiming;
   batch: number;
+  /** A workflow that could not be woken (woken later by wakeOverdueQueues). */
+  onWakeFailed?: (err: unknown) => void;
 }
 
 /** A `ping` (`POST …/test`) goes to the endpoint it was made for, whatever that endpoint subscribes to. */
@@ -42,47 +44,60 @@ async function endpointsOfBatch(tx: Queryable, events: EventRow[]): Promise<Map<
 const orgKey = (row: { livemode: boolean; orgId: string }) => `${row.livemode ? 'live' : 'test'} ${row.orgId}`;
 
 /**
- * Hands one batch of the outbox to delivery: for each undispatched event, one workflow per endpoint
- * that should get it (id from both, so a second dispatch finds the first), each recorded as waiting
- * first (src/features/webhooks/deliveriesWaiting.repository.ts), then the events are marked
- * dispatched in the batch's transaction. If Temporal cannot be reached, nothing is marked and the next
- * run tries again. Returns how many events it handled.
+ * Hands one batch of the outbox to delivery: each undispatched event queued, in the outbox's order, for
+ * every endpoint that should get it (src/features/webhooks/deliveryQueue.repository.ts), in one
+ * statement and in the transaction that marks the events dispatched, so a crash loses nothing and
+ * queues nothing twice. After the commit, the workflow of each endpoint whose queue was asleep is
+ * woken (signal-with-start, src/features/webhooks/endpointQueue.workflow.ts); one that cannot be is
+ * woken later by wakeOverdueQueues. Returns how many events it handled.
  */
 export async function dispatchEvents(props: DispatchProps): Promise<number> {
-  return withTransaction(props.db, async (tx) => {
+  const { handled, toWake } = await withTransaction(props.db, async (tx) => {
     const events = await lockUndispatchedEvents(tx, props.batch);
     const endpointsByOrg = await endpointsOfBatch(tx, events);
-    const starts = events.flatMap((event) => {
+    const deliveries = events.flatMap((event) => {
       const target = { orgId: event.orgId, livemode: event.livemode, type: event.type, pingEndpointId: pingTarget(event) };
       const endpoints = endpointsByOrg.get(orgKey(event)) ?? [];
-      return endpoints.filter((endpoint) => endpointWantsEvent(endpoint, target)).map((endpoint) => ({ endpoint, event }));
+      return endpoints
+        .filter((endpoint) => endpointWantsEvent(endpoint, target))
+        .map((endpoint) => ({ endpointId: endpoint.id, eventId: event.id, orgId: event.orgId, livemode: event.livemode }));
     });
-    const deliveries = starts.map(({ endpoint, event }) => ({ endpointId: endpoint.id, eventId: event.id, orgId: event.orgId, livemode: event.livemode }));
-    // Committed before any workflow starts: a first attempt that succeeds at once finds its row to delete.
-    await recordDeliveriesWaiting(props.db, deliveries, props.timing.retryForMs);
-    const over = await Promise.all(
-      starts.map(async ({ endpoint, event }, i) => {
-        try {
-          await startWorkflow(props.client, 'deliverWebhookWorkflow', {
-            workflowId: deliveryWorkflowId(endpoint.id, event.id),
-            taskQueue: props.taskQueue,
-            args: [{ endpointId: endpoint.id, eventId: event.id, livemode: event.livemode, timing: props.timing }],
-            workflowIdConflictPolicy: 'USE_EXISTING',
-            workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          });
-          return [];
-        } catch (err) {
-          // Delivered (or given up) already, by an earlier dispatch that could not mark the event.
-          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-          return [deliveries[i]!];
-        }
-      }),
-    );
-    for (const delivery of over.flat()) await deliveryNoLongerWaiting(tx, modeOf(delivery.livemode), delivery);
+    await queueDeliveries(tx, deliveries, props.timing.retryForMs);
+    const woken = new Set(await markQueuesAwake(tx, deliveries.map((d) => d.endpointId)));
     await markEventsDispatched(
       tx,
       events.map((event) => event.id),
     );
-    return events.length;
+    const livemodes = new Map(deliveries.map((d) => [d.endpointId, d.livemode]));
+    return { handled: events.length, toWake: [...woken].map((endpointId) => ({ endpointId, livemode: livemodes.get(endpointId)! })) };
   });
+  await wakeQueues(props, toWake);
+  return handled;
+}
+
+/** Signals (starting where none runs) the workflow of each endpoint; a failure is reported, not thrown: the sweep wakes it later. */
+export async function wakeQueues(props: Omit<DispatchProps, 'db' | 'batch'>, queues: { endpointId: string; livemode: boolean }[]): Promise<void> {
+  const results = await Promise.allSettled(
+    queues.map(({ endpointId, livemode }) =>
+      props.client.workflow.signalWithStart<Workflows['deliverEndpointWebhooksWorkflow'], []>('deliverEndpointWebhooksWorkflow', {
+        workflowId: endpointQueueWorkflowId(endpointId),
+        taskQueue: props.taskQueue,
+        args: [{ endpointId, livemode, timing: props.timing, idleMs: ENDPOINT_QUEUE_IDLE_MS }],
+        signal: deliveriesQueuedSignal,
+        signalArgs: [],
+      }),
+    ),
+  );
+  for (const result of results) if (result.status === 'rejected') props.onWakeFailed?.(result.reason);
+}
+
+/**
+ * Wakes the workflows of endpoints whose queue has had a delivery due for over `overdueMs`: one whose
+ * wake was lost between the dispatcher's commit and its signal (Temporal unreachable, a crash), or
+ * whose workflow was ended from outside. A busy one woken needlessly costs only a signal.
+ */
+export async function wakeOverdueQueues(props: Omit<DispatchProps, 'batch'> & { overdueMs: number }): Promise<number> {
+  const overdue = await endpointsOverdue(props.db, { overdueMs: props.overdueMs, limit: 1_000 });
+  await wakeQueues(props, overdue);
+  return overdue.length;
 }

@@ -158,14 +158,15 @@ export async function eventsByIds(db: Queryable, ids: string[]): Promise<EventRo
 }
 
 /**
- * The oldest events not yet handed to delivery, in both modes, locked for this transaction; another
+ * The oldest events not yet handed to delivery, in both modes, in the order they were written (`seq`
+ * orders the events of one transaction), locked for this transaction; another
  * dispatcher skips them (SKIP LOCKED) rather than waiting. Not mode-scoped: the system sweeps its own
  * outbox, and every write that follows is scoped to the row's mode.
  * NO KEY UPDATE: delivery attempts inserting rows that reference a locked event are not made to wait.
  */
 export async function lockUndispatchedEvents(db: Queryable, limit: number): Promise<EventRow[]> {
   const { rows } = await db.query(
-    `SELECT ${COLUMNS} FROM events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
+    `SELECT ${COLUMNS} FROM events WHERE dispatched_at IS NULL ORDER BY created_at, seq LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
     [limit],
   );
   return rows as EventRow[];

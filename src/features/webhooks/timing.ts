@@ -7,7 +7,18 @@ export function deliveryTiming(config: Pick<Config, 'webhooks'>): WebhookDeliver
   return { timeoutMs, initialRetryMs, maxRetryIntervalMs, retryForMs, disableAfterMs };
 }
 
-/** One delivery workflow per (endpoint, event): a second dispatch of the pair finds the first. */
+/** One workflow per endpoint drains its queue (src/features/webhooks/endpointQueue.workflow.ts). */
+export function endpointQueueWorkflowId(endpointId: string): string {
+  return `webhook-endpoint:${endpointId}`;
+}
+
+/** How long an endpoint's workflow waits with its queue empty before it ends (the next dispatch starts another). */
+export const ENDPOINT_QUEUE_IDLE_MS = 5 * 60_000;
+
+/**
+ * The workflow of one (endpoint, event), as deliveries dispatched before the endpoint queues ran, and
+ * as a one-off retry (`POST …/deliveries/{delivery_id}/retry`) still runs.
+ */
 export function deliveryWorkflowId(endpointId: string, eventId: string): string {
   return `webhook:${endpointId}:${eventId}`;
 }

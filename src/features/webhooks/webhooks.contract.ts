@@ -1,3 +1,5 @@
+import { defineSignal } from '@temporalio/workflow';
+
 /** How a webhook delivery is paced: every duration its workflow waits, so tests run 3 days in seconds. */
 export interface WebhookDeliveryTiming {
   /** One POST, connection to last byte (10 s). */
@@ -35,3 +37,39 @@ export interface DispatchEventsInput {
   batch: number;
   timing: WebhookDeliveryTiming;
 }
+
+/** One endpoint's queue, drained by its workflow `webhook-endpoint:<endpoint id>` (src/features/webhooks/drain.ts). */
+export interface EndpointQueueInput {
+  endpointId: string;
+  livemode: boolean;
+  timing: WebhookDeliveryTiming;
+  /** How long the workflow waits for a wake with its queue empty before it ends (the next dispatch starts it again). */
+  idleMs: number;
+  /** Drains per run before it continues as new (DRAINS_PER_RUN, src/features/webhooks/endpointQueue.workflow.ts; tests pass fewer). */
+  drainsPerRun?: number;
+}
+
+export interface DrainEndpointResult {
+  /**
+   * `empty`: nothing queued; `more`: the drain ran its time and more is due; `waiting`: the head is
+   * due in `nextInMs` (a retry); `paced`: the host's next turn is `nextInMs` away; `endpoint_disabled`
+   * (`disabledNow`: by this drain, the owners are to be e-mailed) and `endpoint_gone`: the workflow ends.
+   */
+  outcome: 'empty' | 'more' | 'waiting' | 'paced' | 'endpoint_disabled' | 'endpoint_gone';
+  /** Attempts made. */
+  sent: number;
+  nextInMs?: number;
+  disabledNow?: boolean;
+}
+
+export interface EndpointQueueResult {
+  outcome: 'idle' | 'endpoint_disabled' | 'endpoint_gone';
+  /** Attempts made by this run. */
+  sent: number;
+}
+
+/** How long one drain activity sends before it hands back to its workflow. */
+export const DRAIN_RUN_MS = 30_000;
+
+/** Deliveries were queued for the endpoint: its workflow drains at once. */
+export const deliveriesQueuedSignal = defineSignal('deliveriesQueued');
