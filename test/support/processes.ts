@@ -36,7 +36,7 @@ function runNode(nodeArgs: string[], env: Record<string, string>): RunningProces
   const child = spawn(process.execPath, nodeArgs, {
     cwd: REPO_ROOT,
     // Every test file shares one database: a worker process's outbox dispatcher would take the events
-    // of other files' organisations (test/webhooks/delivery.test.ts runs its own dispatcher).
+    // of other files' organisations (src/features/webhooks/delivery.test.ts runs its own dispatcher).
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WEBHOOK_DISPATCHER: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,11 +5,11 @@
  * lifetime is shortened here so that a few seconds are many lifetimes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, uniqueEmail } from '../support/actors.js';
-import { forwardedFrom, simulatedClientAddress } from '../support/http.js';
-import { insertMember, insertOrg, insertUser, sessionOf } from '../support/factories.js';
-import { openEventStream, type OpenEventStream } from '../support/eventStreamClient.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { bearer, uniqueEmail } from '../../../test/support/actors.js';
+import { forwardedFrom, simulatedClientAddress } from '../../../test/support/http.js';
+import { insertMember, insertOrg, insertUser, sessionOf } from '../../../test/support/factories.js';
+import { openEventStream, type OpenEventStream } from '../../../test/support/eventStreamClient.js';
 
 const SLOT_TTL_MS = 1_500;
 

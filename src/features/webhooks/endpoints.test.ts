@@ -3,16 +3,16 @@
  * The worker resolves names with a resolver of this file's (never the real DNS).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, createKey, joinOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
-import { readJson, type FieldErrorBody, type MessageErrorBody } from '../support/http.js';
-import { withTransaction } from '../../src/db/pool.js';
-import { markEventsDispatched } from '../../src/features/webhooks/events.repository.js';
-import { emitEvent } from '../../src/features/webhooks/emitEvent.js';
-import type { Resolver } from '../../src/features/webhooks/sender.js';
-import { customerFactory } from '../support/customers.js';
-import { insertOrg, insertUser, sessionOf, type FactoryUser } from '../support/factories.js';
-import { pingOnce } from '../support/webhookDelivery.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { bearer, createKey, joinOrg, jsonHeaders, sessionToken, uniqueEmail } from '../../../test/support/actors.js';
+import { readJson, type FieldErrorBody, type MessageErrorBody } from '../../../test/support/http.js';
+import { withTransaction } from '../../db/pool.js';
+import { markEventsDispatched } from './events.repository.js';
+import { emitEvent } from './emitEvent.js';
+import type { Resolver } from './sender.js';
+import { customerFactory } from '../../../test/support/customers.js';
+import { insertOrg, insertUser, sessionOf, type FactoryUser } from '../../../test/support/factories.js';
+import { pingOnce } from '../../../test/support/webhookDelivery.js';
 
 const NAMES: Record<string, string[]> = {
   'hooks.example.test': ['10.0.0.1'],

@@ -7,14 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, jsonHeaders, uniqueEmail } from '../support/actors.js';
-import { forwardedFrom, readJson, simulatedClientAddress } from '../support/http.js';
-import { insertKey, insertOrg, insertUser } from '../support/factories.js';
-import { insertActiveDomain } from '../support/domains.js';
-import { openEventStream, type OpenEventStream } from '../support/eventStreamClient.js';
-import { createOwnDatabase, type OwnDatabase } from '../support/ownDatabase.js';
-import { EVENTS_CHANNEL } from '../../src/features/webhooks/events.repository.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { bearer, jsonHeaders, uniqueEmail } from '../../../test/support/actors.js';
+import { forwardedFrom, readJson, simulatedClientAddress } from '../../../test/support/http.js';
+import { insertKey, insertOrg, insertUser } from '../../../test/support/factories.js';
+import { insertActiveDomain } from '../../../test/support/domains.js';
+import { openEventStream, type OpenEventStream } from '../../../test/support/eventStreamClient.js';
+import { createOwnDatabase, type OwnDatabase } from '../../../test/support/ownDatabase.js';
+import { EVENTS_CHANNEL } from './events.repository.js';
 
 let database: OwnDatabase;
 let app: TestApp;

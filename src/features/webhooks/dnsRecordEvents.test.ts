@@ -6,14 +6,14 @@
  * domain, and none is written again for a request answered again or run again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { jsonHeaders } from '../support/actors.js';
-import { readJson } from '../support/http.js';
-import { dnsCustomer, insertActiveDomain, type Customer } from '../support/domains.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
-import { startEventDispatcher } from '../../src/features/webhooks/startDispatcher.js';
-import { createOwnDatabase, type OwnDatabase } from '../support/ownDatabase.js';
-import type { presentDnsRecord } from '../../src/features/dns/dnsRecord.presenter.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { jsonHeaders } from '../../../test/support/actors.js';
+import { readJson } from '../../../test/support/http.js';
+import { dnsCustomer, insertActiveDomain, type Customer } from '../../../test/support/domains.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/support/webhookReceiver.js';
+import { startEventDispatcher } from './startDispatcher.js';
+import { createOwnDatabase, type OwnDatabase } from '../../../test/support/ownDatabase.js';
+import type { presentDnsRecord } from '../dns/dnsRecord.presenter.js';
 
 type RecordBody = ReturnType<typeof presentDnsRecord>;
 type EventRecord = RecordBody & { domain: string };

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionConfig } from '../../src/db/pool.js';
-import { migrateUp } from '../../src/db/migrate.js';
-import { createLogger } from '../../src/logger.js';
-import { createOwnDatabase } from '../support/ownDatabase.js';
+import { connectionConfig } from '../../db/pool.js';
+import { migrateUp } from '../../db/migrate.js';
+import { createLogger } from '../../logger.js';
+import { createOwnDatabase } from '../../../test/support/ownDatabase.js';
 
 // Events written before events knew their domain, and endpoints subscribed before batches became one event.
 let database: Awaited<ReturnType<typeof createOwnDatabase>>;

@@ -6,19 +6,19 @@
  * earlier releases started finishes, and the queue does not send it again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { customerFactory } from '../support/customers.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
-import { createOwnDatabase, type OwnDatabase } from '../support/ownDatabase.js';
-import { startEventDispatcher } from '../../src/features/webhooks/startDispatcher.js';
-import { withTransaction } from '../../src/db/pool.js';
-import { emitEvent } from '../../src/features/webhooks/emitEvent.js';
-import { createWebhookEndpoint } from '../../src/features/webhooks/endpoints.js';
-import { markEventsDispatched } from '../../src/features/webhooks/events.repository.js';
-import { deliveryTiming, deliveryWorkflowId, endpointQueueWorkflowId } from '../../src/features/webhooks/timing.js';
-import { startWorkflow, type Workflows } from '../../src/workflows.js';
-import { deliveriesQueuedSignal } from '../../src/features/webhooks/webhooks.contract.js';
-import { modeOf } from '../../src/db/modeScope.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { customerFactory } from '../../../test/support/customers.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/support/webhookReceiver.js';
+import { createOwnDatabase, type OwnDatabase } from '../../../test/support/ownDatabase.js';
+import { startEventDispatcher } from './startDispatcher.js';
+import { withTransaction } from '../../db/pool.js';
+import { emitEvent } from './emitEvent.js';
+import { createWebhookEndpoint } from './endpoints.js';
+import { markEventsDispatched } from './events.repository.js';
+import { deliveryTiming, deliveryWorkflowId, endpointQueueWorkflowId } from './timing.js';
+import { startWorkflow, type Workflows } from '../../workflows.js';
+import { deliveriesQueuedSignal } from './webhooks.contract.js';
+import { modeOf } from '../../db/modeScope.js';
 
 let database: OwnDatabase;
 let app: TestApp;

@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, createKey, jsonHeaders } from '../support/actors.js';
-import { forwardedFrom, readJson, simulatedClientAddress, type MessageErrorBody } from '../support/http.js';
-import { dnsCustomer, insertActiveDomain, type Customer } from '../support/domains.js';
-import { openEventStream } from '../support/eventStreamClient.js';
-import { RECHECK_MS } from '../../src/features/webhooks/eventStream.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { bearer, createKey, jsonHeaders } from '../../../test/support/actors.js';
+import { forwardedFrom, readJson, simulatedClientAddress, type MessageErrorBody } from '../../../test/support/http.js';
+import { dnsCustomer, insertActiveDomain, type Customer } from '../../../test/support/domains.js';
+import { openEventStream } from '../../../test/support/eventStreamClient.js';
+import { RECHECK_MS } from './eventStream.js';
 
 interface EventBody {
   id: string;

@@ -6,13 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, jsonHeaders, uniqueEmail } from '../support/actors.js';
-import { forwardedFrom, readJson, simulatedClientAddress } from '../support/http.js';
-import { insertKey, insertOrg, insertUser, sessionOf, type FactoryUser } from '../support/factories.js';
-import { insertActiveDomain } from '../support/domains.js';
-import { openEventStream, type OpenEventStream } from '../support/eventStreamClient.js';
-import { verifyWebhook } from '../../client/src/index.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { bearer, jsonHeaders, uniqueEmail } from '../../../test/support/actors.js';
+import { forwardedFrom, readJson, simulatedClientAddress } from '../../../test/support/http.js';
+import { insertKey, insertOrg, insertUser, sessionOf, type FactoryUser } from '../../../test/support/factories.js';
+import { insertActiveDomain } from '../../../test/support/domains.js';
+import { openEventStream, type OpenEventStream } from '../../../test/support/eventStreamClient.js';
+import { verifyWebhook } from '../../../client/src/index.js';
 
 let app: TestApp;
 let owner: FactoryUser;

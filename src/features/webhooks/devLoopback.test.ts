@@ -4,13 +4,13 @@
  * network. WEBHOOK_ALLOW_PRIVATE stays unset, as it does under `npm run dev`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../support/actors.js';
-import { readJson, type FieldErrorBody } from '../support/http.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
-import { pingOnce } from '../support/webhookDelivery.js';
-import { devEnvironment } from '../../scripts/lib/devEnvironment.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { bearer, createOrg, jsonHeaders, sessionToken, uniqueEmail } from '../../../test/support/actors.js';
+import { readJson, type FieldErrorBody } from '../../../test/support/http.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/support/webhookReceiver.js';
+import { pingOnce } from '../../../test/support/webhookDelivery.js';
+import { devEnvironment } from '../../../scripts/lib/devEnvironment.js';
+import { ConfigError, loadConfig } from '../../config.js';
 
 let app: TestApp;
 let hooks: WebhookReceiver;

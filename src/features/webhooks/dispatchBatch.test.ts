@@ -7,18 +7,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { customerFactory } from '../support/customers.js';
-import { createOwnDatabase, type OwnDatabase } from '../support/ownDatabase.js';
-import { statementsOf } from '../support/statements.js';
-import { withTransaction } from '../../src/db/pool.js';
-import { emitEvent } from '../../src/features/webhooks/emitEvent.js';
-import { createWebhookEndpoint } from '../../src/features/webhooks/endpoints.js';
-import { dispatchEvents } from '../../src/features/webhooks/dispatch.js';
-import { deliveryTiming, deliveryWorkflowId, endpointQueueWorkflowId } from '../../src/features/webhooks/timing.js';
-import { randomBase62 } from '../../src/ids.js';
-import type { EventType } from '../../src/features/webhooks/events.repository.js';
-import { modeOf } from '../../src/db/modeScope.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { customerFactory } from '../../../test/support/customers.js';
+import { createOwnDatabase, type OwnDatabase } from '../../../test/support/ownDatabase.js';
+import { statementsOf } from '../../../test/support/statements.js';
+import { withTransaction } from '../../db/pool.js';
+import { emitEvent } from './emitEvent.js';
+import { createWebhookEndpoint } from './endpoints.js';
+import { dispatchEvents } from './dispatch.js';
+import { deliveryTiming, deliveryWorkflowId, endpointQueueWorkflowId } from './timing.js';
+import { randomBase62 } from '../../ids.js';
+import type { EventType } from './events.repository.js';
+import { modeOf } from '../../db/modeScope.js';
 
 let database: OwnDatabase;
 let app: TestApp;

@@ -7,14 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { bearer, jsonHeaders, uniqueEmail } from '../support/actors.js';
-import { readJson, type MessageErrorBody } from '../support/http.js';
-import { DNS_SCOPES, insertActiveDomain, registerTestDomain, type Customer } from '../support/domains.js';
-import { insertKey, insertOrg, insertUser, sessionOf } from '../support/factories.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
-import { startEventDispatcher } from '../../src/features/webhooks/startDispatcher.js';
-import { createOwnDatabase, type OwnDatabase } from '../support/ownDatabase.js';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
+import { bearer, jsonHeaders, uniqueEmail } from '../../../test/support/actors.js';
+import { readJson, type MessageErrorBody } from '../../../test/support/http.js';
+import { DNS_SCOPES, insertActiveDomain, registerTestDomain, type Customer } from '../../../test/support/domains.js';
+import { insertKey, insertOrg, insertUser, sessionOf } from '../../../test/support/factories.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/support/webhookReceiver.js';
+import { startEventDispatcher } from './startDispatcher.js';
+import { createOwnDatabase, type OwnDatabase } from '../../../test/support/ownDatabase.js';
 
 const EVENTS_A_MINUTE = 4;
 const WAITING = 2;
