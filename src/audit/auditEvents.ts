@@ -97,26 +97,36 @@ export function auditCallerAction(
   return insertAuditEvent(db, { livemode: caller.principal.livemode, ...event, ...actorOf(caller.principal), requestId: caller.requestId });
 }
 
-/** Records many things a caller did in one request (a zone file's records), in few statements. */
+/**
+ * Records many things a caller did in one request (a zone file's records) in one statement: each
+ * field's values as one array, the actor and request once (a statement of ten parameters a row,
+ * 500 rows at a time, was most of the audit's cost of a large import).
+ */
 export async function auditCallerActions(
   db: Queryable,
   caller: CallerOfRequest,
   events: (Omit<AuditEvent, 'actorUserId' | 'actorKeyId' | 'requestId' | 'livemode'> & { livemode?: boolean })[],
 ): Promise<void> {
+  if (events.length === 0) return;
   const actor = actorOf(caller.principal);
-  // 10 parameters a row: 500 rows stay far below PostgreSQL's 65,535 parameters a statement.
-  for (let i = 0; i < events.length; i += 500) {
-    const values: unknown[] = [];
-    const tuples = events.slice(i, i + 500).map((event) => {
-      const row = [newId('evt'), event.action, actor.actorUserId, actor.actorKeyId, event.orgId, event.targetType, event.targetId, JSON.stringify(event.data ?? {}), caller.requestId, event.livemode ?? caller.principal.livemode];
-      values.push(...row);
-      return `(${row.map((_, j) => `$${values.length - row.length + j + 1}`).join(', ')})`;
-    });
-    await db.query(
-      `INSERT INTO audit_events (id, action, actor_user_id, actor_key_id, org_id, target_type, target_id, data, request_id, livemode) VALUES ${tuples.join(', ')}`,
-      values,
-    );
-  }
+  const column = <T>(of: (event: (typeof events)[number]) => T) => events.map(of);
+  await db.query(
+    `INSERT INTO audit_events (id, action, actor_user_id, actor_key_id, org_id, target_type, target_id, data, request_id, livemode)
+     SELECT e.id, e.action, $1::text, $2::text, e.org_id, e.target_type, e.target_id, e.data::jsonb, $3::text, e.livemode
+     FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[]) AS e(id, action, org_id, target_type, target_id, data, livemode)`,
+    [
+      actor.actorUserId,
+      actor.actorKeyId,
+      caller.requestId,
+      column(() => newId('evt')),
+      column((e) => e.action),
+      column((e) => e.orgId),
+      column((e) => e.targetType),
+      column((e) => e.targetId),
+      column((e) => JSON.stringify(e.data ?? {})),
+      column((e) => e.livemode ?? caller.principal.livemode),
+    ],
+  );
 }
 
 /**

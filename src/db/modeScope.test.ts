@@ -36,12 +36,19 @@ describe('ModeScopedTable', () => {
     ]);
   });
 
-  it('inserts many rows in chunks, each stamped with the caller mode', async () => {
-    const rows = Array.from({ length: 7 }, (_, i) => ({ id: `many-${i}`, label: `row ${i}` }));
-    const inserted = await things.insertMany(client, TEST, rows, 3);
-    expect(inserted.map((t) => t.id).sort()).toEqual(rows.map((r) => r.id).sort());
-    expect(inserted.every((t) => !t.livemode)).toBe(true);
-    expect(await things.insertMany(client, LIVE, [])).toEqual([]);
+  it('inserts many rows in one statement, each stamped with the caller mode, nulls and quotes kept', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => ({ id: `many-${i}`, label: i === 3 ? 'a "quoted", {braced} \\ label' : `row ${i}` }));
+    const sent: string[] = [];
+    const counting = { query: (text: string, values: unknown[]) => (sent.push(text), client.query(text, values)) };
+    const { count, at } = await things.insertMany(counting as unknown as pg.Client, TEST, { id: 'text', label: 'text' }, rows);
+    expect(sent).toHaveLength(1);
+    expect(count).toBe(7);
+    expect(at).toBeInstanceOf(Date);
+    const inserted = await things.select(client, TEST, 'id LIKE $2', ['many-%'], 'ORDER BY id');
+    expect(inserted.map((t) => [t.id, t.label])).toEqual(rows.map((r) => [r.id, r.label]));
+    expect(await things.select(client, LIVE, 'id LIKE $2', ['many-%'])).toEqual([]);
+    expect((await things.insertMany(client, LIVE, { id: 'text', label: 'text' }, [])).count).toBe(0);
+    await expect(things.insertMany(client, LIVE, { id: 'text', label: 'text; DROP TABLE x' }, rows)).rejects.toThrow(/column type/);
     await things.delete(client, TEST, 'id LIKE $2', ['many-%']);
   });
 

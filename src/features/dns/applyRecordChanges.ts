@@ -7,7 +7,7 @@ import {
   findDnsRecordsByIds,
   insertDnsRecords,
   lockDnsNames,
-  updateDnsRecord,
+  updateDnsRecords,
   type DnsRecord,
 } from './dnsRecords.repository.js';
 import { auditCallerActions } from '../../audit/auditEvents.js';
@@ -308,17 +308,21 @@ async function applyAtProvider(tx: pg.PoolClient, providers: DnsProviders, domai
 const ACTIONS = { create: 'dns_record.created', update: 'dns_record.updated', delete: 'dns_record.deleted' } as const;
 
 /**
- * Creates and deletes go in few statements and the audit events in one (a zone file writes
- * thousands of rows; one statement each took seconds); updates one by one. The unique constraint on
- * records is deferred, so the order of the statements within the transaction does not matter.
- * The request's event is written in this transaction too: one record's event, or one
- * `dns_zone.changed` for several, whatever route or import asked (./recordEvents.ts).
+ * Creates, updates and deletes go in a statement each, the audit events in one and the request's
+ * event in one, however many records change (a zone file writes thousands of rows; a statement
+ * each took seconds, and 500 rows a statement most of a second). The unique constraint on records
+ * is deferred, so the order of the statements within the transaction does not matter. The event is
+ * one record's, or one `dns_zone.changed` for several, whatever route or import asked (./recordEvents.ts),
+ * and written last, so that it takes its place in the outbox as near the commit as it can.
  */
 async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, domain: Domain, writes: Write[]): Promise<RecordOperationResult[]> {
   const { principal } = props;
+  const mode = modeOf(principal.livemode);
   const creates = writes.flatMap((w) => (w.kind === 'create' ? [{ id: w.id, fields: w.fields }] : []));
-  const created = new Map((await insertDnsRecords(tx, modeOf(principal.livemode), { domainId: domain.id, orgId: props.orgId, rows: creates })).map((r) => [r.id, r]));
-  await deleteDnsRecords(tx, modeOf(principal.livemode), writes.flatMap((w) => (w.kind === 'delete' ? [w.row.id] : [])));
+  const created = new Map((await insertDnsRecords(tx, mode, { domainId: domain.id, orgId: props.orgId, rows: creates })).map((r) => [r.id, r]));
+  await deleteDnsRecords(tx, mode, writes.flatMap((w) => (w.kind === 'delete' ? [w.row.id] : [])));
+  const updates = writes.flatMap((w) => (w.kind === 'update' ? [{ id: w.row.id, fields: w.fields }] : []));
+  const updated = new Map((await updateDnsRecords(tx, mode, updates)).map((r) => [r.id, r]));
   const results: RecordOperationResult[] = [];
   const audits: Parameters<typeof auditCallerActions>[2] = [];
   const changes: RecordChange[] = [];
@@ -329,7 +333,7 @@ async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, doma
       results.push({ op: 'create', record });
       changes.push({ kind: 'create', record });
     } else if (write.kind === 'update') {
-      record = await updateDnsRecord(tx, modeOf(principal.livemode), { id: write.row.id, fields: write.fields });
+      record = updated.get(write.row.id)!;
       results.push({ op: 'update', record });
       changes.push({ kind: 'update', record, before: write.row });
     } else {
@@ -345,7 +349,7 @@ async function writeRows(tx: pg.PoolClient, props: ApplyRecordChangesProps, doma
       data: { livemode: principal.livemode, domain: domain.name, type: record.type, name: record.name, version: record.version },
     });
   }
-  await emitRecordChangeEvents(tx, { orgId: props.orgId, livemode: principal.livemode, domain: domain.name, changes, seedOf: props.eventSeedOf });
   await auditCallerActions(tx, props, audits);
+  await emitRecordChangeEvents(tx, { orgId: props.orgId, livemode: principal.livemode, domain: domain.name, changes, seedOf: props.eventSeedOf });
   return results;
 }

@@ -32,15 +32,32 @@ export function insertDnsRecord(db: Queryable, mode: Mode, props: { id: string; 
   });
 }
 
-/** Many records in few statements (a zone file's worth), in the order given. */
+/**
+ * Many records in one statement (a zone file's worth), in the order given: each as the table makes a
+ * new one (version 1, created and updated at the transaction's time), not read back.
+ */
 export async function insertDnsRecords(db: Queryable, mode: Mode, props: { domainId: string; orgId: string; rows: { id: string; fields: RecordFields }[] }): Promise<DnsRecord[]> {
-  const inserted = await records.insertMany(
+  if (props.rows.length === 0) return [];
+  const { count, at } = await records.insertMany(
     db,
     mode,
+    { id: 'text', domain_id: 'text', org_id: 'text', type: 'text', name: 'text', content: 'text', ttl: 'int', priority: 'int' },
     props.rows.map(({ id, fields }) => ({ id, domain_id: props.domainId, org_id: props.orgId, type: fields.type, name: fields.name, content: fields.content, ttl: fields.ttl, priority: fields.priority })),
   );
-  const byId = new Map(inserted.map((r) => [r.id, r]));
-  return props.rows.map(({ id }) => byId.get(id)!);
+  if (count !== props.rows.length) throw new Error(`inserted ${count} dns records of ${props.rows.length}`);
+  return props.rows.map(({ id, fields }) => ({
+    id,
+    domainId: props.domainId,
+    orgId: props.orgId,
+    type: fields.type,
+    name: fields.name,
+    content: fields.content,
+    ttl: fields.ttl,
+    priority: fields.priority,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+  }));
 }
 
 export async function findDnsRecord(db: Queryable, mode: Mode, props: { domainId: string; id: string }): Promise<DnsRecord | undefined> {
@@ -126,19 +143,24 @@ export function listDnsRecords(
   );
 }
 
-/** Sets the record's fields and raises its version by one (the caller holds its row lock). */
-export async function updateDnsRecord(db: Queryable, mode: Mode, props: { id: string; fields: RecordFields }): Promise<DnsRecord> {
-  const { fields } = props;
-  const [updated] = await records.update(
+/**
+ * Sets each record's fields and raises its version by one, all in one statement (a zone file's
+ * worth), answered in the order given; the caller holds their row locks.
+ */
+export async function updateDnsRecords(db: Queryable, mode: Mode, rows: { id: string; fields: RecordFields }[]): Promise<DnsRecord[]> {
+  const updated = await records.updateMany(
     db,
     mode,
-    'id = $2',
-    [props.id],
-    { name: fields.name, content: fields.content, ttl: fields.ttl, priority: fields.priority },
+    { id: 'text', name: 'text', content: 'text', ttl: 'int', priority: 'int' },
+    rows.map(({ id, fields }) => ({ id, name: fields.name, content: fields.content, ttl: fields.ttl, priority: fields.priority })),
     { increment: ['version'], now: ['updated_at'] },
   );
-  if (!updated) throw new Error(`dns record ${props.id} vanished while locked`);
-  return updated;
+  const byId = new Map(updated.map((r) => [r.id, r]));
+  return rows.map(({ id }) => {
+    const record = byId.get(id);
+    if (!record) throw new Error(`dns record ${id} vanished while locked`);
+    return record;
+  });
 }
 
 export async function deleteDnsRecords(db: Queryable, mode: Mode, ids: string[]): Promise<number> {

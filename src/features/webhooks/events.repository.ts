@@ -39,7 +39,8 @@ export type EventAudience = Pick<ApiKeyGuards, 'allowedDomains' | 'allowedRecord
 export const EVENTS_CHANNEL = 'events_emitted';
 
 export const eventNotice = {
-  of: (event: Pick<EventRow, 'orgId' | 'id'>) => `${event.orgId} ${event.id}`,
+  /** The payload built in SQL from a row of COLUMNS named `row` (insertEvent sends it). */
+  sqlOf: (row: string) => `${row}."orgId" || ' ' || ${row}.id`,
   read: (payload: string): { orgId: string; id: string } | undefined => {
     const [orgId, id] = payload.split(' ');
     return orgId && id ? { orgId, id } : undefined;
@@ -63,17 +64,24 @@ const COLUMNS = `id, org_id AS "orgId", livemode, type, data, domain, created_at
 const events = new ModeScopedTable<EventRow>('events', COLUMNS);
 
 /**
- * Writes an event; a second write with the same id (a retried activity) changes nothing. The
- * notification wakes the dispatcher (src/features/webhooks/activities.ts) once, and only if, the transaction commits.
+ * Writes an event in one statement; a second write with the same id (a retried activity) changes
+ * nothing. The notification (`<org id> <event id>`, eventNotice) is sent by the same statement, for
+ * the row it inserted only, and wakes the dispatcher (src/features/webhooks/activities.ts) once, and
+ * only if, the transaction commits.
  */
 export async function insertEvent(
   db: Queryable,
   mode: Mode,
   event: Pick<EventRow, 'id' | 'orgId' | 'type' | 'data' | 'domain'>,
 ): Promise<EventRow | undefined> {
-  const inserted = await events.insertIfAbsent(db, mode, { id: event.id, org_id: event.orgId, type: event.type, data: JSON.stringify(event.data), domain: event.domain });
-  if (inserted) await db.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, eventNotice.of(inserted)]);
-  return inserted;
+  const { rows } = await db.query(
+    `WITH inserted AS (
+       INSERT INTO events (livemode, id, org_id, type, data, domain) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}
+     )
+     SELECT inserted.* FROM inserted, pg_notify($7, ${eventNotice.sqlOf('inserted')}) AS notified`,
+    [mode.livemode, event.id, event.orgId, event.type, JSON.stringify(event.data), event.domain, EVENTS_CHANNEL],
+  );
+  return rows[0] as EventRow | undefined;
 }
 
 /**
