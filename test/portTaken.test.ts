@@ -50,6 +50,7 @@ const sidecarEnv = () => ({
 const cases: [role: string, variable: string, env: () => Promise<Record<string, string>>][] = [
   ['api', 'PORT', async () => ({ ...(await serviceEnv()), PORT: String(port) })],
   ['worker', 'METRICS_PORT', async () => ({ ...(await serviceEnv()), METRICS_HOST: '127.0.0.1', METRICS_PORT: String(port) })],
+  ['worker', 'TEMPORAL_METRICS_PORT', async () => ({ ...(await serviceEnv()), TEMPORAL_METRICS_PORT: String(port) })],
   ['codec-server', 'CODEC_SERVER_PORT', async () => ({ ...(await serviceEnv()), CODEC_SERVER_PORT: String(port) })],
   ['external-dns-webhook', 'EXTERNAL_DNS_WEBHOOK_PORT', () => Promise.resolve({ ...sidecarEnv(), EXTERNAL_DNS_WEBHOOK_PORT: String(port) })],
   ['external-dns-webhook', 'EXTERNAL_DNS_WEBHOOK_HEALTH_PORT', () => Promise.resolve({ ...sidecarEnv(), EXTERNAL_DNS_WEBHOOK_HEALTH_PORT: String(port) })],
