@@ -9,7 +9,7 @@ const WIRING_OF_THE_WORKER = ['**/worker/**', '**/workflows/**', '**/activities/
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_')).flatMap((name) => [name, `node:${name}`]);
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', 'client/dist/', 'dashboard/dist/'] },
+  { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', 'client/dist/', 'dashboard/dist/', 'cli/.bundle/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import os from 'node:os';
-import { startStack } from './lib/stack.js';
+import { startStack, type Stack } from './lib/stack.js';
 import { printRows, writeJson, type BenchRow } from './lib/report.js';
 import { benchPaths, PATH_PARTS, type PathPart } from './scenarios/paths.js';
 import { benchMixed } from './scenarios/mixed.js';
@@ -20,6 +20,8 @@ import { ZONE_FILE_MAX_RECORDS } from '../src/features/dns/zoneFileImport.js';
 import { MAX_REGISTRATIONS_PER_ORG_AND_MODE } from '../src/features/acmeDns/acmeDns.js';
 import { benchCaaBatch } from './dnsRecords.js';
 import { benchConsume } from './rateLimit.js';
+import { benchCliStart } from './cliStart.js';
+import { benchCustomer } from './lib/customer.js';
 
 const SCENARIOS = ['paths', 'mixed', 'webhooks', 'micro', 'scale', 'neighbours', 'all'] as const;
 type Scenario = (typeof SCENARIOS)[number];
@@ -27,11 +29,13 @@ type Scenario = (typeof SCENARIOS)[number];
 const number = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const sizes = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number);
 
-async function micro(redisUrl: string): Promise<BenchRow[]> {
+async function micro(stack: Stack): Promise<BenchRow[]> {
   const section = 'In-process checks (no floor): CAA iodef batch of 100 ~2 KB records; the limiter alone against Redis';
   const caa = benchCaaBatch().map((row): BenchRow => ({ section, name: `CAA batch, ${row.variant}`, value: row.batchMs, unit: 'ms' }));
-  const limiter = await benchConsume(5_000, { redisUrl });
-  return [...caa, { section, name: 'limiter consume() p50', value: limiter.p50Ms, unit: 'ms', detail: `p99 ${limiter.p99Ms.toFixed(3)} ms; degraded ${limiter.degraded}` }];
+  const limiter = await benchConsume(5_000, { redisUrl: stack.config.redisUrl });
+  const customer = await benchCustomer(stack.deps, 'cli');
+  const cli = await benchCliStart({ apiUrl: stack.api.url, testKey: customer.testKey, runs: number('BENCH_CLI_RUNS', 20) });
+  return [...caa, { section, name: 'limiter consume() p50', value: limiter.p50Ms, unit: 'ms', detail: `p99 ${limiter.p99Ms.toFixed(3)} ms; degraded ${limiter.degraded}` }, ...cli];
 }
 
 async function main(): Promise<void> {
@@ -72,7 +76,7 @@ async function main(): Promise<void> {
       show(await benchMixed(stack, { ...mixed, label: 'two worker processes' }));
     }
     if (runs('webhooks')) show(await benchWebhooks(stack, { count: number('BENCH_WEBHOOK_EVENTS', 200), spacingMs: 20 }));
-    if (runs('micro')) show(await micro(stack.config.redisUrl));
+    if (runs('micro')) show(await micro(stack));
     // Minutes long (seeding 100,000 domains, the backfill): only when asked for, not with `all`.
     if (runs('scale')) {
       await benchScale(

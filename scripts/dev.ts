@@ -14,6 +14,7 @@ import { startTracing } from '../src/telemetry/tracing.js';
 import { startService } from '../src/startup.js';
 import { startCodecServer } from '../src/codecServer/start.js';
 import type { ListeningServer } from '../src/http/listen.js';
+import { startFailureMessage } from '../src/http/portTaken.js';
 import { resolveTemporalCli } from './lib/temporalCli.js';
 import { portOpen, startTemporalDevServer, waitForTemporal, type TemporalDevServer } from './lib/temporalDevServer.js';
 import { startDashboardDevServer } from './lib/dashboardDevServer.js';
@@ -93,7 +94,11 @@ async function main(): Promise<void> {
 
   const codecServer = await localCodecServer(baseConfig, logger);
   const temporal = await localTemporal(baseConfig, logger, codecServer.url);
-  const dashboardDev = await startDashboardDevServer({ apiUrl: `http://127.0.0.1:${baseConfig.http.port}`, port: DASHBOARD_DEV_PORT });
+  const dashboardDev = await startDashboardDevServer({ apiUrl: `http://127.0.0.1:${baseConfig.http.port}`, port: DASHBOARD_DEV_PORT }).catch(async (err: unknown) => {
+    await codecServer.close(1_000);
+    await temporal.server?.stop();
+    throw err;
+  });
   const testDns = await localTestDns(baseConfig);
   const config: Config = {
     ...testDns.config,
@@ -164,6 +169,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(startFailureMessage(err, [ConfigError]));
   process.exitCode = 1;
 });

@@ -136,7 +136,7 @@ describe('loadConfig', () => {
   });
 
   it('keeps the codec server on loopback unless told otherwise, for the local Web UI by default', () => {
-    expect(loadConfig({}).codecServer).toEqual({ host: '127.0.0.1', port: 8888, corsOrigins: ['http://localhost:8233', 'http://127.0.0.1:8233'] });
+    expect(loadConfig({}).codecServer).toEqual({ host: '127.0.0.1', port: 8889, corsOrigins: ['http://localhost:8233', 'http://127.0.0.1:8233'] });
     expect(problems({ CODEC_SERVER_HOST: '0.0.0.0', CODEC_SERVER_TOKEN: TOKEN })).toEqual([expect.stringMatching(/^CODEC_SERVER_HOST: must be a loopback address/)]);
     expect(problems({ CODEC_SERVER_HOST: '10.0.0.5', CODEC_SERVER_TOKEN: TOKEN })).toHaveLength(1);
     expect(loadConfig({ CODEC_SERVER_HOST: '::1' }).codecServer.host).toBe('::1');
@@ -290,13 +290,20 @@ describe('loadExternalDnsWebhookConfig (docs/external-dns.md)', () => {
     }
   };
 
+  it('listens, by default, on ports npm run dev leaves free (its api, codec server, Temporal and dashboard), so one can try it beside the other', () => {
+    const dev = loadConfig({});
+    const devPorts = [dev.http.port, dev.codecServer.port, 7233, 8233, 5173];
+    const own = loadExternalDnsWebhookConfig(sidecar);
+    expect([own.webhook.port, own.health.port].filter((port) => devPorts.includes(port))).toEqual([]);
+  });
+
   it('reads only its own variables: a production sidecar needs none of the api\'s secrets', () => {
     expect(loadExternalDnsWebhookConfig({ ...sidecar, NODE_ENV: 'production' })).toEqual({
       env: 'production',
       logLevel: 'info',
       api: { url: 'https://domains.example.com', key: sidecar.EXTERNAL_DNS_WEBHOOK_API_KEY, orgId: 'org_abc123', zones: [] },
       webhook: { host: '127.0.0.1', port: 8888 },
-      health: { host: '0.0.0.0', port: 8080 },
+      health: { host: '0.0.0.0', port: 8081 },
       deadlineMs: 12_000,
     });
   });

@@ -167,7 +167,7 @@ export const configSections = {
   'Codec server': {
     CODEC_SERVER_HOST: z.string().min(1).default('127.0.0.1')
       .describe('Where the codec server listens. It decrypts payloads for whoever reaches it: a non-loopback host is refused unless CODEC_SERVER_ALLOW_REMOTE and CODEC_SERVER_TOKEN are set.'),
-    CODEC_SERVER_PORT: port.default(8888).describe('The codec server\'s port.'),
+    CODEC_SERVER_PORT: port.default(8889).describe('The codec server\'s port (8889: 8888 is the external-dns sidecar\'s, docs/external-dns.md).'),
     CODEC_SERVER_ALLOW_REMOTE: flag.describe('`true` accepts a non-loopback CODEC_SERVER_HOST: only behind your own access control.'),
     CODEC_SERVER_CORS_ORIGINS: origins.prefault('http://localhost:8233,http://127.0.0.1:8233').describe('The Temporal Web UI origins allowed to call it.'),
     CODEC_SERVER_TOKEN: z.string().min(32, 'must be at least 32 characters, such as $(openssl rand -base64 32)').optional()
@@ -189,7 +189,7 @@ export const configSections = {
     EXTERNAL_DNS_WEBHOOK_ALLOW_REMOTE: flag.describe('`true` accepts a non-loopback EXTERNAL_DNS_WEBHOOK_HOST: only behind your own access control.'),
     EXTERNAL_DNS_WEBHOOK_HEALTH_HOST: z.string().min(1).default('0.0.0.0')
       .describe('Where `/healthz` is served, on a port of its own: every interface by default, so the kubelet\'s probes reach it; it answers only whether the process is up.'),
-    EXTERNAL_DNS_WEBHOOK_HEALTH_PORT: port.default(8080).describe('The `/healthz` port (the external-dns chart\'s `http-webhook` port).'),
+    EXTERNAL_DNS_WEBHOOK_HEALTH_PORT: port.default(8081).describe('The `/healthz` port: 8081, beside the api\'s 8080 on one machine; set 8080 under the external-dns chart, whose probes ask its `http-webhook` port 8080 (docs/external-dns.md).'),
     EXTERNAL_DNS_WEBHOOK_DEADLINE: duration.prefault('12s')
       .describe('How long it works on one request from external-dns, every api call included, before answering 503; below external-dns\'s own timeout (`--webhook-provider-read-timeout` plus `--webhook-provider-write-timeout`, 15 s by default).'),
   },

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, loadExternalDnsWebhookConfig, type Config } fr
 import { pino } from 'pino';
 import { createLogger, type Logger } from './logger.js';
 import { startExternalDnsWebhook } from './externalDnsWebhook/start.js';
+import { startFailureMessage } from './http/portTaken.js';
 
 const ROLES = ['api', 'worker', 'all', 'codec-server', 'external-dns-webhook'] as const;
 
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  // Configuration problems are the operator's to fix: say what is wrong, without a stack trace.
-  console.error(err instanceof ConfigError ? err.message : err);
+  // Configuration problems and taken ports are the operator's to fix: say what is wrong, without a stack trace.
+  console.error(startFailureMessage(err, [ConfigError]));
   process.exitCode = 1;
 });

@@ -107,6 +107,7 @@ export async function startService({ config, logger, role, workflowBundle, extra
         config.http.host,
         config.http.port,
         config.httpTimeouts,
+        'PORT',
       );
       logger.info({ url: http.url }, 'api listening');
     }

@@ -112,7 +112,7 @@ describe('docker-compose.yml, read by the real compose loader', () => {
     expect(devApi.auth).toBeUndefined();
     expect(production.temporal!.image).toMatch(/^temporalio\/server:/);
     expect(production['temporal-setup']!.image).toMatch(/^temporalio\/admin-tools:/);
-    expect(production['temporal-ui']!.environment).toMatchObject({ TEMPORAL_CODEC_ENDPOINT: 'http://localhost:8888', TEMPORAL_CODEC_INCLUDE_CREDENTIALS: 'true' });
+    expect(production['temporal-ui']!.environment).toMatchObject({ TEMPORAL_CODEC_ENDPOINT: 'http://localhost:8889', TEMPORAL_CODEC_INCLUDE_CREDENTIALS: 'true' });
     // The codec server listens on the compose network as well: it asks for the secret.
     expect(loadConfig(envOf(production['codec-server']!)).codecServer).toMatchObject({ host: '0.0.0.0', token: SECRETS.CODEC_SERVER_TOKEN });
     expect(production.api!.environment).toMatchObject({ DNS_PROVIDER_URL: 'http://powerdns:8081', DNS_PROVIDER_TOKEN: 'pdns-secret-3' });

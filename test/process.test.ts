@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
@@ -8,7 +8,7 @@ import { defineRoute } from '../src/http/route.js';
 import { createLogger } from '../src/logger.js';
 import { startService } from '../src/startup.js';
 import { randomBase62 } from '../src/ids.js';
-import { DEV_AUDIENCE, DEV_ISSUER } from '../src/auth/dev/devIdentityProvider.js';
+import { DEV_AUDIENCE, DEV_ISSUER, loadDevIdentityProvider } from '../src/auth/dev/devIdentityProvider.js';
 import { freePort } from '../scripts/lib/temporalDevServer.js';
 import { runTs } from './support/processes.js';
 import { sharedWorkflowBundle, startTestApp, testConfig } from './support/testApp.js';
@@ -109,11 +109,11 @@ describe('graceful shutdown', () => {
 describe('development identity provider', () => {
   it('`npm run token` prints a session JWT that verifies against the served JWKS', async () => {
     const env = await serviceEnv();
-    const proc = runTs('src/cli/token.ts', ['--email', 'Alice@Example.com', '--name', 'Alice'], { DATA_DIR: env.DATA_DIR! });
-    expect(await proc.exited).toBe(0);
-    const token = proc.output().trim();
     const app = await startTestApp({ env: { DATA_DIR: env.DATA_DIR! } });
     try {
+      const proc = runTs('src/cli/token.ts', ['--email', 'Alice@Example.com', '--name', 'Alice'], { DATA_DIR: env.DATA_DIR!, PORT: new URL(app.url).port });
+      expect(await proc.exited).toBe(0);
+      const token = proc.output().trim();
       const jwks = createRemoteJWKSet(new URL(`${app.url}/dev/jwks.json`));
       const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: DEV_ISSUER, audience: DEV_AUDIENCE });
       expect(protectedHeader.alg).toBe('ES256');
@@ -136,5 +136,28 @@ describe('development identity provider', () => {
     });
     expect(await external.exited).toBe(1);
     expect(external.output()).toContain('development identity provider is off');
+  });
+
+  it('`npm run token` never makes a signing key of its own, whose tokens the api would refuse: it says where it looked', async () => {
+    const { DATA_DIR: dataDir } = await serviceEnv();
+    const proc = runTs('src/cli/token.ts', ['--email', 'a@example.com'], { DATA_DIR: dataDir!, PORT: String(await freePort()) });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output().trim()).toBe(
+      `Invalid configuration:\n  - DATA_DIR: no development signing key in ${dataDir}; npm run dev creates one there when it starts. Start it first, or give npm run token the DATA_DIR npm run dev runs with`,
+    );
+    expect(await readdir(dataDir!)).toEqual([]);
+  });
+
+  it('`npm run token` refuses to print a token the api on PORT would refuse (it signs with another DATA_DIR\'s key)', async () => {
+    const app = await startTestApp({ env: { DATA_DIR: (await serviceEnv()).DATA_DIR! } });
+    try {
+      const other = (await serviceEnv()).DATA_DIR!;
+      await loadDevIdentityProvider(other);
+      const proc = runTs('src/cli/token.ts', ['--email', 'a@example.com'], { DATA_DIR: other, PORT: new URL(app.url).port });
+      expect(await proc.exited).toBe(1);
+      expect(proc.output()).toContain(`the api on port ${new URL(app.url).port} signs with another development key than the one in ${other}`);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -54,7 +54,7 @@ describe('shell completions', () => {
     expect(await bash(['domain-service', 'do'])).toEqual(['domains']);
     expect(await bash(['domain-service', '--org', 'org_1', 'domains', 're'])).toEqual(['register', 'renew']);
     expect(await bash(['domain-service', 'domains', 'register', 'example.com', '--w'])).toEqual(['--wait', '--whois-privacy']);
-    expect(await bash(['domain-service', 'keys', 'create', 'ci', '--preset', ''])).toEqual(['ci', 'monitoring', 'registrar_tooling']);
+    expect(await bash(['domain-service', 'keys', 'create', 'ci', '--preset', ''])).toEqual(['certificates', 'ci', 'monitoring', 'registrar_tooling']);
   });
 
   it('fish completes the same, each command on its own', async () => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createServer } from 'vite';
+import { PortTakenError } from '../../src/http/portTaken.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 /** What the dashboard's server side answers (src/dashboard/): sign-in, session, sign-out, the API proxy. */
@@ -30,7 +31,13 @@ export async function startDashboardDevServer(props: { apiUrl: string; port: num
       proxy: { [SERVER_PATHS]: { target }, '/dev/oidc': { target } },
     },
   });
-  await server.listen();
+  await server.listen().catch(async (err: unknown) => {
+    await server.close();
+    // Vite's strictPort refusal is a plain Error with this message; a bind failure carries the code.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || /^Port \d+ is already in use/.test((err as Error).message)) throw new PortTakenError('127.0.0.1', props.port, 'DASHBOARD_DEV_PORT');
+    throw err;
+  });
   const origin = `http://127.0.0.1:${props.port}`;
   return {
     url: `${origin}/dashboard/`,

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { listen, type ListeningServer } from '../http/listen.js';
+import { DEFAULT_HTTP_TIMEOUTS, listen, type ListeningServer } from '../http/listen.js';
 import { EncryptionCodec } from '../temporal/payloadCodec.js';
 import { resolvePayloadKeyring } from '../temporal/payloadKeys.js';
 import { createCodecServerApp } from './app.js';
@@ -17,7 +17,7 @@ export async function startCodecServer(config: Config, logger: Logger): Promise<
     token: config.codecServer.token,
     logger,
   });
-  const server = await listen(app, config.codecServer.host, config.codecServer.port);
+  const server = await listen(app, config.codecServer.host, config.codecServer.port, DEFAULT_HTTP_TIMEOUTS, 'CODEC_SERVER_PORT');
   logger.info(
     { url: server.url, corsOrigins: config.codecServer.corsOrigins, tokenRequired: config.codecServer.token !== undefined, activeKeyId: keyring.activeKeyId },
     'codec server listening',

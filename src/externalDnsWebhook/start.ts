@@ -1,6 +1,6 @@
 import type { ExternalDnsWebhookConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import { listen } from '../http/listen.js';
+import { DEFAULT_HTTP_TIMEOUTS, listen } from '../http/listen.js';
 import { createDnsApi } from './dnsApi.js';
 import { ExternalDnsProvider } from './provider.js';
 import { createHealthApp, createWebhookApp } from './app.js';
@@ -18,8 +18,14 @@ export interface RunningWebhook {
  */
 export async function startExternalDnsWebhook(config: ExternalDnsWebhookConfig, logger: Logger): Promise<RunningWebhook> {
   const provider = new ExternalDnsProvider(createDnsApi(config.api), logger);
-  const webhook = await listen(createWebhookApp({ provider, logger, deadlineMs: config.deadlineMs }), config.webhook.host, config.webhook.port);
-  const health = await listen(createHealthApp(), config.health.host, config.health.port);
+  const webhook = await listen(createWebhookApp({ provider, logger, deadlineMs: config.deadlineMs }), config.webhook.host, config.webhook.port, DEFAULT_HTTP_TIMEOUTS, 'EXTERNAL_DNS_WEBHOOK_PORT');
+  let health;
+  try {
+    health = await listen(createHealthApp(), config.health.host, config.health.port, DEFAULT_HTTP_TIMEOUTS, 'EXTERNAL_DNS_WEBHOOK_HEALTH_PORT');
+  } catch (err) {
+    await webhook.close(0);
+    throw err;
+  }
   logger.info({ url: webhook.url, healthUrl: health.url, api: config.api.url, org: config.api.orgId, mode: config.api.key.startsWith('svc_test_') ? 'test' : 'live' }, 'external-dns webhook listening');
   // Said at once rather than at external-dns's first call: a wrong key, org or URL, or no zones at all.
   const deadline = AbortSignal.timeout(config.deadlineMs);

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import type { ErrorCode } from './errorCodes.js';
+import { PortTakenError } from './portTaken.js';
 
 export interface ListeningServer {
   server: Server;
@@ -53,13 +54,15 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 
 /**
  * `app` may be a function of the listening URL (`http://127.0.0.1:8080`, the port chosen when 0 was
- * asked): it is built once the address is known, before the first request is read.
+ * asked): it is built once the address is known, before the first request is read. A port already
+ * taken is a PortTakenError naming `portVariable`, the setting that moves it.
  */
 export function listen(
   app: Koa<never> | ((url: string) => Koa<never>),
   host: string,
   port: number,
   timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS,
+  portVariable = 'the port',
 ): Promise<ListeningServer> {
   return new Promise((resolve, reject) => {
     let handle = typeof app === 'function' ? undefined : app.callback();
@@ -75,7 +78,9 @@ export function listen(
     );
     server.on('clientError', answerClientError);
     server.listen(port, host);
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? new PortTakenError(host, port, portVariable, err.code) : err),
+    );
     server.once('listening', () => {
       const address = server.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import type { Logger } from '../logger.js';
-import { listen, type ListeningServer } from '../http/listen.js';
+import { DEFAULT_HTTP_TIMEOUTS, listen, type ListeningServer } from '../http/listen.js';
 import type { Metrics } from './registry.js';
 
 /** `GET /metrics` in Prometheus' text format; anything else is 404. No auth: it binds to loopback by default. */
@@ -24,7 +24,7 @@ export async function startMetricsServer(
   where: { host: string; port: number },
   logger: Logger,
 ): Promise<ListeningServer> {
-  const server = await listen(createMetricsApp(metrics), where.host, where.port);
+  const server = await listen(createMetricsApp(metrics), where.host, where.port, DEFAULT_HTTP_TIMEOUTS, 'METRICS_PORT');
   logger.info({ url: `${server.url}/metrics` }, 'metrics listening');
   return server;
 }

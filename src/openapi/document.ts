@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { rateLimitGroupOf, type RouteSpec, type ResponseSpec } from '../http/route.js';
 import { RateLimitHeaders, routeStatuses, type ResponseConfig } from './statuses.js';
 import { addExamples } from './examples.js';
+import { documentTags } from './tags.js';
 
 const IdempotencyKeyHeader = z.object({
   'idempotency-key': z
@@ -24,6 +25,12 @@ function successResponse(spec: ResponseSpec, rateLimited: boolean): ResponseConf
   };
 }
 
+/**
+ * Where the API is. Relative: the origin that served the document, which is where the paths are
+ * (`/api/v1/…`) whichever host an operator runs it on.
+ */
+const SAME_ORIGIN = { url: '/', description: 'The server that serves this document' };
+
 export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string): object {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -33,7 +40,8 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string): o
       'An API key (`svc_live_…` calls the real registrar, `svc_test_…` gets synthetic answers) or a session JWT ' +
       'from the identity provider. The server picks the verifier from the token shape.',
   });
-  for (const route of routes.filter((r) => !r.hidden)) {
+  const documented = routes.filter((r) => !r.hidden);
+  for (const route of documented) {
     const request = route.request ?? {};
     const responses: Record<string, ResponseConfig> = routeStatuses(route);
     const authenticated = route.scope !== 'public';
@@ -81,8 +89,11 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string): o
         'Register, renew and transfer domains, edit DNS records, manage contacts, check availability, ' +
         'keep a billing balance and group it all in organisations. Every error body is `{detail, code}`; ' +
         'every response carries `X-Request-Id`.',
+      contact: { name: 'Domain Service maintainers' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    servers: [serverUrl ? { url: serverUrl } : SAME_ORIGIN],
+    tags: documentTags(documented.flatMap((route) => route.tags)),
   });
   addExamples(document);
   return document;

@@ -1,5 +1,6 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import type { Logger } from '../logger.js';
+import { PortTakenError } from '../http/portTaken.js';
 
 const PINO_LEVEL: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
   TRACE: 'trace',
@@ -17,8 +18,18 @@ const PINO_LEVEL: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'
  */
 export function installTemporalRuntime(logger: Logger, options: { level?: LogLevel; metrics?: { host: string; port: number } } = {}): void {
   const { metrics } = options;
+  try {
+    install(logger, options.level, metrics);
+  } catch (err) {
+    // The SDK's native exporter says only "Address already in use (os error 98)".
+    if (metrics && /Address already in use|os error 98/.test((err as Error).message)) throw new PortTakenError(metrics.host, metrics.port, 'TEMPORAL_METRICS_PORT');
+    throw err;
+  }
+}
+
+function install(logger: Logger, level: LogLevel | undefined, metrics: { host: string; port: number } | undefined): void {
   Runtime.install({
-    logger: new DefaultLogger(options.level ?? 'WARN', (entry) => {
+    logger: new DefaultLogger(level ?? 'WARN', (entry) => {
       logger[PINO_LEVEL[entry.level]]({ temporal: entry.meta }, entry.message);
     }),
     ...(metrics

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEV_AUDIENCE, DEV_ISSUER, loadDevIdentityProvider } from '../../src/auth/dev/devIdentityProvider.js';
 import { readOrCreateDataDirSecret } from '../../src/dataDir.js';
 import { runTs } from '../support/processes.js';
+import { freePort } from '../../scripts/lib/temporalDevServer.js';
 
 // docker-compose.yml runs the api and the worker on one data volume: whoever starts together on an
 // empty data dir must settle on one signing key and one secret, or the loser's tokens are refused.
@@ -41,8 +42,11 @@ describe('development files created by starts that overlap', () => {
 
   it('holds across processes: tokens printed by `npm run token` started together all verify', async () => {
     const dataDir = await freshDir();
+    // As `npm run dev` leaves it: `npm run token` signs with that key and never makes one.
+    await loadDevIdentityProvider(dataDir);
+    const port = String(await freePort());
     const runs = Array.from({ length: 4 }, (_, i) =>
-      runTs('src/cli/token.ts', ['--email', `user${i}@example.com`], { DATA_DIR: dataDir, NODE_ENV: 'development' }),
+      runTs('src/cli/token.ts', ['--email', `user${i}@example.com`], { DATA_DIR: dataDir, NODE_ENV: 'development', PORT: port }),
     );
     expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0, 0, 0]);
     const verify = await verifierFor(dataDir);

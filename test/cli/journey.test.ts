@@ -165,6 +165,18 @@ describe.sequential('the command line, from sign-in to forwarded webhooks', () =
     expect(refused.code).toBe(3);
   });
 
+  it('creates a Certificates key: the preset with the records it may write, and refuses the preset without them', async () => {
+    const created = JSON.parse((await ok('keys', 'create', 'certbot', '--preset', 'certificates', '--allowed-records', `_acme-challenge.${domain}:TXT`, '--json')).stdout) as {
+      scopes: string[];
+      allowed_records: string[];
+    };
+    expect(created.allowed_records).toEqual([`_acme-challenge.${domain}:TXT`]);
+    expect(created.scopes).toEqual(expect.arrayContaining(['dns:write']));
+    const unrestricted = await user.run(['keys', 'create', 'certbot', '--preset', 'certificates']);
+    expect(unrestricted.code).not.toBe(0);
+    expect(unrestricted.stderr).toContain('allowed_records');
+  });
+
   it('signs out: the refresh token is revoked and the next command asks for a sign-in (exit 3)', async () => {
     const credentials = path.join(user.configDir, 'domain-service', 'credentials.json');
     const { logins } = JSON.parse(await readFile(credentials, 'utf8')) as { logins: Record<string, { issuer: string; client_id: string; refresh_token: string }> };

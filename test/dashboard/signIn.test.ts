@@ -49,7 +49,7 @@ describe('dashboard sign-in through the development OpenID provider', () => {
   it('keeps `npm run token` tokens working beside it, for the same user', async () => {
     const user = await signedInUser(app, 'cli');
     const viaDashboard = bodyOf<Me>(await user.call('/dashboard/api/v1/me'));
-    const cli = runTs('src/cli/token.ts', ['--email', user.email], { DATA_DIR: app.deps.config.dataDir });
+    const cli = runTs('src/cli/token.ts', ['--email', user.email], { DATA_DIR: app.deps.config.dataDir, PORT: new URL(app.url).port });
     expect(await cli.exited).toBe(0);
     const res = await app.fetch('/api/v1/me', { headers: bearer(cli.output().trim()) });
     expect(res.status).toBe(200);

@@ -13,9 +13,10 @@ export function keyCommands(program: Command): void {
     .command('create')
     .description('create a key; its secret is printed once, alone on stdout (--test for a test-mode key)')
     .argument('<name>', 'what it is for, e.g. "deploy from CI"')
-    .addOption(new Option('--preset <preset>', 'the scopes of a use').choices(['ci', 'monitoring', 'registrar_tooling'] as const))
+    .addOption(new Option('--preset <preset>', 'the scopes of a use (certificates: DNS-01 challenges only, with --allowed-records)').choices(['ci', 'monitoring', 'registrar_tooling', 'certificates'] as const))
     .addOption(new Option('--scopes <scopes>', 'comma-separated scopes, e.g. dns:read,dns:write').argParser(list))
     .addOption(new Option('--allowed-domains <names>', 'only these domains (exact, or *.suffix)').argParser(list))
+    .addOption(new Option('--allowed-records <patterns>', 'only these records, name:TYPE, e.g. _acme-challenge.example.com:TXT').argParser(list))
     .addOption(new Option('--allowed-ips <cidrs>', 'only from these addresses').argParser(list))
     .addOption(new Option('--monthly-spend-limit <cents>', 'the most it (and keys made with it) may spend a month').argParser(wholeNumber('--monthly-spend-limit')))
     .action(async (name, options, command) => {
@@ -26,6 +27,7 @@ export function keyCommands(program: Command): void {
         mode: session.mode,
         ...(options.scopes ? { scopes: options.scopes as Scope[] } : { preset: options.preset ?? 'ci' }),
         ...(options.allowedDomains ? { allowed_domains: options.allowedDomains } : {}),
+        ...(options.allowedRecords ? { allowed_records: options.allowedRecords } : {}),
         ...(options.allowedIps ? { allowed_ips: options.allowedIps } : {}),
         ...(options.monthlySpendLimit !== undefined ? { monthly_spend_limit: options.monthlySpendLimit } : {}),
       };

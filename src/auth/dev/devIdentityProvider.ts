@@ -37,9 +37,12 @@ export interface DevIdentityProvider {
   issueToken(props: { email: string; name?: string; ttlSeconds?: number; emailVerified?: boolean | null }): Promise<string>;
 }
 
+/** The development provider's signing key, in the data directory. */
+export const DEV_SIGNING_KEY_FILE = 'dev-idp-signing-key.json';
+
 async function loadOrCreateKey(dataDir: string): Promise<StoredKey> {
-  // The api, the worker and `npm run token` may start together on one data dir: one key wins for all.
-  const text = await readOrCreateDataDirFile(dataDir, 'dev-idp-signing-key.json', async () => {
+  // The api and the worker may start together on one data dir: one key wins for both.
+  const text = await readOrCreateDataDirFile(dataDir, DEV_SIGNING_KEY_FILE, async () => {
     const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
     const kid = `dev-${randomBase62(8)}`;
     const stored: StoredKey = {

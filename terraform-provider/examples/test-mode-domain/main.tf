@@ -2,9 +2,11 @@
 # nothing reaches a registrar and the balance is test money (top it up for free):
 #
 #   export DOMAIN_SERVICE_URL=http://127.0.0.1:8080 DOMAIN_SERVICE_ORG=org_… DOMAIN_SERVICE_API_KEY=svc_test_…
-#   tofu init && tofu plan && tofu apply
+#   tofu plan -var domain=my-first-tofu.com && tofu apply -var domain=my-first-tofu.com
 #
-# docs/terraform.md in the repository walks through it with a locally built provider.
+# With a locally built provider (a development override, as docs/terraform.md walks through) skip
+# `tofu init`: it is not needed and fails without a registry to ask. With the provider installed
+# from a registry or a filesystem mirror, run `tofu init` first.
 
 terraform {
   required_providers {
