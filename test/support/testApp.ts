@@ -10,6 +10,7 @@ import { createApp } from '../../src/app.js';
 import { listen } from '../../src/http/listen.js';
 import type { RouteSpec } from '../../src/http/route.js';
 import { createWorker, type RunningWorker } from '../../src/worker/worker.js';
+import { createRateLimiter } from '../../src/rateLimit/limiter.js';
 import { randomBase62 } from '../../src/ids.js';
 import { forwardedFrom, simulatedClientAddress } from './http.js';
 import type { ActivityDeps } from '../../activities/index.js';
@@ -66,12 +67,17 @@ export interface TestAppOptions {
   port?: number;
   /** The worker's workflow bundle when not the shared one (e.g. one with interceptors). */
   workflowBundle?: WorkflowBundleOption;
+  /** The rate limiter's clock (test/support/manualClock.ts), for bursts decided in one window. */
+  rateLimitClock?: () => number;
 }
 
 /** The real app on a real port, with real PostgreSQL, Redis and Temporal behind it. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = await testConfig(options.env);
-  const deps = await createDeps(config, createLogger(config, {}, options.logDestination));
+  const created = await createDeps(config, createLogger(config, {}, options.logDestination));
+  const deps = options.rateLimitClock
+    ? { ...created, rateLimiter: createRateLimiter({ redis: created.redis, logger: created.logger, now: options.rateLimitClock }) }
+    : created;
   const worker = options.worker ? await createWorker(deps, options.workflowBundle ?? sharedWorkflowBundle(), options.outside) : undefined;
   const workerRun = worker?.worker.run();
   const http = await listen(
