@@ -16,7 +16,7 @@ import { forwardedFrom, simulatedClientAddress } from './http.js';
 import type { ActivityDeps } from '../../activities/index.js';
 
 /** Configuration pointing at the test run's database, Redis and Temporal, with its own data dir and task queue. */
-export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
+export async function testConfig(env: Record<string, string> = {}, { deploymentDefaults = false } = {}): Promise<Config> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'domain-service-data-'));
   return loadConfig({
     NODE_ENV: 'test',
@@ -31,8 +31,9 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
     // its own address in X-Forwarded-For (TestApp.fetch, TestBrowser), so test files running at once
     // on this machine never share per-address pools.
     TRUST_PROXY: '127.0.0.1/32, ::1',
-    // Live tests talk to a loopback double; test/http/registrarBudget.test.ts sets a real pace.
-    REGISTRAR_CHECK_PER_MINUTE: '100000',
+    // Live tests talk to a loopback double; test/http/registrarBudget.test.ts sets a real pace, and
+    // test/workflows/deploymentDefaults.test.ts keeps the deployment's.
+    ...(deploymentDefaults ? {} : { REGISTRAR_CHECK_PER_MINUTE: '100000' }),
     PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
     // The database is shared by every test file: see test/support/processes.ts.
     WEBHOOK_DISPATCHER: 'off',
@@ -67,13 +68,15 @@ export interface TestAppOptions {
   port?: number;
   /** The worker's workflow bundle when not the shared one (e.g. one with interceptors). */
   workflowBundle?: WorkflowBundleOption;
+  /** The limits a deployment has (REGISTRAR_CHECK_PER_MINUTE's default), not the test run's looser ones. */
+  deploymentDefaults?: boolean;
   /** The rate limiter's clock (test/support/manualClock.ts), for bursts decided in one window. */
   rateLimitClock?: () => number;
 }
 
 /** The real app on a real port, with real PostgreSQL, Redis and Temporal behind it. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const config = await testConfig(options.env);
+  const config = await testConfig(options.env, { deploymentDefaults: options.deploymentDefaults });
   const created = await createDeps(config, createLogger(config, {}, options.logDestination));
   const deps = options.rateLimitClock
     ? { ...created, rateLimiter: createRateLimiter({ redis: created.redis, logger: created.logger, now: options.rateLimitClock }) }
