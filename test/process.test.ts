@@ -13,6 +13,19 @@ import { freePort } from '../scripts/lib/temporalDevServer.js';
 import { runTs } from './support/processes.js';
 import { sharedWorkflowBundle, startTestApp, testConfig } from './support/testApp.js';
 
+/** The error fetching `url` rejects with once the server stops accepting (asked every 20 ms, for 10 s at most). */
+async function refusedSoon(url: string): Promise<unknown> {
+  for (let attempt = 0; attempt < 500; attempt += 1) {
+    const refused = await fetch(url).then(
+      async (res) => void (await res.body?.cancel()),
+      (err: unknown) => err,
+    );
+    if (refused) return refused;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${url} still answered after 10 s`);
+}
+
 async function serviceEnv(): Promise<Record<string, string>> {
   return {
     NODE_ENV: 'test',
@@ -71,6 +84,8 @@ describe('graceful shutdown', () => {
   it('stops accepting, lets the in-flight request finish, then stops the worker', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const inHandler = new Promise<void>((resolve) => (reached = resolve));
     const slowRoute = defineRoute({
       method: 'get',
       path: '/test/slow',
@@ -80,6 +95,7 @@ describe('graceful shutdown', () => {
       scope: 'public',
       responses: { 200: { description: 'Done', schema: z.object({ done: z.boolean() }) } },
       handler: async (ctx) => {
+        reached();
         await gate;
         ctx.body = { done: true };
       },
@@ -93,10 +109,14 @@ describe('graceful shutdown', () => {
       extraRoutes: [slowRoute],
     });
     const inFlight = fetch(`${service.apiUrl}/test/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await inHandler;
     const stopping = service.stop();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await expect(fetch(`${service.apiUrl}/healthz`)).rejects.toThrow();
+    // Refused from the moment the listener closes, while the in-flight request still holds stop() open.
+    await expect(refusedSoon(`${service.apiUrl}/healthz`)).resolves.toBeInstanceOf(Error);
+    let stopped = false;
+    void stopping.then(() => (stopped = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
     release();
     const res = await inFlight;
     expect(res.status).toBe(200);

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Redis } from 'ioredis';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { bearer, createKey, sessionToken, uniqueEmail } from '../support/actors.js';
 import { timeUntilRefused } from '../support/keyRefusal.js';
@@ -11,18 +10,14 @@ const shared = { KEY_HASH_SECRET: 'race-test-secret-0123456789abcdef0123' };
 let proxy: HoldingProxy;
 let apiA: TestApp;
 let apiB: TestApp;
-let listener: Redis;
 
 beforeAll(async () => {
   const database = new URL(inject('databaseUrl'));
   proxy = await HoldingProxy.start({ host: database.hostname, port: Number(database.port || 5432) });
   apiA = await startTestApp({ env: shared });
   apiB = await startTestApp({ env: { ...shared, DATABASE_URL: proxy.url(inject('databaseUrl')), DATA_DIR: apiA.deps.config.dataDir } });
-  listener = new Redis(inject('redisUrl'));
-  await listener.subscribe(KEY_INVALIDATION_CHANNEL);
 });
 afterAll(async () => {
-  listener?.disconnect();
   await apiB?.close();
   await apiA?.close();
   await proxy?.close();
@@ -40,12 +35,14 @@ describe('a key lookup that overlaps the key being deleted', () => {
     const lookup = apiB.fetch('/api/v1/me', { headers: bearer(created.key) });
     await proxy.waitForHeldReply();
 
-    // Meanwhile the key is deleted through A, and the invalidation reaches every process.
-    const invalidated = new Promise<void>((resolve) => listener.once('message', () => resolve()));
+    // Meanwhile the key is deleted through A, and the invalidation reaches B: B's subscriber hands the
+    // message to its key verifier (which listened first, and evicts at once) before to this listener.
+    const invalidatedOnB = new Promise<void>((resolve) =>
+      apiB.deps.subscriber.on('message', (channel: string, keyId: string) => channel === KEY_INVALIDATION_CHANNEL && keyId === created.id && resolve()),
+    );
     const del = await apiA.fetch(`/api/v1/me/api-keys/${created.id}`, { method: 'DELETE', headers: bearer(session) });
     expect(del.status).toBe(204);
-    await invalidated;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await invalidatedOnB;
 
     // The stale reply arrives after the invalidation.
     const released = Date.now();

@@ -22,6 +22,7 @@ import { buildRoutes } from '../../src/routes.js';
 import type { RouteSpec } from '../../src/http/route.js';
 import { SCOPES } from '../../src/auth/scopes.js';
 import { DOMAIN_NAMES, fromZod, mutate, mutation, rawBodyTweak, toWire } from './arbitraries.js';
+import { fingerprintOf, ownedTables } from './fingerprint.js';
 
 /** Cases per route with a body; routes without one (path and query only) get a quarter. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
@@ -36,23 +37,6 @@ export function fuzzRoutes(shard: number, shards: number): void {
   let session: string;
   let testKey: string;
   let fingerprint: () => Promise<string>;
-
-  /** Tables whose rows belong to the fuzz user or its orgs; `version` where a table has one, so updates show too. */
-  async function buildFingerprint(userId: string): Promise<() => Promise<string>> {
-    const { rows } = await app.deps.db.query<{ table_name: string; columns: string[] }>(
-      `SELECT table_name, array_agg(column_name::text) AS columns FROM information_schema.columns
-        WHERE table_schema = 'public' AND table_name <> 'idempotency_keys' GROUP BY table_name`,
-    );
-    const orgs = `(SELECT org_id FROM memberships WHERE user_id = $1)`;
-    const parts = rows.flatMap(({ table_name: table, columns }) => {
-      const scope = columns.includes('org_id') ? `org_id IN ${orgs}` : columns.includes('user_id') ? 'user_id = $1' : table === 'organizations' ? `id IN ${orgs}` : undefined;
-      if (!scope) return [];
-      const version = columns.includes('version') ? `, coalesce(sum(version), 0)` : '';
-      return [`(SELECT '${table}:' || count(*)${version ? ` || '/' || coalesce(sum(version), 0)` : ''} FROM ${table} WHERE ${scope})`];
-    });
-    const sql = `SELECT concat_ws(' ', ${parts.join(', ')}) AS print`;
-    return async () => (await app.deps.db.query<{ print: string }>(sql, [userId])).rows[0]!.print;
-  }
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -81,7 +65,7 @@ export function fuzzRoutes(shard: number, shards: number): void {
     );
     await app.fetch(`/api/v1/orgs/${org.id}/billing/top-ups`, { method: 'POST', headers, body: JSON.stringify({ amount: 100_000 }) });
     fixtures = { org_oid: org.id, domain, contact_id: contact.id, record_id: record.id, key_id: key.id, user_id: me.id, operation_id: 'op_0000000000000000000000', widget_id: 'w' };
-    fingerprint = await buildFingerprint(me.id);
+    fingerprint = fingerprintOf(app.deps.db, (await ownedTables(app.deps.db)).owned, me.id);
   }, 120_000);
 
   afterAll(async () => {
@@ -224,10 +208,12 @@ export function fuzzRoutes(shard: number, shards: number): void {
         if (result.failed) failures.push(`${route.method.toUpperCase()} ${route.path}: ${String(result.errorInstance)}\n  counterexample: ${JSON.stringify(result.counterexample)?.slice(0, 500)}`);
       }
       expect(failures).toEqual([]);
+      console.info(`fuzz part ${shard + 1} of ${shards}: ${succeeded.size} of ${routes.length} routes answered 2xx`);
       // Some routes never succeed here (the GitHub webhook needs GitHub's signature; DELETEs consume their
-      // fixture once), but the generated values must get past validation on a good share of them.
-      // At least 4 of each part's routes: 12 or more of the whole table.
-      expect(succeeded.size, [...succeeded].join('\n')).toBeGreaterThanOrEqual(4);
+      // fixture once; a live-mode operation needs a registrar), but the generated values must get past
+      // validation on at least half of each part's routes (with the default seed: 14, 15 and 19 of 27).
+      const neverSucceeded = routes.map((r) => `${r.method} ${r.path}`).filter((r) => !succeeded.has(r));
+      expect(succeeded.size, `never answered 2xx:\n${neverSucceeded.join('\n')}`).toBeGreaterThanOrEqual(Math.floor(routes.length / 2));
     }, 600_000);
   });
 }

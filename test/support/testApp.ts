@@ -10,12 +10,13 @@ import { createApp } from '../../src/app.js';
 import { listen } from '../../src/http/listen.js';
 import type { RouteSpec } from '../../src/http/route.js';
 import { createWorker, type RunningWorker } from '../../src/worker/worker.js';
+import { createRateLimiter } from '../../src/rateLimit/limiter.js';
 import { randomBase62 } from '../../src/ids.js';
 import { forwardedFrom, simulatedClientAddress } from './http.js';
 import type { ActivityDeps } from '../../activities/index.js';
 
 /** Configuration pointing at the test run's database, Redis and Temporal, with its own data dir and task queue. */
-export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
+export async function testConfig(env: Record<string, string> = {}, { deploymentDefaults = false } = {}): Promise<Config> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'domain-service-data-'));
   return loadConfig({
     NODE_ENV: 'test',
@@ -30,8 +31,9 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
     // its own address in X-Forwarded-For (TestApp.fetch, TestBrowser), so test files running at once
     // on this machine never share per-address pools.
     TRUST_PROXY: '127.0.0.1/32, ::1',
-    // Live tests talk to a loopback double; test/http/registrarBudget.test.ts sets a real pace.
-    REGISTRAR_CHECK_PER_MINUTE: '100000',
+    // Live tests talk to a loopback double; test/http/registrarBudget.test.ts sets a real pace, and
+    // test/workflows/deploymentDefaults.test.ts keeps the deployment's.
+    ...(deploymentDefaults ? {} : { REGISTRAR_CHECK_PER_MINUTE: '100000' }),
     PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
     // The database is shared by every test file: see test/support/processes.ts.
     WEBHOOK_DISPATCHER: 'off',
@@ -66,12 +68,19 @@ export interface TestAppOptions {
   port?: number;
   /** The worker's workflow bundle when not the shared one (e.g. one with interceptors). */
   workflowBundle?: WorkflowBundleOption;
+  /** The limits a deployment has (REGISTRAR_CHECK_PER_MINUTE's default), not the test run's looser ones. */
+  deploymentDefaults?: boolean;
+  /** The rate limiter's clock (test/support/manualClock.ts), for bursts decided in one window. */
+  rateLimitClock?: () => number;
 }
 
 /** The real app on a real port, with real PostgreSQL, Redis and Temporal behind it. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const config = await testConfig(options.env);
-  const deps = await createDeps(config, createLogger(config, {}, options.logDestination));
+  const config = await testConfig(options.env, { deploymentDefaults: options.deploymentDefaults });
+  const created = await createDeps(config, createLogger(config, {}, options.logDestination));
+  const deps = options.rateLimitClock
+    ? { ...created, rateLimiter: createRateLimiter({ redis: created.redis, logger: created.logger, now: options.rateLimitClock }) }
+    : created;
   const worker = options.worker ? await createWorker(deps, options.workflowBundle ?? sharedWorkflowBundle(), options.outside) : undefined;
   const workerRun = worker?.worker.run();
   const http = await listen(

@@ -78,6 +78,16 @@ function goTest(extraEnv: Record<string, string>): Promise<{ code: number | null
   });
 }
 
+/** The top-level Go tests (`func TestX(t *testing.T)`) in every _test.go file under `dir`. */
+async function goTestNames(dir: string): Promise<string[]> {
+  const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('_test.go'));
+  const sources = await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')));
+  return sources.flatMap((source) => [...source.matchAll(/^func (Test\w+)\(t \*testing\.T\)/gm)].map((m) => m[1]!)).sort();
+}
+
+/** The verbose output's result line for a top-level test (`--- PASS: TestX (1.2s)`), or why there is none. */
+const passLine = (output: string, name: string) => new RegExp(`^--- (PASS|FAIL|SKIP): ${name} .*$`, 'm').exec(output)?.[0] ?? `${name}: no result line`;
+
 describe('Terraform provider with OpenTofu', () => {
   it('creates, updates, imports, finds drift in and destroys every resource, and plans a 2,000-record zone in one request', async () => {
     const { code, output } = await goTest(env);
@@ -85,9 +95,12 @@ describe('Terraform provider with OpenTofu', () => {
       const failed = output.split('\n').filter((line) => !/^(=== (RUN|PAUSE|CONT)|\s+--- PASS)/.test(line)).join('\n');
       throw new Error(`go test in terraform-provider/ exited with ${code}:\n${failed.slice(-20_000)}`);
     }
-    for (const name of ['Contact', 'Domain', 'DomainPlanDryRun', 'DNSRecord', 'DNSZoneRecords', 'DNSZoneRecordsLargeZonePlan', 'DNSSEC', 'WebhookEndpoint', 'APIKey', 'DataSources']) {
-      expect(output).toMatch(new RegExp(`^--- PASS: TestAcc${name} `, 'm'));
-    }
+    // Every test the provider's sources declare, acceptance and unit alike, ran and passed: a test
+    // added, renamed or given a t.Skip cannot pass unnoticed.
+    const declared = await goTestNames(PROVIDER_DIR);
+    expect(declared.filter((name) => name.startsWith('TestAcc')).length).toBeGreaterThanOrEqual(10);
+    expect(declared.filter((name) => !/^--- PASS: /.test(passLine(output, name)))).toEqual([]);
+    expect(output).not.toMatch(/^\s*--- SKIP: /m);
     const count = /a refresh and plan of a 2,000-record zone: (\d+) API request/.exec(output);
     expect(Number(count?.[1])).toBeLessThanOrEqual(2);
     console.log(count?.[0]);

@@ -35,6 +35,15 @@ async function waitsForLock(observer: pg.Client, pid: number): Promise<void> {
   throw new Error(`session ${pid} never waited for a lock`);
 }
 
+/** How many advisory locks each session holds (granted), in the order of `pids`. */
+async function grantedLocks(observer: pg.Client, pids: number[]): Promise<number[]> {
+  const { rows } = await observer.query<{ pid: number; n: number }>(
+    `SELECT pid, count(*)::int AS n FROM pg_locks WHERE pid = ANY($1) AND locktype = 'advisory' AND granted GROUP BY pid`,
+    [pids],
+  );
+  return pids.map((pid) => rows.find((r) => r.pid === pid)?.n ?? 0);
+}
+
 const manyNames = Array.from({ length: NAME_LOCKS_MAX + 1 }, (_, i) => `h${i}`);
 
 describe('DNS record locks', () => {
@@ -61,14 +70,19 @@ describe('DNS record locks', () => {
     await lockDnsNames(small, 'dom_locks_2', ['www']);
     await other.query('BEGIN');
     await lockDnsNames(other, 'dom_locks_2', ['mail']);
+    // Both hold their locks at once (the domain's, shared, and their name's): the second did not wait.
+    expect(await grantedLocks(big, [pidOf(small), pidOf(other)])).toEqual([2, 2]);
     await other.query('COMMIT');
 
     const observer = other;
     await big.query('BEGIN');
-    const bigDone = lockDnsNames(big, 'dom_locks_2', manyNames);
+    let bigLocked = false;
+    const bigDone = lockDnsNames(big, 'dom_locks_2', manyNames).then(() => (bigLocked = true));
     await waitsForLock(observer, pidOf(big));
+    expect(bigLocked).toBe(false);
     await small.query('COMMIT');
     await bigDone;
+    expect(await grantedLocks(observer, [pidOf(big)])).toEqual([1]);
     await big.query('COMMIT');
   });
 });
