@@ -71,7 +71,7 @@ function allowList(): Record<string, (value: string) => boolean> {
   return {
     // Declared paths only: the app's, and those test files add to their apps (test/support/testRoutes.ts),
     // which other files run earlier in this process may have counted.
-    route: (value) => oneOf(routes)(value) || /^\/test(\/[a-z-]+|\/\{[a-z_]+\})+$/.test(value),
+    route: (value) => oneOf(routes)(value) || /^(\/api\/v1)?\/test(\/[a-z-]+|\/\{[a-z_]+\})+$/.test(value),
     method: oneOf(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'OTHER']),
     status: (value) => /^[1-5]\d\d$/.test(value) || [...FINAL_OPERATION_STATUSES, 'pending', 'running'].includes(value),
     le: (value) => value === '+Inf' || Number.isFinite(Number(value)),
