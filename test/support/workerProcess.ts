@@ -6,9 +6,10 @@ import { runTs, type RunningProcess } from './processes.js';
 
 /**
  * A worker as its own process (`src/main.ts --role worker`) on the test run's infrastructure and
- * the given task queue, resolved once it polls; a test can SIGKILL it like a crashed machine.
+ * the given task queue, resolved once it polls; a test can SIGKILL it like a crashed machine. `env`
+ * adds to or overrides its environment (a file's own database, the webhook timings it tests).
  */
-export async function startWorkerProcess(taskQueue: string): Promise<RunningProcess> {
+export async function startWorkerProcess(taskQueue: string, env: Record<string, string> = {}): Promise<RunningProcess> {
   const worker = runTs('src/main.ts', ['--role', 'worker'], {
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
@@ -21,6 +22,7 @@ export async function startWorkerProcess(taskQueue: string): Promise<RunningProc
     DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'domain-service-worker-')),
     // The run's bundle, as a deployment's worker loads the image's, rather than bundling at every start.
     WORKFLOW_BUNDLE: inject('workflowBundlePath'),
+    ...env,
   });
   try {
     await worker.waitForOutput(/"msg":"worker polling"/, 90_000);

@@ -6,15 +6,13 @@
  * its events in the order they were committed. Workers run as their own processes on this file's own
  * database and task queue; the api's deps here only write endpoints and events.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.js';
 import { customerFactory } from '../../../test/support/customers.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/support/webhookReceiver.js';
 import { createOwnDatabase, type OwnDatabase } from '../../../test/support/ownDatabase.js';
-import { runTs, type RunningProcess } from '../../../test/support/processes.js';
+import type { RunningProcess } from '../../../test/support/processes.js';
+import { startWorkerProcess } from '../../../test/support/workerProcess.js';
 import { withTransaction } from '../../db/pool.js';
 import { emitEvent } from './emitEvent.js';
 import { createWebhookEndpoint } from './endpoints.js';
@@ -47,16 +45,8 @@ afterAll(async () => {
 
 /** A worker process with its dispatcher, on this file's database and task queue, resolved once it polls. */
 async function startWorker(): Promise<RunningProcess> {
-  const worker = runTs('src/main.ts', ['--role', 'worker'], {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
+  const worker = await startWorkerProcess(taskQueue, {
     DATABASE_URL: database.url,
-    REDIS_URL: inject('redisUrl'),
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    PAYLOAD_ENCRYPTION_KEYS: inject('payloadEncryptionKeys'),
-    DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'domain-service-worker-')),
-    WORKFLOW_BUNDLE: inject('workflowBundlePath'),
     WEBHOOK_TEST_LOOPBACK: 'true',
     WEBHOOK_DISPATCHER: 'on',
     WEBHOOK_TIMEOUT: '1s',
@@ -65,7 +55,6 @@ async function startWorker(): Promise<RunningProcess> {
     WEBHOOK_HOST_PER_MINUTE: '1000000',
   });
   workers.push(worker);
-  await worker.waitForOutput(/"msg":"worker polling"/, 90_000);
   return worker;
 }
 
