@@ -1,10 +1,10 @@
 import { defineRoute } from '../../http/route.js';
 import type { PlatformDeps } from '../../platformDeps.js';
-import { type AvailabilityService, answerAccepted, OperationSchema, presentDryRun, RegisterDomainBody } from '../../features/domains/index.js';
+import { type AvailabilityService, OperationSchema, RegisterDomainBody } from '../../features/domains/index.js';
 // The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
 import { TerseOrgPath as OrgPath } from '../../http/pathParams.js';
 import { DryRunHeader } from '../../http/dryRun.js';
-import { DRY_RUN_ANSWER, NOT_REGISTRABLE } from '../paidOperation/routeAnswers.js';
+import { answerPaidStart, DRY_RUN_ANSWER, NOT_REGISTRABLE } from '../paidOperation/routeAnswers.js';
 import { quoteRegistration, registerDomain } from './registerDomain.js';
 
 export type RegisterDomainRouteDeps = Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'payloadKeys' | 'registrars'> & { availability: AvailabilityService };
@@ -36,12 +36,7 @@ export function registerDomainRoutes(deps: RegisterDomainRouteDeps) {
       },
       handler: async (ctx, { path, header, body, principal }) => {
         const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
-        if (header['dry-run']) {
-          ctx.body = presentDryRun(await quoteRegistration(props));
-          return;
-        }
-        const operation = await registerDomain(props);
-        answerAccepted(ctx, operation);
+        await answerPaidStart(ctx, header['dry-run'], props, { quote: quoteRegistration, begin: registerDomain });
       },
     }),
   ];

@@ -1,10 +1,10 @@
 import { defineRoute } from '../../http/route.js';
 import type { PlatformDeps } from '../../platformDeps.js';
-import { answerAccepted, OperationSchema, presentDryRun, TransferDomainBody } from '../../features/domains/index.js';
+import { OperationSchema, TransferDomainBody } from '../../features/domains/index.js';
 // The domains routes publish the terser wording of the shared path parameters (pathParams.ts).
 import { TerseOrgPath as OrgPath } from '../../http/pathParams.js';
 import { DryRunHeader } from '../../http/dryRun.js';
-import { DRY_RUN_ANSWER, NOT_REGISTRABLE } from '../paidOperation/routeAnswers.js';
+import { answerPaidStart, DRY_RUN_ANSWER, NOT_REGISTRABLE } from '../paidOperation/routeAnswers.js';
 import { quoteTransfer, transferDomain } from './transferDomain.js';
 
 export type TransferDomainRouteDeps = Pick<PlatformDeps, 'db' | 'temporal' | 'config' | 'payloadKeys' | 'registrars'>;
@@ -35,12 +35,7 @@ export function transferDomainRoutes(deps: TransferDomainRouteDeps) {
       },
       handler: async (ctx, { path, header, body, principal }) => {
         const props = { deps, principal, orgId: path.org_oid, idempotency: ctx.state.idempotency, body };
-        if (header['dry-run']) {
-          ctx.body = presentDryRun(await quoteTransfer(props));
-          return;
-        }
-        const operation = await transferDomain(props);
-        answerAccepted(ctx, operation);
+        await answerPaidStart(ctx, header['dry-run'], props, { quote: quoteTransfer, begin: transferDomain });
       },
     }),
   ];
