@@ -119,10 +119,11 @@ describe('a text stream read from one snapshot', () => {
     const three = new StreamSlots(3, () => new Error('busy'));
     const holder = (key: string) => ({ key, max: 1, busy: () => new Error(`${key} busy`) });
     const open = (key: string) =>
-      snapshotTextStream(pool, { head: () => Promise.resolve(''), batches: (client) => numbers(client, 1_000_000, 1_000), render: lines, slots: three, holder: holder(key), stallMs: 300 });
+      snapshotTextStream(pool, { head: () => Promise.resolve(''), batches: (client) => numbers(client, 1_000_000, 1_000), render: lines, slots: three, holder: holder(key), stallMs: 3_000 });
     const stalled = await open('a');
     const closed = new Promise<Error | undefined>((resolve) => stalled.once('error', resolve).once('close', () => resolve(undefined)));
-    // One part taken, then no more.
+    // One part taken, then no more. The stall window is wide enough that a loaded machine's second
+    // open (a connection and a first batch before its slot) is refused before the first is cut off.
     stalled.read();
     await expect(open('a')).rejects.toThrow('a busy');
     const other = await open('b');
