@@ -6,12 +6,12 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
-import { temporal } from '@temporalio/proto';
-import { SEARCH_ATTRIBUTES } from '../../../src/temporal/searchAttributes.js';
+import { ensureSearchAttributes } from '../../../src/temporal/client.js';
 import { freePort } from '../temporalDevServer.js';
 import { daemon, listening, type Daemon } from './daemon.js';
 import type { TemporalBinaries } from './temporalServer.js';
@@ -31,8 +31,25 @@ export interface TemporalCluster {
 
 type Ports = Record<(typeof SERVICES)[number], { grpcPort: number; membershipPort: number }> & { frontendHttp: number };
 
+/**
+ * A free loopback port below 32768: Temporal stores membership ports in a `smallint` column
+ * (cluster_membership.rpc_port), so an ephemeral port (32768 and up on Linux) is refused there.
+ */
+async function freeSmallintPort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error('no free loopback port below 32768');
+}
+
 export async function allocateTemporalPorts(): Promise<Ports> {
-  const pair = async () => ({ grpcPort: await freePort(), membershipPort: await freePort() });
+  const pair = async () => ({ grpcPort: await freePort(), membershipPort: await freeSmallintPort() });
   return { frontend: await pair(), history: await pair(), matching: await pair(), worker: await pair(), frontendHttp: await freePort() };
 }
 
@@ -141,16 +158,7 @@ export async function registerNamespace(address: string, namespace: string, time
         await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') }).catch((err: { code?: number }) => {
           if (err.code !== 6) throw err; // ALREADY_EXISTS: a restart of the stack on kept data
         });
-        const types: Record<string, temporal.api.enums.v1.IndexedValueType> = {
-          KEYWORD: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-          BOOL: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_BOOL,
-        };
-        await connection.operatorService.addSearchAttributes({
-          namespace,
-          searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((key) => [key.name, types[key.type]!])),
-        }).catch((err: { code?: number }) => {
-          if (err.code !== 6) throw err;
-        });
+        await ensureSearchAttributes(connection, namespace);
         await connection.workflowService.describeNamespace({ namespace });
         return;
       } finally {
