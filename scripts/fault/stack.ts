@@ -4,7 +4,7 @@
  * migrated, the workflows bundled, and the api and the worker as separate processes (`src/main.ts --role …`, through tsx).
  * `close` stops all of it, and `lastResort` does what it can synchronously when the process is exiting.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
@@ -94,6 +94,8 @@ async function devEngines(dir: string, log: (line: string) => void, cleanups: ((
 }
 
 async function productionEngines(dir: string, log: (line: string) => void, cleanups: (() => Promise<void> | void)[], destroyers: (() => void)[]): Promise<Engines> {
+  // PostgreSQL runs as `postgres` and must pass through this directory to its own.
+  await chmod(dir, 0o711);
   const cluster = await startCluster({ dir: path.join(dir, 'cluster'), log, namespace: 'default', onStopper: (s) => destroyers.push(s.lastResort) });
   cleanups.push(() => cluster.stop());
   const [host, port] = cluster.temporalAddress.split(':');
