@@ -211,7 +211,7 @@ export function recoveryFigures(events: { name: string; at: number; engineMs?: n
       value: (first - event.at) / 1000,
       atMost: atMostMs / 1000,
       unit: 's' as const,
-      details: [`first success sent after the fault${event.engineMs === undefined ? '' : `; the engine whole again (failed over and the node rejoined) after ${(event.engineMs / 1000).toFixed(1)} s`}`],
+      details: [`first success sent after the fault${event.engineMs === undefined ? '' : `; the fault over and the cluster whole again (a node killed is back) after ${(event.engineMs / 1000).toFixed(1)} s`}`],
     };
   });
 }

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { ensureSearchAttributes } from '../../../src/temporal/client.js';
-import { freePort } from '../temporalDevServer.js';
+import { DEV_SERVER_DYNAMIC_CONFIG, freePort } from '../temporalDevServer.js';
 import { daemon, listening, type Daemon } from './daemon.js';
 import type { TemporalBinaries } from './temporalServer.js';
 
@@ -95,9 +95,12 @@ function nodeConfig(props: { ports: Ports; postgresPort: number; frontendAddress
 /**
  * As the dev server does: search attributes are read fresh, so the ones registered just now are
  * usable at once instead of after the cache's refresh (a minute); the persistence rate limits are
- * raised to pay for it, in the dev server's proportion.
+ * raised to pay for it, in the dev server's proportion. And as docs/operations.md (The parts and how
+ * they scale) asks of a cluster: one task queue partition and activities handed back eagerly
+ * (scripts/lib/temporalDevServer.ts says why).
  */
 const DYNAMIC_CONFIG = [
+  ...Object.entries(DEV_SERVER_DYNAMIC_CONFIG).flatMap(([key, value]) => [`${key}:`, `  - value: ${JSON.stringify(value)}`]),
   'system.forceSearchAttributesCacheRefreshOnRead:',
   '  - value: true',
   'frontend.persistenceMaxQPS:',
