@@ -120,8 +120,11 @@ async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<S
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
   if (process.env.BENCH_ENGINE === 'cluster') {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'domain-service-bench-cluster-'));
+    const cluster = await startCluster({ dir, log: (line) => console.error(line), namespace: 'default' }).catch((err: unknown) => {
+      console.error(`the cluster's logs are in ${dir}`);
+      throw err;
+    });
     startedHere.push(() => rm(dir, { recursive: true, force: true }));
-    const cluster = await startCluster({ dir, log: (line) => console.error(line), namespace: 'default' });
     startedHere.push(() => cluster.stop());
     databaseUrl = cluster.databaseUrl('domains_bench');
     redisEnv = cluster.redisEnv;

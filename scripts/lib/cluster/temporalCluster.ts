@@ -35,15 +35,22 @@ type Ports = Record<(typeof SERVICES)[number], { grpcPort: number; membershipPor
  * A free loopback port below 32768: Temporal stores membership ports in a `smallint` column
  * (cluster_membership.rpc_port), so an ephemeral port (32768 and up on Linux) is refused there.
  */
+const handedOut = new Set<number>();
+
 async function freeSmallintPort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
+    // Free now, but not yet bound by the node it is for: never hand it out twice.
+    if (handedOut.has(port)) continue;
     const free = await new Promise<boolean>((resolve) => {
       const server = net.createServer();
       server.once('error', () => resolve(false));
       server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-    if (free) return port;
+    if (free) {
+      handedOut.add(port);
+      return port;
+    }
   }
   throw new Error('no free loopback port below 32768');
 }
@@ -142,7 +149,9 @@ export async function startTemporalCluster(props: {
     await Promise.all(nodes.map((node) => node.server.stop()));
   };
   try {
-    await Promise.all(nodes.map((node) => node.server.start()));
+    // One after the other: on a fresh database the first writes the cluster's metadata, and two at
+    // once race to insert it (the loser exits on the duplicate key).
+    for (const node of nodes) await node.server.start();
   } catch (err) {
     await stop();
     throw err;
