@@ -4,15 +4,18 @@
  * Temporal is frozen and the api and the worker are SIGKILLed twice; then it prints the 500s, the lost
  * and stuck operations, the double charges and the longest wait of a retried request, each beside its
  * target, and exits 1 if one is missed. Everything runs on loopback, on servers of its own
- * (scripts/fault/stack.ts). `--json` prints the report as JSON on stdout.
+ * (scripts/fault/stack.ts). `--production` runs it on the cluster of docs/operations.md instead
+ * (scripts/lib/cluster/) and breaks that cluster's engines (scripts/fault/productionFaults.ts), adding
+ * each failover's time to recover. `--json` prints the report as JSON on stdout.
  */
 import { parseArgs } from 'node:util';
 import { createPool } from '../src/db/pool.js';
 import { createLogger } from '../src/logger.js';
 import { runFaults } from './fault/faults.js';
+import { runProductionFaults, type FaultEvent } from './fault/productionFaults.js';
 import { newClientLog, retryingClient, type ClientLog } from './fault/retryingClient.js';
 import { INITIAL_CREDIT, startFaultStack, type FaultStack, type StackStopper } from './fault/stack.js';
-import { formatReport, judge, waitForOperations } from './fault/verdict.js';
+import { formatReport, judge, recoveryFigures, waitForOperations, withFigures } from './fault/verdict.js';
 import { runClient } from './fault/workload.js';
 
 const CLIENTS = 6;
@@ -21,8 +24,12 @@ const OUTAGE_MS = 5_000;
 const WAIT_TARGET_MS = 10_000;
 const GIVE_UP_AFTER_MS = 120_000;
 const DRAIN_TIMEOUT_MS = 120_000;
+/** Production mode: each failover recovered (first success after it) within this. */
+const RECOVERY_TARGET_MS = 30_000;
 
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, 'settle-seconds': { type: 'string', default: '4' } } });
+const { values: args } = parseArgs({
+  options: { json: { type: 'boolean', default: false }, production: { type: 'boolean', default: false }, 'settle-seconds': { type: 'string', default: '4' } },
+});
 const started = Date.now();
 const log = (line: string) => console.error(`[fault ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}`);
 /** What each client is waiting on, for a run interrupted before its end. */
@@ -41,8 +48,11 @@ async function run(stack: FaultStack): Promise<boolean> {
     }),
   );
   log(`${CLIENTS} clients working`);
+  const timings = { outageMs: OUTAGE_MS, settleMs: Number(args['settle-seconds']) * 1000 };
+  let events: FaultEvent[] = [];
   try {
-    await runFaults(stack, { outageMs: OUTAGE_MS, settleMs: Number(args['settle-seconds']) * 1000 }, log);
+    if ('production' in stack.engines) events = await runProductionFaults(stack, stack.engines.production, timings, log);
+    else await runFaults(stack, stack.engines.dev, timings, log);
   } finally {
     running = false;
   }
@@ -51,7 +61,8 @@ async function run(stack: FaultStack): Promise<boolean> {
   const db = createPool(stack.databaseUrl, createLogger({ logLevel: 'silent' }));
   try {
     await waitForOperations(db, outcomes.flatMap((o) => [...o.accepted.keys()]), DRAIN_TIMEOUT_MS);
-    const report = await judge({ startedAt: started, db, logs, outcomes, initialCredit: INITIAL_CREDIT, waitTargetMs: WAIT_TARGET_MS, apiDown: stack.apiDown, crashes: stack.crashes });
+    const judged = await judge({ startedAt: started, db, logs, outcomes, initialCredit: INITIAL_CREDIT, waitTargetMs: WAIT_TARGET_MS, apiDown: stack.apiDown, crashes: stack.crashes });
+    const report = withFigures(judged, recoveryFigures(events, logs, RECOVERY_TARGET_MS));
     console.error(formatReport(report));
     if (args.json) console.log(JSON.stringify(report, null, 2));
     return report.passed;
@@ -76,7 +87,7 @@ async function main(): Promise<void> {
       void (stopper?.close() ?? Promise.resolve()).finally(() => process.exit(130));
     });
   }
-  const stack = await startFaultStack({ clients: CLIENTS, log, onStopper: (s) => (stopper = s) });
+  const stack = await startFaultStack({ clients: CLIENTS, production: args.production, log, onStopper: (s) => (stopper = s) });
   let passed = false;
   try {
     passed = await run(stack);

@@ -28,6 +28,16 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('.data');
   });
 
+  it('reads REDIS_SENTINELS as host:port pairs with the master name, and refuses anything else (docs/operations.md, Production topology)', () => {
+    expect(loadConfig({}).redisSentinel).toBeUndefined();
+    expect(loadConfig({ REDIS_SENTINELS: '10.0.0.1:26379, [::1]:26380' }).redisSentinel).toEqual({
+      sentinels: [{ host: '10.0.0.1', port: 26379 }, { host: '::1', port: 26380 }],
+      name: 'domains',
+    });
+    expect(loadConfig({ REDIS_SENTINELS: '10.0.0.1:26379', REDIS_SENTINEL_NAME: 'cache' }).redisSentinel?.name).toBe('cache');
+    expect(problems({ REDIS_SENTINELS: '10.0.0.1,10.0.0.2:99999' })).toEqual([expect.stringMatching(/^REDIS_SENTINELS: .*not one: 10\.0\.0\.1, 10\.0\.0\.2:99999/)]);
+  });
+
   it('gives the worker the SDK\'s concurrency and a cache of 500 workflows by default, and reads WORKER_* (docs/configuration.md)', () => {
     expect(loadConfig({}).worker).toEqual({
       maxConcurrentWorkflowTasks: 40,

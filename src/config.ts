@@ -71,6 +71,7 @@ function toConfig(env: Env) {
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
+    redisSentinel: env.REDIS_SENTINELS ? { sentinels: env.REDIS_SENTINELS, name: env.REDIS_SENTINEL_NAME } : undefined,
     temporal: {
       address: env.TEMPORAL_ADDRESS,
       namespace: env.TEMPORAL_NAMESPACE,

@@ -35,6 +35,18 @@ const flag = z.enum(['true', 'false']).default('false').transform((value) => val
 const port = z.coerce.number().int().min(0).max(65535);
 const onOff = z.enum(['on', 'off']).default('on');
 
+/** Comma-separated `host:port` pairs, e.g. `10.0.0.1:26379,10.0.0.2:26379`. */
+const hostPorts = z.string().transform((value, ctx) => {
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const parsed = entries.map((entry) => /^(.+):(\d{1,5})$/.exec(entry)).map((m) => (m ? { host: m[1]!.replace(/^\[(.*)\]$/, '$1'), port: Number(m[2]) } : undefined));
+  const bad = entries.filter((_, i) => parsed[i] === undefined || parsed[i].port > 65535);
+  if (bad.length || !entries.length) {
+    ctx.addIssue({ code: 'custom', message: `must be comma-separated host:port pairs such as 10.0.0.1:26379${bad.length ? `; not one: ${bad.join(', ')}` : ''}` });
+    return z.NEVER;
+  }
+  return parsed as { host: string; port: number }[];
+});
+
 /** `https://ui.example.com` or `http://127.0.0.1:8233`: what a browser sends as `Origin`. */
 const origins = z
   .string()
@@ -101,6 +113,9 @@ export const configSections = {
   Storage: {
     DATABASE_URL: z.url().default('postgres://localhost:5432/domains').describe('The PostgreSQL database.'),
     REDIS_URL: z.url().default('redis://127.0.0.1:6379').describe('Redis: rate limits, dashboard sessions, API-key caches and the development identity provider\'s state.'),
+    REDIS_SENTINELS: hostPorts.optional()
+      .describe('Redis Sentinels (`host:port,host:port`) to ask for the current master of REDIS_SENTINEL_NAME, following each failover (docs/operations.md, Production topology); REDIS_URL then gives only the password and database. Unset: REDIS_URL\'s host.'),
+    REDIS_SENTINEL_NAME: z.string().min(1).default('domains').describe('The master name the Sentinels monitor (`sentinel monitor <name> …`); read only with REDIS_SENTINELS.'),
   },
   Temporal: {
     TEMPORAL_ADDRESS: optionalString

@@ -40,9 +40,9 @@ export interface AppDeps extends PlatformDeps {
 }
 
 export async function createDeps(config: Config, logger: Logger): Promise<AppDeps> {
-  const redis = createRedis(config.redisUrl, logger);
+  const redis = createRedis(config.redisUrl, logger, { ...config.redisSentinel });
   // Subscribing waits for a connection instead of failing: it must survive Redis restarts.
-  const subscriber = createRedis(config.redisUrl, logger, { enableOfflineQueue: true, maxRetriesPerRequest: null });
+  const subscriber = createRedis(config.redisUrl, logger, { ...config.redisSentinel, enableOfflineQueue: true, maxRetriesPerRequest: null });
   if (activeTracing()) traceRedisCommands(redis);
   await redisReady(redis, 2_000);
   const db = createPool(config.databaseUrl, logger);

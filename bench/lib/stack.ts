@@ -2,10 +2,13 @@
  * Everything the bench runs against, started fresh: a Temporal dev server (unless TEMPORAL_ADDRESS
  * names one), PowerDNS, the compiled api and worker as `npm start` runs them, and the floors
  * (bench/servers/). PostgreSQL and Redis are the machine's, as for `npm run dev`; the bench has its own
- * database (`domains_bench`, made afresh at each start) and task queues.
+ * database (`domains_bench`, made afresh at each start) and task queues. `BENCH_ENGINE=cluster` runs it
+ * on the production topology instead (scripts/lib/cluster/: PostgreSQL under Patroni behind HAProxy,
+ * Redis with Sentinels, a two-process Temporal cluster), started here and stopped at the end.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -21,6 +24,7 @@ import { REPO_ROOT } from '../../test/support/processes.js';
 import { startCompiled, stopAll, waitForLog, type BenchProcess } from './processes.js';
 import { BUILT_WORKFLOW_BUNDLE } from '../../src/worker/workflowBundle.js';
 import { devEnvironment } from '../../scripts/lib/devEnvironment.js';
+import { startCluster } from '../../scripts/lib/cluster/index.js';
 
 export interface Stack {
   env: Record<string, string>;
@@ -109,12 +113,23 @@ async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<S
   await mkdir(LOG_DIR, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const logFile = (name: string) => path.join(LOG_DIR, `${stamp}-${name}.log`);
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/domains_bench';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  let databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/domains_bench';
+  let redisEnv: Record<string, string> = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
   installTemporalRuntime(createLogger({ logLevel: 'error' }), { level: 'ERROR' });
   let temporalServer: TemporalDevServer | undefined;
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
-  if (!temporalAddress) {
+  if (process.env.BENCH_ENGINE === 'cluster') {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'domain-service-bench-cluster-'));
+    const cluster = await startCluster({ dir, log: (line) => console.error(line), namespace: 'default' }).catch((err: unknown) => {
+      console.error(`the cluster's logs are in ${dir}`);
+      throw err;
+    });
+    startedHere.push(() => rm(dir, { recursive: true, force: true }));
+    startedHere.push(() => cluster.stop());
+    databaseUrl = cluster.databaseUrl('domains_bench');
+    redisEnv = cluster.redisEnv;
+    temporalAddress = cluster.temporalAddress;
+  } else if (!temporalAddress) {
     const cliPath = await resolveTemporalCli((line) => console.error(line));
     const server = await startOnFreePort((port) => startTemporalDevServer({ cliPath, port, namespace: 'default', logFile: logFile('temporal') }));
     startedHere.push(() => server.stop());
@@ -130,7 +145,7 @@ async function startParts(startedHere: Array<() => Promise<unknown>>): Promise<S
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
+    ...redisEnv,
     TEMPORAL_ADDRESS: temporalAddress,
     TEMPORAL_TASK_QUEUE: 'bench',
     DATA_DIR: path.join(REPO_ROOT, '.data/bench'),

@@ -3,7 +3,7 @@
  * stopped, Temporal frozen (SIGSTOP), each for `outageMs`, then the api and the worker SIGKILLed and
  * started again, twice. Between two faults the service gets `settleMs` to show it recovered.
  */
-import type { FaultStack } from './stack.js';
+import type { DevEngines, FaultStack } from './stack.js';
 
 export interface FaultTimings {
   outageMs: number;
@@ -12,7 +12,8 @@ export interface FaultTimings {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function runFaults(stack: FaultStack, timings: FaultTimings, log: (line: string) => void): Promise<void> {
+export async function runFaults(stack: FaultStack, dev: DevEngines, timings: FaultTimings, log: (line: string) => void): Promise<void> {
+  const { postgres, redis, temporal } = dev;
   const outage = async (what: string, stop: () => Promise<void> | void, start: () => Promise<void> | void) => {
     await sleep(timings.settleMs);
     log(`${what}: down`);
@@ -21,12 +22,12 @@ export async function runFaults(stack: FaultStack, timings: FaultTimings, log: (
     await start();
     log(`${what}: back`);
   };
-  await outage('PostgreSQL', stack.postgres.stop, stack.postgres.start);
-  await outage('Redis', stack.redis.stop, stack.redis.start);
+  await outage('PostgreSQL', postgres.stop, postgres.start);
+  await outage('Redis', redis.stop, redis.start);
   await outage(
     'Temporal (SIGSTOP)',
-    () => void process.kill(stack.temporal.pid, 'SIGSTOP'),
-    () => void process.kill(stack.temporal.pid, 'SIGCONT'),
+    () => void process.kill(temporal.pid, 'SIGSTOP'),
+    () => void process.kill(temporal.pid, 'SIGCONT'),
   );
   for (const round of [1, 2]) {
     await sleep(timings.settleMs);

@@ -27,7 +27,7 @@ function lastError(output: string): string {
   return line.slice(0, 200);
 }
 
-export function serviceProcesses(props: { env: Record<string, string>; logDir: string; log: (line: string) => void }) {
+export function serviceProcesses(props: { env: Record<string, string>; roleEnv?: Partial<Record<Role, Record<string, string>>>; logDir: string; log: (line: string) => void }) {
   const all: { role: Role; proc: RunningProcess }[] = [];
   const running: Partial<Record<Role, RunningProcess>> = {};
   const killed = new Set<RunningProcess>();
@@ -37,7 +37,7 @@ export function serviceProcesses(props: { env: Record<string, string>; logDir: s
   let stopping = false;
 
   const start = async (role: Role): Promise<void> => {
-    const proc = runTs('src/main.ts', ['--role', role], role === 'api' ? props.env : { ...props.env, PORT: '0' });
+    const proc = runTs('src/main.ts', ['--role', role], { ...props.env, ...(role === 'api' ? {} : { PORT: '0' }), ...props.roleEnv?.[role] });
     all.push({ role, proc });
     running[role] = proc;
     void proc.exited.then(() => {

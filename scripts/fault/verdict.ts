@@ -198,6 +198,30 @@ export async function judge(props: {
   };
 }
 
+/**
+ * Each fault's time to recover: from the fault to the first request sent after it that succeeded
+ * (2xx), whatever client sent it. A fault the clients never noticed recovers in one request's time.
+ */
+export function recoveryFigures(events: { name: string; at: number; engineMs?: number }[], logs: ClientLog[], atMostMs: number): Figure[] {
+  const successes = logs.flatMap((log) => log.requests).filter((r) => r.answered && /\b2\d\d$/.test(r.trail));
+  return events.map((event) => {
+    const first = successes.filter((r) => r.lastSentAt >= event.at).reduce((min, r) => Math.min(min, r.endedAt), Infinity);
+    return {
+      name: `recovered after ${event.name}`,
+      value: (first - event.at) / 1000,
+      atMost: atMostMs / 1000,
+      unit: 's' as const,
+      details: [`first success sent after the fault${event.engineMs === undefined ? '' : `; the fault over and the cluster whole again (a node killed is back) after ${(event.engineMs / 1000).toFixed(1)} s`}`],
+    };
+  });
+}
+
+/** The report with more figures, judged again. */
+export function withFigures(report: FaultReport, figures: Figure[]): FaultReport {
+  const all = [...report.figures, ...figures];
+  return { ...report, figures: all, passed: all.every(meets) };
+}
+
 const meets = (f: Figure) => f.atMost === undefined || f.value <= f.atMost;
 
 export function formatReport(report: FaultReport): string {

@@ -13,9 +13,14 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
 const DRIVER_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|Query read timeout|Cannot use a pool after calling end/;
 
-/** SQLSTATE classes and codes that say the server cannot serve us now (https://www.postgresql.org/docs/15/errcodes-appendix.html). */
+/**
+ * SQLSTATE classes and codes that say the server cannot serve us now (https://www.postgresql.org/docs/15/errcodes-appendix.html).
+ * 25006 (a write refused in a read-only transaction) is a standby reached during a failover: the front
+ * (HAProxy, docs/operations.md, Production topology) can send a connection to the node being promoted
+ * a moment before it accepts writes. Our statements never write inside a transaction opened read-only.
+ */
 export function isUnavailableSqlState(code: string): boolean {
-  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300' || code === '53000';
+  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300' || code === '53000' || code === '25006';
 }
 
 export function isConnectionFailure(err: unknown): boolean {

@@ -4,12 +4,15 @@ import type { AddressInfo } from 'node:net';
 /**
  * A loopback TCP proxy in front of a shared server, so a test can make that server vanish for one
  * app without touching it: `refuse()` closes every connection and the listening port (connections
- * are refused), `reset()` keeps accepting but drops each connection at once, `restore()` brings it back.
+ * are refused), `reset()` keeps accepting but drops each connection at once, `hold()` forwards nothing
+ * either way while keeping every connection open (a network partition: bytes wait as in TCP's
+ * retransmissions, new connections are accepted and wait too), `restore()` brings it back.
  */
 export interface TcpProxy {
   port: number;
   refuse(): Promise<void>;
   reset(): Promise<void>;
+  hold(): void;
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -17,6 +20,7 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let mode: 'pass' | 'reset' = 'pass';
+  let holding = false;
   let server: net.Server | undefined;
   let port = 0;
 
@@ -34,6 +38,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         }
         const upstream = net.connect(target.port, target.host);
         sockets.add(client).add(upstream);
+        if (holding) {
+          client.pause();
+          upstream.pause();
+        }
         const end = () => {
           client.destroy();
           upstream.destroy();
@@ -71,8 +79,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       dropAll();
       if (!server) await open();
     },
+    hold: () => {
+      holding = true;
+      for (const socket of sockets) socket.pause();
+    },
     restore: async () => {
       mode = 'pass';
+      holding = false;
+      for (const socket of sockets) socket.resume();
       if (!server) await open();
     },
     close: shut,
