@@ -12,7 +12,7 @@ import { Registry } from 'prom-client';
 import { freePort } from '../../scripts/lib/temporalDevServer.js';
 import { startMailForwardingServer, type MailForwardingServer } from '../../scripts/lib/mailForwardingServer.js';
 import { createMailMetrics, startMailPolicy, watchMailLog, type MailLogWatcher, type MailMetrics } from '../../src/features/emailForwards/index.js';
-import type { TestApp } from './testApp.js';
+import type { AppDeps } from '../../src/deps.js';
 import { startSmtpSink, type SmtpSink } from './smtpSink.js';
 
 export const SRS_DOMAIN = 'mx.forwarding.localhost';
@@ -27,7 +27,8 @@ export interface MailForwarding {
   close(): Promise<void>;
 }
 
-export async function startMailForwarding(app: TestApp, options: { freePerHour?: number } = {}): Promise<MailForwarding> {
+/** `app` is a test app or the bench's stack: what holds the database, Redis and the configuration. */
+export async function startMailForwarding(app: { deps: Pick<AppDeps, 'db' | 'redis' | 'config'> }, options: { freePerHour?: number } = {}): Promise<MailForwarding> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'mailfwd-test-'));
   const mailbox = await startSmtpSink();
   const registry = new Registry();
