@@ -6,7 +6,7 @@
  * src/features/emailForwards/postfixConfig.ts (docs/operations.md, E-mail forwarding).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -101,10 +101,15 @@ async function waitForGreeting(port: number, child: ChildProcess, output: () => 
   throw new Error(`Postfix did not greet on ${port} within ${timeoutMs} ms:\n${output()}`);
 }
 
-/** A login and password for the reader role, set each start (the role itself comes from the migration). */
+/**
+ * A login for the reader role (the role itself comes from the migration). Its development password
+ * is derived from the cluster's address, so instances started beside each other (tests in parallel,
+ * `npm run dev`) all set the same one and none locks another out; a deployment sets its own
+ * (docs/operations.md, E-mail forwarding).
+ */
 async function readerLogin(databaseUrl: string, db: Pick<pg.Pool, 'query'>): Promise<PostfixConfigProps['database']> {
   const url = new URL(databaseUrl);
-  const password = randomBytes(18).toString('base64url');
+  const password = createHash('sha256').update(`email_forward_reader development password|${url.hostname}:${url.port}`).digest('base64url').slice(0, 24);
   await db.query(`ALTER ROLE ${READER_ROLE} WITH LOGIN PASSWORD '${password}'`);
   return { host: url.hostname || '127.0.0.1', port: Number(url.port || 5432), user: READER_ROLE, password, dbname: decodeURIComponent(url.pathname.slice(1)) };
 }
