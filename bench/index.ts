@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --scenario paths|mixed|webhooks|micro|scale|neighbours|all[,…]] [--only reads,layers,dns,zone,registrations] [--json FILE]`: figures beside their
+ * `npm run bench [-- --scenario paths|mixed|webhooks|micro|mail|scale|neighbours|all[,…]] [--only reads,layers,dns,zone,registrations] [--json FILE]`: figures beside their
  * floors, measured in the same run, never asserted (docs/bench.md). The api and worker run compiled,
  * as `npm start` runs them, each in its own process; the load comes from this process.
  * BENCH_PROFILE=1 runs the api and workers under `node --cpu-prof` (profiles in .data/bench/profiles/);
@@ -15,6 +15,7 @@ import { benchMixed } from './scenarios/mixed.js';
 import { benchWebhooks } from './scenarios/webhooks.js';
 import { benchScale } from './scenarios/scale.js';
 import { benchNeighbours } from './scenarios/neighbours.js';
+import { benchMailForwarding } from './scenarios/mailForwarding.js';
 import { ZONE_FILE_LIMIT_BYTES } from '../src/features/dns/zone.routes.js';
 import { ZONE_FILE_MAX_RECORDS } from '../src/features/dns/zoneFileImport.js';
 import { MAX_REGISTRATIONS_PER_ORG_AND_MODE } from '../src/features/acmeDns/acmeDns.js';
@@ -23,7 +24,7 @@ import { benchConsume } from './rateLimit.js';
 import { benchCliStart } from './cliStart.js';
 import { benchCustomer } from './lib/customer.js';
 
-const SCENARIOS = ['paths', 'mixed', 'webhooks', 'micro', 'scale', 'neighbours', 'all'] as const;
+const SCENARIOS = ['paths', 'mixed', 'webhooks', 'micro', 'mail', 'scale', 'neighbours', 'all'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const number = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
     }
     if (runs('webhooks')) show(await benchWebhooks(stack, { count: number('BENCH_WEBHOOK_EVENTS', 200), spacingMs: 20 }));
     if (runs('micro')) show(await micro(stack));
+    if (runs('mail')) show(await benchMailForwarding(stack, { latencyRuns: number('BENCH_MAIL_LATENCY_RUNS', 10), messages: number('BENCH_MAIL_MESSAGES', 100) }));
     // Minutes long (seeding 100,000 domains, the backfill): only when asked for, not with `all`.
     if (runs('scale')) {
       await benchScale(

@@ -20,6 +20,7 @@ import { portOpen, startTemporalDevServer, waitForTemporal, type TemporalDevServ
 import { startDashboardDevServer } from './lib/dashboardDevServer.js';
 import { devEnvironment } from './lib/devEnvironment.js';
 import { startDevPowerDns } from './lib/devPowerDns.js';
+import { startDevMailForwarding } from './lib/devMailForwarding.js';
 
 // TEMPORAL_DEV_PORT moves the local dev server (and its UI, 1000 above) off the defaults.
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
@@ -115,6 +116,7 @@ async function main(): Promise<void> {
     throw err;
   });
 
+  const mailForwarding = await startDevMailForwarding(service.deps).catch((err: unknown) => ({ line: `not started: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, stop: undefined }));
   const token = service.deps.devIdentity
     ? await service.deps.devIdentity.issueToken({ email: 'dev@example.com', name: 'Dev User' })
     : undefined;
@@ -129,6 +131,7 @@ async function main(): Promise<void> {
     `  Temporal UI:  ${temporal.uiUrl ?? 'see your Temporal deployment'}`,
     `  Codec server: ${codecServer.url} (the UI decrypts payloads through it; stop it and they show as ciphertext)`,
     `  Test DNS:     ${testDns.line}`,
+    `  Mail forwarding: ${mailForwarding.line}`,
     ...(service.metricsUrl ? [`  Metrics:      ${service.metricsUrl}/metrics`] : []),
     ...(config.temporalMetrics ? [`  SDK metrics:  http://${config.temporalMetrics.host}:${config.temporalMetrics.port}/metrics (Temporal's own)`] : []),
     ...(token
@@ -155,6 +158,7 @@ async function main(): Promise<void> {
       if (stopping) return;
       stopping = true;
       void (async () => {
+        await mailForwarding.stop?.();
         await service.stop();
         await temporal.server?.stop();
         await testDns.stop?.();
@@ -162,6 +166,7 @@ async function main(): Promise<void> {
     });
   }
   await service.stopped;
+  await mailForwarding.stop?.();
   await dashboardDev.close();
   await codecServer.close(1_000);
   await temporal.server?.stop();

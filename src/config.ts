@@ -128,6 +128,7 @@ function toConfig(env: Env) {
       ? { zone: env.ACME_DNS_ZONE, nameservers: env.ACME_DNS_NAMESERVERS ?? [], zoneUpdatesPerSecond: env.ACME_DNS_ZONE_UPDATES_PER_SECOND }
       : undefined,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    mailForwarding: { hostname: env.MAIL_FORWARDING_HOSTNAME, smtpPort: env.MAIL_FORWARDING_SMTP_PORT, messagesPerHour: env.MAIL_FORWARDING_MESSAGES_PER_HOUR },
     github: { apiUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN },
     leakScanIntervalMs: env.LEAK_SCAN_INTERVAL,
     operationReconciler: { intervalMs: env.OPERATION_RECONCILE_INTERVAL, graceMs: env.OPERATION_RECONCILE_GRACE },

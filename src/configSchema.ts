@@ -258,6 +258,12 @@ export const configSections = {
     DNSSEC_DS_REMOVAL_WAIT: duration.prefault('2d')
       .describe('After turning DNSSEC off has withdrawn a live domain\'s DS at the registrar, how long its zone stays signed before it is unsigned: the parent\'s DS TTL (one day for .com and .net) plus the registry\'s publication delay.'),
     SMTP_URL: optionalUrl.describe('Where mail is sent (`smtp://user:password@host:587`); unset: each message is written to `DATA_DIR/mail/` as an `.eml` file and logged.'),
+    MAIL_FORWARDING_HOSTNAME: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/).default('mx.forwarding.localhost')
+      .describe('The mail forwarder\'s host name: the MX target the first e-mail forward of a domain sets, its greeting, and the domain of its SRS addresses (docs/operations.md, E-mail forwarding).'),
+    MAIL_FORWARDING_SMTP_PORT: z.coerce.number().int().min(1).max(65_535).default(2525)
+      .describe('Where `npm run dev` starts its own Postfix for test-mode e-mail forwards (127.0.0.1); it forwards only to SMTP_URL or the development mailbox (`DATA_DIR/mail/`).'),
+    MAIL_FORWARDING_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(1000)
+      .describe('Messages (each accepted recipient counts one) a domain is forwarded an hour on the free plan, scaled by the plan (pro 5×, enterprise 20×); past it Postfix answers 451 and the sender retries.'),
     MAIL_FROM: z.string().min(3).default('Domain Service <no-reply@localhost>').describe('The sender of every mail.'),
     GITHUB_API_URL: z.url().default('https://api.github.com').describe('The GitHub API: code search for leaked keys, and the keys that sign secret-scanning alerts.'),
     GITHUB_TOKEN: optionalString.describe('A GitHub token for those calls (higher rate limits); unset: anonymous.'),

@@ -18,6 +18,7 @@ import { contactRoutes } from './features/contacts/index.js';
 import { secretScanningRoutes } from './features/leaks/index.js';
 import { dnsRecordRoutes, dnssecRoutes, zoneFileRoutes } from './features/dns/index.js';
 import { httpreqRoutes } from './features/acmeHttpreq/index.js';
+import { emailForwardRoutes } from './features/emailForwards/index.js';
 import { acmeDnsRoutes } from './features/acmeDns/index.js';
 import { eventRoutes, webhookEndpointRoutes } from './features/webhooks/index.js';
 import { auditLogRoutes } from './features/audit/index.js';
@@ -51,6 +52,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...dnsRecordRoutes(deps),
     ...dnssecRoutes(deps),
     ...zoneFileRoutes(deps),
+    ...emailForwardRoutes(deps),
     ...httpreqRoutes(deps),
     ...acmeDnsRoutes(deps),
     ...eventRoutes(deps),

@@ -13,6 +13,7 @@ import { stringify as toYaml, parse as parseYaml } from 'yaml';
 import { REPO_ROOT } from './support/processes.js';
 import { createMetrics } from '../src/metrics/registry.js';
 import { observeState } from '../src/metrics/collectors.js';
+import { createMailMetrics } from '../src/features/emailForwards/index.js';
 
 let scratch: string;
 beforeAll(async () => {
@@ -33,6 +34,8 @@ const deploy = (file: string) => path.join(REPO_ROOT, 'deploy', file);
 /** Every metric name /metrics can carry: ours (with histogram suffixes), Node's defaults, and Temporal's SDK's. */
 function exportedName(name: string): boolean {
   const metrics = createMetrics();
+  // The mail forwarder's (src/features/emailForwards/mailMetrics.ts) are served beside Postfix.
+  createMailMetrics(metrics.registry);
   // The state gauges need sources only when collected; their names are what matters here.
   observeState(metrics, { db: undefined as never, claimsDb: undefined as never, redis: undefined as never, subscriber: undefined as never, unfinishedOperations: () => Promise.resolve([]), undispatchedEvents: () => Promise.resolve({ count: 0, oldestAgeSeconds: 0 }) });
   const ours = new Set(
@@ -72,7 +75,7 @@ describe('Prometheus alert rules and scrape config', () => {
   it('alert on what they say, and only then (promtool test rules)', async () => {
     const group = (parseYaml(await readFile(deploy('prometheus/alerts.yml'), 'utf8')) as { groups: { rules: { alert: string; expr: string; annotations?: { description?: string } }[] }[] }).groups[0]!;
     expect(group.rules.map((r) => r.alert).sort()).toEqual(
-      ['ApiServerErrors', 'LeakScanNotRunning', 'OperationsFailing', 'OperationsStuck', 'RegistrarAccountRefused', 'RegistrarErrors', 'ScrapeTargetDown', 'WebhookEndpointDisabled', 'WebhookOutboxStalled'].sort(),
+      ['ApiServerErrors', 'LeakScanNotRunning', 'MailForwardingDeferredQueueGrowing', 'OperationsFailing', 'OperationsStuck', 'RegistrarAccountRefused', 'RegistrarErrors', 'ScrapeTargetDown', 'WebhookEndpointDisabled', 'WebhookOutboxStalled'].sort(),
     );
     // The rules read only metrics we export (and the webhook counter, which comes with webhook delivery).
     for (const rule of group.rules) {
@@ -109,6 +112,9 @@ describe('Prometheus alert rules and scrape config', () => {
             { series: 'webhook_endpoints_disabled_total', values: '0 0 1 1 1' },
             // No dispatcher: the oldest undispatched event ages a minute a minute.
             { series: 'events_undispatched_oldest_age_seconds{job="domain-service",role="api"}', values: '0+60x30' },
+            // The forwarder's deferred queue grows by 10 a minute for an hour; a steady queue of 500 stays silent.
+            { series: 'mail_forwarding_deferred_queue{job="mail-forwarder",mode="live"}', values: '0+10x90' },
+            { series: 'mail_forwarding_deferred_queue{job="mail-forwarder",mode="test"}', values: '500x90' },
           ],
           alert_rule_test: [
             fires('15m', 'ApiServerErrors', { severity: 'page' }, '10% of api answers are 5xx'),
@@ -122,6 +128,8 @@ describe('Prometheus alert rules and scrape config', () => {
             // Before the worker has been up for three scan intervals: silence. No operation failed: silence.
             { eval_time: '30m', alertname: 'LeakScanNotRunning', exp_alerts: [] },
             { eval_time: '15m', alertname: 'OperationsFailing', exp_alerts: [] },
+            fires('75m', 'MailForwardingDeferredQueueGrowing', { severity: 'ticket', mode: 'live' }, '750 forwarded messages are deferred (live) and the queue keeps growing'),
+            { eval_time: '30m', alertname: 'MailForwardingDeferredQueueGrowing', exp_alerts: [] },
           ],
         },
       ],

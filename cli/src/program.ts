@@ -12,6 +12,7 @@ import { eventCommands } from './commands/events.js';
 import { webhookCommands } from './commands/webhooks.js';
 import { billingCommands } from './commands/billing.js';
 import { contactCommands } from './commands/contacts.js';
+import { mailForwardCommands } from './commands/mailForwards.js';
 import { completionCommand } from './commands/completion.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -48,7 +49,7 @@ export function buildProgram(props: { json: boolean } = { json: false }): Comman
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .addHelpText('after', `\n${ENVIRONMENT}\n\n${exitCodesHelp()}\n`)
     .showSuggestionAfterError(true);
-  for (const add of [authCommands, orgCommands, domainCommands, operationCommands, recordCommands, zoneCommands, keyCommands, eventCommands, webhookCommands, billingCommands, contactCommands]) {
+  for (const add of [authCommands, orgCommands, domainCommands, operationCommands, recordCommands, zoneCommands, keyCommands, eventCommands, webhookCommands, billingCommands, contactCommands, mailForwardCommands]) {
     add(program);
   }
   program.addCommand(completionCommand(program));

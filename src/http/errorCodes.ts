@@ -76,6 +76,8 @@ export const ERROR_CODES = {
   ZONE_RECORD_LIMIT: { status: 409 },
   ZONE_FILE_INVALID: { status: 422 },
   ACME_DNS_REGISTRATION_LIMIT: { status: 409 },
+  EMAIL_FORWARD_INVALID: { status: 422 },
+  EMAIL_FORWARD_LIMIT: { status: 409 },
   WEBHOOK_ENDPOINT_DISABLED: { status: 409 },
   WEBHOOK_ENDPOINT_LIMIT: { status: 409 },
   WEBHOOK_BACKLOG_LIMIT: { status: 409 },

@@ -13,6 +13,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   billing: 'The organisation\'s prepaid balance, its transactions, and top-ups through Stripe.',
   contacts: 'The registrant, administrative, technical and billing contacts domains are registered with.',
   dns: 'DNS records of the organisation\'s domains: listed, created, changed and deleted one at a time or in batches.',
+  forwarding: 'Mail for addresses of the organisation\'s domains forwarded to other addresses, on our mail servers.',
   certificates: 'DNS-01 challenges for ACME clients (lego\'s httpreq provider and ACME-DNS), answered with DNS records.',
   webhooks: 'Events of the organisation\'s domains and operations: listed, streamed, and delivered to webhook endpoints.',
   'secret scanning': 'Where GitHub reports API keys it found in public code, so the service revokes them.',

@@ -7,6 +7,8 @@ import { SMTPServer } from 'smtp-server';
  */
 export interface ReceivedMail {
   envelopeTo: string[];
+  /** The envelope sender (MAIL FROM), empty for a bounce. */
+  envelopeFrom: string;
   headers: Map<string, string>;
   messageId: string | undefined;
   subject: string | undefined;
@@ -51,7 +53,7 @@ function decodeHeader(value: string): string {
     );
 }
 
-export function parseMail(raw: string, envelopeTo: string[]): ReceivedMail {
+export function parseMail(raw: string, envelopeTo: string[], envelopeFrom = ''): ReceivedMail {
   const split = raw.search(/\r?\n\r?\n/);
   const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
   const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
@@ -63,7 +65,7 @@ export function parseMail(raw: string, envelopeTo: string[]): ReceivedMail {
   const encoding = headers.get('content-transfer-encoding')?.toLowerCase();
   const text =
     encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : encoding === 'base64' ? Buffer.from(body, 'base64').toString('utf8') : body;
-  return { envelopeTo, headers, messageId: headers.get('message-id'), subject: headers.has('subject') ? decodeHeader(headers.get('subject')!) : undefined, text: text.replace(/\r\n/g, '\n'), raw };
+  return { envelopeTo, envelopeFrom, headers, messageId: headers.get('message-id'), subject: headers.has('subject') ? decodeHeader(headers.get('subject')!) : undefined, text: text.replace(/\r\n/g, '\n'), raw };
 }
 
 export async function startSmtpSink(): Promise<SmtpSink> {
@@ -83,7 +85,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
           return;
         }
-        messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), session.envelope.rcptTo.map((r) => r.address)));
+        const from = session.envelope.mailFrom;
+        messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), session.envelope.rcptTo.map((r) => r.address), from ? from.address : ''));
         callback(null);
       });
     },

@@ -7,6 +7,7 @@ import { formatDate, formatDay } from '../format.js';
 import { useAction, useLoad } from '../hooks.js';
 import { Field, NeedsOrganisation, StatusBadge } from '../components/ui.js';
 import { RecordsEditor } from './records.js';
+import { EmailForwards } from './emailForwards.js';
 import { MoveDomain } from './domainMoves.js';
 
 type Domain = components['schemas']['Domain'];
@@ -14,6 +15,8 @@ type Domain = components['schemas']['Domain'];
 export function DomainPage({ name }: { name: string }) {
   const { client, org } = useDashboard();
   const domain = useLoad((signal) => (org ? client.getDomain({ path: { org_oid: org.id, domain: name } }, { signal }) : Promise.resolve(undefined)), [client, org?.id, name]);
+  // A domain's first e-mail forward and its last one change its records: the editor reads them again.
+  const [recordsRead, setRecordsRead] = useState(0);
   if (!org) return <NeedsOrganisation />;
   return (
     <section>
@@ -39,7 +42,10 @@ export function DomainPage({ name }: { name: string }) {
             </div>
           </div>
           {domain.data.status === 'active' ? (
-            <RecordsEditor orgId={org.id} domain={domain.data.name} />
+            <>
+              <RecordsEditor key={recordsRead} orgId={org.id} domain={domain.data.name} />
+              <EmailForwards orgId={org.id} domain={domain.data.name} onRecordsChanged={() => setRecordsRead((n) => n + 1)} />
+            </>
           ) : (
             <p>DNS records can be edited once the domain is active.</p>
           )}

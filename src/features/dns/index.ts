@@ -11,6 +11,7 @@ export { createDnssecActivities } from './dnssecActivities.js';
 export { DnsZoneNotFoundError } from './provider/errors.js';
 export { createDnsProviders, type DnsProvider, type DnsProviders, type RRsetChange } from './provider/index.js';
 export { hostName } from './recordSyntax.js';
+export { presentDnsRecord } from './dnsRecord.presenter.js';
 export { dnsRecordRoutes } from './records.routes.js';
 export { checkRecord, type RecordFields, type RecordIssue, type RecordType, TTL_DEFAULT, TTL_MAX, TTL_MIN } from './records.js';
 export { zoneFileRoutes } from './zone.routes.js';

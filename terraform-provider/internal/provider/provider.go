@@ -119,6 +119,7 @@ func (p *domainServiceProvider) Resources(_ context.Context) []func() resource.R
 		newContactResource,
 		newWebhookEndpointResource,
 		newAPIKeyResource,
+		newEmailForwardResource,
 	}
 }
 
