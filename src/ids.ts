@@ -24,7 +24,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'usr' | 'org' | 'inv' | 'key' | 'op' | 'ct' | 'rec' | 'txn' | 'req' | 'evt' | 'dom' | 'we' | 'wd' | 'ntc' | 'tu' | 'mov' | 'acd' | 'emf';
+export type IdPrefix = 'usr' | 'org' | 'inv' | 'key' | 'op' | 'ct' | 'rec' | 'txn' | 'req' | 'evt' | 'dom' | 'we' | 'wd' | 'ntc' | 'tu' | 'mov' | 'acd' | 'emf' | 'ztr';
 
 /** Public identifiers: a type prefix and 22 random base62 characters (~131 bits). */
 export function newId(prefix: IdPrefix): string {

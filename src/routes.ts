@@ -16,7 +16,7 @@ import { acceptMoveRoutes } from './flows/moveDomain/acceptMove.routes.js';
 import { billingRoutes, stripeWebhookRoutes } from './features/billing/index.js';
 import { contactRoutes } from './features/contacts/index.js';
 import { secretScanningRoutes } from './features/leaks/index.js';
-import { dnsRecordRoutes, dnssecRoutes, zoneFileRoutes } from './features/dns/index.js';
+import { dnsRecordRoutes, dnssecRoutes, zoneFileRoutes, zoneTransferRoutes } from './features/dns/index.js';
 import { httpreqRoutes } from './features/acmeHttpreq/index.js';
 import { emailForwardRoutes } from './features/emailForwards/index.js';
 import { acmeDnsRoutes } from './features/acmeDns/index.js';
@@ -53,6 +53,7 @@ export function buildRoutes(deps: AppDeps, extraRoutes: RouteSpec[] = []): Route
     ...dnssecRoutes(deps),
     ...zoneFileRoutes(deps),
     ...emailForwardRoutes(deps),
+    ...zoneTransferRoutes(deps),
     ...httpreqRoutes(deps),
     ...acmeDnsRoutes(deps),
     ...eventRoutes(deps),

@@ -9,6 +9,9 @@ import { POWERDNS_MAX_BODY_MB } from '../scripts/lib/powerDnsServer.js';
 import { REPO_ROOT } from './support/processes.js';
 import { parse as parseYaml } from 'yaml';
 
+/** What customers' secondaries need of it (docs/operations.md, PowerDNS settings). */
+const SECONDARY_SETTINGS = ['--primary=yes', '--allow-axfr-ips=', '--outgoing-axfr-expand-alias=yes'];
+
 /** The parts of compose-go's resolved project these tests read. */
 interface Service {
   image?: string;
@@ -117,9 +120,9 @@ describe('docker-compose.yml, read by the real compose loader', () => {
     expect(loadConfig(envOf(production['codec-server']!)).codecServer).toMatchObject({ host: '0.0.0.0', token: SECRETS.CODEC_SERVER_TOKEN });
     expect(production.api!.environment).toMatchObject({ DNS_PROVIDER_URL: 'http://powerdns:8081', DNS_PROVIDER_TOKEN: 'pdns-secret-3' });
     // ALIAS records are answered as their target's addresses, looked up through PDNS_RESOLVER.
-    expect(production.powerdns!.command).toEqual(['--expand-alias=yes', '--resolver=1.1.1.1', `--webserver-max-bodysize=${POWERDNS_MAX_BODY_MB}`]);
+    expect(production.powerdns!.command).toEqual(['--expand-alias=yes', '--resolver=1.1.1.1', `--webserver-max-bodysize=${POWERDNS_MAX_BODY_MB}`, ...SECONDARY_SETTINGS]);
     const ownResolver = (await loadCompose({ ...SECRETS, ...IDENTITY, PDNS_RESOLVER: '10.0.0.53:53' })).services!;
-    expect(ownResolver.powerdns!.command).toEqual(['--expand-alias=yes', '--resolver=10.0.0.53:53', `--webserver-max-bodysize=${POWERDNS_MAX_BODY_MB}`]);
+    expect(ownResolver.powerdns!.command).toEqual(['--expand-alias=yes', '--resolver=10.0.0.53:53', `--webserver-max-bodysize=${POWERDNS_MAX_BODY_MB}`, ...SECONDARY_SETTINGS]);
   });
 
   it('starts each service only once what it needs is ready, so nothing boots into an error', async () => {

@@ -89,6 +89,12 @@ function settings(props: PowerDnsServerProps): Record<string, string | number> {
     // ALIAS at the apex is answered as its target's A/AAAA, which PowerDNS looks up through `resolver`.
     'expand-alias': 'yes',
     resolver: props.resolver ?? `127.0.0.1:${props.dnsPort}`,
+    // Zones with transfers are of kind Master: NOTIFY to their secondaries, AXFR/IXFR only signed
+    // with their TSIG keys. No address may transfer a zone unsigned (the default lets loopback).
+    primary: 'yes',
+    'allow-axfr-ips': '',
+    // Secondaries receive an ALIAS as the addresses it answers with: other servers do not know the type.
+    'outgoing-axfr-expand-alias': 'yes',
     'receiver-threads': 1,
     'distributor-threads': 1,
     loglevel: 4,

@@ -20,6 +20,7 @@ import { DnsZoneNotFoundError } from './provider/errors.js';
 import { ConflictError, NotFoundError, ValidationError, VersionMismatchError, type FieldError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { claimZone, ownsZone, zoneHost } from './zones.js';
+import { notifyTransfers } from './zoneTransferHost.js';
 import { rrsetChange } from './rrsets.js';
 import { emitRecordChangeEvents, type RecordChange } from './recordEvents.js';
 import { requireRecordAllowed } from '../../auth/authorize.js';
@@ -289,7 +290,8 @@ function checkName(name: string, records: RecordFields[]): void {
  * one another domain still holds (test mode: another organisation's domain of the name) is left
  * alone, and this domain's records are kept here only, unserved. A zone missing at the host (the
  * domain became active before its zone was created, or it was removed there) is created with the
- * domain's name servers and records, and the changes sent again.
+ * domain's name servers and records, and the changes sent again. A zone transferred to secondaries
+ * has them notified at once.
  */
 async function applyAtProvider(tx: pg.PoolClient, providers: DnsProviders, domain: Domain, changes: RRsetChange[]): Promise<void> {
   const provider = zoneHost(providers, domain.livemode);
@@ -302,6 +304,7 @@ async function applyAtProvider(tx: pg.PoolClient, providers: DnsProviders, domai
     await claimZone(tx, provider, domain);
     await provider.applyChanges(domain.name, changes);
   }
+  await notifyTransfers(tx, provider, domain);
 }
 
 /** The audit action of each kind of change. */

@@ -18,4 +18,5 @@ export { zoneFileRoutes } from './zone.routes.js';
 export { parseZoneFile } from './zoneFileParser.js';
 export { ZONE_RECORD_LIMIT_REFUSAL } from './zoneRecordLimit.js';
 export { zoneHost } from './zones.js';
+export { zoneTransferRoutes } from './zoneTransfers.routes.js';
 export { RECORD_TYPE_SPECS, RECORD_TYPES } from './recordTypes.js';

@@ -4,7 +4,8 @@ import { dnsCustomer, insertActiveDomain } from '../../../test/support/domains.j
 import { withTransaction } from '../../db/pool.js';
 import { findDomainOfOrg, type Domain } from '../domains/domains.repository.js';
 import { claimZone, ZONE_FILL_CHANGE_RECORDS } from './zones.js';
-import type { DnsProvider, RRsetChange } from './provider/index.js';
+import type { RRsetChange } from './provider/index.js';
+import { SyntheticDnsProvider } from './provider/synthetic.js';
 import { modeOf } from '../../db/modeScope.js';
 
 /**
@@ -12,32 +13,28 @@ import { modeOf } from '../../db/modeScope.js';
  * each (src/features/dns/zones.ts). The host here is a recorder of the port's calls that can refuse a
  * change, so a fill that fails part way can be seen; src/features/dns/zoneFileLive.test.ts fills a real PowerDNS.
  */
-class RecordingHost implements DnsProvider {
+class RecordingHost extends SyntheticDnsProvider {
   readonly calls: string[] = [];
   readonly changes: RRsetChange[][] = [];
-  constructor(private readonly refuseChange?: number) {}
-  createZone(): Promise<{ created: boolean }> {
+  constructor(private readonly refuseChange?: number) {
+    super();
+  }
+  override createZone(): Promise<{ created: boolean }> {
     this.calls.push('create');
     return Promise.resolve({ created: true });
   }
-  deleteZone(): Promise<{ deleted: boolean }> {
+  override deleteZone(): Promise<{ deleted: boolean }> {
     this.calls.push('delete');
     return Promise.resolve({ deleted: true });
   }
-  applyChanges(_zone: string, changes: RRsetChange[]): Promise<void> {
+  override applyChanges(_zone: string, changes: RRsetChange[]): Promise<void> {
     this.calls.push('change');
     if (this.changes.length + 1 === this.refuseChange) return Promise.reject(new Error('the host refused the change'));
     this.changes.push(changes);
     return Promise.resolve();
   }
-  zoneApex(): Promise<undefined> {
-    return Promise.resolve(undefined);
-  }
-  signZone(): never {
+  override signZone(): never {
     throw new Error('not signed here');
-  }
-  unsignZone(): Promise<void> {
-    return Promise.resolve();
   }
 }
 

@@ -5,6 +5,7 @@ import { findEnclosingZoneOwners, findZoneOwner, forgetZoneOwner, lockZone, reco
 import { dnsRecordsByRRset } from './dnsRecords.repository.js';
 import { findDnssecZone, updateDnssecZone } from './dnssec.repository.js';
 import { rrsetChangesInBatches } from './rrsets.js';
+import { restoreTransfersAtHost } from './zoneTransferHost.js';
 import type { DnsProvider, DnsProviders } from './provider/index.js';
 
 /**
@@ -90,7 +91,7 @@ export const ZONE_FILL_CHANGE_RECORDS = 10_000;
 
 /**
  * A fresh zone gets the domain's records (kept here while it was not served), whole RRsets at a time,
- * and, in test mode, its signing. A fill that fails part way deletes the zone it began (when the host
+ * its transfers to secondaries, and, in test mode, its signing. A fill that fails part way deletes the zone it began (when the host
  * lets it), so the caller's retry makes the zone afresh rather than finding it there short of records.
  */
 async function fillZone(tx: Queryable, provider: DnsProvider, domain: ZoneDomain): Promise<void> {
@@ -103,6 +104,7 @@ async function fillZone(tx: Queryable, provider: DnsProvider, domain: ZoneDomain
     await provider.deleteZone(domain.name).catch(() => undefined);
     throw err;
   }
+  await restoreTransfersAtHost(tx, provider, domain);
   if (domain.livemode) return;
   // Live keys stay as they are: the DS at the registrar names them. No DS names a test key, so the
   // zone is signed with a key of its own and the domain shows that one.

@@ -5,6 +5,7 @@
 export { createWebhookActivities } from './activities.js';
 export { emitEvent } from './emitEvent.js';
 export { webhookEndpointRoutes } from './endpoints.routes.js';
+export { refusedRange } from './addressPolicy.js';
 export { admitRequestEvents, EVENT_BUDGET_ERRORS, type EventBudgetDeps } from './eventBudget.js';
 export { DnsRecordSchema, type DnsZoneChangeSchema, RevokedApiKeySchema, ZONE_CHANGE_RECORDS_INLINE } from './eventPayloads.js';
 export { EventStreamHub } from './eventStreamHub.js';

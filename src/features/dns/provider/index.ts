@@ -47,5 +47,16 @@ function powerDns(host: { url: string; token: string | undefined }, options: { t
 function unconfiguredProvider(): DnsProvider {
   const fail = (): Promise<never> =>
     Promise.reject(new DnsProviderUnavailableError('The live DNS provider is not configured (DNS_PROVIDER_URL, DNS_PROVIDER_TOKEN)', { transient: false }));
-  return { createZone: fail, deleteZone: fail, applyChanges: fail, zoneApex: fail, signZone: fail, unsignZone: fail };
+  return {
+    createZone: fail,
+    deleteZone: fail,
+    applyChanges: fail,
+    zoneApex: fail,
+    signZone: fail,
+    unsignZone: fail,
+    putTsigKey: fail,
+    deleteTsigKey: fail,
+    setTransfers: fail,
+    notifySecondaries: fail,
+  };
 }

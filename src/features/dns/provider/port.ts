@@ -54,6 +54,24 @@ export interface DnsProvider {
   signZone(zone: string): Promise<ZoneSigningKey>;
   /** Removes every key: the zone is served unsigned. A zone without keys is fine. */
   unsignZone(zone: string): Promise<void>;
+  /** Adds (or, on a retry, sets again) a TSIG key the host knows by `name` (HMAC-SHA256, `secret` in base64). */
+  putTsigKey(key: TsigKey): Promise<void>;
+  /** Removes that key; one the host does not have is fine. */
+  deleteTsigKey(name: string): Promise<void>;
+  /**
+   * Who may transfer the zone: AXFR/IXFR signed with one of `keyNames`, and NOTIFY sent to `servers`
+   * (`address` or `address:port`) on every change. No keys: the zone is transferred to no one.
+   */
+  setTransfers(zone: string, transfers: { servers: string[]; keyNames: string[] }): Promise<void>;
+  /** Sends NOTIFY to the zone's secondaries now (after a change; the host's own check comes only once a minute). */
+  notifySecondaries(zone: string): Promise<void>;
+}
+
+export interface TsigKey {
+  /** A domain name, absolute or not. */
+  name: string;
+  algorithm: 'hmac-sha256';
+  secret: string;
 }
 
 export interface ZoneSigningKey {

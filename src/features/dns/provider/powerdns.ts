@@ -1,7 +1,7 @@
 import { absoluteName, presentationContent } from '../records.js';
 import { networkCode } from '../../../upstream/network.js';
 import { DnsProviderUnavailableError, DnsZoneNotFoundError } from './errors.js';
-import type { DnsProvider, RRsetChange, ZoneApex, ZoneSigningKey } from './port.js';
+import type { DnsProvider, RRsetChange, TsigKey, ZoneApex, ZoneSigningKey } from './port.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DNSSEC_ALGORITHM, DS_DIGEST_TYPE, parseDnskey, parseDs } from '../dnssecKeys.js';
 
@@ -122,6 +122,32 @@ export class PowerDnsProvider implements DnsProvider {
       await this.send('DELETE', `${this.zonePath(zone)}/cryptokeys/${key.id}`, undefined, [404]);
     }
     await this.send('PUT', `${this.zonePath(zone)}/rectify`, undefined);
+  }
+
+  async putTsigKey(key: TsigKey): Promise<void> {
+    const body = { name: dotted(key.name), algorithm: key.algorithm, key: key.secret };
+    const { status } = await this.send('POST', '/tsigkeys', body, [409]);
+    if (status === 409) await this.send('PUT', `/tsigkeys/${encodeURIComponent(dotted(key.name))}`, body);
+  }
+
+  async deleteTsigKey(name: string): Promise<void> {
+    await this.send('DELETE', `/tsigkeys/${encodeURIComponent(dotted(name))}`, undefined, [404]);
+  }
+
+  /**
+   * A zone with transfers is of kind Master (PowerDNS notifies only those) with its keys in
+   * `master_tsig_key_ids` (its TSIG-ALLOW-AXFR) and the servers in ALSO-NOTIFY; the server's own
+   * `allow-axfr-ips` is empty (scripts/lib/powerDnsServer.ts), so an unsigned AXFR is refused.
+   */
+  async setTransfers(zone: string, transfers: { servers: string[]; keyNames: string[] }): Promise<void> {
+    const kind = transfers.keyNames.length > 0 ? 'Master' : 'Native';
+    const zoneFound = await this.send('PUT', this.zonePath(zone), { kind, master_tsig_key_ids: transfers.keyNames.map(dotted) }, [404]);
+    if (zoneFound.status === 404) throw new DnsZoneNotFoundError(zone);
+    await this.send('PUT', `${this.zonePath(zone)}/metadata/ALSO-NOTIFY`, { metadata: transfers.servers });
+  }
+
+  async notifySecondaries(zone: string): Promise<void> {
+    await this.send('PUT', `${this.zonePath(zone)}/notify`, undefined, [404]);
   }
 
   private zonePath(zone: string): string {

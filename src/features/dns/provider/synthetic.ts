@@ -1,4 +1,4 @@
-import type { DnsProvider, ZoneApex, ZoneSigningKey } from './port.js';
+import type { DnsProvider, RRsetChange, ZoneApex, ZoneSigningKey } from './port.js';
 import { derivedP256Dnskey, dsOf, formatDnskey } from '../dnssecKeys.js';
 
 /**
@@ -24,7 +24,7 @@ export class SyntheticDnsProvider implements DnsProvider {
     return Promise.resolve({ deleted: true });
   }
 
-  applyChanges(): Promise<void> {
+  applyChanges(_zone: string, _changes: RRsetChange[]): Promise<void> {
     return Promise.resolve();
   }
 
@@ -38,5 +38,22 @@ export class SyntheticDnsProvider implements DnsProvider {
 
   zoneApex(): Promise<ZoneApex | undefined> {
     return Promise.resolve(undefined);
+  }
+
+  /** No server serves the zone, so there is nothing to transfer or notify. */
+  putTsigKey(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  deleteTsigKey(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  setTransfers(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  notifySecondaries(): Promise<void> {
+    return Promise.resolve();
   }
 }
