@@ -129,6 +129,8 @@ describe('the external-dns webhook provider', () => {
     const { code, output } = await goTest({
       EXTDNS_WEBHOOK_URL: webhookUrl,
       EXTDNS_DNS_SERVER: `127.0.0.1:${pdns.dnsPort}`,
+      EXTDNS_PDNS_API_URL: pdns.apiUrl,
+      EXTDNS_PDNS_API_KEY: pdns.apiKey,
       EXTDNS_ZONE_A: zones.a,
       EXTDNS_ZONE_B: zones.b,
       EXTDNS_ZONE_JOURNEY: zones.journey,
